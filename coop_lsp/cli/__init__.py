@@ -1,0 +1,1 @@
+"""coop-lint: the command-line front end for CI and pre-commit."""

@@ -1,0 +1,1 @@
+"""Types every layer shares: source text with positions, diagnostics, the rule registry."""

@@ -1,0 +1,138 @@
+"""Source text and the three position systems that meet in a language tool.
+
+tree-sitter counts UTF-8 bytes, people count characters, and LSP counts
+UTF-16 code units. Everything inside coop-lsp is a byte offset into the
+UTF-8 encoding; conversions happen here and only here.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A half-open byte range [start, end) in the UTF-8 encoding of a source."""
+
+    start: int
+    end: int
+
+    def __post_init__(self) -> None:
+        if self.start < 0 or self.end < self.start:
+            raise ValueError(f"invalid span {self.start}..{self.end}")
+
+    def contains(self, offset: int) -> bool:
+        return self.start <= offset < self.end or (self.start == self.end == offset)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A zero-based line and a zero-based column, in the unit the caller asked for."""
+
+    line: int
+    column: int
+
+
+@dataclass(slots=True)
+class SourceText:
+    """Decoded source plus a line index for offset conversions.
+
+    `decode_error` is set when the original bytes were not valid UTF-8; the
+    text then holds U+FFFD in place of each bad sequence, so that positions
+    still line up with what an editor shows.
+    """
+
+    text: str
+    data: bytes = field(init=False)
+    decode_error: int | None = None  # byte offset of the first invalid sequence
+    _line_starts: list[int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.data = self.text.encode("utf-8", errors="surrogatepass")
+        starts = [0]
+        find = self.data.find
+        pos = find(b"\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find(b"\n", pos + 1)
+        self._line_starts = starts
+
+    @classmethod
+    def from_bytes(cls, raw: bytes) -> "SourceText":
+        try:
+            return cls(raw.decode("utf-8"))
+        except UnicodeDecodeError as error:
+            return cls(raw.decode("utf-8", errors="replace"), decode_error=error.start)
+
+    @property
+    def line_count(self) -> int:
+        return len(self._line_starts)
+
+    def line_start(self, line: int) -> int:
+        return self._line_starts[line]
+
+    def line_end(self, line: int) -> int:
+        """Byte offset of the end of `line`, excluding its line break."""
+        if line + 1 < len(self._line_starts):
+            end = self._line_starts[line + 1] - 1
+            if end > self._line_starts[line] and self.data[end - 1 : end] == b"\r":
+                end -= 1
+            return end
+        return len(self.data)
+
+    def line_text(self, line: int) -> str:
+        return self.data[self.line_start(line) : self.line_end(line)].decode("utf-8", errors="replace")
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self._line_starts, offset) - 1
+
+    def position(self, offset: int, unit: str = "char") -> Position:
+        """The line and column of a byte offset; `unit` is "byte", "char" or "utf16"."""
+        offset = max(0, min(offset, len(self.data)))
+        line = self.line_of(offset)
+        prefix = self.data[self._line_starts[line] : offset]
+        if unit == "byte":
+            return Position(line, len(prefix))
+        decoded = prefix.decode("utf-8", errors="replace")
+        if unit == "char":
+            return Position(line, len(decoded))
+        if unit == "utf16":
+            return Position(line, _utf16_length(decoded))
+        raise ValueError(f"unknown column unit {unit!r}")
+
+    def offset(self, position: Position, unit: str = "char") -> int:
+        """The byte offset of a line and column; positions past a line's end clamp to it."""
+        if position.line < 0:
+            return 0
+        if position.line >= len(self._line_starts):
+            return len(self.data)
+        start = self._line_starts[position.line]
+        end = self.line_end(position.line)
+        if unit == "byte":
+            return min(start + max(position.column, 0), end)
+        line = self.data[start:end].decode("utf-8", errors="replace")
+        if unit == "char":
+            prefix = line[: max(position.column, 0)]
+        elif unit == "utf16":
+            prefix = _utf16_prefix(line, position.column)
+        else:
+            raise ValueError(f"unknown column unit {unit!r}")
+        return start + len(prefix.encode("utf-8", errors="surrogatepass"))
+
+    def slice(self, span: Span) -> str:
+        return self.data[span.start : span.end].decode("utf-8", errors="replace")
+
+
+def _utf16_length(text: str) -> int:
+    return sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)
+
+
+def _utf16_prefix(text: str, units: int) -> str:
+    count = 0
+    for index, ch in enumerate(text):
+        width = 2 if ord(ch) > 0xFFFF else 1
+        if count + width > units:
+            return text[:index]
+        count += width
+    return text

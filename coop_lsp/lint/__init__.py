@@ -1,0 +1,8 @@
+"""Lint layer: runs every check on a document and returns its diagnostics.
+
+Runs without a server or a command line; both front ends call `lint_source`.
+"""
+
+from .engine import LintResult, lint_source
+
+__all__ = ["LintResult", "lint_source"]

@@ -1,0 +1,486 @@
+"""Syntax diagnostics: what the parser could not read, said the way a person would.
+
+tree-sitter recovers from errors by inserting MISSING tokens or wrapping what
+it could not use in ERROR nodes. Neither says what is wrong, so for each error
+we try the repairs a person would make (insert one token) and, when one
+re-parses cleanly, report the token that was missing. Otherwise the message
+names the token the parser did not expect.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+
+import tree_sitter as ts
+
+from ..core.diagnostic import Diagnostic, Edit, Fix, Related, Severity
+from ..core.text import SourceText, Span
+from . import rules
+from .keywords import KEYWORDS, RESERVED_WORDS
+from .parser import Parsed, wgsl_language
+from .tokens import describe_node, describe_token
+
+# Each repair attempt is an incremental re-parse; bounding them keeps a file
+# of garbage from costing seconds. Later errors get the plain message.
+MAX_REPAIRED_ERRORS = 12
+MAX_SYNTAX_ERRORS = 100
+
+# Tokens a person most often forgets, in the order they are tried.
+_REPAIR_TOKENS = (";", "}", ")", "]", ",", ">", "x")
+
+
+def syntax_diagnostics(parsed: Parsed) -> list[Diagnostic]:
+    source = parsed.source
+    diagnostics: list[Diagnostic] = []
+    if source.decode_error is not None:
+        diagnostics.append(Diagnostic(
+            code=rules.INVALID_ENCODING.code,
+            message=f"the file is not valid UTF-8 (first invalid byte at offset {source.decode_error}); "
+            "invalid bytes are read as U+FFFD",
+            span=Span(0, 0),
+            severity=Severity.ERROR,
+        ))
+    diagnostics.extend(_parse_errors(parsed))
+    diagnostics.extend(_unterminated_comments(parsed))
+    diagnostics.extend(_mixed_operators(parsed))
+    diagnostics.extend(_misplaced_statements(parsed))
+    diagnostics.extend(_reserved_names(parsed))
+    diagnostics.sort(key=lambda d: d.sort_key)
+    return diagnostics
+
+
+# ------------------------------------------------------------------ errors
+def _error_nodes(root: ts.Node) -> Iterator[ts.Node]:
+    """ERROR nodes that are not inside another ERROR, and MISSING tokens, in order.
+
+    Iterative: a file of 10,000 nested parentheses must not hit Python's
+    recursion limit.
+    """
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            yield node
+            continue
+        if node.has_error:
+            stack.extend(reversed(node.children))
+
+
+def _parse_errors(parsed: Parsed) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for index, node in enumerate(_error_nodes(parsed.root)):
+        if index == MAX_SYNTAX_ERRORS:
+            out.append(Diagnostic(
+                code=rules.SYNTAX_ERROR.code,
+                message=f"too many syntax errors; only the first {MAX_SYNTAX_ERRORS} are shown",
+                span=Span(node.start_byte, node.start_byte),
+            ))
+            break
+        if node.is_missing:
+            out.append(_missing_token(parsed, node))
+        else:
+            out.append(_error_region(parsed, node, try_repairs=index < MAX_REPAIRED_ERRORS))
+    return out
+
+
+def _missing_token(parsed: Parsed, node: ts.Node) -> Diagnostic:
+    at = _after_previous_token(parsed, node.start_byte)
+    if node.type == "identifier":
+        field = _field_of(node)
+        what = "a name" if field == "name" else "an expression"
+        return Diagnostic(rules.SYNTAX_ERROR.code, f"expected {what} here", Span(at, at))
+    return _expected_token(parsed, node.type, at, node)
+
+
+def _expected_token(parsed: Parsed, token: str, at: int, near: ts.Node) -> Diagnostic:
+    message = f"expected '{token}'"
+    related: tuple[Related, ...] = ()
+    if token == ";":
+        before = _statement_ending_at(near, at)
+        if before is not None:
+            message += f" after {describe_node(before)}"
+    elif token in "})]>":
+        opener = _unclosed_opener(parsed, near, token)
+        if opener is not None:
+            line = parsed.source.position(opener.start_byte).line + 1
+            message += f" to close the '{opener.type}' on line {line}"
+            related = (Related(Span(opener.start_byte, opener.end_byte), f"'{opener.type}' opened here"),)
+    fix = Fix(f"Insert '{token}'", (Edit(Span(at, at), token),), safe=token == ";")
+    return Diagnostic(rules.SYNTAX_ERROR.code, message, Span(at, at), related=related, fixes=(fix,))
+
+
+def _error_region(parsed: Parsed, node: ts.Node, try_repairs: bool) -> Diagnostic:
+    if try_repairs:
+        for position in _repair_positions(parsed, node):
+            for token in _REPAIR_TOKENS:
+                if _repairs(parsed, node, position, token):
+                    if token == "x":
+                        at = _after_previous_token(parsed, position)
+                        return Diagnostic(rules.SYNTAX_ERROR.code, "expected an expression here", Span(at, at))
+                    return _expected_token(parsed, token, _after_previous_token(parsed, position), node)
+    first = _first_token(node)
+    if first is None:
+        at = node.start_byte
+        return Diagnostic(rules.SYNTAX_ERROR.code, "unexpected text", Span(at, max(at, node.end_byte)))
+    return Diagnostic(
+        rules.SYNTAX_ERROR.code,
+        f"unexpected {describe_token(first, parsed.source)}",
+        Span(first.start_byte, first.end_byte),
+    )
+
+
+def _repair_positions(parsed: Parsed, node: ts.Node) -> list[int]:
+    """Where an inserted token could repair an ERROR: before it, before its last token, after it."""
+    positions = [node.start_byte]
+    last = _last_token(node)
+    if last is not None and last.start_byte != node.start_byte:
+        positions.append(last.start_byte)
+    positions.append(node.end_byte)
+    return positions
+
+
+def _repairs(parsed: Parsed, node: ts.Node, position: int, token: str) -> bool:
+    """Whether inserting `token` at `position` removes every error up to the end of `node`."""
+    data = parsed.source.data
+    inserted = (" " + token + " ").encode()
+    edited = data[:position] + inserted + data[position:]
+    tree = parsed.tree.copy()
+    point = parsed.source.position(position, unit="byte")
+    start_point = (point.line, point.column)
+    tree.edit(
+        start_byte=position,
+        old_end_byte=position,
+        new_end_byte=position + len(inserted),
+        start_point=start_point,
+        old_end_point=start_point,
+        new_end_point=(point.line, point.column + len(inserted)),
+    )
+    repaired = _parser().parse(edited, tree)
+    if repaired is None:
+        return False
+    # The repair must carry the parser past the token that follows the error.
+    limit = _next_token_start(node, len(data)) + len(inserted)
+    for error in _error_nodes(repaired.root_node):
+        return error.start_byte > limit
+    return True
+
+
+@functools.cache
+def _parser() -> ts.Parser:
+    return ts.Parser(wgsl_language())
+
+
+# ------------------------------------------------------ tree helpers
+def _first_token(node: ts.Node) -> ts.Node | None:
+    while node.child_count:
+        node = node.children[0]
+    return node if node.end_byte > node.start_byte else None
+
+
+def _last_token(node: ts.Node) -> ts.Node | None:
+    while node.child_count:
+        node = node.children[-1]
+    return node if node.end_byte > node.start_byte else None
+
+
+def _next_token_start(node: ts.Node, end_of_file: int) -> int:
+    while node is not None:
+        sibling = node.next_sibling
+        while sibling is not None and sibling.is_extra:
+            sibling = sibling.next_sibling
+        if sibling is not None:
+            first = _first_token(sibling)
+            return first.start_byte if first is not None else sibling.start_byte
+        node = node.parent
+    return end_of_file
+
+
+def _after_previous_token(parsed: Parsed, offset: int) -> int:
+    """Moves an insertion point back over whitespace and comments, to right after the previous token."""
+    data = parsed.source.data
+    while True:
+        while offset > 0 and data[offset - 1 : offset] in (b" ", b"\t", b"\n", b"\r"):
+            offset -= 1
+        if offset == 0:
+            return offset
+        leaf = parsed.root.descendant_for_byte_range(offset - 1, offset)
+        if leaf is None or leaf.type not in ("line_comment", "block_comment") or leaf.end_byte != offset:
+            return offset
+        offset = leaf.start_byte
+
+
+def _field_of(node: ts.Node) -> str | None:
+    parent = node.parent
+    if parent is None:
+        return None
+    for index, child in enumerate(parent.children):
+        if child == node:
+            return parent.field_name_for_child(index)
+    return None
+
+
+_STATEMENT_TYPES = frozenset({
+    "let_declaration", "variable_declaration", "const_declaration", "override_declaration",
+    "type_alias_declaration", "return_statement", "call_statement", "assignment_statement",
+    "compound_assignment_statement", "increment_statement", "decrement_statement",
+    "break_statement", "continue_statement", "discard_statement", "const_assert_statement",
+})
+
+
+def _statement_ending_at(near: ts.Node, at: int) -> ts.Node | None:
+    root = near
+    while root.parent is not None:
+        root = root.parent
+    node = root.descendant_for_byte_range(max(at - 1, 0), max(at - 1, 0))
+    while node is not None:
+        if node.type in _STATEMENT_TYPES and node.end_byte == at:
+            return node
+        node = node.parent
+    return None
+
+
+_OPENERS = {"}": "{", ")": "(", "]": "[", ">": "<"}
+
+
+def _unclosed_opener(parsed: Parsed, near: ts.Node, closer: str) -> ts.Node | None:
+    """The opening bracket, among the ancestors of `near`, whose closer is missing."""
+    opener = _OPENERS[closer]
+    node: ts.Node | None = near if near.is_missing else near.parent
+    while node is not None:
+        children = node.children
+        if children and any(c.type == opener for c in children):
+            closers = [c for c in children if c.type == closer]
+            if not closers or closers[-1].is_missing or near.is_missing:
+                for child in children:
+                    if child.type == opener:
+                        return child
+        node = node.parent
+    return None
+
+
+# ------------------------------------------------------------ comments
+def _unterminated_comments(parsed: Parsed) -> list[Diagnostic]:
+    data = parsed.source.data
+    out = []
+    for node in _captures(parsed.root, "(block_comment) @c").get("c", []):
+        if node.end_byte == len(data) and not _closed(data[node.start_byte : node.end_byte]):
+            out.append(Diagnostic(
+                rules.UNTERMINATED_COMMENT.code,
+                "unterminated block comment: it runs to the end of the file (block comments nest, "
+                "so each '/*' needs its own '*/')",
+                Span(node.start_byte, node.start_byte + 2),
+            ))
+    return out
+
+
+def _closed(comment: bytes) -> bool:
+    depth, index = 0, 0
+    while index < len(comment) - 1:
+        pair = comment[index : index + 2]
+        if pair == b"/*":
+            depth, index = depth + 1, index + 2
+        elif pair == b"*/":
+            depth, index = depth - 1, index + 2
+            if depth == 0:
+                return True
+        else:
+            index += 1
+    return False
+
+
+# ----------------------------------------------------- operator mixing
+_CATEGORY = {
+    **dict.fromkeys(("*", "/", "%"), "multiplicative"),
+    **dict.fromkeys(("+", "-"), "additive"),
+    **dict.fromkeys(("<<", ">>"), "shift"),
+    **dict.fromkeys(("<", ">", "<=", ">=", "==", "!="), "relational"),
+    "&": "&", "|": "|", "^": "^", "&&": "&&", "||": "||",
+}
+# For each operator category, the categories a nested operand may have
+# without parentheses, on the left and on the right (WGSL spec, "Operator
+# Precedence and Associativity").
+_ARITHMETIC = frozenset({"multiplicative", "additive", "shift"})
+_ALLOWED_OPERANDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "multiplicative": (frozenset({"multiplicative"}), frozenset()),
+    "additive": (frozenset({"multiplicative", "additive"}), frozenset({"multiplicative"})),
+    "shift": (frozenset(), frozenset()),
+    "relational": (_ARITHMETIC, _ARITHMETIC),
+    "&": (frozenset({"&"}), frozenset()),
+    "|": (frozenset({"|"}), frozenset()),
+    "^": (frozenset({"^"}), frozenset()),
+    "&&": (_ARITHMETIC | {"relational", "&&"}, _ARITHMETIC | {"relational"}),
+    "||": (_ARITHMETIC | {"relational", "||"}, _ARITHMETIC | {"relational"}),
+}
+
+
+def _mixed_operators(parsed: Parsed) -> list[Diagnostic]:
+    out = []
+    for outer in _captures(parsed.root, "(binary_expression) @b").get("b", []):
+        operator = outer.child_by_field_name("operator")
+        if operator is None:
+            continue
+        category = _CATEGORY[operator.type]
+        allowed_left, allowed_right = _ALLOWED_OPERANDS[category]
+        for side, allowed in (("left", allowed_left), ("right", allowed_right)):
+            inner = outer.child_by_field_name(side)
+            if inner is None or inner.type != "binary_expression":
+                continue
+            inner_operator = inner.child_by_field_name("operator")
+            if inner_operator is None or _CATEGORY[inner_operator.type] in allowed:
+                continue
+            out.append(_mixing_diagnostic(parsed.source, outer, operator, inner, inner_operator))
+    return out
+
+
+def _mixing_diagnostic(source: SourceText, outer: ts.Node, operator: ts.Node,
+                       inner: ts.Node, inner_operator: ts.Node) -> Diagnostic:
+    outer_op, inner_op = operator.type, inner_operator.type
+    category = _CATEGORY[outer_op]
+    if category == "relational" and _CATEGORY[inner_op] == "relational":
+        message = f"comparisons cannot be chained: parenthesize '{source.slice(_span(inner))}'"
+    elif category == "shift":
+        message = f"the operands of '{outer_op}' must be unary expressions: parenthesize '{source.slice(_span(inner))}'"
+    elif outer_op == inner_op:
+        message = f"'{outer_op}' cannot be chained this way: parenthesize '{source.slice(_span(inner))}'"
+    else:
+        message = f"mixing '{inner_op}' and '{outer_op}' requires parentheses"
+    fix = Fix(
+        f"Parenthesize '{source.slice(_span(inner))}'",
+        (Edit(Span(inner.start_byte, inner.start_byte), "("), Edit(Span(inner.end_byte, inner.end_byte), ")")),
+    )
+    return Diagnostic(
+        rules.MIXED_OPERATORS.code,
+        message,
+        Span(operator.start_byte, operator.end_byte),
+        related=(Related(Span(inner_operator.start_byte, inner_operator.end_byte), f"'{inner_op}' is here"),),
+        fixes=(fix,),
+    )
+
+
+# -------------------------------------------------- misplaced statements
+def _misplaced_statements(parsed: Parsed) -> list[Diagnostic]:
+    out = []
+    captures = _captures(
+        parsed.root,
+        "(continuing_statement) @continuing (break_if_statement) @break_if "
+        "(compound_statement (function_declaration) @nested) "
+        "(compound_statement (struct_declaration) @nested)",
+    )
+    for node in captures.get("continuing", []):
+        out.extend(_must_come_last(
+            node, "loop_statement",
+            "'continuing' must be the last statement in the body of a 'loop'",
+            "move this statement before 'continuing'", "the 'continuing' block"))
+    for node in captures.get("break_if", []):
+        body = node.parent
+        owner = body.parent if body is not None else None
+        if owner is None or owner.type != "continuing_statement" or _statements(body)[-1] != node:
+            out.append(Diagnostic(
+                rules.MISPLACED_STATEMENT.code,
+                "'break if' must be the last statement in a 'continuing' block; "
+                "elsewhere write 'if cond { break; }'",
+                _keyword_span(node),
+            ))
+    for node in captures.get("nested", []):
+        body = node.parent
+        kind = "function" if node.type == "function_declaration" else "struct"
+        enclosing = _enclosing_declaration(body)
+        message = f"a {kind} cannot be declared inside a function body"
+        related: tuple[Related, ...] = ()
+        if enclosing is not None:
+            name = enclosing.child_by_field_name("name")
+            label = f"'{parsed.source.slice(_span(name))}'" if name is not None else "the enclosing function"
+            message += f"; is a '}}' missing to close the body of {label}?"
+            related = (Related(Span(body.start_byte, body.start_byte + 1), "this body is still open"),)
+        out.append(Diagnostic(rules.MISPLACED_STATEMENT.code, message, _keyword_span(node), related=related))
+    return out
+
+
+def _must_come_last(node: ts.Node, container: str, message: str, move_hint: str,
+                    label: str) -> list[Diagnostic]:
+    """Reports a 'continuing' that is not last: at the first statement after it, as Tint does."""
+    body = node.parent
+    owner = body.parent if body is not None else None
+    if owner is None or owner.type != container:
+        return [Diagnostic(rules.MISPLACED_STATEMENT.code, message, _keyword_span(node))]
+    statements = _statements(body)
+    following = statements[statements.index(node) + 1 :] if node in statements else []
+    if not following:
+        return []
+    first = _first_token(following[0]) or following[0]
+    return [Diagnostic(
+        rules.MISPLACED_STATEMENT.code,
+        f"{message}: {move_hint}",
+        Span(first.start_byte, first.end_byte),
+        related=(Related(_keyword_span(node), f"{label} is here"),),
+    )]
+
+
+def _in_broken_construct(node: ts.Node) -> bool:
+    """Whether the statement or declaration around `node` already has a syntax error.
+
+    During error recovery the parser reads keywords as names; those are not
+    the author's mistake and must not be reported twice.
+    """
+    while node is not None:
+        if node.is_error:
+            return True
+        if node.type.endswith(("_declaration", "_statement")) or node.type == "source_file":
+            return node.has_error
+        node = node.parent
+    return False
+
+
+def _statements(block: ts.Node) -> list[ts.Node]:
+    return [child for child in block.named_children if not child.is_extra and child.type != "attribute"]
+
+
+# ------------------------------------------------------- reserved names
+_NAMES_QUERY = "((identifier) @name (#any-of? @name " + " ".join(
+    f'"{word}"' for word in sorted(KEYWORDS | RESERVED_WORDS)) + "))"
+
+
+def _reserved_names(parsed: Parsed) -> list[Diagnostic]:
+    out = []
+    for node in _captures(parsed.root, _NAMES_QUERY).get("name", []):
+        # `@diagnostic(...)` and `@const` are attribute names, and keywords
+        # inside ERROR nodes have been reported already.
+        if node.parent is not None and node.parent.type == "attribute":
+            continue
+        if _in_broken_construct(node):
+            continue
+        word = parsed.source.slice(_span(node))
+        kind = "a keyword" if word in KEYWORDS else "a reserved word"
+        out.append(Diagnostic(
+            rules.SYNTAX_ERROR.code,
+            f"'{word}' is {kind} in WGSL and cannot be used as a name",
+            _span(node),
+        ))
+    return out
+
+
+def _enclosing_declaration(node: ts.Node) -> ts.Node | None:
+    while node is not None and node.type != "function_declaration":
+        node = node.parent
+    return node
+
+
+def _keyword_span(node: ts.Node) -> Span:
+    for child in node.children:
+        if not child.is_named:
+            return Span(child.start_byte, child.end_byte)
+    return _span(node)
+
+
+def _span(node: ts.Node) -> Span:
+    return Span(node.start_byte, node.end_byte)
+
+
+@functools.cache
+def _query(source: str) -> ts.Query:
+    return ts.Query(wgsl_language(), source)
+
+
+def _captures(root: ts.Node, query: str) -> dict[str, list[ts.Node]]:
+    return ts.QueryCursor(_query(query)).captures(root)

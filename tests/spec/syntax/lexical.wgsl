@@ -1,0 +1,53 @@
+// Comments, literals and directives.
+
+// === nested block comments
+/* outer /* inner */ still a comment */
+fn f() {}
+
+// === unterminated block comment
+fn f() {}
+/* outer /* inner */ the outer one never closes
+// <- S004 unterminated block comment
+
+// === literals of every form
+enable f16;
+fn f() {
+  let a = 1u + 0u + 0xFFu;
+  let b = 2i + 0i + -0x7fffffffi;
+  let c = 1.0h + 0.5h + 2h;
+  let d = 1f + 0f + .5f + 1e-3f + 1.5e+3f + 0x1p4f + 0x1.8p-2f + 0x.8p1;
+  let e = 1 + 0x10 + 1.0 + 1e3;
+  let g = true && !false;
+}
+
+// === directives
+enable f16, subgroups;
+requires readonly_and_readwrite_storage_textures, packed_4x8_integer_dot_product;
+diagnostic(off, derivative_uniformity);
+diagnostic(warning, coop.some_rule);
+diagnostic(off, chromium.subgroup_matrix_uniformity,);
+fn f() {}
+
+// === module-scope declarations of every kind
+alias Vec = vec4<f32>;
+struct Particle {
+  @align(16) position: Vec,
+  @size(16) velocity: vec3<f32>,
+  mass: f32,
+}
+@id(7) override workgroup_width: u32 = 64;
+override scale = 2.0;
+const table = array<i32, 3>(1, 2, 3);
+const_assert 3 > 2;
+var<private> seed: u32 = 7u;
+var<workgroup> tile: array<array<f32, 16>, 16>;
+@group(0) @binding(0) var<storage, read> particles: array<Particle>;
+@group(0) @binding(1) var<uniform> params: vec4<f32>;
+@group(0) @binding(2) var<storage, read_write> counter: atomic<u32>;
+@must_use
+fn energy(p: Particle) -> f32 { return 0.5 * p.mass * dot(p.velocity, p.velocity); }
+@compute @workgroup_size(workgroup_width, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  tile[gid.x % 16u][0] = energy(particles[gid.x]) * params.x * scale + f32(table[0]);
+  atomicAdd(&counter, 1u);
+}

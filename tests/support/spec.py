@@ -1,0 +1,104 @@
+"""Specification cases: WGSL with its expected diagnostics written beside it.
+
+A spec file holds cases separated by `// === name` lines. Inside a case, an
+annotation comment points at the line above it with carets:
+
+    fn f() {
+      let x = 1
+    //         ^ S001 expected ';' after 'let' declaration
+    }
+
+The first caret is the expected start column (the annotation's own `//`
+counts as columns, so carets line up under the code); `// <-` points at
+column 0, which a caret cannot reach. After the code comes
+a fragment that the message must contain. A case with no annotation expects
+no diagnostics at all.
+
+Directives, also comments:
+    // tint: differs -- <why>   our verdict deliberately differs from Tint's
+    // tint: skip -- <why>      Tint has no opinion (e.g. another dialect)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_CASE = re.compile(r"^// === (?P<name>.+?)\s*$")
+_ANNOTATION = re.compile(r"^(?P<lead>\s*//\s*)(?P<carets>\^+|<-)\s+(?P<code>[A-Z]\d{3})\b\s*(?P<message>.*)$")
+_TINT = re.compile(r"^\s*// tint: (?P<mode>differs|skip)\s*--\s*(?P<why>.+)$")
+
+
+@dataclass(frozen=True)
+class Expected:
+    code: str
+    line: int  # 0-based
+    column: int  # 0-based, in characters
+    message: str
+
+
+@dataclass
+class SpecCase:
+    file: Path
+    name: str
+    first_line: int  # 1-based line of the case header in its file
+    source: str
+    expected: list[Expected] = field(default_factory=list)
+    tint_mode: str = "compare"
+    tint_reason: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"{self.file.stem}::{self.name}"
+
+
+def load_cases(directory: Path) -> list[SpecCase]:
+    cases: list[SpecCase] = []
+    for path in sorted(directory.glob("*.wgsl")):
+        cases.extend(_split(path))
+    return cases
+
+
+def _split(path: Path) -> list[SpecCase]:
+    cases: list[SpecCase] = []
+    current: list[str] | None = None
+    header = ("", 0)
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = _CASE.match(line)
+        if match:
+            if current is not None:
+                cases.append(_case(path, header, current))
+            current, header = [], (match.group("name"), number)
+        elif current is not None:
+            current.append(line)
+    if current is not None:
+        cases.append(_case(path, header, current))
+    names = [c.name for c in cases]
+    duplicates = {n for n in names if names.count(n) > 1}
+    if duplicates:
+        raise ValueError(f"{path}: duplicate case names {sorted(duplicates)}")
+    return cases
+
+
+def _case(path: Path, header: tuple[str, int], lines: list[str]) -> SpecCase:
+    name, first_line = header
+    case = SpecCase(path, name, first_line, "\n".join(lines) + "\n")
+    last_code_line = None
+    for index, line in enumerate(lines):
+        annotation = _ANNOTATION.match(line)
+        tint = _TINT.match(line)
+        if annotation:
+            if last_code_line is None:
+                raise ValueError(f"{path}:{first_line + index + 1}: annotation with no code line above it")
+            case.expected.append(Expected(
+                code=annotation.group("code"),
+                line=last_code_line,
+                column=0 if annotation.group("carets") == "<-" else len(annotation.group("lead")),
+                message=annotation.group("message").strip(),
+            ))
+        elif tint:
+            case.tint_mode, case.tint_reason = tint.group("mode"), tint.group("why")
+        else:
+            last_code_line = index
+    return case
