@@ -19,12 +19,13 @@ from ..core.text import SourceText, Span
 from . import rules
 from .keywords import KEYWORDS, RESERVED_WORDS
 from .parser import Parsed, wgsl_language
-from .tokens import describe_node, describe_token
+from .tokens import describe_node, describe_token, excerpt
 
 # Each repair attempt is an incremental re-parse; bounding them keeps a file
 # of garbage from costing seconds. Later errors get the plain message.
 MAX_REPAIRED_ERRORS = 12
 MAX_SYNTAX_ERRORS = 100
+MAX_REPAIR_WINDOW = 256 * 1024
 
 # Tokens a person most often forgets, in the order they are tried.
 _REPAIR_TOKENS = (";", "}", ")", "]", ",", ">", "x")
@@ -42,12 +43,56 @@ def syntax_diagnostics(parsed: Parsed) -> list[Diagnostic]:
             severity=Severity.ERROR,
         ))
     diagnostics.extend(_parse_errors(parsed))
-    diagnostics.extend(_unterminated_comments(parsed))
-    diagnostics.extend(_mixed_operators(parsed))
-    diagnostics.extend(_misplaced_statements(parsed))
-    diagnostics.extend(_reserved_names(parsed))
+    nodes = _nodes_by_type(parsed.root)
+    diagnostics.extend(_unterminated_comments(parsed, nodes))
+    diagnostics.extend(_mixed_operators(parsed, nodes))
+    diagnostics.extend(_misplaced_statements(parsed, nodes))
+    diagnostics.extend(_reserved_names(parsed, nodes))
     diagnostics.sort(key=lambda d: d.sort_key)
-    return diagnostics
+    return _capped(diagnostics)
+
+
+# Node types the checks below look at.
+_WATCHED = frozenset({
+    "binary_expression", "identifier", "block_comment", "continuing_statement",
+    "break_if_statement", "function_declaration", "struct_declaration",
+})
+
+
+def _nodes_by_type(root: ts.Node) -> dict[str, list[ts.Node]]:
+    """One iterative walk that collects the nodes every check needs.
+
+    Cheaper than one tree-sitter query per check, and linear on trees
+    100,000 levels deep, where query cursors slow down badly.
+    """
+    found: dict[str, list[ts.Node]] = {kind: [] for kind in _WATCHED}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        bucket = found.get(node.type)
+        if bucket is not None:
+            bucket.append(node)
+        if node.child_count:
+            stack.extend(reversed(node.children))
+    return found
+
+
+def _capped(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """At most MAX_SYNTAX_ERRORS of each code: past that, more of the same helps no one."""
+    counts: dict[str, int] = {}
+    kept = []
+    for diagnostic in diagnostics:
+        seen = counts.get(diagnostic.code, 0)
+        counts[diagnostic.code] = seen + 1
+        if seen < MAX_SYNTAX_ERRORS:
+            kept.append(diagnostic)
+        elif seen == MAX_SYNTAX_ERRORS:
+            kept.append(Diagnostic(
+                diagnostic.code,
+                f"too many errors of this kind; only the first {MAX_SYNTAX_ERRORS} are shown",
+                diagnostic.span,
+            ))
+    return kept
 
 
 # ------------------------------------------------------------------ errors
@@ -70,13 +115,8 @@ def _error_nodes(root: ts.Node) -> Iterator[ts.Node]:
 def _parse_errors(parsed: Parsed) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for index, node in enumerate(_error_nodes(parsed.root)):
-        if index == MAX_SYNTAX_ERRORS:
-            out.append(Diagnostic(
-                code=rules.SYNTAX_ERROR.code,
-                message=f"too many syntax errors; only the first {MAX_SYNTAX_ERRORS} are shown",
-                span=Span(node.start_byte, node.start_byte),
-            ))
-            break
+        if index > MAX_SYNTAX_ERRORS:
+            break  # _capped() says that more were found
         if node.is_missing:
             out.append(_missing_token(parsed, node))
         else:
@@ -111,18 +151,26 @@ def _expected_token(parsed: Parsed, token: str, at: int, near: ts.Node) -> Diagn
 
 
 def _error_region(parsed: Parsed, node: ts.Node, try_repairs: bool) -> Diagnostic:
-    if try_repairs:
-        for position in _repair_positions(parsed, node):
+    window = _repair_window(parsed, node) if try_repairs else None
+    if window is not None:
+        for position in _repair_positions(node):
             for token in _REPAIR_TOKENS:
-                if _repairs(parsed, node, position, token):
+                if _repairs(parsed, window, node, position, token):
+                    at = _after_previous_token(parsed, position)
                     if token == "x":
-                        at = _after_previous_token(parsed, position)
                         return Diagnostic(rules.SYNTAX_ERROR.code, "expected an expression here", Span(at, at))
-                    return _expected_token(parsed, token, _after_previous_token(parsed, position), node)
+                    return _expected_token(parsed, token, at, node)
     first = _first_token(node)
     if first is None:
         at = node.start_byte
         return Diagnostic(rules.SYNTAX_ERROR.code, "unexpected text", Span(at, max(at, node.end_byte)))
+    word = parsed.source.data[first.start_byte : first.end_byte]
+    if word in _DIRECTIVES and _at_module_scope(node):
+        return Diagnostic(
+            rules.SYNTAX_ERROR.code,
+            f"'{word.decode()}' is a directive: directives must come before every declaration in the module",
+            Span(first.start_byte, first.end_byte),
+        )
     return Diagnostic(
         rules.SYNTAX_ERROR.code,
         f"unexpected {describe_token(first, parsed.source)}",
@@ -130,7 +178,15 @@ def _error_region(parsed: Parsed, node: ts.Node, try_repairs: bool) -> Diagnosti
     )
 
 
-def _repair_positions(parsed: Parsed, node: ts.Node) -> list[int]:
+_DIRECTIVES = frozenset({b"enable", b"requires", b"diagnostic"})
+
+
+def _at_module_scope(node: ts.Node) -> bool:
+    parent = node.parent
+    return parent is None or parent.type == "source_file"
+
+
+def _repair_positions(node: ts.Node) -> list[int]:
     """Where an inserted token could repair an ERROR: before it, before its last token, after it."""
     positions = [node.start_byte]
     last = _last_token(node)
@@ -140,27 +196,36 @@ def _repair_positions(parsed: Parsed, node: ts.Node) -> list[int]:
     return positions
 
 
-def _repairs(parsed: Parsed, node: ts.Node, position: int, token: str) -> bool:
-    """Whether inserting `token` at `position` removes every error up to the end of `node`."""
+def _repair_window(parsed: Parsed, node: ts.Node) -> Span | None:
+    """The module-scope declarations around an error, which can be re-parsed on their own.
+
+    WGSL's module-scope declarations do not depend on each other's syntax, so
+    trying a repair needs only this window, not the whole file: that keeps
+    repairs cheap in a 10 MB file. None when the window is too large.
+    """
+    top = node
+    while top.parent is not None and top.parent.parent is not None:
+        top = top.parent
+    if top.parent is None:  # the parser could use nothing: the window is the file
+        size = len(parsed.source.data)
+        return Span(0, size) if size <= MAX_REPAIR_WINDOW else None
+    first = top.prev_sibling or top
+    last = top.next_sibling or top
+    if last.end_byte - first.start_byte > MAX_REPAIR_WINDOW:
+        return None
+    return Span(first.start_byte, last.end_byte)
+
+
+def _repairs(parsed: Parsed, window: Span, node: ts.Node, position: int, token: str) -> bool:
+    """Whether inserting `token` at `position` removes every error up to the token after `node`."""
     data = parsed.source.data
     inserted = (" " + token + " ").encode()
-    edited = data[:position] + inserted + data[position:]
-    tree = parsed.tree.copy()
-    point = parsed.source.position(position, unit="byte")
-    start_point = (point.line, point.column)
-    tree.edit(
-        start_byte=position,
-        old_end_byte=position,
-        new_end_byte=position + len(inserted),
-        start_point=start_point,
-        old_end_point=start_point,
-        new_end_point=(point.line, point.column + len(inserted)),
-    )
-    repaired = _parser().parse(edited, tree)
+    edited = data[window.start : position] + inserted + data[position : window.end]
+    repaired = _parser().parse(edited)
     if repaired is None:
         return False
     # The repair must carry the parser past the token that follows the error.
-    limit = _next_token_start(node, len(data)) + len(inserted)
+    limit = _next_token_start(node, len(data)) + len(inserted) - window.start
     for error in _error_nodes(repaired.root_node):
         return error.start_byte > limit
     return True
@@ -260,10 +325,10 @@ def _unclosed_opener(parsed: Parsed, near: ts.Node, closer: str) -> ts.Node | No
 
 
 # ------------------------------------------------------------ comments
-def _unterminated_comments(parsed: Parsed) -> list[Diagnostic]:
+def _unterminated_comments(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> list[Diagnostic]:
     data = parsed.source.data
     out = []
-    for node in _captures(parsed.root, "(block_comment) @c").get("c", []):
+    for node in nodes["block_comment"]:
         if node.end_byte == len(data) and not _closed(data[node.start_byte : node.end_byte]):
             out.append(Diagnostic(
                 rules.UNTERMINATED_COMMENT.code,
@@ -314,9 +379,9 @@ _ALLOWED_OPERANDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 
-def _mixed_operators(parsed: Parsed) -> list[Diagnostic]:
+def _mixed_operators(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> list[Diagnostic]:
     out = []
-    for outer in _captures(parsed.root, "(binary_expression) @b").get("b", []):
+    for outer in nodes["binary_expression"]:
         operator = outer.child_by_field_name("operator")
         if operator is None:
             continue
@@ -338,15 +403,15 @@ def _mixing_diagnostic(source: SourceText, outer: ts.Node, operator: ts.Node,
     outer_op, inner_op = operator.type, inner_operator.type
     category = _CATEGORY[outer_op]
     if category == "relational" and _CATEGORY[inner_op] == "relational":
-        message = f"comparisons cannot be chained: parenthesize '{source.slice(_span(inner))}'"
+        message = f"comparisons cannot be chained: parenthesize '{excerpt(source, inner)}'"
     elif category == "shift":
-        message = f"the operands of '{outer_op}' must be unary expressions: parenthesize '{source.slice(_span(inner))}'"
+        message = f"the operands of '{outer_op}' must be unary expressions: parenthesize '{excerpt(source, inner)}'"
     elif outer_op == inner_op:
-        message = f"'{outer_op}' cannot be chained this way: parenthesize '{source.slice(_span(inner))}'"
+        message = f"'{outer_op}' cannot be chained this way: parenthesize '{excerpt(source, inner)}'"
     else:
         message = f"mixing '{inner_op}' and '{outer_op}' requires parentheses"
     fix = Fix(
-        f"Parenthesize '{source.slice(_span(inner))}'",
+        f"Parenthesize '{excerpt(source, inner)}'",
         (Edit(Span(inner.start_byte, inner.start_byte), "("), Edit(Span(inner.end_byte, inner.end_byte), ")")),
     )
     return Diagnostic(
@@ -359,20 +424,18 @@ def _mixing_diagnostic(source: SourceText, outer: ts.Node, operator: ts.Node,
 
 
 # -------------------------------------------------- misplaced statements
-def _misplaced_statements(parsed: Parsed) -> list[Diagnostic]:
+def _misplaced_statements(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> list[Diagnostic]:
     out = []
-    captures = _captures(
-        parsed.root,
-        "(continuing_statement) @continuing (break_if_statement) @break_if "
-        "(compound_statement (function_declaration) @nested) "
-        "(compound_statement (struct_declaration) @nested)",
-    )
-    for node in captures.get("continuing", []):
+    nested = [
+        node for node in nodes["function_declaration"] + nodes["struct_declaration"]
+        if node.parent is not None and node.parent.type == "compound_statement"
+    ]
+    for node in nodes["continuing_statement"]:
         out.extend(_must_come_last(
             node, "loop_statement",
             "'continuing' must be the last statement in the body of a 'loop'",
             "move this statement before 'continuing'", "the 'continuing' block"))
-    for node in captures.get("break_if", []):
+    for node in nodes["break_if_statement"]:
         body = node.parent
         owner = body.parent if body is not None else None
         if owner is None or owner.type != "continuing_statement" or _statements(body)[-1] != node:
@@ -382,7 +445,7 @@ def _misplaced_statements(parsed: Parsed) -> list[Diagnostic]:
                 "elsewhere write 'if cond { break; }'",
                 _keyword_span(node),
             ))
-    for node in captures.get("nested", []):
+    for node in sorted(nested, key=lambda n: n.start_byte):
         body = node.parent
         kind = "function" if node.type == "function_declaration" else "struct"
         enclosing = _enclosing_declaration(body)
@@ -390,7 +453,7 @@ def _misplaced_statements(parsed: Parsed) -> list[Diagnostic]:
         related: tuple[Related, ...] = ()
         if enclosing is not None:
             name = enclosing.child_by_field_name("name")
-            label = f"'{parsed.source.slice(_span(name))}'" if name is not None else "the enclosing function"
+            label = f"'{excerpt(parsed.source, name)}'" if name is not None else "the enclosing function"
             message += f"; is a '}}' missing to close the body of {label}?"
             related = (Related(Span(body.start_byte, body.start_byte + 1), "this body is still open"),)
         out.append(Diagnostic(rules.MISPLACED_STATEMENT.code, message, _keyword_span(node), related=related))
@@ -437,26 +500,31 @@ def _statements(block: ts.Node) -> list[ts.Node]:
 
 
 # ------------------------------------------------------- reserved names
-_NAMES_QUERY = "((identifier) @name (#any-of? @name " + " ".join(
-    f'"{word}"' for word in sorted(KEYWORDS | RESERVED_WORDS)) + "))"
+_RESERVED = frozenset(word.encode() for word in KEYWORDS | RESERVED_WORDS) | {b"_"}
 
 
-def _reserved_names(parsed: Parsed) -> list[Diagnostic]:
+def _reserved_names(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> list[Diagnostic]:
     out = []
-    for node in _captures(parsed.root, _NAMES_QUERY).get("name", []):
+    data = parsed.source.data
+    for node in nodes["identifier"]:
+        text = data[node.start_byte : node.end_byte]
+        if text not in _RESERVED and not text.startswith(b"__"):
+            continue
         # `@diagnostic(...)` and `@const` are attribute names, and keywords
         # inside ERROR nodes have been reported already.
         if node.parent is not None and node.parent.type == "attribute":
             continue
         if _in_broken_construct(node):
             continue
-        word = parsed.source.slice(_span(node))
-        kind = "a keyword" if word in KEYWORDS else "a reserved word"
-        out.append(Diagnostic(
-            rules.SYNTAX_ERROR.code,
-            f"'{word}' is {kind} in WGSL and cannot be used as a name",
-            _span(node),
-        ))
+        word = excerpt(parsed.source, node)
+        if word == "_":
+            message = "'_' alone is not a name; it can only stand on the left of '_ = expression'"
+        elif word.startswith("__"):
+            message = f"'{word}': names starting with '__' are reserved in WGSL"
+        else:
+            kind = "a keyword" if word in KEYWORDS else "a reserved word"
+            message = f"'{word}' is {kind} in WGSL and cannot be used as a name"
+        out.append(Diagnostic(rules.SYNTAX_ERROR.code, message, _span(node)))
     return out
 
 
@@ -476,11 +544,3 @@ def _keyword_span(node: ts.Node) -> Span:
 def _span(node: ts.Node) -> Span:
     return Span(node.start_byte, node.end_byte)
 
-
-@functools.cache
-def _query(source: str) -> ts.Query:
-    return ts.Query(wgsl_language(), source)
-
-
-def _captures(root: ts.Node, query: str) -> dict[str, list[ts.Node]]:
-    return ts.QueryCursor(_query(query)).captures(root)

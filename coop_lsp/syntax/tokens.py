@@ -31,14 +31,21 @@ _LEAF_KINDS = {
 }
 
 
+def excerpt(source: SourceText, node: ts.Node, limit: int = 40) -> str:
+    """The text of a node for a message, shortened so that huge nodes stay cheap and readable."""
+    text = source.data[node.start_byte : min(node.end_byte, node.start_byte + 4 * limit)]
+    text = text.decode("utf-8", errors="replace").replace("\n", " ")
+    if len(text) > limit or node.end_byte - node.start_byte > len(text.encode()):
+        return text[: limit - 3] + "..."
+    return text
+
+
 def describe_node(node: ts.Node) -> str:
     return _NODE_PHRASES.get(node.type, node.type.replace("_", " "))
 
 
 def describe_token(node: ts.Node, source: SourceText) -> str:
-    text = source.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
-    if len(text) > 40:
-        text = text[:37] + "..."
+    text = excerpt(source, node)
     kind = _LEAF_KINDS.get(node.type)
     if kind is not None:
         return f"{kind} '{text}'"

@@ -51,3 +51,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   tile[gid.x % 16u][0] = energy(particles[gid.x]) * params.x * scale + f32(table[0]);
   atomicAdd(&counter, 1u);
 }
+
+// === directive after a declaration
+fn f() {}
+enable f16;
+// <- S001 'enable' is a directive: directives must come before every declaration

@@ -96,3 +96,15 @@ fn f() {
   var self = 1;
 //    ^ S001 'self' is a reserved word
 }
+
+// === underscore alone is not a name
+fn f() {
+  var _ = 2;
+//    ^ S001 '_' alone is not a name
+}
+
+// === double underscore prefix is reserved
+fn f() {
+  let __x = 2;
+//    ^ S001 names starting with '__' are reserved
+}

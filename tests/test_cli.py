@@ -1,0 +1,72 @@
+"""coop-lint as CI runs it: output format, exit codes, standard input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "coop_lsp.cli.main", *args], input=stdin,
+                          capture_output=True, cwd=cwd or ROOT)
+
+
+def test_clean_examples_exit_zero():
+    completed = run("examples")
+    assert completed.returncode == 0, completed.stdout.decode()
+    assert completed.stdout == b""
+
+
+def test_findings_exit_one_with_path_line_column_code_and_caret(tmp_path):
+    bad = tmp_path / "kernel.wgsl"
+    bad.write_text("fn f() {\n  let x = 1\n}\n")
+    completed = run(str(bad))
+    assert completed.returncode == 1
+    lines = completed.stdout.decode().splitlines()
+    assert lines[0] == f"{bad}:2:12: S001 [error] expected ';' after 'let' declaration"
+    assert lines[1] == "2 |   let x = 1"
+    assert lines[2] == " " * (len("2 | ") + 11) + "^"
+
+
+def test_folders_are_searched_for_wgsl_files(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.wgsl").write_text("fn f() { let x = 1 & 2 | 3; }\n")
+    (tmp_path / "notes.txt").write_text("fn (")
+    completed = run("--no-source", str(tmp_path))
+    assert completed.returncode == 1
+    assert completed.stdout.decode().splitlines() == [
+        f"{tmp_path / 'sub' / 'a.wgsl'}:1:24: S002 [error] mixing '&' and '|' requires parentheses"]
+
+
+def test_standard_input_with_a_display_name():
+    completed = run("--no-source", "--stdin-filename", "shader.wgsl", "-", stdin=b"fn f( {}")
+    assert completed.returncode == 1
+    assert completed.stdout.decode().startswith("shader.wgsl:1:6: S001")
+
+
+def test_usage_errors_exit_two():
+    assert run().returncode == 2
+    assert run("--no-such-flag").returncode == 2
+    missing = run("does/not/exist.wgsl")
+    assert missing.returncode == 2
+    assert b"no such file or directory" in missing.stderr
+
+
+def test_unreadable_file_exits_two(tmp_path):
+    folder_named_like_a_file = tmp_path / "x.wgsl"
+    folder_named_like_a_file.mkdir()
+    (folder_named_like_a_file / "inner.wgsl").write_text("fn f() {}\n")
+    completed = run(str(folder_named_like_a_file / "inner.wgsl"), str(tmp_path / "gone.wgsl"))
+    assert completed.returncode == 2
+
+
+def test_binary_file_does_not_crash(tmp_path):
+    blob = tmp_path / "blob.wgsl"
+    blob.write_bytes(bytes(range(256)) * 64)
+    completed = run(str(blob))
+    assert completed.returncode == 1
+    assert b"S005" in completed.stdout
+    assert b"Traceback" not in completed.stderr
