@@ -52,10 +52,11 @@ def _lint_in_child(make_input: str) -> dict:
 
 BAD_INPUTS = {
     "binary garbage": ("bytes(random.Random(7).randrange(256) for _ in range(1_000_000))", {"S001", "S005"}),
-    "10 MB kernel": (f"({_KERNEL!r} * (10_000_000 // {len(_KERNEL)} + 1)).encode()", set()),
+    "10 MB kernel": ("__import__('benchmarks.common').common.synthetic_kernel(target_bytes=10_000_000)", set()),
     "directive after declarations": (f"{_KERNEL!r} + 'enable f16;'", {"S001"}),
     "10 MB kernel with a syntax error": (
-        f"({_KERNEL!r} * 5000 + 'fn broken() {{ let x = 1 }}' + {_KERNEL!r} * 5000).encode()", {"S001"}),
+        "(lambda k: k[: len(k) // 2] + 'fn broken() { let x = 1 }' + k[len(k) // 2 :])"
+        "(__import__('benchmarks.common').common.synthetic_kernel(target_bytes=10_000_000))", {"S001"}),
     "10,000 nested parentheses": ("'fn f() { let x = ' + '(' * 10000 + '1' + ')' * 10000 + '; }'", set()),
     "10,000 unclosed parentheses": ("'fn f() { let x = ' + '(' * 10000 + '1; }'", {"S001"}),
     "10,000 unclosed braces": ("'fn f() ' + '{' * 10000", {"S001"}),

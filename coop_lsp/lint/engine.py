@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.deep import call_with_deep_stack
 from ..core.diagnostic import Diagnostic
 from ..core.text import SourceText, Span
+from ..semantic.checker import check
+from ..semantic.model import SemanticModel
 from ..syntax import parse, syntax_diagnostics
 from ..syntax.parser import ParseAbandoned, Parsed
 from ..syntax.rules import SYNTAX_ERROR
+from .rules import INTERNAL_ERROR
 
 
 @dataclass(slots=True)
@@ -16,6 +20,7 @@ class LintResult:
     source: SourceText
     diagnostics: list[Diagnostic]
     parsed: Parsed | None
+    model: SemanticModel | None = None
 
 
 def lint_source(text: str | bytes) -> LintResult:
@@ -24,4 +29,60 @@ def lint_source(text: str | bytes) -> LintResult:
     except ParseAbandoned as error:
         source = SourceText.from_bytes(text) if isinstance(text, bytes) else SourceText(text)
         return LintResult(source, [Diagnostic(SYNTAX_ERROR.code, str(error), Span(0, 0))], None)
-    return LintResult(parsed.source, syntax_diagnostics(parsed), parsed)
+    diagnostics = syntax_diagnostics(parsed)
+    model = None
+    try:
+        semantic, model = call_with_deep_stack(lambda: check(parsed))
+        diagnostics.extend(_outside_broken_statements(parsed, diagnostics, semantic))
+    except Exception as error:  # noqa: BLE001 - one failing check must not hide the others
+        diagnostics.append(Diagnostic(
+            INTERNAL_ERROR.code, f"internal error in the semantic checks: {type(error).__name__}: {error}",
+            Span(0, 0)))
+    diagnostics.sort(key=lambda d: d.sort_key)
+    return LintResult(parsed.source, capped(diagnostics), parsed, model)
+
+
+def _outside_broken_statements(parsed: Parsed, syntax: list[Diagnostic],
+                               semantic: list[Diagnostic]) -> list[Diagnostic]:
+    """Semantic findings, less those inside a statement that already has a syntax error.
+
+    A statement the parser could not read is typed from a guess; what the
+    checker says about it is noise next to the syntax error.
+    """
+    broken = [_enclosing_statement(parsed, d.span) for d in syntax]
+    broken = [span for span in broken if span is not None]
+    if not broken:
+        return semantic
+    return [d for d in semantic if not any(s.start <= d.span.start < s.end for s in broken)]
+
+
+def _enclosing_statement(parsed: Parsed, span: Span) -> Span | None:
+    # A zero-width span (a missing token) belongs to what precedes it.
+    start = span.start - 1 if span.start == span.end and span.start > 0 else span.start
+    node = parsed.root.descendant_for_byte_range(start, max(start, span.end))
+    while node is not None and node.parent is not None:
+        kind = node.type
+        if kind.endswith(("_statement", "_declaration")) and kind not in (
+                "compound_statement", "function_declaration", "struct_declaration"):
+            return Span(node.start_byte, node.end_byte)
+        node = node.parent
+    return None
+
+
+# Past this many findings of one code in one file, more of the same helps no one.
+MAX_PER_CODE = 100
+
+
+def capped(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    counts: dict[str, int] = {}
+    kept = []
+    for diagnostic in diagnostics:
+        seen = counts.get(diagnostic.code, 0)
+        counts[diagnostic.code] = seen + 1
+        if seen < MAX_PER_CODE:
+            kept.append(diagnostic)
+        elif seen == MAX_PER_CODE:
+            kept.append(Diagnostic(
+                diagnostic.code, f"too many errors of this kind; only the first {MAX_PER_CODE} are shown",
+                diagnostic.span, diagnostic.severity))
+    return kept

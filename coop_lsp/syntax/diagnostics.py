@@ -49,7 +49,7 @@ def syntax_diagnostics(parsed: Parsed) -> list[Diagnostic]:
     diagnostics.extend(_misplaced_statements(parsed, nodes))
     diagnostics.extend(_reserved_names(parsed, nodes))
     diagnostics.sort(key=lambda d: d.sort_key)
-    return _capped(diagnostics)
+    return diagnostics
 
 
 # Node types the checks below look at.
@@ -77,24 +77,6 @@ def _nodes_by_type(root: ts.Node) -> dict[str, list[ts.Node]]:
     return found
 
 
-def _capped(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """At most MAX_SYNTAX_ERRORS of each code: past that, more of the same helps no one."""
-    counts: dict[str, int] = {}
-    kept = []
-    for diagnostic in diagnostics:
-        seen = counts.get(diagnostic.code, 0)
-        counts[diagnostic.code] = seen + 1
-        if seen < MAX_SYNTAX_ERRORS:
-            kept.append(diagnostic)
-        elif seen == MAX_SYNTAX_ERRORS:
-            kept.append(Diagnostic(
-                diagnostic.code,
-                f"too many errors of this kind; only the first {MAX_SYNTAX_ERRORS} are shown",
-                diagnostic.span,
-            ))
-    return kept
-
-
 # ------------------------------------------------------------------ errors
 def _error_nodes(root: ts.Node) -> Iterator[ts.Node]:
     """ERROR nodes that are not inside another ERROR, and MISSING tokens, in order.
@@ -116,7 +98,7 @@ def _parse_errors(parsed: Parsed) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for index, node in enumerate(_error_nodes(parsed.root)):
         if index > MAX_SYNTAX_ERRORS:
-            break  # _capped() says that more were found
+            break  # the lint layer caps each code and says that more were found
         if node.is_missing:
             out.append(_missing_token(parsed, node))
         else:

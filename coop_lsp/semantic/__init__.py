@@ -1,0 +1,1 @@
+"""Semantic layer: names, constants, types and the builtin tables of each dialect."""

@@ -1,0 +1,210 @@
+"""The matrix builtins of each dialect: naga's coop_mat, Tint's subgroup matrices, the gpuweb proposal.
+
+Sources: seed 000 (naga) confirmed against naga-cli 29; seed 002 and the
+wgpudawn 0.32 Tint (Tint); seed 003 (the proposal). Where they disagree, the
+compiler wins and the table says so.
+"""
+
+from __future__ import annotations
+
+from .. import types as t
+from .signature import ANY, overload
+from .table import Builtin
+
+MATRIX_ELEMENTS = (t.F32, t.F16, t.U32, t.I32, t.U8, t.I8)
+NAGA_ELEMENTS = (t.F32, t.F16)
+MEMORY_SPACES = ("storage", "workgroup")
+ACCESS = ("read", "write", "read_write")
+MAJORNESS = ("row_major", "col_major")
+ROLES = ("A", "B", "C")
+
+TINT_ENABLE = "chromium_experimental_subgroup_matrix"
+STANDARD_ENABLE = "subgroup_matrix"
+NAGA_ENABLE = "wgpu_cooperative_matrix"
+
+INVALID_MEMORY = "T008"
+SHAPE_MISMATCH = "T006"
+
+
+# ------------------------------------------------------------- conditions
+def _array_holds_matrix_elements(bindings: dict) -> tuple[str, str] | None:
+    matrix, element = bindings.get("M"), bindings.get("E")
+    if not isinstance(matrix, t.CoopMatrix) or element is None:
+        return None
+    scalar = matrix.element
+    if isinstance(element, t.Vector):
+        element = element.element
+    storage = {t.U8: t.U32, t.I8: t.I32}.get(scalar, scalar)
+    if element != storage:
+        note = f" ({scalar.describe()} matrices are stored in {storage.describe()} arrays)" if storage != scalar else ""
+        return (INVALID_MEMORY, f"the array holds '{element.describe()}' but the matrix element type is "
+                                f"'{scalar.describe()}'{note}")
+    return None
+
+
+def _readable(bindings: dict) -> tuple[str, str] | None:
+    if bindings.get("AM") == "write":
+        return (INVALID_MEMORY, "cannot load a matrix through a write-only pointer")
+    return None
+
+
+def _writable(bindings: dict) -> tuple[str, str] | None:
+    if bindings.get("AM") == "read":
+        return (INVALID_MEMORY, "cannot store a matrix through a read-only pointer; "
+                                "declare the buffer 'var<storage, read_write>'")
+    return None
+
+
+def _shapes_multiply(bindings: dict) -> tuple[str, str] | None:
+    """left<T, K, M> x right<T, N, K> -> result<R, N, M>."""
+    k_left, m_left = bindings["K"], bindings["M"]
+    n_right, k_right = bindings["N"], bindings["K2"]
+    if k_left != k_right:
+        return (SHAPE_MISMATCH, f"the left matrix has {k_left} columns but the right matrix has {k_right} rows; "
+                                "they must be equal (K)")
+    if "N3" in bindings and (bindings["N3"], bindings["M3"]) != (n_right, m_left):
+        return (SHAPE_MISMATCH, f"the accumulator is {bindings['N3']}x{bindings['M3']} (columns x rows) but "
+                                f"left x right is {n_right}x{m_left}")
+    if bindings.get("T") != bindings.get("T2"):
+        return (SHAPE_MISMATCH, f"the left matrix holds '{bindings['T'].describe()}' and the right matrix "
+                                f"'{bindings['T2'].describe()}'; both operands need the same element type")
+    return None
+
+
+def _naga_shapes(bindings: dict) -> tuple[str, str] | None:
+    sizes = {bindings["D"], bindings["D2"], bindings["D3"]}
+    if len(sizes) > 1:
+        return (SHAPE_MISMATCH, "coopMultiplyAdd needs A, B and C of the same size; got "
+                                f"{bindings['D']}x{bindings['D']}, {bindings['D2']}x{bindings['D2']} and "
+                                f"{bindings['D3']}x{bindings['D3']}")
+    if bindings["T"] != bindings["T2"]:
+        return (SHAPE_MISMATCH, "A and B must have the same element type")
+    return None
+
+
+
+
+# ------------------------------------------------------------------ Tint
+def _tint_like(enable: str, deprecated_forms: bool, proposal: bool) -> list[Builtin]:
+    """Tint's and the proposal's builtins differ in the load/store and multiply spellings."""
+    elements = dict(T=MATRIX_ELEMENTS)
+    load_checks = (_array_holds_matrix_elements, _readable)
+    store_checks = (_array_holds_matrix_elements, _writable)
+    memory = dict(AS=MEMORY_SPACES, AM=ACCESS, E=ANY, M=ANY)
+
+    bool_load = overload("<M: M>(p: ptr<AS, array<E>, AM>, offset: u32, col_major: bool, stride: u32) -> M",
+                         checks=load_checks, deprecated=deprecated_forms, **memory)
+    bool_store = overload("(p: ptr<AS, array<E>, AM>, offset: u32, value: M, col_major: bool, stride: u32)",
+                          checks=store_checks, deprecated=deprecated_forms, **memory)
+    if proposal:
+        loads, stores = (bool_load,), (bool_store,)
+    else:
+        loads = (overload("<M: M, L: L>(p: ptr<AS, array<E>, AM>, offset: u32, stride: u32) -> M",
+                          checks=load_checks, L=MAJORNESS, **memory), bool_load)
+        stores = (overload("<L: L>(p: ptr<AS, array<E>, AM>, offset: u32, value: M, stride: u32)",
+                           checks=store_checks, L=MAJORNESS, **memory), bool_store)
+
+    shapes = dict(K=ANY, M=ANY, N=ANY, K2=ANY, T2=MATRIX_ELEMENTS, **elements)
+    if proposal:
+        multiply = overload("<RT: result<R, N3, M3>>(left: left<T, K, M>, right: right<T2, N, K2>) -> result<R, N3, M3>",
+                            checks=(_shapes_multiply,), R=MATRIX_ELEMENTS, N3=ANY, M3=ANY, **shapes)
+        # The proposal writes the result type as a template argument; it is also implied by `acc`.
+        accumulate = (overload(
+            "<RT: result<R, N3, M3>>(left: left<T, K, M>, right: right<T2, N, K2>, acc: result<R, N3, M3>) "
+            "-> result<R, N3, M3>",
+            checks=(_shapes_multiply,), R=MATRIX_ELEMENTS, N3=ANY, M3=ANY, **shapes),)
+        accumulate += (overload(
+            "(left: left<T, K, M>, right: right<T2, N, K2>, acc: result<R, N3, M3>) -> result<R, N3, M3>",
+            checks=(_shapes_multiply,), R=MATRIX_ELEMENTS, N3=ANY, M3=ANY, **shapes),)
+    else:
+        multiply = overload("<R: R>(left: left<T, K, M>, right: right<T2, N, K2>) -> result<R, N, M>",
+                            checks=(_shapes_multiply,), R=MATRIX_ELEMENTS, **shapes)
+        accumulate = (overload(
+            "(left: left<T, K, M>, right: right<T2, N, K2>, acc: result<R, N3, M3>) -> result<R, N3, M3>",
+            checks=(_shapes_multiply,), R=MATRIX_ELEMENTS, N3=ANY, M3=ANY, **shapes),)
+
+    def scalar_op(name: str, what: str) -> Builtin:
+        return Builtin(name, tuple(
+            overload(f"(matrix: {role}<T, C1, R1>, value: T) -> {role}<T, C1, R1>", C1=ANY, R1=ANY, **elements)
+            for role in ("left", "right", "result")
+        ), f"{what} the scalar `value` to every element of the matrix.", category="subgroup matrix",
+            enable=enable)
+
+    left, right, result = "subgroup_matrix_left", "subgroup_matrix_right", "subgroup_matrix_result"
+    return [
+        Builtin("subgroupMatrixLoad", loads,
+                "Loads a subgroup matrix from an array in storage or workgroup memory, `offset` elements from "
+                "its start; `stride` elements separate consecutive rows (row_major) or columns (col_major)."
+                + ("" if proposal else " The form with a `col_major: bool` argument is deprecated in Tint."),
+                example=(f"let a = subgroupMatrixLoad<{left}<f16, 16, 16>>(&A, offset, false, 16u);" if proposal
+                         else f"let a = subgroupMatrixLoad<{left}<f16, 16, 16>, row_major>(&A, offset, 16u);"),
+                category="subgroup matrix", enable=enable,
+                deprecated_message="" if proposal else "use of deprecated builtin"),
+        Builtin("subgroupMatrixStore", stores,
+                "Stores a subgroup matrix into an array in storage or workgroup memory, `offset` elements "
+                "from its start, rows (or columns) `stride` elements apart.",
+                example=("subgroupMatrixStore(&C, offset, acc, false, 16u);" if proposal
+                         else "subgroupMatrixStore<row_major>(&C, offset, acc, 16u);"),
+                category="subgroup matrix", enable=enable, must_use=False,
+                deprecated_message="" if proposal else "use of deprecated builtin"),
+        Builtin("subgroupMatrixMultiply", (multiply,),
+                "Multiplies a left matrix (K columns, M rows) by a right matrix (N columns, K rows), giving a "
+                "result matrix of N columns and M rows"
+                + (" of the type given as template argument." if proposal else
+                   " whose element type is the template argument."),
+                example=(f"let c = subgroupMatrixMultiply<{result}<f32, 16, 16>>(a, b);" if proposal
+                         else "let c = subgroupMatrixMultiply<f32>(a, b);"),
+                category="subgroup matrix", enable=enable),
+        Builtin("subgroupMatrixMultiplyAccumulate", accumulate,
+                "left x right + acc, with the shapes of subgroupMatrixMultiply; the accumulator's type is the "
+                "result type." + ("" if proposal else " Tint takes no template argument here."),
+                example="acc = subgroupMatrixMultiplyAccumulate(a, b, acc);",
+                category="subgroup matrix", enable=enable),
+        scalar_op("subgroupMatrixScalarAdd", "Adds"),
+        scalar_op("subgroupMatrixScalarSubtract", "Subtracts"),
+        scalar_op("subgroupMatrixScalarMultiply", "Multiplies by"),
+    ]
+
+
+TINT_MATRIX_BUILTINS = _tint_like(TINT_ENABLE, deprecated_forms=True, proposal=False)
+STANDARD_MATRIX_BUILTINS = _tint_like(STANDARD_ENABLE, deprecated_forms=False, proposal=True)
+
+
+# ------------------------------------------------------------------ naga
+def _naga() -> list[Builtin]:
+    spaces = dict(AS=("storage", "workgroup", "private", "function"), AM=ACCESS, T=NAGA_ELEMENTS, D=(8, 16),
+                  R=ROLES)
+    load_doc = ("Loads a cooperative matrix from memory starting at `p`, consecutive {lines} `stride` elements "
+                "apart (default: the matrix size).")
+    store_doc = "Stores a cooperative matrix to memory starting at `p`, {lines} `stride` elements apart."
+
+    def load(name: str, lines: str) -> Builtin:
+        return Builtin(name, (
+            overload("<M: coop<T, D, R>>(p: ptr<AS, T, AM>, stride: u32) -> coop<T, D, R>", checks=(_readable,),
+                     **spaces),
+            overload("<M: coop<T, D, R>>(p: ptr<AS, T, AM>) -> coop<T, D, R>", checks=(_readable,), **spaces),
+        ), load_doc.format(lines=lines), example=f"let a = {name}<coop_mat16x16<f16, A>>(&a_buf[offset], 64u);",
+            category="cooperative matrix", enable=NAGA_ENABLE)
+
+    def store(name: str, lines: str) -> Builtin:
+        return Builtin(name, (
+            overload("(m: coop<T, D, R>, p: ptr<AS, T, AM>, stride: u32)", checks=(_writable,), **spaces),
+            overload("(m: coop<T, D, R>, p: ptr<AS, T, AM>)", checks=(_writable,), **spaces),
+        ), store_doc.format(lines=lines), example=f"{name}(c, &c_buf[offset], 64u);",
+            category="cooperative matrix", enable=NAGA_ENABLE, must_use=False)
+
+    return [
+        load("coopLoad", "columns (column-major)"),
+        load("coopLoadT", "rows (row-major: the transposed load)"),
+        store("coopStore", "columns (column-major)"),
+        store("coopStoreT", "rows (row-major)"),
+        Builtin("coopMultiplyAdd", (
+            overload("(a: coop<T, D, A>, b: coop<T2, D2, B>, c: coop<T3, D3, C>) -> coop<T3, D3, C>",
+                     checks=(_naga_shapes,), T=NAGA_ELEMENTS, T2=NAGA_ELEMENTS, T3=NAGA_ELEMENTS,
+                     D=(8, 16), D2=(8, 16), D3=(8, 16)),
+        ), "a x b + c, for matrices of roles A, B and C of one size.",
+            example="c = coopMultiplyAdd(a, b, c);", category="cooperative matrix", enable=NAGA_ENABLE),
+    ]
+
+
+NAGA_MATRIX_BUILTINS = _naga()

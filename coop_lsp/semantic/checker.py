@@ -1,0 +1,445 @@
+"""The semantic checker: declarations, scopes, statements; expressions and types come from mixins.
+
+One pass over a parsed module. Module-scope declarations are collected first
+(WGSL allows any order) and resolved lazily on first use; function bodies
+are checked in order. A node whose type is already an error produces no
+further diagnostics, and ERROR nodes from the parser are skipped, so a
+syntax error in one function never hides the type errors of another.
+"""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from ..core.diagnostic import Diagnostic, Related
+from ..syntax.parser import Parsed
+from . import types as t
+from .context import CORE_TABLE, Context, DIALECT_ENABLES
+from .expressions import VOID, ExpressionChecker, Typed
+from .model import Scope, SemanticModel, Symbol
+from .typenames import TypeResolver
+
+_DECLARATION_KINDS = {
+    "variable_declaration": "var", "const_declaration": "const", "override_declaration": "override",
+    "type_alias_declaration": "alias", "struct_declaration": "struct", "function_declaration": "function",
+    "let_declaration": "let",
+}
+
+
+def check(parsed: Parsed) -> tuple[list[Diagnostic], SemanticModel]:
+    checker = Checker(parsed)
+    checker.run()
+    return checker.ctx.diagnostics, checker.ctx.model
+
+
+class Checker(TypeResolver, ExpressionChecker):
+    def __init__(self, parsed: Parsed) -> None:
+        self.ctx = Context(parsed.source, parsed.root)
+        self.module_scope = Scope()
+        self.scope = self.module_scope
+        self.function: Symbol | None = None
+
+    # ------------------------------------------------------------- module
+    def run(self) -> None:
+        root = self.ctx.root
+        declarations = []
+        for node in _module_children(root):
+            if node.type == "enable_directive":
+                for extension in node.children_by_field_name("extension"):
+                    self.ctx.model.enables.add(self.ctx.text(extension))
+            elif node.type in _DECLARATION_KINDS:
+                declarations.append(node)
+        self._check_enables(root)
+        for node in declarations:
+            self._declare(node, self.module_scope)
+        for node in declarations:
+            symbol = self._symbol_of(node, self.module_scope)
+            if symbol is not None:
+                self.symbol_type(symbol)
+                if node.type == "function_declaration":
+                    self._function_body(symbol, node)
+        for node in _module_children(root):
+            if node.type == "const_assert_statement":
+                self._const_assert(node)
+
+    def _check_enables(self, root: ts.Node) -> None:
+        enables = self.ctx.model.enables
+        if DIALECT_ENABLES["wgpu"] in enables and "subgroups" in enables:
+            for node in _module_children(root):
+                if node.type == "enable_directive":
+                    for extension in node.children_by_field_name("extension"):
+                        if self.ctx.text(extension) == "subgroups":
+                            self.ctx.report("T013", "naga does not implement 'enable subgroups;' yet: wgpu "
+                                                    "rejects this module (Tint accepts it)", self.ctx.span(extension))
+
+    def _declare(self, node: ts.Node, scope: Scope) -> Symbol | None:
+        name_node = node.child_by_field_name("name")
+        if name_node is None or name_node.is_missing:
+            return None
+        name = self.ctx.text(name_node)
+        symbol = Symbol(name, _DECLARATION_KINDS.get(node.type, "parameter"), self.ctx.span(name_node), node)
+        previous = scope.symbols.get(name)
+        if previous is not None:
+            self.ctx.report("T002", f"redeclaration of '{name}'", symbol.span,
+                            related=(Related(previous.span, f"'{name}' is first declared here"),))
+            return None
+        scope.symbols[name] = symbol
+        self.ctx.model.symbols.append(symbol)
+        self.ctx.model.references[(symbol.span.start, symbol.span.end)] = symbol
+        return symbol
+
+    def _symbol_of(self, node: ts.Node, scope: Scope) -> Symbol | None:
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return None
+        symbol = scope.symbols.get(self.ctx.text(name_node))
+        return symbol if symbol is not None and symbol.declaration == node else None
+
+    def lookup_symbol(self, name: str) -> Symbol | None:
+        return self.scope.lookup(name)
+
+    # ------------------------------------------------ lazy symbol types
+    def symbol_type(self, symbol: Symbol) -> t.Type:
+        if symbol.resolved:
+            return symbol.type
+        if symbol.resolving:
+            self.ctx.report("T003", f"'{symbol.name}' refers to itself", symbol.span)
+            symbol.resolved = True
+            return t.ERROR
+        symbol.resolving = True
+        saved_scope, self.scope = self.scope, self.module_scope
+        try:
+            symbol.type = self._resolve_module_symbol(symbol)
+        finally:
+            self.scope = saved_scope
+            symbol.resolving = False
+            symbol.resolved = True
+        return symbol.type
+
+    def _resolve_module_symbol(self, symbol: Symbol) -> t.Type:
+        node = symbol.declaration
+        if symbol.kind == "struct":
+            return self._struct(symbol, node)
+        if symbol.kind == "alias":
+            type_node = node.child_by_field_name("type")
+            return self.resolve_type(type_node) if type_node is not None else t.ERROR
+        if symbol.kind == "function":
+            self._function_signature(symbol, node)
+            return t.ERROR
+        return self._value_declaration(symbol, node, module_scope=True)
+
+    def _struct(self, symbol: Symbol, node: ts.Node) -> t.Type:
+        body = node.child_by_field_name("body")
+        members = []
+        seen: dict[str, ts.Node] = {}
+        for member in body.named_children if body is not None else []:
+            if member.type != "struct_member":
+                continue
+            name_node, type_node = member.child_by_field_name("name"), member.child_by_field_name("type")
+            if name_node is None or type_node is None:
+                continue
+            name = self.ctx.text(name_node)
+            if name in seen:
+                self.ctx.report("T002", f"redeclaration of member '{name}'", self.ctx.span(name_node),
+                                related=(Related(self.ctx.span(seen[name]), f"'{name}' is first declared here"),))
+                continue
+            seen[name] = name_node
+            member_type = self.resolve_type(type_node)
+            if isinstance(member_type, t.CoopMatrix):
+                self.ctx.report("T010", f"a matrix type cannot be a struct member ('{name}')",
+                                self.ctx.span(type_node))
+            members.append(t.StructMember(name, member_type))
+        return t.Struct(symbol.name, tuple(members))
+
+    def _value_declaration(self, symbol: Symbol, node: ts.Node, module_scope: bool) -> t.Type:
+        """var, let, const and override: the declared type, checked against the initializer."""
+        ctx = self.ctx
+        type_node, value_node = node.child_by_field_name("type"), node.child_by_field_name("value")
+        declared = self.resolve_type(type_node) if type_node is not None else None
+        initializer: Typed | None = self.value(value_node) if value_node is not None else None
+        if symbol.kind == "var":
+            self._address_space(symbol, node, module_scope)
+        if symbol.kind in ("let", "const") and initializer is None:
+            return declared or t.ERROR
+        if symbol.kind == "const" and initializer is not None and initializer.type is not t.ERROR \
+                and initializer.value is None and not _is_composite_const(initializer.type):
+            ctx.report("T003", f"'const' initializer must be a constant expression", ctx.span(value_node))
+        if declared is not None and initializer is not None:
+            self.expect_convertible(value_node, initializer.type, declared, "initializer")
+        result = declared if declared is not None else (initializer.type if initializer else t.ERROR)
+        if symbol.kind != "const":
+            result = t.concretize(result)
+        if symbol.kind == "const" and initializer is not None:
+            symbol.value = initializer.value
+        if declared is None and initializer is not None and isinstance(initializer.type, t.Scalar) \
+                and symbol.kind == "const":
+            symbol.value = initializer.value
+        if symbol.kind == "var":
+            self._check_var_type(symbol, node, result)
+        return result
+
+    def _address_space(self, symbol: Symbol, node: ts.Node, module_scope: bool) -> None:
+        template = node.child_by_field_name("template")
+        args = [self.ctx.text(a) for a in template.named_children] if template is not None else []
+        space = args[0] if args else ("private" if module_scope else "function")
+        if space not in t.ADDRESS_SPACES:
+            self.ctx.report("T003", f"unknown address space '{space}'", self.ctx.span(template.named_children[0]))
+            space = "private"
+        access = args[1] if len(args) > 1 else t.default_access(space)
+        if access not in t.ACCESS_MODES:
+            self.ctx.report("T003", f"unknown access mode '{access}'", self.ctx.span(template.named_children[1]))
+            access = t.default_access(space)
+        symbol.space, symbol.access = space, access
+
+    def _check_var_type(self, symbol: Symbol, node: ts.Node, var_type: t.Type) -> None:
+        if symbol.space in ("storage", "uniform", "push_constant") and \
+                t.contains(var_type, lambda x: isinstance(x, t.CoopMatrix)):
+            type_node = node.child_by_field_name("type") or node
+            self.ctx.report("T010", f"a matrix type cannot be stored in a '{symbol.space}' buffer: load it from "
+                                    "an array of scalars instead", self.ctx.span(type_node))
+
+    def _function_signature(self, symbol: Symbol, node: ts.Node) -> None:
+        parameters = []
+        params_node = node.child_by_field_name("parameters")
+        for parameter in params_node.named_children if params_node is not None else []:
+            if parameter.type != "parameter":
+                continue
+            type_node = parameter.child_by_field_name("type")
+            parameters.append(self.resolve_type(type_node) if type_node is not None else t.ERROR)
+        symbol.parameters = tuple(parameters)
+        return_node = node.child_by_field_name("return_type")
+        symbol.return_type = self.resolve_type(return_node) if return_node is not None else None
+
+    # ---------------------------------------------------------- functions
+    def _function_body(self, symbol: Symbol, node: ts.Node) -> None:
+        self.function = symbol
+        self.scope = Scope(self.module_scope)
+        params_node = node.child_by_field_name("parameters")
+        parameters = [p for p in (params_node.named_children if params_node is not None else [])
+                      if p.type == "parameter"]
+        for parameter, parameter_type in zip(parameters, symbol.parameters):
+            declared = self._declare(parameter, self.scope)
+            if declared is not None:
+                declared.type, declared.resolved = parameter_type, True
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self._block(body, new_scope=False)
+        self.scope = self.module_scope
+        self.function = None
+
+    def _block(self, node: ts.Node, new_scope: bool = True) -> None:
+        if new_scope:
+            self.scope = Scope(self.scope)
+        for child in node.named_children:
+            self.statement(child)
+        if new_scope:
+            self.scope = self.scope.parent
+
+    def statement(self, node: ts.Node) -> None:
+        kind = node.type
+        if kind in ("line_comment", "block_comment", "attribute", "ERROR") or node.is_missing:
+            return
+        handler = getattr(self, f"_stmt_{kind}", None)
+        if handler is not None:
+            handler(node)
+
+    def _local(self, node: ts.Node) -> None:
+        symbol = Symbol(self.ctx.text(node.child_by_field_name("name")) if node.child_by_field_name("name")
+                        else "", _DECLARATION_KINDS[node.type], self.ctx.span(node), node)
+        symbol.type = self._value_declaration(symbol, node, module_scope=False)
+        symbol.resolved = True
+        if symbol.kind == "var" and symbol.space not in ("function",):
+            self.ctx.report("T003", f"a variable inside a function must be in the 'function' address space, "
+                                    f"not '{symbol.space}'", self.ctx.span(node))
+        declared = self._declare(node, self.scope)
+        if declared is not None:
+            declared.type, declared.value, declared.resolved = symbol.type, symbol.value, True
+            declared.space, declared.access = symbol.space, symbol.access
+
+    _stmt_variable_declaration = _local
+    _stmt_let_declaration = _local
+    _stmt_const_declaration = _local
+
+    def _stmt_compound_statement(self, node: ts.Node) -> None:
+        self._block(node)
+
+    def _condition(self, node: ts.Node | None, what: str) -> None:
+        if node is None:
+            return
+        typed = self.value(node)
+        if typed.type is not t.ERROR and typed.type != t.BOOL:
+            self.ctx.report("T003", f"{what} condition must be 'bool', not '{typed.type.describe()}'",
+                            self.ctx.span(node))
+
+    def _stmt_if_statement(self, node: ts.Node) -> None:
+        self._condition(node.child_by_field_name("condition"), "'if'")
+        consequence = node.child_by_field_name("consequence")
+        if consequence is not None:
+            self._block(consequence)
+        alternative = node.child_by_field_name("alternative")
+        if alternative is not None:
+            for child in alternative.named_children:
+                self.statement(child)
+
+    def _stmt_while_statement(self, node: ts.Node) -> None:
+        self._condition(node.child_by_field_name("condition"), "'while'")
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self._block(body)
+
+    def _stmt_break_if_statement(self, node: ts.Node) -> None:
+        self._condition(node.child_by_field_name("condition"), "'break if'")
+
+    def _stmt_loop_statement(self, node: ts.Node) -> None:
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self._block(body)
+
+    def _stmt_continuing_statement(self, node: ts.Node) -> None:
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self._block(body)
+
+    def _stmt_for_statement(self, node: ts.Node) -> None:
+        self.scope = Scope(self.scope)
+        initializer = node.child_by_field_name("initializer")
+        if initializer is not None:
+            self.statement(initializer)
+        self._condition(node.child_by_field_name("condition"), "'for'")
+        update = node.child_by_field_name("update")
+        if update is not None:
+            self.statement(update)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self._block(body)
+        self.scope = self.scope.parent
+
+    def _stmt_switch_statement(self, node: ts.Node) -> None:
+        selector_node = node.child_by_field_name("value")
+        selector = self.value(selector_node) if selector_node is not None else None
+        if selector is not None and selector.type is not t.ERROR and not (
+                isinstance(selector.type, t.Scalar) and selector.type.is_integer):
+            self.ctx.report("T003", f"switch selector must be an integer, not '{selector.type.describe()}'",
+                            self.ctx.span(selector_node))
+        body = node.child_by_field_name("body")
+        for clause in body.named_children if body is not None else []:
+            if clause.type == "case_clause":
+                selectors = clause.child_by_field_name("selectors")
+                for selector_expression in selectors.named_children if selectors is not None else []:
+                    if selector_expression.type != "default_selector":
+                        self.value(selector_expression)
+            clause_body = clause.child_by_field_name("body")
+            if clause_body is not None:
+                self._block(clause_body)
+
+    def _stmt_return_statement(self, node: ts.Node) -> None:
+        value_node = node.child_by_field_name("value")
+        expected = self.function.return_type if self.function is not None else None
+        if value_node is None:
+            if expected is not None and expected is not t.ERROR:
+                self.ctx.report("T003", f"missing return value of type '{expected.describe()}'", self.ctx.span(node))
+            return
+        value = self.value(value_node)
+        if expected is None:
+            if value.type is not t.ERROR:
+                self.ctx.report("T003", "this function has no return type, so 'return' takes no value",
+                                self.ctx.span(value_node))
+            return
+        self.expect_convertible(value_node, value.type, expected, "return value")
+
+    def _stmt_assignment_statement(self, node: ts.Node) -> None:
+        left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
+        right = self.value(right_node) if right_node is not None else None
+        if left_node is None or left_node.type == "phony" or right is None:
+            return
+        left = self.expression(left_node)
+        store = self._assignable(left_node, left)
+        if store is not None:
+            self.expect_convertible(right_node, right.type, store, "value")
+
+    def _assignable(self, node: ts.Node, typed: Typed) -> t.Type | None:
+        if typed.type is t.ERROR:
+            return None
+        if not isinstance(typed.type, t.Reference):
+            what = f"'{typed.symbol.name}' is a {typed.symbol.kind}" if typed.symbol else "this expression is a value"
+            self.ctx.report("T003", f"cannot assign: {what}, not a variable", self.ctx.span(node))
+            return None
+        if typed.type.access == "read":
+            self.ctx.report("T003", "cannot assign through a read-only reference "
+                                    f"('{typed.type.space}' memory is read-only here)", self.ctx.span(node))
+            return None
+        if isinstance(typed.type.store, t.Atomic):
+            self.ctx.report("T003", "atomics are written with atomicStore(), not '='", self.ctx.span(node))
+            return None
+        return typed.type.store
+
+    def _stmt_compound_assignment_statement(self, node: ts.Node) -> None:
+        from .expressions import binary_result_type
+
+        left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
+        operator = self.ctx.text(node.child_by_field_name("operator"))[:-1]
+        right = self.value(right_node)
+        left = self.expression(left_node)
+        store = self._assignable(left_node, left)
+        if store is None or right.type is t.ERROR:
+            return
+        result = binary_result_type(operator, store, right.type)
+        if result is None or t.conversion_rank(result, store) is None:
+            self.ctx.report("T003", f"no operator '{operator}=' for '{store.describe()}' and "
+                                    f"'{right.type.describe()}'", self.ctx.span(node))
+
+    def _stmt_increment_statement(self, node: ts.Node) -> None:
+        operand_node = node.child_by_field_name("operand")
+        store = self._assignable(operand_node, self.expression(operand_node))
+        if store is not None and store not in (t.I32, t.U32):
+            self.ctx.report("T003", f"'++' and '--' need an i32 or u32 variable, not '{store.describe()}'",
+                            self.ctx.span(operand_node))
+
+    _stmt_decrement_statement = _stmt_increment_statement
+
+    def _stmt_call_statement(self, node: ts.Node) -> None:
+        call = node.named_children[0] if node.named_children else None
+        if call is None:
+            return
+        typed = self.call(call)
+        callee = call.child_by_field_name("function")
+        name_node = callee.child_by_field_name("name") if callee.type == "templated_identifier" else callee
+        name = self.ctx.text(name_node)
+        if self.lookup_symbol(name) is not None or typed.type is t.ERROR or typed.type is VOID:
+            return
+        builtin = CORE_TABLE.get(name) or (self.ctx.matrix_builtin(name) or (None,))[0]
+        if builtin is not None and builtin.must_use:
+            self.ctx.report("T015", f"the result of '{name}' is not used; assign it, or write '_ = {name}(...)'",
+                            self.ctx.span(name_node))
+
+    def _stmt_const_assert_statement(self, node: ts.Node) -> None:
+        self._const_assert(node)
+
+    def _const_assert(self, node: ts.Node) -> None:
+        condition = node.child_by_field_name("condition")
+        if condition is None:
+            return
+        typed = self.value(condition)
+        if typed.type is t.ERROR:
+            return
+        if typed.type != t.BOOL or typed.value is None:
+            self.ctx.report("T003", "const_assert needs a constant 'bool' expression", self.ctx.span(condition))
+        elif typed.value is False:
+            self.ctx.report("T014", "const_assert failed", self.ctx.span(condition))
+
+    def _stmt_function_declaration(self, node: ts.Node) -> None:
+        # Only reached after a missing '}' (already reported); check it as if at module scope.
+        symbol = self._declare(node, self.module_scope)
+        if symbol is not None:
+            saved = (self.scope, self.function)
+            self.symbol_type(symbol)
+            self._function_body(symbol, node)
+            self.scope, self.function = saved
+
+
+def _module_children(root: ts.Node):
+    return [child for child in root.named_children if not child.is_extra]
+
+
+def _is_composite_const(value_type: t.Type) -> bool:
+    return isinstance(value_type, (t.Vector, t.Matrix, t.Array, t.Struct))

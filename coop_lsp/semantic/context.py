@@ -1,0 +1,111 @@
+"""State shared by the parts of the checker: the source, the model, diagnostics, the enabled dialect."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from ..core.diagnostic import Diagnostic, Fix, Related, Severity
+from ..core.rules import rule
+from ..core.text import SourceText, Span
+from . import rules as _registered_rules  # noqa: F401 - the codes reported here
+from .builtins.core import CORE_BUILTINS
+from .builtins.matrix import (NAGA_ENABLE, NAGA_MATRIX_BUILTINS, STANDARD_ENABLE, STANDARD_MATRIX_BUILTINS,
+                              TINT_ENABLE, TINT_MATRIX_BUILTINS)
+from .builtins.table import Builtin, BuiltinTable
+from .model import SemanticModel
+
+CORE_TABLE = BuiltinTable("core", CORE_BUILTINS)
+MATRIX_TABLES = {
+    "wgpu": BuiltinTable("wgpu", NAGA_MATRIX_BUILTINS),
+    "chromium": BuiltinTable("chromium", TINT_MATRIX_BUILTINS),
+    "standard": BuiltinTable("standard", STANDARD_MATRIX_BUILTINS),
+}
+DIALECT_ENABLES = {"wgpu": NAGA_ENABLE, "chromium": TINT_ENABLE, "standard": STANDARD_ENABLE}
+ENABLE_DIALECTS = {enable: dialect for dialect, enable in DIALECT_ENABLES.items()}
+
+
+class Context:
+    def __init__(self, source: SourceText, root: ts.Node) -> None:
+        self.source = source
+        self.root = root
+        self.model = SemanticModel()
+        self.diagnostics: list[Diagnostic] = []
+        self._first_dialect_use: dict[str, Span] = {}
+
+    # ----------------------------------------------------------- reporting
+    def report(self, code: str, message: str, span: Span, related: tuple[Related, ...] = (),
+               fixes: tuple[Fix, ...] = (), severity: Severity | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, severity or rule(code).severity, related, fixes))
+
+    def text(self, node: ts.Node) -> str:
+        return self.source.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+    @staticmethod
+    def span(node: ts.Node) -> Span:
+        return Span(node.start_byte, node.end_byte)
+
+    # -------------------------------------------------------------- dialects
+    def enabled_dialect(self) -> str | None:
+        """The matrix dialect the module's enables select; with none, the one its names imply."""
+        for dialect in ("chromium", "standard", "wgpu"):
+            if DIALECT_ENABLES[dialect] in self.model.enables:
+                return dialect
+        return None
+
+    def subgroup_dialect(self) -> str:
+        """Which of the two dialects spelled `subgroup_matrix_*` a module means."""
+        if STANDARD_ENABLE in self.model.enables and TINT_ENABLE not in self.model.enables:
+            return "standard"
+        return "chromium"
+
+    def matrix_builtin(self, name: str) -> tuple[Builtin, str] | None:
+        """The matrix builtin of that name, from the dialect the module uses."""
+        if name.startswith("coop"):
+            builtin = MATRIX_TABLES["wgpu"].get(name)
+            return (builtin, "wgpu") if builtin else None
+        dialect = self.subgroup_dialect()
+        builtin = MATRIX_TABLES[dialect].get(name)
+        return (builtin, dialect) if builtin else None
+
+    def note_dialect_use(self, dialect: str, node: ts.Node) -> None:
+        """Records a use of a matrix dialect; a second family in one module is an error (T011)."""
+        family = "wgpu" if dialect == "wgpu" else "subgroup"
+        self.model.matrix_dialects.add(dialect)
+        first = self._first_dialect_use.setdefault(family, self.span(node))
+        other = "subgroup" if family == "wgpu" else "wgpu"
+        if other in self._first_dialect_use and first == self.span(node):
+            previous = self._first_dialect_use[other]
+            names = {"wgpu": "naga's cooperative matrices (wgpu)", "subgroup": "Tint's subgroup matrices (Dawn)"}
+            self.report("T011", f"this module mixes {names[other]} with {names[family]}; no compiler "
+                                "accepts both", self.span(node),
+                        related=(Related(previous, f"{names[other]} are used here"),))
+
+    def require_enable(self, extension: str, node: ts.Node, what: str) -> bool:
+        """Reports a missing `enable` (once per extension) with a fix that adds it."""
+        if extension in self.model.enables:
+            return True
+        key = f"__reported_enable_{extension}"
+        if getattr(self, key, False):
+            return False
+        setattr(self, key, True)
+        at = self._enable_insertion_point()
+        self.report("T007", f"{what} requires 'enable {extension};'", self.span(node),
+                    fixes=(Fix(f"Add 'enable {extension};'", ((_edit(at, f"enable {extension};\n")),)),))
+        return False
+
+    def _enable_insertion_point(self) -> int:
+        last = None
+        for child in self.root.children:
+            if child.type in ("enable_directive", "requires_directive", "diagnostic_directive"):
+                last = child
+        if last is None:
+            return 0
+        end = last.end_byte
+        data = self.source.data
+        return end + 1 if data[end : end + 1] == b"\n" else end
+
+
+def _edit(offset: int, text: str):
+    from ..core.diagnostic import Edit
+
+    return Edit(Span(offset, offset), text)

@@ -1,0 +1,566 @@
+"""Typing expressions, with constant values where WGSL evaluates them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from ..core.diagnostic import Edit, Fix, Related
+from ..core.text import Span
+from . import constants as c
+from . import types as t
+from .builtins.signature import match_call
+from .context import CORE_TABLE
+from .model import Symbol
+from .typenames import TEMPLATE_ENUMERANTS, is_type_name
+
+_SWIZZLE_SETS = ("xyzw", "rgba")
+_ARITHMETIC = {"+", "-", "*", "/", "%"}
+_COMPARISON = {"<", ">", "<=", ">=", "==", "!="}
+
+
+@dataclass
+class Typed:
+    type: t.Type
+    value: object = None
+    symbol: Symbol | None = None
+
+
+ERROR = Typed(t.ERROR)
+
+
+class ExpressionChecker:
+    """Mixin of the checker: needs `ctx`, `lookup_symbol`, `symbol_type`, `resolve_type`."""
+
+    def expression(self, node: ts.Node) -> Typed:
+        typed = self._expression(node)
+        self.ctx.model.expression_types[(node.start_byte, node.end_byte, node.type)] = typed.type
+        return typed
+
+    def value(self, node: ts.Node) -> Typed:
+        """An expression used as a value: references are loaded."""
+        typed = self.expression(node)
+        if isinstance(typed.type, t.TypeOf):
+            if typed.type.type is t.ERROR:
+                return ERROR
+            self.ctx.report("T003", f"type '{typed.type.type.describe()}' cannot be used as a value",
+                            self.ctx.span(node))
+            return ERROR
+        return Typed(t.store_type(typed.type), typed.value, typed.symbol)
+
+    def template_value(self, node: ts.Node) -> Typed:
+        """A template argument: a type, an enumerant (`storage`, `row_major`, `A`) or a constant."""
+        text = self.ctx.text(node)
+        if node.type == "identifier" and self.lookup_symbol(text) is None:
+            if text in TEMPLATE_ENUMERANTS:
+                return Typed(t.Enumerant(text))
+            if is_type_name(text):
+                return Typed(t.TypeOf(self.resolve_type(node)))
+        if node.type == "templated_identifier":
+            return Typed(t.TypeOf(self.resolve_type(node)))
+        typed = self.expression(node)
+        if isinstance(typed.type, t.TypeOf):
+            return typed
+        return Typed(t.store_type(typed.type), typed.value, typed.symbol)
+
+    def const_int(self, node: ts.Node) -> int | None:
+        typed = self.value(node)
+        return typed.value if isinstance(typed.value, int) and not isinstance(typed.value, bool) else None
+
+    # ---------------------------------------------------------------- kinds
+    def _expression(self, node: ts.Node) -> Typed:
+        kind = node.type
+        ctx = self.ctx
+        if node.is_missing or node.has_error and kind == "ERROR":
+            return ERROR
+        if kind == "int_literal":
+            value, scalar = c.parse_int_literal(ctx.text(node))
+            return self._literal(node, value, scalar)
+        if kind == "float_literal":
+            value, scalar = c.parse_float_literal(ctx.text(node))
+            if scalar == t.F16:
+                ctx.require_enable("f16", node, "an f16 literal")
+            return self._literal(node, value, scalar)
+        if kind == "bool_literal":
+            return Typed(t.BOOL, ctx.text(node) == "true")
+        if kind == "paren_expression":
+            inner = node.named_children
+            return self.expression(inner[0]) if inner else ERROR
+        if kind == "identifier":
+            return self._identifier(node)
+        if kind == "templated_identifier":
+            return Typed(t.TypeOf(self.resolve_type(node)))
+        if kind == "call_expression":
+            return self.call(node)
+        if kind == "index_expression":
+            return self._index(node)
+        if kind == "member_expression":
+            return self._member(node)
+        if kind == "unary_expression":
+            return self._unary(node)
+        if kind == "binary_expression":
+            return self._binary(node)
+        return ERROR
+
+    def _literal(self, node: ts.Node, value, scalar: t.Scalar) -> Typed:
+        try:
+            return Typed(scalar, c.check_range(value, scalar))
+        except c.ConstError as error:
+            self.ctx.report("T014", str(error), self.ctx.span(node))
+            return Typed(scalar)
+
+    def _identifier(self, node: ts.Node) -> Typed:
+        ctx = self.ctx
+        name = ctx.text(node)
+        symbol = self.lookup_symbol(name)
+        if symbol is None:
+            if is_type_name(name):
+                return Typed(t.TypeOf(self.resolve_type(node)))
+            if CORE_TABLE.get(name) or ctx.matrix_builtin(name):
+                ctx.report("T003", f"builtin function '{name}' cannot be used as a value; call it",
+                           ctx.span(node))
+                return ERROR
+            ctx.report("T001", f"unresolved identifier '{name}'", ctx.span(node))
+            return ERROR
+        ctx.model.references[(node.start_byte, node.end_byte)] = symbol
+        if symbol.kind in ("struct", "alias"):
+            return Typed(t.TypeOf(self.symbol_type(symbol)))
+        if symbol.kind == "function":
+            ctx.report("T003", f"function '{name}' cannot be used as a value; call it", ctx.span(node))
+            return ERROR
+        value_type = self.symbol_type(symbol)
+        if symbol.kind == "var":
+            return Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
+        return Typed(value_type, symbol.value if symbol.kind == "const" else None, symbol)
+
+    # ------------------------------------------------------------ accessors
+    def _index(self, node: ts.Node) -> Typed:
+        base = self.expression(node.child_by_field_name("value"))
+        index_node = node.child_by_field_name("index")
+        index = self.value(index_node) if index_node is not None else ERROR
+        if index.type is not t.ERROR and not (isinstance(index.type, t.Scalar) and index.type.is_integer):
+            self.ctx.report("T003", f"index must be an integer, not '{index.type.describe()}'",
+                            self.ctx.span(index_node))
+        target = base.type
+        reference = None
+        if isinstance(target, t.Pointer):
+            reference, target = t.Reference(target.space, target.store, target.access), target.store
+        elif isinstance(target, t.Reference):
+            reference, target = target, target.store
+        if target is t.ERROR:
+            return ERROR
+        if isinstance(target, t.Array):
+            element = target.element
+            if isinstance(target.count, int) and isinstance(index.value, int) and not 0 <= index.value < target.count:
+                self.ctx.report("T014", f"index {index.value} is out of bounds for an array of {target.count}",
+                                self.ctx.span(index_node))
+        elif isinstance(target, t.Vector):
+            element = target.element
+        elif isinstance(target, t.Matrix):
+            element = t.Vector(target.rows, target.element)
+        else:
+            self.ctx.report("T003", f"cannot index a value of type '{target.describe()}'",
+                            self.ctx.span(node.child_by_field_name("value")))
+            return ERROR
+        if reference is not None:
+            return Typed(t.Reference(reference.space, element, reference.access))
+        return Typed(element)
+
+    def _member(self, node: ts.Node) -> Typed:
+        ctx = self.ctx
+        base = self.expression(node.child_by_field_name("value"))
+        member_node = node.child_by_field_name("member")
+        if member_node is None or base.type is t.ERROR:
+            return ERROR
+        name = ctx.text(member_node)
+        target, reference = base.type, None
+        if isinstance(target, t.Pointer):
+            reference, target = t.Reference(target.space, target.store, target.access), target.store
+        elif isinstance(target, t.Reference):
+            reference, target = target, target.store
+        if isinstance(target, t.Struct):
+            member = target.member(name)
+            if member is None:
+                ctx.report("T003", f"struct '{target.name}' has no member '{name}'", ctx.span(member_node))
+                return ERROR
+            result = member.type
+        elif isinstance(target, t.Vector):
+            if not any(all(ch in letters[: target.size] for ch in name) for letters in _SWIZZLE_SETS) \
+                    or not 1 <= len(name) <= 4:
+                ctx.report("T003", f"invalid swizzle '{name}' for '{target.describe()}'", ctx.span(member_node))
+                return ERROR
+            result = target.element if len(name) == 1 else t.Vector(len(name), target.element)
+            if len(name) > 1:
+                reference = None  # a multi-component swizzle is a value, not a memory view
+        else:
+            ctx.report("T003", f"'{target.describe()}' has no members", ctx.span(member_node))
+            return ERROR
+        if reference is not None:
+            return Typed(t.Reference(reference.space, result, reference.access))
+        return Typed(result)
+
+    # ------------------------------------------------------------ operators
+    def _unary(self, node: ts.Node) -> Typed:
+        ctx = self.ctx
+        operator = ctx.text(node.child_by_field_name("operator"))
+        operand_node = node.child_by_field_name("operand")
+        if operator == "&":
+            operand = self.expression(operand_node)
+            if isinstance(operand.type, t.Reference):
+                ref = operand.type
+                return Typed(t.Pointer(ref.space, ref.store, ref.access))
+            if operand.type is not t.ERROR:
+                ctx.report("T003", "cannot take the address of a value that is not in memory",
+                           ctx.span(operand_node))
+            return ERROR
+        if operator == "*":
+            operand = self.value(operand_node)
+            if isinstance(operand.type, t.Pointer):
+                p = operand.type
+                return Typed(t.Reference(p.space, p.store, p.access))
+            if operand.type is not t.ERROR:
+                ctx.report("T003", f"cannot dereference '{operand.type.describe()}': not a pointer",
+                           ctx.span(operand_node))
+            return ERROR
+        operand = self.value(operand_node)
+        scalar = t.element_scalar(operand.type)
+        if operand.type is t.ERROR or scalar is None:
+            if operand.type is not t.ERROR:
+                ctx.report("T003", f"no operator '{operator}' for '{operand.type.describe()}'", ctx.span(node))
+            return ERROR
+        valid = {"-": scalar.is_float or scalar.name in ("i32", "abstract-int"),
+                 "!": scalar == t.BOOL, "~": scalar.is_integer}[operator]
+        if not valid or isinstance(operand.type, (t.Matrix, t.CoopMatrix)) and operator != "-":
+            ctx.report("T003", f"no operator '{operator}' for '{operand.type.describe()}'", ctx.span(node))
+            return ERROR
+        try:
+            value = c.unary(operator, operand.value, scalar) if isinstance(operand.type, t.Scalar) else None
+        except c.ConstError as error:
+            ctx.report("T014", str(error), ctx.span(node))
+            value = None
+        return Typed(operand.type, value)
+
+    def _binary(self, node: ts.Node) -> Typed:
+        ctx = self.ctx
+        operator = ctx.text(node.child_by_field_name("operator"))
+        left = self.value(node.child_by_field_name("left"))
+        right = self.value(node.child_by_field_name("right"))
+        if left.type is t.ERROR or right.type is t.ERROR:
+            return ERROR
+        result = binary_result_type(operator, left.type, right.type)
+        if result is None:
+            ctx.report("T003", f"no operator '{operator}' for '{left.type.describe()}' and "
+                               f"'{right.type.describe()}'", Span(node.start_byte, node.end_byte))
+            return ERROR
+        value = None
+        if isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
+            operand_type = _common_scalar(left.type, right.type) or left.type
+            try:
+                value = c.binary(operator, left.value, right.value, operand_type)
+            except c.ConstError as error:
+                ctx.report("T014", str(error), ctx.span(node))
+        return Typed(result, value)
+
+    # ---------------------------------------------------------------- calls
+    def call(self, node: ts.Node) -> Typed:
+        ctx = self.ctx
+        callee = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        arg_nodes = [a for a in (arguments.named_children if arguments is not None else [])
+                     if a.type not in ("line_comment", "block_comment")]
+        if callee is None:
+            return ERROR
+        name_node = callee.child_by_field_name("name") if callee.type == "templated_identifier" else callee
+        template = callee.child_by_field_name("template") if callee.type == "templated_identifier" else None
+        name = ctx.text(name_node)
+        symbol = self.lookup_symbol(name)
+        if symbol is not None and symbol.kind == "function":
+            ctx.model.references[(name_node.start_byte, name_node.end_byte)] = symbol
+            return self._user_call(node, name_node, symbol, arg_nodes)
+        if symbol is None and name == "bitcast":
+            return self._bitcast(name_node, template, arg_nodes)
+        if symbol is not None and symbol.kind in ("struct", "alias") or symbol is None and is_type_name(name):
+            constructed = self.resolve_type(callee)
+            return self.construct(node, name_node, constructed, arg_nodes, inferred=template is None)
+        if symbol is not None:
+            ctx.model.references[(name_node.start_byte, name_node.end_byte)] = symbol
+            ctx.report("T003", f"'{name}' is a {symbol.kind}, not a function", ctx.span(name_node))
+            for arg in arg_nodes:
+                self.value(arg)
+            return ERROR
+        return self.builtin_call(node, name_node, name, template, arg_nodes)
+
+    def _user_call(self, node, name_node, symbol: Symbol, arg_nodes) -> Typed:
+        ctx = self.ctx
+        self.symbol_type(symbol)
+        args = [self.value(a) for a in arg_nodes]
+        if len(args) != len(symbol.parameters):
+            ctx.report("T003", f"'{symbol.name}' takes {len(symbol.parameters)} argument"
+                               f"{'s' if len(symbol.parameters) != 1 else ''}, not {len(args)}",
+                       ctx.span(name_node), related=(Related(symbol.span, f"'{symbol.name}' is declared here"),))
+        else:
+            for arg_node, arg, expected in zip(arg_nodes, args, symbol.parameters):
+                self.expect_convertible(arg_node, arg.type, expected, "argument")
+        return Typed(symbol.return_type or t.ERROR)
+
+    def _bitcast(self, name_node, template, arg_nodes) -> Typed:
+        ctx = self.ctx
+        targets = [a for a in template.named_children] if template is not None else []
+        args = [self.value(a) for a in arg_nodes]
+        if len(targets) != 1 or len(args) != 1:
+            ctx.report("T004", "bitcast takes one type template argument and one argument", ctx.span(name_node))
+            return ERROR
+        target = self.resolve_type(targets[0])
+        source = t.concretize(args[0].type)
+        if target is t.ERROR or source is t.ERROR:
+            return ERROR
+        if _bit_width(target) is None or _bit_width(target) != _bit_width(source):
+            ctx.report("T004", f"cannot bitcast '{source.describe()}' to '{target.describe()}': the bit widths "
+                               "differ or a type is not numeric", ctx.span(name_node))
+            return ERROR
+        return Typed(target)
+
+    def builtin_call(self, node, name_node, name, template, arg_nodes) -> Typed:
+        ctx = self.ctx
+        builtin, dialect = CORE_TABLE.get(name), None
+        if builtin is None:
+            found = ctx.matrix_builtin(name)
+            if found is None:
+                for arg in arg_nodes:
+                    self.value(arg)
+                ctx.report("T001", f"unresolved function '{name}'", ctx.span(name_node))
+                return ERROR
+            builtin, dialect = found
+            ctx.note_dialect_use(dialect, name_node)
+        if builtin.enable:
+            ctx.require_enable(builtin.enable, name_node, f"'{name}'")
+        template_args = [self.template_value(a) for a in (template.named_children if template else [])]
+        args = [self.value(a) for a in arg_nodes]
+        if any(a.type is t.ERROR for a in template_args + args):
+            return ERROR
+        matches = match_call(builtin.overloads, [a.type for a in template_args], [a.type for a in args])
+        if not matches:
+            given = ", ".join(a.type.describe() for a in args)
+            templates = f"<{', '.join(a.type.describe() for a in template_args)}>" if template_args else ""
+            candidates = "\n".join("  " + s for s in builtin.signatures())
+            ctx.report("T004", f"no matching call to '{name}{templates}({given})'; the overloads are:\n{candidates}",
+                       ctx.span(name_node))
+            return ERROR
+        best = matches[0]
+        if best.problem is not None:
+            code, message = best.problem
+            ctx.report(code, f"'{name}': {message}", ctx.span(name_node))
+        if best.overload.deprecated:
+            self._deprecated(node, name_node, name, builtin, template, arg_nodes, args)
+        self.after_builtin_call(name, best, template_args, args, arg_nodes)
+        return Typed(best.result) if best.result is not None else Typed(t.ERROR if builtin.must_use else _VOID)
+
+    def _deprecated(self, node, name_node, name, builtin, template, arg_nodes, args) -> None:
+        """The bool-majorness load/store: a warning, and a fix when the bool is constant."""
+        ctx = self.ctx
+        bool_index = 2 if name == "subgroupMatrixLoad" else 3
+        flag = args[bool_index].value if bool_index < len(args) else None
+        fixes: tuple[Fix, ...] = ()
+        if isinstance(flag, bool):
+            majorness = "col_major" if flag else "row_major"
+            arg_texts = [ctx.text(a) for a in arg_nodes]
+            del arg_texts[bool_index]
+            if name == "subgroupMatrixLoad" and template is not None and template.named_children:
+                head = f"{name}<{ctx.text(template.named_children[0])}, {majorness}>"
+            else:
+                head = f"{name}<{majorness}>"
+            replacement = f"{head}({', '.join(arg_texts)})"
+            fixes = (Fix(f"Rewrite as '{head}(...)'", (Edit(Span(node.start_byte, node.end_byte), replacement),)),)
+        ctx.report("T012", f"use of deprecated builtin: pass the majorness as a template argument "
+                           f"('{name}<..., row_major>' or 'col_major') instead of a bool", ctx.span(name_node),
+                   fixes=fixes)
+
+    def after_builtin_call(self, name, match, template_args, args, arg_nodes) -> None:
+        """Checks of single builtins beyond their overloads (the stride of matrix loads and stores)."""
+        if name not in ("subgroupMatrixLoad", "subgroupMatrixStore"):
+            return
+        matrix = match.bindings.get("M")
+        if not isinstance(matrix, t.CoopMatrix):
+            return
+        deprecated = match.overload.deprecated or any(p.name == "col_major" for p in match.overload.parameters)
+        if deprecated:
+            flag_index = 2 if name == "subgroupMatrixLoad" else 3
+            flag = args[flag_index].value
+            if not isinstance(flag, bool):
+                return
+            col_major = flag
+        else:
+            col_major = match.bindings.get("L") == "col_major"
+        stride_node = arg_nodes[-1]
+        stride = args[-1].value
+        needed = matrix.rows if col_major else matrix.columns
+        if isinstance(stride, int) and not isinstance(stride, bool) and stride < needed:
+            lines = "columns" if col_major else "rows"
+            self.ctx.report("T009", f"stride {stride} is less than the {needed} elements of each of the matrix's "
+                                    f"{lines}; {lines} would overlap", self.ctx.span(stride_node))
+
+    # ------------------------------------------------------- constructors
+    def construct(self, node, name_node, constructed: t.Type, arg_nodes, inferred: bool) -> Typed:
+        ctx = self.ctx
+        args = [self.value(a) for a in arg_nodes]
+        if constructed is t.ERROR or any(a.type is t.ERROR for a in args):
+            return Typed(constructed)
+        if isinstance(constructed, t.CoopMatrix):
+            if args and not (len(args) == 1 and t.conversion_rank(args[0].type, constructed.element) is not None):
+                ctx.report("T004", f"a '{constructed.describe()}' is constructed from no argument (zero) or one "
+                                   f"'{constructed.element.describe()}' value", ctx.span(name_node))
+            return Typed(constructed)
+        if isinstance(constructed, t.Scalar):
+            if len(args) > 1 or args and not isinstance(args[0].type, t.Scalar):
+                ctx.report("T004", f"cannot convert to '{constructed.describe()}' from these arguments",
+                           ctx.span(name_node))
+                return Typed(constructed)
+            return Typed(constructed, _convert_value(args[0].value, constructed) if args else _zero(constructed))
+        if isinstance(constructed, t.Vector):
+            total = sum(a.type.size if isinstance(a.type, t.Vector) else 1 for a in args)
+            if args and total != constructed.size and not (len(args) == 1 and isinstance(args[0].type, t.Scalar)):
+                ctx.report("T004", f"'{constructed.describe()}' needs {constructed.size} components, "
+                                   f"got {total}", ctx.span(name_node))
+            return Typed(constructed)
+        if isinstance(constructed, t.Struct):
+            if args and len(args) != len(constructed.members):
+                ctx.report("T004", f"struct '{constructed.name}' has {len(constructed.members)} members, "
+                                   f"got {len(args)} values", ctx.span(name_node))
+            for arg_node, arg, member in zip(arg_nodes, args, constructed.members):
+                self.expect_convertible(arg_node, arg.type, member.type, f"member '{member.name}'")
+            return Typed(constructed)
+        if isinstance(constructed, t.Array) and constructed.count is None and args:
+            return Typed(t.Array(constructed.element, len(args)))
+        return Typed(constructed)
+
+    # ----------------------------------------------------------- helpers
+    def expect_convertible(self, node: ts.Node, actual: t.Type, expected: t.Type, what: str) -> bool:
+        if actual is t.ERROR or expected is t.ERROR:
+            return True
+        if t.conversion_rank(t.store_type(actual), expected) is None:
+            self.ctx.report("T003", f"{what} of type '{t.store_type(actual).describe()}' where "
+                                    f"'{expected.describe()}' is expected", self.ctx.span(node))
+            return False
+        return True
+
+
+@dataclass(frozen=True)
+class _Void(t.Type):
+    def describe(self) -> str:
+        return "void"
+
+
+_VOID = _Void()
+VOID = _VOID
+
+
+def _bit_width(value_type: t.Type) -> int | None:
+    if isinstance(value_type, t.Scalar) and value_type.name in ("i32", "u32", "f32", "f16"):
+        return value_type.byte_size * 8
+    if isinstance(value_type, t.Vector):
+        inner = _bit_width(value_type.element)
+        return inner * value_type.size if inner else None
+    return None
+
+
+def _zero(scalar: t.Scalar):
+    return False if scalar == t.BOOL else 0.0 if scalar.is_float else 0
+
+
+def _convert_value(value, scalar: t.Scalar):
+    if value is None:
+        return None
+    if scalar == t.BOOL:
+        return bool(value)
+    if scalar.is_float:
+        return float(value)
+    if isinstance(value, float):
+        return int(value)
+    return int(value)
+
+
+def _common_scalar(a: t.Scalar, b: t.Scalar) -> t.Scalar | None:
+    if a == b:
+        return a
+    if t.conversion_rank(a, b) is not None:
+        return b
+    if t.conversion_rank(b, a) is not None:
+        return a
+    return None
+
+
+def _common(a: t.Type, b: t.Type) -> t.Type | None:
+    if a == b:
+        return a
+    if t.conversion_rank(a, b) is not None:
+        return b
+    if t.conversion_rank(b, a) is not None:
+        return a
+    return None
+
+
+def binary_result_type(operator: str, left: t.Type, right: t.Type) -> t.Type | None:
+    """The result type of a binary operator, or None when WGSL has no such operator."""
+    if operator in ("&&", "||"):
+        return t.BOOL if left == t.BOOL and right == t.BOOL else None
+    if operator in ("<<", ">>"):
+        ls, rs = t.element_scalar(left), t.element_scalar(right)
+        if ls is None or rs is None or not ls.is_integer or rs not in (t.U32, t.ABSTRACT_INT):
+            return None
+        if isinstance(left, t.Vector) != isinstance(right, t.Vector):
+            return None
+        return left
+    if isinstance(left, (t.CoopMatrix, t.Struct, t.Array, t.Pointer, t.Atomic, t.Opaque)) or \
+            isinstance(right, (t.CoopMatrix, t.Struct, t.Array, t.Pointer, t.Atomic, t.Opaque)):
+        return None
+    if operator in _COMPARISON:
+        common = _common(left, right)
+        if common is None:
+            return None
+        scalar = t.element_scalar(common)
+        if scalar == t.BOOL and operator not in ("==", "!="):
+            return None
+        if isinstance(common, t.Matrix):
+            return None
+        return t.Vector(common.size, t.BOOL) if isinstance(common, t.Vector) else t.BOOL
+    if operator in ("&", "|", "^"):
+        common = _common(left, right)
+        scalar = t.element_scalar(common) if common else None
+        if scalar is None or isinstance(common, t.Matrix):
+            return None
+        if scalar == t.BOOL and operator != "^":
+            return common
+        return common if scalar.is_integer else None
+    if operator in _ARITHMETIC:
+        # Matrix products.
+        if operator == "*" and isinstance(left, t.Matrix) and isinstance(right, t.Matrix):
+            if left.columns == right.rows and _common_scalar(left.element, right.element):
+                return t.Matrix(right.columns, left.rows, _common_scalar(left.element, right.element))
+            return None
+        if operator == "*" and isinstance(left, t.Matrix) and isinstance(right, t.Vector):
+            return t.Vector(left.rows, left.element) if left.columns == right.size else None
+        if operator == "*" and isinstance(left, t.Vector) and isinstance(right, t.Matrix):
+            return t.Vector(right.columns, right.element) if left.size == right.rows else None
+        if isinstance(left, t.Matrix) or isinstance(right, t.Matrix):
+            if operator in ("+", "-"):
+                return _common(left, right) if isinstance(left, t.Matrix) and isinstance(right, t.Matrix) else None
+            if operator == "*":
+                matrix, scalar = (left, right) if isinstance(left, t.Matrix) else (right, left)
+                return matrix if isinstance(scalar, t.Scalar) and _common_scalar(scalar, matrix.element) else None
+            return None
+        ls, rs = t.element_scalar(left), t.element_scalar(right)
+        if ls is None or rs is None or ls == t.BOOL or rs == t.BOOL:
+            return None
+        scalar = _common_scalar(ls, rs)
+        if scalar is None:
+            return None
+        if isinstance(left, t.Vector) and isinstance(right, t.Vector):
+            return t.Vector(left.size, scalar) if left.size == right.size else None
+        if isinstance(left, t.Vector) or isinstance(right, t.Vector):
+            size = left.size if isinstance(left, t.Vector) else right.size
+            return t.Vector(size, scalar)
+        return scalar
+    return None
+
+

@@ -1,0 +1,61 @@
+"""What the checker learns about a module: symbols, their types, and where they are used.
+
+The IDE layer reads this model for hover, go-to-definition and inlay hints;
+it never re-derives types itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core.text import Span
+from . import types as t
+
+
+@dataclass(eq=False)
+class Symbol:
+    name: str
+    kind: str  # var, let, const, override, parameter, function, struct, alias
+    span: Span  # of the declaring identifier
+    declaration: object = None  # the tree-sitter node of the whole declaration
+    type: t.Type = t.ERROR
+    value: object = None  # the constant value of a const (int, float, bool or None)
+    space: str = ""  # address space of a var
+    access: str = ""  # access mode of a var
+    # Functions: parameter types and return type, filled in when the signature is resolved.
+    parameters: tuple[t.Type, ...] = ()
+    return_type: t.Type | None = None
+    resolved: bool = False
+    resolving: bool = False
+
+
+@dataclass
+class Scope:
+    parent: "Scope | None" = None
+    symbols: dict[str, Symbol] = field(default_factory=dict)
+
+    def lookup(self, name: str) -> Symbol | None:
+        scope: Scope | None = self
+        while scope is not None:
+            symbol = scope.symbols.get(name)
+            if symbol is not None:
+                return symbol
+            scope = scope.parent
+        return None
+
+
+@dataclass
+class SemanticModel:
+    """Per-node facts, keyed by (start_byte, end_byte, node type) so they survive node object identity."""
+
+    expression_types: dict[tuple[int, int, str], t.Type] = field(default_factory=dict)
+    references: dict[tuple[int, int], Symbol] = field(default_factory=dict)
+    symbols: list[Symbol] = field(default_factory=list)
+    enables: set[str] = field(default_factory=set)
+    matrix_dialects: set[str] = field(default_factory=set)
+
+    def type_at(self, start: int, end: int, kind: str) -> t.Type | None:
+        return self.expression_types.get((start, end, kind))
+
+    def symbol_at(self, start: int, end: int) -> Symbol | None:
+        return self.references.get((start, end))

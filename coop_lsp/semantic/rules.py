@@ -1,0 +1,136 @@
+"""Rules reported by the semantic layer: names, types, and the matrix extensions."""
+
+from ..core.diagnostic import Severity
+from ..core.rules import Rule, register
+
+UNRESOLVED_NAME = register(Rule(
+    code="T001", name="unresolved_name", severity=Severity.ERROR, layer="semantic",
+    summary="A name that is not declared anywhere in scope.",
+    explanation="Every identifier must name a declaration in scope, a builtin type or function of "
+                "WGSL, or of an extension the module enables. Typos in builtin names (`subgroupMatrixload`) "
+                "and types that no compiler has (`bf16`) are the usual causes.",
+    example="let x: bf16 = 1.0;   // unresolved type 'bf16'",
+    fix="Declare the name, fix its spelling, or enable the extension that provides it.",
+    suppressible=False,
+))
+
+DUPLICATE_DECLARATION = register(Rule(
+    code="T002", name="duplicate_declaration", severity=Severity.ERROR, layer="semantic",
+    summary="Two declarations with the same name in one scope.",
+    explanation="Module-scope names must be unique, and so must the names declared directly in one "
+                "block or the parameters of one function. An inner block may shadow an outer name.",
+    example="const N = 4;\nconst N = 8;   // redeclaration of 'N'",
+    suppressible=False,
+))
+
+TYPE_MISMATCH = register(Rule(
+    code="T003", name="type_mismatch", severity=Severity.ERROR, layer="semantic",
+    summary="A value whose type does not fit where it is used.",
+    explanation="Assignments, initializers, return values, conditions and operators each need "
+                "operands of particular types; WGSL converts only abstract numbers implicitly.",
+    example="var x: u32 = 1.5;   // cannot initialize 'u32' with 'abstract-float'",
+    suppressible=False,
+))
+
+NO_MATCHING_OVERLOAD = register(Rule(
+    code="T004", name="no_matching_overload", severity=Severity.ERROR, layer="semantic",
+    summary="A call to a builtin function whose arguments match none of its overloads.",
+    explanation="Builtin functions are overloaded on their argument types and template arguments. "
+                "The message lists the overloads that exist, as Tint does.",
+    example="subgroupMatrixMultiplyAccumulate(left, left, acc);   // right operand must be a right matrix",
+    suppressible=False,
+))
+
+INVALID_MATRIX_TYPE = register(Rule(
+    code="T005", name="invalid_matrix_type", severity=Severity.ERROR, layer="semantic",
+    summary="A cooperative or subgroup matrix type with invalid template arguments.",
+    explanation="Matrix dimensions must be constant positive integers, the element type must be one "
+                "the dialect allows, and naga's role must be A, B or C.",
+    example="var m: subgroup_matrix_left<f16, 0, 16>;   // column count must be positive",
+    suppressible=False,
+))
+
+MATRIX_SHAPE_MISMATCH = register(Rule(
+    code="T006", name="matrix_shape_mismatch", severity=Severity.ERROR, layer="semantic",
+    summary="Matrix operands whose shapes cannot be multiplied or accumulated.",
+    explanation="A left matrix of K columns and M rows times a right matrix of N columns and K rows "
+                "gives a result of N columns and M rows (Tint); in naga, A (MxK) times B (KxN) "
+                "plus C (MxN). Mismatched shapes are rejected by the compiler.",
+    suppressible=False,
+))
+
+MISSING_ENABLE = register(Rule(
+    code="T007", name="missing_enable", severity=Severity.ERROR, layer="semantic",
+    summary="A type or builtin used without the `enable` directive its extension needs.",
+    explanation="f16 needs `enable f16;`, naga's cooperative matrices `enable wgpu_cooperative_matrix;`, "
+                "Tint's subgroup matrices `enable chromium_experimental_subgroup_matrix;`, subgroup "
+                "builtins `enable subgroups;`.",
+    fix="Insert the `enable` directive at the top of the module.",
+    suppressible=False,
+))
+
+INVALID_MATRIX_MEMORY = register(Rule(
+    code="T008", name="invalid_matrix_memory", severity=Severity.ERROR, layer="semantic",
+    summary="A matrix load or store through memory it cannot use.",
+    explanation="Loads and stores take a pointer to an array in the storage or workgroup address "
+                "space; stores need write access; the array element must match the matrix element "
+                "type (u8/i8 matrices use u32/i32 arrays).",
+    suppressible=False,
+))
+
+MATRIX_STRIDE = register(Rule(
+    code="T009", name="matrix_stride", severity=Severity.ERROR, layer="semantic",
+    summary="A constant stride smaller than the matrix needs.",
+    explanation="The stride is the distance between rows (or columns) in array elements; a constant "
+                "stride smaller than the matrix's row length makes rows overlap.",
+))
+
+MATRIX_PLACEMENT = register(Rule(
+    code="T010", name="matrix_placement", severity=Severity.ERROR, layer="semantic",
+    summary="A matrix type where the compiler does not allow one.",
+    explanation="Cooperative and subgroup matrices live in registers: they may be function "
+                "variables, parameters and return values, but not buffer contents or (in Tint) "
+                "workgroup variables.",
+    suppressible=False,
+))
+
+MIXED_DIALECTS = register(Rule(
+    code="T011", name="mixed_dialects", severity=Severity.ERROR, layer="semantic",
+    summary="One module that uses the matrix extensions of two compilers.",
+    explanation="naga's `coop_mat` types and Tint's `subgroup_matrix` types are not understood by the "
+                "other compiler; a module that mixes them compiles nowhere.",
+))
+
+DEPRECATED_BUILTIN = register(Rule(
+    code="T012", name="deprecated_builtin", severity=Severity.WARNING, layer="semantic",
+    summary="The old form of subgroupMatrixLoad/Store with a bool majorness argument.",
+    explanation="Tint now takes the majorness as a template argument "
+                "(`subgroupMatrixLoad<T, row_major>(&a, offset, stride)`); the form with a "
+                "`col_major: bool` argument still compiles but warns 'use of deprecated builtin'.",
+    example="subgroupMatrixLoad<M>(&a, 0u, false, 16u)  ->  subgroupMatrixLoad<M, row_major>(&a, 0u, 16u)",
+    fix="The fix rewrites the call to the current form when the bool is a constant.",
+))
+
+PORTABILITY = register(Rule(
+    code="T013", name="portability", severity=Severity.WARNING, layer="semantic",
+    summary="Code one of the WGSL compilers does not accept.",
+    explanation="naga and Tint implement different parts of WGSL. For example naga rejects "
+                "`enable subgroups;`. The dialect setting decides which compiler's view counts.",
+))
+
+CONST_EVALUATION = register(Rule(
+    code="T014", name="const_evaluation", severity=Severity.ERROR, layer="semantic",
+    summary="A constant expression that cannot be evaluated: overflow, division by zero, out of range.",
+    explanation="Constant expressions are evaluated when the shader is created, and errors in them "
+                "are shader-creation errors.",
+    suppressible=False,
+))
+
+UNUSED_RESULT = register(Rule(
+    code="T015", name="unused_result", severity=Severity.ERROR, layer="semantic",
+    summary="The result of a builtin that must be used is thrown away.",
+    explanation="Builtins without side effects are marked @must_use: calling one as a statement "
+                "does nothing, which is almost always a mistake. Assign the result, or use `_ = f(...)`.",
+    example="abs(x);   // error\nlet y = abs(x);",
+    suppressible=False,
+))

@@ -1,0 +1,238 @@
+"""Resolving type expressions: `array<vec4<f32>, N>`, `subgroup_matrix_left<f16, 16, 16>`, struct names."""
+
+from __future__ import annotations
+
+import re
+
+import tree_sitter as ts
+
+from . import types as t
+from .builtins.matrix import MATRIX_ELEMENTS, NAGA_ELEMENTS
+from .context import DIALECT_ENABLES
+
+_VECTOR_SHORTHANDS = {f"vec{n}{s}": t.Vector(n, scalar) for n in (2, 3, 4)
+                      for s, scalar in (("f", t.F32), ("i", t.I32), ("u", t.U32), ("h", t.F16))}
+_MATRIX_SHORTHANDS = {f"mat{c}x{r}{s}": t.Matrix(c, r, scalar) for c in (2, 3, 4) for r in (2, 3, 4)
+                      for s, scalar in (("f", t.F32), ("h", t.F16))}
+_MATRIX_NAME = re.compile(r"^mat([234])x([234])$")
+_COOP_NAME = re.compile(r"^coop_mat(\d+)x(\d+)$")
+_SUBGROUP_NAME = re.compile(r"^subgroup_matrix_(left|right|result)$")
+_OPAQUE = {"sampler", "sampler_comparison", "texture_external", "texture_depth_2d", "texture_depth_2d_array",
+           "texture_depth_cube", "texture_depth_cube_array", "texture_depth_multisampled_2d", "ray_query",
+           "acceleration_structure"}
+_TEMPLATED_OPAQUE = re.compile(r"^(texture_(1d|2d|2d_array|3d|cube|cube_array|multisampled_2d)"
+                               r"|texture_storage_(1d|2d|2d_array|3d)|binding_array)$")
+TEMPLATE_ENUMERANTS = {"function", "private", "workgroup", "uniform", "storage", "handle", "push_constant",
+                       "read", "write", "read_write", "row_major", "col_major", "A", "B", "C"}
+TEXEL_FORMATS = {"rgba8unorm", "rgba8snorm", "rgba8uint", "rgba8sint", "rgba16uint", "rgba16sint",
+                 "rgba16float", "r32uint", "r32sint", "r32float", "rg32uint", "rg32sint", "rg32float",
+                 "rgba32uint", "rgba32sint", "rgba32float", "bgra8unorm", "r8unorm", "r8snorm", "r8uint",
+                 "r8sint", "rg8unorm", "rg8snorm", "rg8uint", "rg8sint", "r16uint", "r16sint", "r16float",
+                 "rg16uint", "rg16sint", "rg16float", "rgb10a2uint", "rgb10a2unorm", "rg11b10ufloat",
+                 "r16unorm", "r16snorm", "rg16unorm", "rg16snorm", "rgba16unorm", "rgba16snorm"}
+
+PREDECLARED_TYPE_NAMES = (set(t.CONCRETE_SCALARS) | set(_VECTOR_SHORTHANDS) | set(_MATRIX_SHORTHANDS)
+                          | {"vec2", "vec3", "vec4", "array", "atomic", "ptr"} | _OPAQUE)
+
+
+def is_type_name(name: str) -> bool:
+    return (name in PREDECLARED_TYPE_NAMES or bool(_MATRIX_NAME.match(name)) or bool(_COOP_NAME.match(name))
+            or bool(_SUBGROUP_NAME.match(name)) or bool(_TEMPLATED_OPAQUE.match(name)))
+
+
+class TypeResolver:
+    """Mixin of the checker: needs `ctx`, `scope`, `lookup_symbol`, `expression` and `const_int`."""
+
+    def resolve_type(self, node: ts.Node) -> t.Type:
+        """The type a type expression denotes; t.ERROR (with a diagnostic) when it denotes none."""
+        if node.type in ("type_specifier", "templated_identifier"):
+            name_node = node.child_by_field_name("name")
+            template = node.child_by_field_name("template")
+        elif node.type == "identifier":
+            name_node, template = node, None
+        elif node.type == "paren_expression":
+            return self.resolve_type(node.named_children[0]) if node.named_children else t.ERROR
+        else:
+            self.ctx.report("T003", f"'{self.ctx.text(node)}' is not a type", self.ctx.span(node))
+            return t.ERROR
+        if name_node is None:
+            return t.ERROR
+        args = template.named_children if template is not None else []
+        args = [a for a in args if a.type not in ("line_comment", "block_comment")]
+        return self._named_type(name_node, self.ctx.text(name_node), args)
+
+    def _named_type(self, name_node: ts.Node, name: str, args: list[ts.Node]) -> t.Type:
+        ctx = self.ctx
+        symbol = self.lookup_symbol(name)
+        if symbol is not None and symbol.kind in ("struct", "alias"):
+            ctx.model.references[(name_node.start_byte, name_node.end_byte)] = symbol
+            if args:
+                ctx.report("T003", f"'{name}' takes no template arguments", ctx.span(name_node))
+            return self.symbol_type(symbol)
+        if symbol is not None:
+            ctx.report("T003", f"'{name}' is a {symbol.kind}, not a type", ctx.span(name_node))
+            return t.ERROR
+        if name in t.CONCRETE_SCALARS:
+            if name == "f16":
+                ctx.require_enable("f16", name_node, "the type 'f16'")
+            return self._no_template(name_node, name, args, t.CONCRETE_SCALARS[name])
+        if name in _VECTOR_SHORTHANDS:
+            if name.endswith("h"):
+                ctx.require_enable("f16", name_node, f"the type '{name}'")
+            return self._no_template(name_node, name, args, _VECTOR_SHORTHANDS[name])
+        if name in _MATRIX_SHORTHANDS:
+            if name.endswith("h"):
+                ctx.require_enable("f16", name_node, f"the type '{name}'")
+            return self._no_template(name_node, name, args, _MATRIX_SHORTHANDS[name])
+        if name in ("vec2", "vec3", "vec4"):
+            element = self._element_scalar(name_node, name, args, 1)
+            return t.Vector(int(name[3]), element) if isinstance(element, t.Scalar) else t.ERROR
+        matrix = _MATRIX_NAME.match(name)
+        if matrix:
+            element = self._element_scalar(name_node, name, args, 1)
+            if isinstance(element, t.Scalar) and not element.is_float:
+                ctx.report("T003", f"matrix element type must be f32 or f16, not '{element.describe()}'",
+                           ctx.span(args[0]))
+                return t.ERROR
+            return t.Matrix(int(matrix[1]), int(matrix[2]), element) if isinstance(element, t.Scalar) else t.ERROR
+        if name == "array":
+            return self._array(name_node, args)
+        if name == "atomic":
+            element = self._element_scalar(name_node, name, args, 1)
+            if isinstance(element, t.Scalar) and element not in (t.I32, t.U32):
+                ctx.report("T003", f"atomic element type must be i32 or u32, not '{element.describe()}'",
+                           ctx.span(args[0]))
+                return t.ERROR
+            return t.Atomic(element) if isinstance(element, t.Scalar) else t.ERROR
+        if name == "ptr":
+            return self._pointer(name_node, args)
+        coop = _COOP_NAME.match(name)
+        if coop:
+            return self._naga_matrix(name_node, name, int(coop[1]), int(coop[2]), args)
+        subgroup = _SUBGROUP_NAME.match(name)
+        if subgroup:
+            return self._subgroup_matrix(name_node, name, subgroup[1], args)
+        if name in _OPAQUE or _TEMPLATED_OPAQUE.match(name):
+            for arg in args:
+                if self.ctx.text(arg) not in TEXEL_FORMATS | TEMPLATE_ENUMERANTS:
+                    self.template_value(arg)
+            text = name if not args else f"{name}<{', '.join(self.ctx.text(a) for a in args)}>"
+            return t.Opaque(text)
+        ctx.report("T001", f"unresolved type '{name}'", ctx.span(name_node))
+        return t.ERROR
+
+    # -------------------------------------------------------------- pieces
+    def _no_template(self, name_node, name, args, result):
+        if args:
+            self.ctx.report("T003", f"type '{name}' takes no template arguments", self.ctx.span(name_node))
+        return result
+
+    def _element_scalar(self, name_node, name, args, count) -> t.Type:
+        if len(args) != count:
+            self.ctx.report("T003", f"'{name}' needs {count} template argument{'s' if count > 1 else ''}",
+                            self.ctx.span(name_node))
+            return t.ERROR
+        element = self.resolve_type(args[0])
+        if element is t.ERROR:
+            return t.ERROR
+        if not isinstance(element, t.Scalar):
+            self.ctx.report("T003", f"'{name}' element type must be a scalar, not '{element.describe()}'",
+                            self.ctx.span(args[0]))
+            return t.ERROR
+        return element
+
+    def _array(self, name_node, args) -> t.Type:
+        if not args or len(args) > 2:
+            self.ctx.report("T003", "'array' needs an element type and optionally a size", self.ctx.span(name_node))
+            return t.ERROR
+        element = self.resolve_type(args[0])
+        if len(args) == 1:
+            return t.Array(element, None)
+        size = self.template_value(args[1])
+        if size.value is None:
+            if size.symbol is not None and size.symbol.kind == "override":
+                return t.Array(element, size.symbol.name)
+            if size.type is not t.ERROR:
+                self.ctx.report("T003", "array size must be a constant or override expression",
+                                self.ctx.span(args[1]))
+            return t.Array(element, None) if size.type is t.ERROR else t.ERROR
+        if not isinstance(size.value, int) or isinstance(size.value, bool) or size.value <= 0:
+            self.ctx.report("T014", f"array size must be a positive integer, not {size.value}", self.ctx.span(args[1]))
+            return t.ERROR
+        return t.Array(element, size.value)
+
+    def _pointer(self, name_node, args) -> t.Type:
+        if len(args) not in (2, 3):
+            self.ctx.report("T003", "'ptr' needs an address space, a store type and optionally an access mode",
+                            self.ctx.span(name_node))
+            return t.ERROR
+        space = self.ctx.text(args[0])
+        if space not in t.ADDRESS_SPACES:
+            self.ctx.report("T003", f"unknown address space '{space}'", self.ctx.span(args[0]))
+            return t.ERROR
+        store = self.resolve_type(args[1])
+        access = self.ctx.text(args[2]) if len(args) == 3 else t.default_access(space)
+        if access not in t.ACCESS_MODES:
+            self.ctx.report("T003", f"unknown access mode '{access}'", self.ctx.span(args[2]))
+            return t.ERROR
+        return t.Pointer(space, store, access)
+
+    def _naga_matrix(self, name_node, name, columns, rows, args) -> t.Type:
+        ctx = self.ctx
+        ctx.note_dialect_use("wgpu", name_node)
+        ctx.require_enable(DIALECT_ENABLES["wgpu"], name_node, f"the cooperative matrix type '{name}'")
+        if (columns, rows) not in ((8, 8), (16, 16)):
+            ctx.report("T005", f"'{name}' is not a cooperative matrix size naga knows: use coop_mat8x8 or "
+                               "coop_mat16x16", ctx.span(name_node))
+            return t.ERROR
+        if len(args) != 2:
+            ctx.report("T005", f"'{name}' needs two template arguments: an element type and a role (A, B or C)",
+                       ctx.span(name_node))
+            return t.ERROR
+        element = self.resolve_type(args[0])
+        role = ctx.text(args[1])
+        if element is t.ERROR:
+            return t.ERROR
+        if element not in NAGA_ELEMENTS:
+            ctx.report("T005", f"cooperative matrix element type must be f32 or f16, not '{element.describe()}'",
+                       ctx.span(name_node))
+            return t.ERROR
+        if role not in ("A", "B", "C"):
+            ctx.report("T005", f"cooperative matrix role must be A, B or C, not '{role}'", ctx.span(name_node))
+            return t.ERROR
+        return t.CoopMatrix(t.MatrixKind("wgpu", role), element, columns, rows)
+
+    def _subgroup_matrix(self, name_node, name, role, args) -> t.Type:
+        ctx = self.ctx
+        dialect = ctx.subgroup_dialect()
+        ctx.note_dialect_use(dialect, name_node)
+        ctx.require_enable(DIALECT_ENABLES[dialect], name_node, f"the subgroup matrix type '{name}'")
+        if len(args) != 3:
+            ctx.report("T005", f"'{name}' needs three template arguments: element type, columns, rows",
+                       ctx.span(name_node))
+            return t.ERROR
+        element = self._matrix_element(args[0])
+        dimensions = []
+        for arg, what in ((args[1], "column"), (args[2], "row")):
+            value = self.template_value(arg)
+            if value.type is t.ERROR:
+                return t.ERROR
+            if not isinstance(value.value, int) or isinstance(value.value, bool) or value.value <= 0:
+                ctx.report("T005", f"subgroup matrix {what} count must be a constant positive integer",
+                           ctx.span(name_node))
+                return t.ERROR
+            dimensions.append(value.value)
+        if element is t.ERROR:
+            return t.ERROR
+        if element not in MATRIX_ELEMENTS:
+            ctx.report("T005", f"subgroup matrix element type must be one of f32, f16, u32, i32, u8, i8, not "
+                               f"'{element.describe()}'", ctx.span(name_node))
+            return t.ERROR
+        return t.CoopMatrix(t.MatrixKind(dialect, role), element, dimensions[0], dimensions[1])
+
+    def _matrix_element(self, node: ts.Node) -> t.Type:
+        # u8 and i8 exist only as subgroup matrix element types.
+        text = self.ctx.text(node)
+        if text in ("u8", "i8") and self.lookup_symbol(text) is None:
+            return t.Scalar(text)
+        return self.resolve_type(node)
