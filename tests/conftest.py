@@ -4,6 +4,8 @@ import pytest
 
 from coop_lsp.devices.tint import TintOracle, TintUnavailable, tint_available
 
+from .support import agreement
+
 
 @pytest.fixture(scope="session")
 def tint():
@@ -15,5 +17,25 @@ def tint():
         oracle.compile("")
     except TintUnavailable as error:
         pytest.skip(f"Tint is unavailable: {error}")
+    yield oracle
+    oracle.close()
+
+
+def pytest_terminal_summary(terminalreporter):
+    lines = agreement.summary_lines()
+    if lines:
+        terminalreporter.section("agreement with the real compilers")
+        for line in lines:
+            terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="session")
+def naga():
+    """The pinned naga-cli (29.0.4, built into .tools by ./dev test); tests that need it skip without it."""
+    from coop_lsp.devices.naga import NagaOracle, naga_available
+
+    if not naga_available():
+        pytest.skip("naga is not installed (./dev test builds it into .tools/bin)")
+    oracle = NagaOracle()
     yield oracle
     oracle.close()

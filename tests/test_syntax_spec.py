@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from .support import agreement
 from .support.compare import check_against_tint, check_expected
 from .support.spec import load_cases
 
 CASES = load_cases(Path(__file__).parent / "spec" / "syntax")
-AGREEMENT: dict[str, bool] = {}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -24,7 +24,7 @@ def test_case_agrees_with_tint(case, tint):
     if case.tint_mode == "skip":
         pytest.skip(case.tint_reason)
     agrees, why = check_against_tint(case, tint)
-    AGREEMENT[case.id] = agrees
+    agreement.record("Tint", case.id, agrees)
     if case.tint_mode == "differs":
         assert not agrees, f"{case.id} is marked as differing from Tint ({case.tint_reason}) but agrees"
     else:

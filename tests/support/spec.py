@@ -17,6 +17,11 @@ no diagnostics at all.
 Directives, also comments:
     // tint: differs -- <why>   our verdict deliberately differs from Tint's
     // tint: skip -- <why>      Tint has no opinion (e.g. another dialect)
+    // naga: differs -- <why>   our verdict deliberately differs from naga's
+    // naga: skip -- <why>      naga has no opinion
+naga is asked only about cases whose module enables `wgpu_cooperative_matrix`
+(`naga_mode` "compare" by default there, "skip" elsewhere), unless a
+`// naga: compare -- <why>` directive asks for it explicitly.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from pathlib import Path
 _CASE = re.compile(r"^// === (?P<name>.+?)\s*$")
 _ANNOTATION = re.compile(r"^(?P<lead>\s*//\s*)(?P<carets>\^+|<-)\s+(?P<code>[A-Z]\d{3})\b\s*(?P<message>.*)$")
 _TINT = re.compile(r"^\s*// tint: (?P<mode>differs|skip)\s*--\s*(?P<why>.+)$")
+_NAGA = re.compile(r"^\s*// naga: (?P<mode>differs|skip|compare)\s*--\s*(?P<why>.+)$")
+_WGPU_ENABLE = re.compile(r"^\s*enable\b[^;]*\bwgpu_cooperative_matrix\b", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,8 @@ class SpecCase:
     expected: list[Expected] = field(default_factory=list)
     tint_mode: str = "compare"
     tint_reason: str = ""
+    naga_mode: str = "skip"
+    naga_reason: str = ""
 
     @property
     def id(self) -> str:
@@ -85,9 +94,12 @@ def _case(path: Path, header: tuple[str, int], lines: list[str]) -> SpecCase:
     name, first_line = header
     case = SpecCase(path, name, first_line, "\n".join(lines) + "\n")
     last_code_line = None
+    if _WGPU_ENABLE.search(case.source):
+        case.naga_mode = "compare"
     for index, line in enumerate(lines):
         annotation = _ANNOTATION.match(line)
         tint = _TINT.match(line)
+        naga = _NAGA.match(line)
         if annotation:
             if last_code_line is None:
                 raise ValueError(f"{path}:{first_line + index + 1}: annotation with no code line above it")
@@ -99,6 +111,8 @@ def _case(path: Path, header: tuple[str, int], lines: list[str]) -> SpecCase:
             ))
         elif tint:
             case.tint_mode, case.tint_reason = tint.group("mode"), tint.group("why")
+        elif naga:
+            case.naga_mode, case.naga_reason = naga.group("mode"), naga.group("why")
         else:
             last_code_line = index
     return case
