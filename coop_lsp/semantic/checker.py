@@ -145,9 +145,6 @@ class Checker(TypeResolver, ExpressionChecker):
                 continue
             seen[name] = name_node
             member_type = self.resolve_type(type_node)
-            if isinstance(member_type, t.CoopMatrix):
-                self.ctx.report("T010", f"a matrix type cannot be a struct member ('{name}')",
-                                self.ctx.span(type_node))
             members.append(t.StructMember(name, member_type))
         return t.Struct(symbol.name, tuple(members))
 
@@ -192,11 +189,12 @@ class Checker(TypeResolver, ExpressionChecker):
         symbol.space, symbol.access = space, access
 
     def _check_var_type(self, symbol: Symbol, node: ts.Node, var_type: t.Type) -> None:
-        if symbol.space in ("storage", "uniform", "push_constant") and \
-                t.contains(var_type, lambda x: isinstance(x, t.CoopMatrix)):
-            type_node = node.child_by_field_name("type") or node
-            self.ctx.report("T010", f"a matrix type cannot be stored in a '{symbol.space}' buffer: load it from "
-                                    "an array of scalars instead", self.ctx.span(type_node))
+        """Matrices live in registers: only function variables (and lets, parameters) may hold them."""
+        if symbol.space != "function" and t.contains(var_type, _holds_matrix):
+            hint = ("load it from an array of scalars instead" if symbol.space in ("storage", "uniform")
+                    else "declare it inside the function")
+            self.ctx.report("T010", f"matrix types cannot be declared in the '{symbol.space}' address space; "
+                                    f"{hint}", self.ctx.span(node.child_by_field_name("name") or node))
 
     def _function_signature(self, symbol: Symbol, node: ts.Node) -> None:
         parameters = []
@@ -439,6 +437,10 @@ class Checker(TypeResolver, ExpressionChecker):
 
 def _module_children(root: ts.Node):
     return [child for child in root.named_children if not child.is_extra]
+
+
+def _holds_matrix(value_type: t.Type) -> bool:
+    return isinstance(value_type, t.CoopMatrix)
 
 
 def _is_composite_const(value_type: t.Type) -> bool:

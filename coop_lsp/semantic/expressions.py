@@ -10,6 +10,7 @@ from ..core.diagnostic import Edit, Fix, Related
 from ..core.text import Span
 from . import constants as c
 from . import types as t
+from .builtins.matrix import array_element_bytes
 from .builtins.signature import match_call
 from .context import CORE_TABLE
 from .model import Symbol
@@ -394,11 +395,19 @@ class ExpressionChecker:
             col_major = match.bindings.get("L") == "col_major"
         stride_node = arg_nodes[-1]
         stride = args[-1].value
-        needed = matrix.rows if col_major else matrix.columns
-        if isinstance(stride, int) and not isinstance(stride, bool) and stride < needed:
-            lines = "columns" if col_major else "rows"
-            self.ctx.report("T009", f"stride {stride} is less than the {needed} elements of each of the matrix's "
-                                    f"{lines}; {lines} would overlap", self.ctx.span(stride_node))
+        pointer = args[0].type
+        element_bytes = array_element_bytes(pointer.store.element) if isinstance(pointer, t.Pointer) and \
+            isinstance(pointer.store, t.Array) else None
+        if not isinstance(stride, int) or isinstance(stride, bool) or element_bytes is None:
+            return
+        # The stride counts array elements; each row (or column) needs its elements' bytes.
+        count = matrix.rows if col_major else matrix.columns
+        needed = count * matrix.element.byte_size
+        if stride * element_bytes < needed:
+            lines = "column" if col_major else "row"
+            self.ctx.report("T009", f"stride {stride} ({stride * element_bytes} bytes) is less than one matrix "
+                                    f"{lines} ({count} x {matrix.element.byte_size} = {needed} bytes); "
+                                    f"{lines}s would overlap", self.ctx.span(stride_node))
 
     # ------------------------------------------------------- constructors
     def construct(self, node, name_node, constructed: t.Type, arg_nodes, inferred: bool) -> Typed:

@@ -27,18 +27,25 @@ SHAPE_MISMATCH = "T006"
 
 
 # ------------------------------------------------------------- conditions
+def array_element_bytes(element: t.Type) -> int | None:
+    if isinstance(element, t.Scalar):
+        return element.byte_size
+    if isinstance(element, t.Vector):
+        return element.size * element.element.byte_size
+    return None
+
+
 def _array_holds_matrix_elements(bindings: dict) -> tuple[str, str] | None:
+    """Tint reinterprets the array's memory: any element at least as wide as the matrix element works."""
     matrix, element = bindings.get("M"), bindings.get("E")
     if not isinstance(matrix, t.CoopMatrix) or element is None:
         return None
-    scalar = matrix.element
-    if isinstance(element, t.Vector):
-        element = element.element
-    storage = {t.U8: t.U32, t.I8: t.I32}.get(scalar, scalar)
-    if element != storage:
-        note = f" ({scalar.describe()} matrices are stored in {storage.describe()} arrays)" if storage != scalar else ""
-        return (INVALID_MEMORY, f"the array holds '{element.describe()}' but the matrix element type is "
-                                f"'{scalar.describe()}'{note}")
+    width = array_element_bytes(element)
+    if width is None:
+        return (INVALID_MEMORY, f"the array must hold scalars or vectors, not '{element.describe()}'")
+    if width < matrix.element.byte_size:
+        return (INVALID_MEMORY, f"the stride of the array ({width} bytes) must be greater than or equal to the "
+                                f"matrix element size ({matrix.element.byte_size} bytes)")
     return None
 
 
