@@ -64,11 +64,17 @@ def test_tint_multiply_accumulate_checks_the_inner_dimension():
     assert "16 columns" in match.problem[1] and "8 rows" in match.problem[1]
 
 
-def test_tint_load_checks_the_array_element_and_marks_the_bool_form_deprecated():
+def test_tint_load_checks_the_array_element_width_and_marks_the_bool_form_deprecated():
+    # Tint reinterprets memory: an f16 matrix loads from f32 or u32 arrays, an f32 one not from f16.
     storage = t.Pointer("storage", t.Array(t.F32, None), "read")
-    current = _call(MATRIX_TABLES["chromium"], "subgroupMatrixLoad", [storage, t.U32, t.U32],
-                    [t.TypeOf(LEFT), t.Enumerant("row_major")])[0]
-    assert current.problem[0] == "T008" and "'f32'" in current.problem[1]
+    halves = t.Pointer("storage", t.Array(t.F16, None), "read")
+    f32_left = t.CoopMatrix(t.MatrixKind("chromium", "left"), t.F32, 8, 8)
+    wide = _call(MATRIX_TABLES["chromium"], "subgroupMatrixLoad", [storage, t.U32, t.U32],
+                 [t.TypeOf(LEFT), t.Enumerant("row_major")])[0]
+    assert wide.problem is None
+    narrow = _call(MATRIX_TABLES["chromium"], "subgroupMatrixLoad", [halves, t.U32, t.U32],
+                   [t.TypeOf(f32_left), t.Enumerant("row_major")])[0]
+    assert narrow.problem[0] == "T008" and "(2 bytes)" in narrow.problem[1]
     old = _call(MATRIX_TABLES["chromium"], "subgroupMatrixLoad", [storage, t.U32, t.BOOL, t.U32],
                 [t.TypeOf(LEFT)])[0]
     assert old.overload.deprecated
