@@ -39,3 +39,7 @@ def naga():
     oracle = NagaOracle()
     yield oracle
     oracle.close()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "naga: asks the real naga (naga-cli 29.0.4 from .tools/bin)")

@@ -14,10 +14,24 @@ import tree_sitter as ts
 from ..core.diagnostic import Diagnostic, Related
 from ..syntax.parser import Parsed
 from . import types as t
-from .context import CORE_TABLE, Context, DIALECT_ENABLES
+from .context import CORE_TABLE, DIALECT_ENABLES, ENABLE_DIALECTS, Context
+from . import constants as c
 from .expressions import VOID, ExpressionChecker, Typed
 from .model import Scope, SemanticModel, Symbol
 from .typenames import TypeResolver
+
+# Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
+KNOWN_EXTENSIONS = frozenset({
+    "f16", "clip_distances", "dual_source_blending", "subgroups", "primitive_index",
+    "chromium_experimental_subgroup_matrix", "chromium_experimental_pixel_local",
+    "chromium_experimental_framebuffer_fetch", "chromium_disable_uniformity_analysis",
+    "chromium_internal_graphite", "chromium_internal_input_attachments", "chromium_experimental_immediate",
+    "chromium_experimental_subgroup_size_control", "chromium_experimental_barycentric_coord",
+    "subgroup_matrix", "wgpu_cooperative_matrix", "wgpu_ray_query", "wgpu_mesh_shader", "wgpu_binding_array",
+})
+# Builtin values that need an extension.
+_BUILTIN_VALUE_ENABLES = {"subgroup_invocation_id": "subgroups", "subgroup_size": "subgroups",
+                          "primitive_index": "primitive_index", "clip_distances": "clip_distances"}
 
 _DECLARATION_KINDS = {
     "variable_declaration": "var", "const_declaration": "const", "override_declaration": "override",
@@ -38,6 +52,9 @@ class Checker(TypeResolver, ExpressionChecker):
         self.module_scope = Scope()
         self.scope = self.module_scope
         self.function: Symbol | None = None
+        self.stage: str | None = None  # the shader stage of the entry point being checked
+        self.stage_reported = False
+        self._resolution: list[tuple[Symbol, ts.Node | None]] = []
 
     # ------------------------------------------------------------- module
     def run(self) -> None:
@@ -63,13 +80,28 @@ class Checker(TypeResolver, ExpressionChecker):
                 self._const_assert(node)
 
     def _check_enables(self, root: ts.Node) -> None:
+        seen_dialect = None
+        for node in _module_children(root):
+            if node.type != "enable_directive":
+                continue
+            for extension in node.children_by_field_name("extension"):
+                name = self.ctx.text(extension)
+                if name not in KNOWN_EXTENSIONS:
+                    self.ctx.report("T001", f"unknown extension '{name}'", self.ctx.span(extension))
+                dialect = ENABLE_DIALECTS.get(name)
+                if dialect is None:
+                    continue
+                if seen_dialect is not None and seen_dialect[0] != dialect:
+                    self.ctx.report("T011", f"'{name}' and '{seen_dialect[1]}' are two matrix dialects; no "
+                                            "compiler accepts both in one module", self.ctx.span(extension))
+                seen_dialect = seen_dialect or (dialect, name)
         enables = self.ctx.model.enables
         if DIALECT_ENABLES["wgpu"] in enables and "subgroups" in enables:
             for node in _module_children(root):
                 if node.type == "enable_directive":
                     for extension in node.children_by_field_name("extension"):
                         if self.ctx.text(extension) == "subgroups":
-                            self.ctx.report("T013", "naga does not implement 'enable subgroups;' yet: wgpu "
+                            self.ctx.report("T013", "naga does not implement the extension 'subgroups' yet: wgpu "
                                                     "rejects this module (Tint accepts it)", self.ctx.span(extension))
 
     def _declare(self, node: ts.Node, scope: Scope) -> Symbol | None:
@@ -99,22 +131,38 @@ class Checker(TypeResolver, ExpressionChecker):
         return self.scope.lookup(name)
 
     # ------------------------------------------------ lazy symbol types
-    def symbol_type(self, symbol: Symbol) -> t.Type:
+    def symbol_type(self, symbol: Symbol, via: ts.Node | None = None) -> t.Type:
+        """The type of a module-scope declaration, resolved on first use (`via` is that use)."""
         if symbol.resolved:
             return symbol.type
         if symbol.resolving:
-            self.ctx.report("T003", f"'{symbol.name}' refers to itself", symbol.span)
-            symbol.resolved = True
+            self._report_cycle(symbol, via)
             return t.ERROR
         symbol.resolving = True
-        saved_scope, self.scope = self.scope, self.module_scope
+        self._resolution.append((symbol, via))
+        saved = (self.scope, self.stage)
+        self.scope, self.stage = self.module_scope, None
         try:
             symbol.type = self._resolve_module_symbol(symbol)
         finally:
-            self.scope = saved_scope
+            self.scope, self.stage = saved
+            self._resolution.pop()
             symbol.resolving = False
             symbol.resolved = True
         return symbol.type
+
+    def _report_cycle(self, symbol: Symbol, via: ts.Node | None) -> None:
+        """Reports a cycle once, at the first reference made from inside it (as Tint does)."""
+        chain = [entry[0] for entry in self._resolution]
+        start = chain.index(symbol)
+        if any(getattr(member, "cycle_reported", False) for member in chain[start:]):
+            return
+        for member in chain[start:]:
+            member.cycle_reported = True
+        first_reference = self._resolution[start + 1][1] if start + 1 < len(self._resolution) else via
+        names = " -> ".join(f"'{m.name}'" for m in chain[start:] + [symbol])
+        where = self.ctx.span(first_reference) if first_reference is not None else symbol.span
+        self.ctx.report("T001", f"cyclic dependency: {names}", where)
 
     def _resolve_module_symbol(self, symbol: Symbol) -> t.Type:
         node = symbol.declaration
@@ -158,22 +206,38 @@ class Checker(TypeResolver, ExpressionChecker):
             self._address_space(symbol, node, module_scope)
         if symbol.kind in ("let", "const") and initializer is None:
             return declared or t.ERROR
-        if symbol.kind == "const" and initializer is not None and initializer.type is not t.ERROR \
-                and initializer.value is None and not _is_composite_const(initializer.type):
-            ctx.report("T003", f"'const' initializer must be a constant expression", ctx.span(value_node))
+        if symbol.kind == "const" and initializer is not None and not initializer.const:
+            ctx.report("T014", "'const' initializer requires a const-expression; this is a runtime value",
+                       ctx.span(value_node))
+        if symbol.kind == "override" and initializer is not None and not initializer.override:
+            ctx.report("T014", "'override' initializer requires an override-expression", ctx.span(value_node))
         if declared is not None and initializer is not None:
-            self.expect_convertible(value_node, initializer.type, declared, "initializer")
+            if self.expect_convertible(value_node, initializer.type, declared, "initializer"):
+                initializer = self._convert_constant(value_node, initializer, declared)
         result = declared if declared is not None else (initializer.type if initializer else t.ERROR)
         if symbol.kind != "const":
             result = t.concretize(result)
         if symbol.kind == "const" and initializer is not None:
             symbol.value = initializer.value
-        if declared is None and initializer is not None and isinstance(initializer.type, t.Scalar) \
-                and symbol.kind == "const":
-            symbol.value = initializer.value
         if symbol.kind == "var":
             self._check_var_type(symbol, node, result)
+        if symbol.kind == "override" and result is not t.ERROR and not (
+                isinstance(result, t.Scalar) and not result.is_abstract):
+            where = node.child_by_field_name("type") or node.child_by_field_name("name")
+            self.ctx.report("T003", f"an override must have a scalar type, not '{result.describe()}'",
+                            self.ctx.span(where))
         return result
+
+    def _convert_constant(self, node: ts.Node, typed: Typed, target: t.Type) -> Typed:
+        """An abstract constant converted to its declared type must fit it (T014)."""
+        if isinstance(target, t.Scalar) and isinstance(typed.type, t.Scalar) and typed.value is not None:
+            try:
+                return Typed(target, c.convert(typed.value, typed.type, target), typed.symbol, typed.const,
+                             typed.override)
+            except c.ConstError as error:
+                self.ctx.report("T014", str(error), self.ctx.span(node))
+                return Typed(target, None, typed.symbol, typed.const, typed.override)
+        return typed
 
     def _address_space(self, symbol: Symbol, node: ts.Node, module_scope: bool) -> None:
         template = node.child_by_field_name("template")
@@ -189,16 +253,55 @@ class Checker(TypeResolver, ExpressionChecker):
         symbol.space, symbol.access = space, access
 
     def _check_var_type(self, symbol: Symbol, node: ts.Node, var_type: t.Type) -> None:
-        """Matrices live in registers: only function variables (and lets, parameters) may hold them."""
-        if symbol.space != "function" and t.contains(var_type, _holds_matrix):
-            hint = ("load it from an array of scalars instead" if symbol.space in ("storage", "uniform")
+        where = self.ctx.span(node.child_by_field_name("type") or node.child_by_field_name("name") or node)
+        space = symbol.space
+        # Matrices live in registers: in Tint only function variables (and lets, parameters) may
+        # hold them; naga also allows private ones.
+        forbidden = ("storage", "uniform", "push_constant", "workgroup") if self._naga_matrices(var_type) \
+            else ("storage", "uniform", "push_constant", "workgroup", "private")
+        if space in forbidden and t.contains(var_type, _holds_matrix):
+            hint = ("load it from an array of scalars instead" if space in ("storage", "uniform")
                     else "declare it inside the function")
-            self.ctx.report("T010", f"matrix types cannot be declared in the '{symbol.space}' address space; "
-                                    f"{hint}", self.ctx.span(node.child_by_field_name("name") or node))
+            member = self._matrix_member(var_type)
+            self.ctx.report("T010", f"matrix types cannot be declared in the '{space}' address space; {hint}",
+                            self.ctx.span(member) if member is not None else where,
+                            related=((Related(where, f"'{symbol.name}' is declared in '{space}' memory here"),)
+                                     if member is not None else ()))
+            return
+        if t.contains(var_type, lambda x: isinstance(x, t.Atomic)) and space not in ("storage", "workgroup"):
+            self.ctx.report("T003", f"atomic types can only live in 'storage' or 'workgroup' memory, not "
+                                    f"'{space}'", where)
+        if t.contains(var_type, lambda x: isinstance(x, t.Array) and isinstance(x.count, str)) \
+                and space != "workgroup":
+            self.ctx.report("T003", "an array with an 'override' element count can only be the type of a "
+                                    "'var<workgroup>'", self.ctx.span(node.child_by_field_name("name") or node))
+        if isinstance(var_type, t.Array) and var_type.count is None and space not in ("storage",):
+            self.ctx.report("T003", f"a runtime-sized array can only live in a 'storage' buffer, not in "
+                                    f"'{space}' memory", where)
+
+    @staticmethod
+    def _naga_matrices(var_type: t.Type) -> bool:
+        return t.contains(var_type, lambda x: isinstance(x, t.CoopMatrix) and x.kind.dialect == "wgpu")
+
+    def _matrix_member(self, var_type: t.Type) -> ts.Node | None:
+        """The type node of the struct member that holds a matrix, to report where the matrix is."""
+        while isinstance(var_type, t.Array):
+            var_type = var_type.element
+        if not isinstance(var_type, t.Struct):
+            return None
+        symbol = self.module_scope.symbols.get(var_type.name)
+        body = symbol.declaration.child_by_field_name("body") if symbol is not None else None
+        for member_node, member in zip([m for m in (body.named_children if body else [])
+                                        if m.type == "struct_member"], var_type.members):
+            if t.contains(member.type, _holds_matrix):
+                return member_node.child_by_field_name("type")
+        return None
 
     def _function_signature(self, symbol: Symbol, node: ts.Node) -> None:
+        self._entry_point_attributes(node)
         parameters = []
         params_node = node.child_by_field_name("parameters")
+        self._builtin_values(params_node)
         for parameter in params_node.named_children if params_node is not None else []:
             if parameter.type != "parameter":
                 continue
@@ -208,9 +311,55 @@ class Checker(TypeResolver, ExpressionChecker):
         return_node = node.child_by_field_name("return_type")
         symbol.return_type = self.resolve_type(return_node) if return_node is not None else None
 
+    def _builtin_values(self, params_node: ts.Node | None) -> None:
+        for parameter in params_node.named_children if params_node is not None else []:
+            for attribute in parameter.children:
+                if attribute.type != "attribute":
+                    continue
+                name, arguments = attribute.child_by_field_name("name"), attribute.child_by_field_name("arguments")
+                if name is None or self.ctx.text(name) != "builtin" or arguments is None:
+                    continue
+                for value in arguments.named_children:
+                    extension = _BUILTIN_VALUE_ENABLES.get(self.ctx.text(value))
+                    if extension:
+                        self.ctx.require_enable(extension, value, f"the builtin value '{self.ctx.text(value)}'")
+
+    def _entry_point_attributes(self, node: ts.Node) -> None:
+        for attribute in node.children:
+            if attribute.type != "attribute":
+                continue
+            name = attribute.child_by_field_name("name")
+            arguments = attribute.child_by_field_name("arguments")
+            if name is None or self.ctx.text(name) != "workgroup_size" or arguments is None:
+                continue
+            kinds = set()
+            for argument in arguments.named_children:
+                if argument.type in ("line_comment", "block_comment"):
+                    continue
+                typed = self.value(argument)
+                if typed.type is t.ERROR:
+                    continue
+                if not (isinstance(typed.type, t.Scalar) and typed.type in (t.I32, t.U32, t.ABSTRACT_INT)):
+                    self.ctx.report("T003", "workgroup_size arguments must be i32 or u32 values, not "
+                                            f"'{typed.type.describe()}'", self.ctx.span(argument))
+                    continue
+                if typed.type != t.ABSTRACT_INT:
+                    kinds.add(typed.type)
+                    if len(kinds) > 1:
+                        self.ctx.report("T003", "workgroup_size arguments must be of the same type, either "
+                                                "i32 or u32", self.ctx.span(argument))
+                if not typed.override:
+                    self.ctx.report("T014", "workgroup_size arguments must be const- or override-expressions",
+                                    self.ctx.span(argument))
+                elif isinstance(typed.value, int) and typed.value < 1:
+                    self.ctx.report("T014", f"workgroup_size must be positive, not {typed.value}",
+                                    self.ctx.span(argument))
+
     # ---------------------------------------------------------- functions
     def _function_body(self, symbol: Symbol, node: ts.Node) -> None:
         self.function = symbol
+        self.stage = _stage_of(node, self.ctx)
+        self.stage_reported = False
         self.scope = Scope(self.module_scope)
         params_node = node.child_by_field_name("parameters")
         parameters = [p for p in (params_node.named_children if params_node is not None else [])
@@ -224,6 +373,7 @@ class Checker(TypeResolver, ExpressionChecker):
             self._block(body, new_scope=False)
         self.scope = self.module_scope
         self.function = None
+        self.stage = None
 
     def _block(self, node: ts.Node, new_scope: bool = True) -> None:
         if new_scope:
@@ -246,6 +396,8 @@ class Checker(TypeResolver, ExpressionChecker):
                         else "", _DECLARATION_KINDS[node.type], self.ctx.span(node), node)
         symbol.type = self._value_declaration(symbol, node, module_scope=False)
         symbol.resolved = True
+        if t.contains(symbol.type, _holds_matrix):
+            self.note_matrix_in_stage(node.child_by_field_name("value") or node)
         if symbol.kind == "var" and symbol.space not in ("function",):
             self.ctx.report("T003", f"a variable inside a function must be in the 'function' address space, "
                                     f"not '{symbol.space}'", self.ctx.span(node))
@@ -383,14 +535,15 @@ class Checker(TypeResolver, ExpressionChecker):
             return
         result = binary_result_type(operator, store, right.type)
         if result is None or t.conversion_rank(result, store) is None:
-            self.ctx.report("T003", f"no operator '{operator}=' for '{store.describe()}' and "
-                                    f"'{right.type.describe()}'", self.ctx.span(node))
+            self.ctx.report("T004", f"no matching overload for operator '{operator}' in '{operator}=' "
+                                    f"({store.describe()}, {right.type.describe()})", self.ctx.span(node))
 
     def _stmt_increment_statement(self, node: ts.Node) -> None:
         operand_node = node.child_by_field_name("operand")
         store = self._assignable(operand_node, self.expression(operand_node))
         if store is not None and store not in (t.I32, t.U32):
-            self.ctx.report("T003", f"'++' and '--' need an i32 or u32 variable, not '{store.describe()}'",
+            self.ctx.report("T003", f"increment and decrement ('++', '--') need an i32 or u32 variable, not "
+                                    f"'{store.describe()}'",
                             self.ctx.span(operand_node))
 
     _stmt_decrement_statement = _stmt_increment_statement
@@ -420,10 +573,13 @@ class Checker(TypeResolver, ExpressionChecker):
         typed = self.value(condition)
         if typed.type is t.ERROR:
             return
-        if typed.type != t.BOOL or typed.value is None:
-            self.ctx.report("T003", "const_assert needs a constant 'bool' expression", self.ctx.span(condition))
+        if typed.type != t.BOOL:
+            self.ctx.report("T003", f"const_assert needs a 'bool', not '{typed.type.describe()}'",
+                            self.ctx.span(condition))
+        elif not typed.const:
+            self.ctx.report("T014", "const_assert requires a const-expression", self.ctx.span(condition))
         elif typed.value is False:
-            self.ctx.report("T014", "const_assert failed", self.ctx.span(condition))
+            self.ctx.report("T014", "const assertion failed", self.ctx.span(condition))
 
     def _stmt_function_declaration(self, node: ts.Node) -> None:
         # Only reached after a missing '}' (already reported); check it as if at module scope.
@@ -435,6 +591,15 @@ class Checker(TypeResolver, ExpressionChecker):
             self.scope, self.function = saved
 
 
+def _stage_of(node: ts.Node, ctx: Context) -> str | None:
+    for attribute in node.children:
+        if attribute.type == "attribute":
+            name = attribute.child_by_field_name("name")
+            if name is not None and ctx.text(name) in ("compute", "vertex", "fragment"):
+                return ctx.text(name)
+    return None
+
+
 def _module_children(root: ts.Node):
     return [child for child in root.named_children if not child.is_extra]
 
@@ -443,5 +608,3 @@ def _holds_matrix(value_type: t.Type) -> bool:
     return isinstance(value_type, t.CoopMatrix)
 
 
-def _is_composite_const(value_type: t.Type) -> bool:
-    return isinstance(value_type, (t.Vector, t.Matrix, t.Array, t.Struct))

@@ -1,7 +1,9 @@
-"""Constant evaluation of the operators WGSL evaluates at shader-creation time.
+"""Constant evaluation of the operators and builtins WGSL evaluates at shader-creation time.
 
 Values are Python ints, floats and bools; the type says how they overflow.
-An error is returned as a message for the caller to report (T014).
+Concrete i32/u32 arithmetic wraps as it does at run time; abstract and
+floating-point results must fit their type. Errors raise ConstError, which
+the checker reports as T014.
 """
 
 from __future__ import annotations
@@ -37,6 +39,24 @@ def check_range(value, scalar: t.Scalar):
     return value
 
 
+def convert(value, source: t.Scalar, target: t.Scalar):
+    """An implicit conversion of a constant (abstract to concrete); out of range is an error."""
+    if value is None or isinstance(value, bool):
+        return value
+    if target.is_float:
+        return check_range(float(value), target)
+    if target.is_integer and isinstance(value, float):
+        return None
+    return check_range(value, target)
+
+
+def _wrap(value: int, scalar: t.Scalar) -> int:
+    if scalar.name == "u32":
+        return value & 0xFFFFFFFF
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
 def parse_int_literal(text: str) -> tuple[int, t.Scalar]:
     suffix = text[-1] if text[-1] in "iu" else ""
     digits = text[:-1] if suffix else text
@@ -60,66 +80,111 @@ def parse_float_literal(text: str) -> tuple[float, t.Scalar]:
 
 
 def binary(operator: str, left, right, scalar: t.Scalar):
-    """Evaluates `left operator right` for scalars of `scalar` type; None when not constant."""
+    """Evaluates `left operator right` for operands of `scalar` type; None when not constant."""
     if left is None or right is None:
         return None
-    integer = scalar.is_integer
-    try:
-        if operator == "+":
-            result = left + right
-        elif operator == "-":
-            result = left - right
-        elif operator == "*":
-            result = left * right
-        elif operator == "/":
-            if right == 0:
-                raise ConstError("division by zero in a constant expression")
-            result = int(left / right) if integer else left / right
-        elif operator == "%":
-            if right == 0:
-                raise ConstError("remainder by zero in a constant expression")
-            result = int(math.fmod(left, right)) if integer else math.fmod(left, right)
-        elif operator == "<<":
-            if right >= 32 and scalar.name in ("i32", "u32"):
-                raise ConstError(f"shift by {right} is not less than the bit width 32")
-            result = left << right
-        elif operator == ">>":
-            result = left >> right
-        elif operator in ("&", "&&"):
-            result = (left and right) if isinstance(left, bool) else left & right
-        elif operator in ("|", "||"):
-            result = (left or right) if isinstance(left, bool) else left | right
-        elif operator == "^":
-            result = left ^ right
-        elif operator in ("<", ">", "<=", ">=", "==", "!="):
-            return {"<": left < right, ">": left > right, "<=": left <= right, ">=": left >= right,
-                    "==": left == right, "!=": left != right}[operator]
-        else:
-            return None
-    except (OverflowError, ValueError, TypeError):
+    if operator in ("<", ">", "<=", ">=", "==", "!="):
+        return {"<": left < right, ">": left > right, "<=": left <= right, ">=": left >= right,
+                "==": left == right, "!=": left != right}[operator]
+    if operator in ("&&", "||"):
+        return (left and right) if operator == "&&" else (left or right)
+    concrete_int = scalar.name in ("i32", "u32")
+    if operator in ("/", "%") and right == 0:
+        if scalar.is_integer:
+            raise ConstError("integer division by zero" if operator == "/" else "integer remainder by zero")
+        raise ConstError(f"'{left} {operator} {right}' cannot be represented as '{scalar.describe()}'")
+    if operator == "+":
+        result = left + right
+    elif operator == "-":
+        result = left - right
+    elif operator == "*":
+        result = left * right
+    elif operator == "/":
+        result = int(left / right) if scalar.is_integer else left / right
+    elif operator == "%":
+        result = int(math.fmod(left, right)) if scalar.is_integer else math.fmod(left, right)
+    elif operator == "<<":
+        if concrete_int and right >= 32:
+            raise ConstError(f"shift left value must be less than the bit width of the left operand (32), "
+                             f"not {right}")
+        result = left << right
+        if scalar.name == "i32" and not -(2**31) <= result < 2**31:
+            raise ConstError("shift left operation results in sign change")
+        if scalar.name == "u32" and result > 0xFFFFFFFF:
+            raise ConstError("shift left operation drops bits of a 'u32'")
+        return result if not concrete_int else _wrap(result, scalar)
+    elif operator == ">>":
+        if concrete_int and right >= 32:
+            raise ConstError(f"shift right value must be less than the bit width of the left operand (32), "
+                             f"not {right}")
+        result = left >> right
+    elif operator in ("&", "|", "^"):
+        if isinstance(left, bool):
+            return {"&": left and right, "|": left or right, "^": left != right}[operator]
+        result = {"&": left & right, "|": left | right, "^": left ^ right}[operator]
+    else:
         return None
-    if operator == "<<" and scalar.name in ("i32", "u32"):
-        # A shift that drops bits is an error; a shift into the sign bit wraps for i32.
-        bits = 32
-        mask = (1 << bits) - 1
-        if scalar.name == "u32" and result > mask:
-            raise ConstError("shift overflows 'u32'")
-        if scalar.name == "i32":
-            result &= mask
-            return result - (1 << bits) if result >= 1 << (bits - 1) else result
-        return result
-    return check_range(result, scalar)
+    if concrete_int:
+        return _wrap(int(result), scalar)
+    try:
+        return check_range(result, scalar)
+    except ConstError as error:
+        raise ConstError(f"overflow: {error}") from None
 
 
 def unary(operator: str, operand, scalar: t.Scalar):
     if operand is None:
         return None
     if operator == "-":
+        if scalar.name in ("i32", "u32"):
+            return _wrap(-operand, scalar)
         return check_range(-operand, scalar)
     if operator == "!":
         return not operand
     if operator == "~":
-        if scalar.name == "u32":
-            return ~operand & 0xFFFFFFFF
-        return ~operand
+        return ~operand & 0xFFFFFFFF if scalar.name == "u32" else ~operand
     return None
+
+
+def _sqrt(x):
+    if x < 0:
+        raise ConstError("sqrt must be called with a value >= 0")
+    return math.sqrt(x)
+
+
+def _clamp(e, low, high):
+    if low > high:
+        raise ConstError("clamp called with 'low' greater than 'high'")
+    return min(max(e, low), high)
+
+
+def _log(x, base=None):
+    if x <= 0:
+        raise ConstError("log must be called with a value > 0")
+    return math.log(x) if base is None else math.log(x, base)
+
+
+# Builtins evaluated on scalar constants; others fold to "constant, value unknown".
+SCALAR_BUILTINS = {
+    "abs": abs, "min": min, "max": max, "clamp": _clamp, "sqrt": _sqrt,
+    "floor": math.floor, "ceil": math.ceil, "trunc": math.trunc,
+    "round": lambda x: float(round(x)), "sign": lambda x: (x > 0) - (x < 0),
+    "select": lambda f, tv, cond: tv if cond else f, "pow": math.pow,
+    "exp": math.exp, "exp2": lambda x: 2.0 ** x, "log": _log, "log2": lambda x: _log(x, 2),
+    "sin": math.sin, "cos": math.cos, "tan": math.tan, "fma": lambda a, b, c: a * b + c,
+    "saturate": lambda x: min(max(x, 0.0), 1.0), "degrees": math.degrees, "radians": math.radians,
+    "all": lambda x: bool(x), "any": lambda x: bool(x),
+}
+
+
+def builtin(name: str, args: list, scalar: t.Scalar | None):
+    function = SCALAR_BUILTINS.get(name)
+    if function is None or any(a is None for a in args) or scalar is None:
+        return None
+    try:
+        result = function(*args)
+    except (OverflowError, ValueError, TypeError):
+        return None
+    if isinstance(result, float) and scalar.is_integer:
+        result = int(result)
+    return check_range(result, scalar) if not isinstance(result, bool) else result

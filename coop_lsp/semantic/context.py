@@ -67,6 +67,20 @@ class Context:
         builtin = MATRIX_TABLES[dialect].get(name)
         return (builtin, dialect) if builtin else None
 
+    def use_dialect(self, dialect: str, node: ts.Node, what: str) -> bool:
+        """A use of a matrix type or builtin: it must belong to the dialect the module enables."""
+        enabled = self.enabled_dialect()
+        family = "wgpu" if dialect == "wgpu" else "subgroup"
+        if enabled is not None and ("wgpu" if enabled == "wgpu" else "subgroup") != family:
+            names = {"wgpu": "naga's cooperative matrices (wgpu)", "subgroup": "Tint's subgroup matrices (Dawn)"}
+            other = "subgroup" if family == "wgpu" else "wgpu"
+            self.report("T011", f"{what} belongs to {names[family]}, but this module enables {names[other]} "
+                                f"('enable {DIALECT_ENABLES[enabled]};'); no compiler accepts both", self.span(node))
+            return False
+        self.note_dialect_use(dialect, node)
+        self.require_enable(DIALECT_ENABLES[dialect], node, what)
+        return True
+
     def note_dialect_use(self, dialect: str, node: ts.Node) -> None:
         """Records a use of a matrix dialect; a second family in one module is an error (T011)."""
         family = "wgpu" if dialect == "wgpu" else "subgroup"
@@ -89,7 +103,11 @@ class Context:
             return False
         setattr(self, key, True)
         at = self._enable_insertion_point()
-        self.report("T007", f"{what} requires 'enable {extension};'", self.span(node),
+        alternative = ""
+        if extension == DIALECT_ENABLES["chromium"] and not self.model.enables & set(DIALECT_ENABLES.values()):
+            alternative = f" (or '{DIALECT_ENABLES['standard']}', the proposed standard's spelling)"
+        self.report("T007", f"{what} requires the extension '{extension}'{alternative}: add "
+                            f"'enable {extension};'", self.span(node),
                     fixes=(Fix(f"Add 'enable {extension};'", ((_edit(at, f"enable {extension};\n")),)),))
         return False
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import tree_sitter as ts
@@ -11,12 +12,14 @@ from ..core.text import Span
 from . import constants as c
 from . import types as t
 from .builtins.matrix import array_element_bytes
+from .matrix_calls import explain_matrix_call
 from .builtins.signature import match_call
 from .context import CORE_TABLE
 from .model import Symbol
 from .typenames import TEMPLATE_ENUMERANTS, is_type_name
 
 _SWIZZLE_SETS = ("xyzw", "rgba")
+_INFERABLE = re.compile(r"^(vec[234]|mat[234]x[234]|array)$")
 _ARITHMETIC = {"+", "-", "*", "/", "%"}
 _COMPARISON = {"<", ">", "<=", ">=", "==", "!="}
 
@@ -24,11 +27,22 @@ _COMPARISON = {"<", ">", "<=", ">=", "==", "!="}
 @dataclass
 class Typed:
     type: t.Type
-    value: object = None
+    value: object = None  # the constant's value when it is known
     symbol: Symbol | None = None
+    # A const-expression (its value may still be unknown to us) or an override-expression.
+    const: bool = False
+    override: bool = False
+
+    def __post_init__(self) -> None:
+        # Every const-expression is also an override-expression.
+        self.override = self.override or self.const
 
 
-ERROR = Typed(t.ERROR)
+ERROR = Typed(t.ERROR, const=True, override=True)  # an error is never reported twice
+
+# Builtins that are not const-evaluable: they read memory, synchronize or talk across invocations.
+_RUNTIME_ONLY_CATEGORIES = {"atomic", "synchronization", "subgroup", "derivative", "array", "subgroup matrix",
+                            "cooperative matrix"}
 
 
 class ExpressionChecker:
@@ -48,22 +62,22 @@ class ExpressionChecker:
             self.ctx.report("T003", f"type '{typed.type.type.describe()}' cannot be used as a value",
                             self.ctx.span(node))
             return ERROR
-        return Typed(t.store_type(typed.type), typed.value, typed.symbol)
+        return Typed(t.store_type(typed.type), typed.value, typed.symbol, typed.const, typed.override)
 
     def template_value(self, node: ts.Node) -> Typed:
         """A template argument: a type, an enumerant (`storage`, `row_major`, `A`) or a constant."""
         text = self.ctx.text(node)
         if node.type == "identifier" and self.lookup_symbol(text) is None:
             if text in TEMPLATE_ENUMERANTS:
-                return Typed(t.Enumerant(text))
+                return Typed(t.Enumerant(text), const=True)
             if is_type_name(text):
-                return Typed(t.TypeOf(self.resolve_type(node)))
+                return Typed(t.TypeOf(self.resolve_type(node)), const=True)
         if node.type == "templated_identifier":
-            return Typed(t.TypeOf(self.resolve_type(node)))
+            return Typed(t.TypeOf(self.resolve_type(node)), const=True)
         typed = self.expression(node)
         if isinstance(typed.type, t.TypeOf):
             return typed
-        return Typed(t.store_type(typed.type), typed.value, typed.symbol)
+        return Typed(t.store_type(typed.type), typed.value, typed.symbol, typed.const, typed.override)
 
     def const_int(self, node: ts.Node) -> int | None:
         typed = self.value(node)
@@ -84,14 +98,14 @@ class ExpressionChecker:
                 ctx.require_enable("f16", node, "an f16 literal")
             return self._literal(node, value, scalar)
         if kind == "bool_literal":
-            return Typed(t.BOOL, ctx.text(node) == "true")
+            return Typed(t.BOOL, ctx.text(node) == "true", const=True)
         if kind == "paren_expression":
             inner = node.named_children
             return self.expression(inner[0]) if inner else ERROR
         if kind == "identifier":
             return self._identifier(node)
         if kind == "templated_identifier":
-            return Typed(t.TypeOf(self.resolve_type(node)))
+            return Typed(t.TypeOf(self.resolve_type(node)), const=True)
         if kind == "call_expression":
             return self.call(node)
         if kind == "index_expression":
@@ -106,10 +120,10 @@ class ExpressionChecker:
 
     def _literal(self, node: ts.Node, value, scalar: t.Scalar) -> Typed:
         try:
-            return Typed(scalar, c.check_range(value, scalar))
+            return Typed(scalar, c.check_range(value, scalar), const=True)
         except c.ConstError as error:
             self.ctx.report("T014", str(error), self.ctx.span(node))
-            return Typed(scalar)
+            return Typed(scalar, const=True, override=True)
 
     def _identifier(self, node: ts.Node) -> Typed:
         ctx = self.ctx
@@ -126,14 +140,16 @@ class ExpressionChecker:
             return ERROR
         ctx.model.references[(node.start_byte, node.end_byte)] = symbol
         if symbol.kind in ("struct", "alias"):
-            return Typed(t.TypeOf(self.symbol_type(symbol)))
+            return Typed(t.TypeOf(self.symbol_type(symbol, via=node)), const=True)
         if symbol.kind == "function":
             ctx.report("T003", f"function '{name}' cannot be used as a value; call it", ctx.span(node))
             return ERROR
-        value_type = self.symbol_type(symbol)
+        value_type = self.symbol_type(symbol, via=node)
         if symbol.kind == "var":
             return Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
-        return Typed(value_type, symbol.value if symbol.kind == "const" else None, symbol)
+        if symbol.kind == "const":
+            return Typed(value_type, symbol.value, symbol, const=True, override=True)
+        return Typed(value_type, None, symbol, override=symbol.kind == "override")
 
     # ------------------------------------------------------------ accessors
     def _index(self, node: ts.Node) -> Typed:
@@ -152,21 +168,23 @@ class ExpressionChecker:
         if target is t.ERROR:
             return ERROR
         if isinstance(target, t.Array):
-            element = target.element
-            if isinstance(target.count, int) and isinstance(index.value, int) and not 0 <= index.value < target.count:
-                self.ctx.report("T014", f"index {index.value} is out of bounds for an array of {target.count}",
-                                self.ctx.span(index_node))
+            element, bound = target.element, target.count
         elif isinstance(target, t.Vector):
-            element = target.element
+            element, bound = target.element, target.size
         elif isinstance(target, t.Matrix):
-            element = t.Vector(target.rows, target.element)
+            element, bound = t.Vector(target.rows, target.element), target.columns
         else:
             self.ctx.report("T003", f"cannot index a value of type '{target.describe()}'",
                             self.ctx.span(node.child_by_field_name("value")))
             return ERROR
+        if isinstance(index.value, int) and not isinstance(index.value, bool):
+            if index.value < 0 or isinstance(bound, int) and index.value >= bound:
+                limit = f" [0..{bound - 1}]" if isinstance(bound, int) else ""
+                self.ctx.report("T014", f"index {index.value} out of bounds{limit}", self.ctx.span(index_node))
         if reference is not None:
             return Typed(t.Reference(reference.space, element, reference.access))
-        return Typed(element)
+        constant = base.const and index.const
+        return Typed(element, const=constant, override=base.override and index.override)
 
     def _member(self, node: ts.Node) -> Typed:
         ctx = self.ctx
@@ -183,7 +201,7 @@ class ExpressionChecker:
         if isinstance(target, t.Struct):
             member = target.member(name)
             if member is None:
-                ctx.report("T003", f"struct '{target.name}' has no member '{name}'", ctx.span(member_node))
+                ctx.report("T001", f"struct '{target.name}' has no member '{name}'", ctx.span(member_node))
                 return ERROR
             result = member.type
         elif isinstance(target, t.Vector):
@@ -192,14 +210,12 @@ class ExpressionChecker:
                 ctx.report("T003", f"invalid swizzle '{name}' for '{target.describe()}'", ctx.span(member_node))
                 return ERROR
             result = target.element if len(name) == 1 else t.Vector(len(name), target.element)
-            if len(name) > 1:
-                reference = None  # a multi-component swizzle is a value, not a memory view
         else:
             ctx.report("T003", f"'{target.describe()}' has no members", ctx.span(member_node))
             return ERROR
         if reference is not None:
             return Typed(t.Reference(reference.space, result, reference.access))
-        return Typed(result)
+        return Typed(result, const=base.const, override=base.override)
 
     # ------------------------------------------------------------ operators
     def _unary(self, node: ts.Node) -> Typed:
@@ -228,19 +244,22 @@ class ExpressionChecker:
         scalar = t.element_scalar(operand.type)
         if operand.type is t.ERROR or scalar is None:
             if operand.type is not t.ERROR:
-                ctx.report("T003", f"no operator '{operator}' for '{operand.type.describe()}'", ctx.span(node))
+                ctx.report("T004", f"no matching overload for operator '{operator}' ({operand.type.describe()})",
+                           ctx.span(node))
             return ERROR
         valid = {"-": scalar.is_float or scalar.name in ("i32", "abstract-int"),
                  "!": scalar == t.BOOL, "~": scalar.is_integer}[operator]
-        if not valid or isinstance(operand.type, (t.Matrix, t.CoopMatrix)) and operator != "-":
-            ctx.report("T003", f"no operator '{operator}' for '{operand.type.describe()}'", ctx.span(node))
+        if not valid or isinstance(operand.type, t.CoopMatrix) or isinstance(operand.type, t.Matrix) \
+                and operator != "-":
+            ctx.report("T004", f"no matching overload for operator '{operator}' ({operand.type.describe()})",
+                       ctx.span(node))
             return ERROR
         try:
             value = c.unary(operator, operand.value, scalar) if isinstance(operand.type, t.Scalar) else None
         except c.ConstError as error:
             ctx.report("T014", str(error), ctx.span(node))
             value = None
-        return Typed(operand.type, value)
+        return Typed(operand.type, value, const=operand.const, override=operand.override)
 
     def _binary(self, node: ts.Node) -> Typed:
         ctx = self.ctx
@@ -251,17 +270,20 @@ class ExpressionChecker:
             return ERROR
         result = binary_result_type(operator, left.type, right.type)
         if result is None:
-            ctx.report("T003", f"no operator '{operator}' for '{left.type.describe()}' and "
-                               f"'{right.type.describe()}'", Span(node.start_byte, node.end_byte))
+            ctx.report("T004", f"no matching overload for operator '{operator}' ({left.type.describe()}, "
+                               f"{right.type.describe()})", Span(node.start_byte, node.end_byte))
             return ERROR
         value = None
         if isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
             operand_type = _common_scalar(left.type, right.type) or left.type
+            if operator in ("<<", ">>"):
+                operand_type = left.type
             try:
                 value = c.binary(operator, left.value, right.value, operand_type)
             except c.ConstError as error:
                 ctx.report("T014", str(error), ctx.span(node))
-        return Typed(result, value)
+        return Typed(result, value, const=left.const and right.const,
+                     override=left.override and right.override)
 
     # ---------------------------------------------------------------- calls
     def call(self, node: ts.Node) -> Typed:
@@ -281,6 +303,8 @@ class ExpressionChecker:
             return self._user_call(node, name_node, symbol, arg_nodes)
         if symbol is None and name == "bitcast":
             return self._bitcast(name_node, template, arg_nodes)
+        if symbol is None and template is None and _INFERABLE.match(name):
+            return self.infer_construct(node, name_node, name, arg_nodes)
         if symbol is not None and symbol.kind in ("struct", "alias") or symbol is None and is_type_name(name):
             constructed = self.resolve_type(callee)
             return self.construct(node, name_node, constructed, arg_nodes, inferred=template is None)
@@ -297,7 +321,7 @@ class ExpressionChecker:
         self.symbol_type(symbol)
         args = [self.value(a) for a in arg_nodes]
         if len(args) != len(symbol.parameters):
-            ctx.report("T003", f"'{symbol.name}' takes {len(symbol.parameters)} argument"
+            ctx.report("T004", f"'{symbol.name}' takes {len(symbol.parameters)} argument"
                                f"{'s' if len(symbol.parameters) != 1 else ''}, not {len(args)}",
                        ctx.span(name_node), related=(Related(symbol.span, f"'{symbol.name}' is declared here"),))
         else:
@@ -317,8 +341,8 @@ class ExpressionChecker:
         if target is t.ERROR or source is t.ERROR:
             return ERROR
         if _bit_width(target) is None or _bit_width(target) != _bit_width(source):
-            ctx.report("T004", f"cannot bitcast '{source.describe()}' to '{target.describe()}': the bit widths "
-                               "differ or a type is not numeric", ctx.span(name_node))
+            ctx.report("T004", f"'bitcast' cannot turn '{source.describe()}' into '{target.describe()}': the bit "
+                               "widths differ or a type is not numeric", ctx.span(name_node))
             return ERROR
         return Typed(target)
 
@@ -333,29 +357,66 @@ class ExpressionChecker:
                 ctx.report("T001", f"unresolved function '{name}'", ctx.span(name_node))
                 return ERROR
             builtin, dialect = found
-            ctx.note_dialect_use(dialect, name_node)
-        if builtin.enable:
+            if dialect != "wgpu" and ctx.enabled_dialect() == "wgpu":
+                for arg in arg_nodes:
+                    self.value(arg)
+                ctx.report("T001", f"unresolved function '{name}': it is a Tint builtin, and this module enables "
+                                   "naga's 'wgpu_cooperative_matrix'", ctx.span(name_node))
+                return ERROR
+            if not ctx.use_dialect(dialect, name_node, f"'{name}'"):
+                for arg in arg_nodes:
+                    self.value(arg)
+                return ERROR
+        elif builtin.enable:
             ctx.require_enable(builtin.enable, name_node, f"'{name}'")
+        if builtin.category == "derivative" and self.stage in ("compute", "vertex"):
+            ctx.report("T003", f"'{name}' can only be used in fragment shaders, not in a {self.stage} shader",
+                       ctx.span(name_node))
         template_args = [self.template_value(a) for a in (template.named_children if template else [])]
         args = [self.value(a) for a in arg_nodes]
         if any(a.type is t.ERROR for a in template_args + args):
             return ERROR
         matches = match_call(builtin.overloads, [a.type for a in template_args], [a.type for a in args])
+        if not matches and dialect is not None:
+            template_nodes = list(template.named_children) if template else []
+            explained = explain_matrix_call(name, template_args, template_nodes, args, arg_nodes, dialect)
+            if explained is not None:
+                code, message, where = explained
+                ctx.report(code, f"'{name}': {message}", ctx.span(where))
+                return ERROR
         if not matches:
             given = ", ".join(a.type.describe() for a in args)
-            templates = f"<{', '.join(a.type.describe() for a in template_args)}>" if template_args else ""
+            templates = (f" and template arguments <{', '.join(_template_text(a.type) for a in template_args)}>"
+                         if template_args else "")
             candidates = "\n".join("  " + s for s in builtin.signatures())
-            ctx.report("T004", f"no matching call to '{name}{templates}({given})'; the overloads are:\n{candidates}",
-                       ctx.span(name_node))
+            ctx.report("T004", f"no matching call to '{name}' with arguments ({given}){templates}; the overloads "
+                               f"are:\n{candidates}", ctx.span(name_node))
             return ERROR
         best = matches[0]
         if best.problem is not None:
-            code, message = best.problem
-            ctx.report(code, f"'{name}': {message}", ctx.span(name_node))
+            code, message, parameter = best.problem
+            where = name_node
+            names = [p.name for p in best.overload.parameters]
+            if parameter in names:
+                where = arg_nodes[names.index(parameter)]
+            ctx.report(code, f"'{name}': {message}", ctx.span(where))
+            if code == "T004":
+                return ERROR
         if best.overload.deprecated:
             self._deprecated(node, name_node, name, builtin, template, arg_nodes, args)
         self.after_builtin_call(name, best, template_args, args, arg_nodes)
-        return Typed(best.result) if best.result is not None else Typed(t.ERROR if builtin.must_use else _VOID)
+        if best.result is None:
+            return Typed(_VOID)
+        constant = builtin.category not in _RUNTIME_ONLY_CATEGORIES and all(a.const for a in args)
+        value = None
+        if constant and isinstance(best.result, t.Scalar):
+            try:
+                value = c.builtin(name, [a.value for a in args], best.result)
+            except c.ConstError as error:
+                self.ctx.report("T014", f"{name}: {error}", ctx.span(node))
+        return Typed(best.result, value, const=constant,
+                     override=constant or all(a.override for a in args) and builtin.category not in
+                     _RUNTIME_ONLY_CATEGORIES)
 
     def _deprecated(self, node, name_node, name, builtin, template, arg_nodes, args) -> None:
         """The bool-majorness load/store: a warning, and a fix when the bool is constant."""
@@ -378,8 +439,14 @@ class ExpressionChecker:
                    fixes=fixes)
 
     def after_builtin_call(self, name, match, template_args, args, arg_nodes) -> None:
-        """Checks of single builtins beyond their overloads (the stride of matrix loads and stores)."""
-        if name not in ("subgroupMatrixLoad", "subgroupMatrixStore"):
+        """Checks of single builtins beyond their overloads: constant lanes, matrix strides."""
+        if name in ("subgroupBroadcast", "quadBroadcast") and len(args) == 2 and not args[1].const:
+            self.ctx.report("T014", f"the '{match.overload.parameters[1].name}' argument of '{name}' must be a "
+                                    "const-expression", self.ctx.span(arg_nodes[1]))
+        if name in ("coopLoad", "coopLoadT", "coopStore", "coopStoreT") and match.problem is None:
+            self._naga_stride(name, match, args, arg_nodes)
+            return
+        if name not in ("subgroupMatrixLoad", "subgroupMatrixStore") or match.problem is not None:
             return
         matrix = match.bindings.get("M")
         if not isinstance(matrix, t.CoopMatrix):
@@ -388,6 +455,9 @@ class ExpressionChecker:
         if deprecated:
             flag_index = 2 if name == "subgroupMatrixLoad" else 3
             flag = args[flag_index].value
+            if not args[flag_index].const:
+                self.ctx.report("T014", "the 'col_major' argument must be a const-expression",
+                                self.ctx.span(arg_nodes[flag_index]))
             if not isinstance(flag, bool):
                 return
             col_major = flag
@@ -400,6 +470,9 @@ class ExpressionChecker:
             isinstance(pointer.store, t.Array) else None
         if not isinstance(stride, int) or isinstance(stride, bool) or element_bytes is None:
             return
+        if stride < 0:
+            self.ctx.report("T009", f"the stride must be non-negative, not {stride}", self.ctx.span(stride_node))
+            return
         # The stride counts array elements; each row (or column) needs its elements' bytes.
         count = matrix.rows if col_major else matrix.columns
         needed = count * matrix.element.byte_size
@@ -409,39 +482,107 @@ class ExpressionChecker:
                                     f"{lines} ({count} x {matrix.element.byte_size} = {needed} bytes); "
                                     f"{lines}s would overlap", self.ctx.span(stride_node))
 
+    def _naga_stride(self, name, match, args, arg_nodes) -> None:
+        """naga strides count elements between columns (coopLoad) or rows (the T forms)."""
+        parameters = [p.name for p in match.overload.parameters]
+        if "stride" not in parameters:
+            return
+        index = parameters.index("stride")
+        stride = args[index].value
+        side = match.bindings.get("D")
+        if isinstance(stride, int) and not isinstance(stride, bool) and isinstance(side, int) and stride < side:
+            lines = "row" if name.endswith("T") else "column"
+            self.ctx.report("T009", f"stride {stride} is shorter than one {lines} of the {side}x{side} matrix; "
+                                    f"{lines}s would overlap", self.ctx.span(arg_nodes[index]))
+
     # ------------------------------------------------------- constructors
     def construct(self, node, name_node, constructed: t.Type, arg_nodes, inferred: bool) -> Typed:
         ctx = self.ctx
         args = [self.value(a) for a in arg_nodes]
+        constant = all(a.const for a in args)
         if constructed is t.ERROR or any(a.type is t.ERROR for a in args):
-            return Typed(constructed)
+            return Typed(constructed, const=constant)
         if isinstance(constructed, t.CoopMatrix):
-            if args and not (len(args) == 1 and t.conversion_rank(args[0].type, constructed.element) is not None):
-                ctx.report("T004", f"a '{constructed.describe()}' is constructed from no argument (zero) or one "
-                                   f"'{constructed.element.describe()}' value", ctx.span(name_node))
+            # u8/i8 matrices are filled from u32/i32 values; matrix constructors are never constant.
+            element = {t.U8: t.U32, t.I8: t.I32}.get(constructed.element, constructed.element)
+            self.note_matrix_in_stage(name_node)
+            if constructed.kind.dialect == "wgpu" and args:
+                ctx.report("T004", f"'{constructed.describe()}' is constructed without arguments (a zero matrix)",
+                           ctx.span(name_node))
+            elif len(args) > 1:
+                ctx.report("T004", f"a '{constructed.describe()}' is constructed from zero or one "
+                                   f"'{element.describe()}' value (none gives a zero matrix)", ctx.span(name_node))
+            elif args:
+                self.expect_convertible(arg_nodes[0], args[0].type, element, "value")
             return Typed(constructed)
         if isinstance(constructed, t.Scalar):
             if len(args) > 1 or args and not isinstance(args[0].type, t.Scalar):
                 ctx.report("T004", f"cannot convert to '{constructed.describe()}' from these arguments",
                            ctx.span(name_node))
                 return Typed(constructed)
-            return Typed(constructed, _convert_value(args[0].value, constructed) if args else _zero(constructed))
+            value = _convert_value(args[0].value, constructed) if args else _zero(constructed)
+            return Typed(constructed, value, const=constant, override=all(a.override for a in args))
         if isinstance(constructed, t.Vector):
             total = sum(a.type.size if isinstance(a.type, t.Vector) else 1 for a in args)
             if args and total != constructed.size and not (len(args) == 1 and isinstance(args[0].type, t.Scalar)):
                 ctx.report("T004", f"'{constructed.describe()}' needs {constructed.size} components, "
                                    f"got {total}", ctx.span(name_node))
-            return Typed(constructed)
+            for arg_node, arg in zip(arg_nodes, args):
+                component = arg.type.element if isinstance(arg.type, t.Vector) else arg.type
+                self.expect_convertible(arg_node, component, constructed.element, "component")
+            return Typed(constructed, const=constant)
         if isinstance(constructed, t.Struct):
             if args and len(args) != len(constructed.members):
                 ctx.report("T004", f"struct '{constructed.name}' has {len(constructed.members)} members, "
                                    f"got {len(args)} values", ctx.span(name_node))
             for arg_node, arg, member in zip(arg_nodes, args, constructed.members):
                 self.expect_convertible(arg_node, arg.type, member.type, f"member '{member.name}'")
-            return Typed(constructed)
-        if isinstance(constructed, t.Array) and constructed.count is None and args:
-            return Typed(t.Array(constructed.element, len(args)))
-        return Typed(constructed)
+            return Typed(constructed, const=constant)
+        if isinstance(constructed, t.Array):
+            if constructed.count is None and not inferred:
+                return Typed(t.Array(constructed.element, len(args)), const=constant)
+            if isinstance(constructed.count, int) and args and len(args) != constructed.count:
+                ctx.report("T004", f"array constructor for '{constructed.describe()}' needs {constructed.count} "
+                                   f"values, got {len(args)}", ctx.span(name_node))
+            for arg_node, arg in zip(arg_nodes, args):
+                self.expect_convertible(arg_node, arg.type, constructed.element, "element")
+            return Typed(constructed, const=constant)
+        return Typed(constructed, const=constant)
+
+    def note_matrix_in_stage(self, node: ts.Node) -> None:
+        """Matrix types exist only in compute shaders (Tint checks the stage of each use)."""
+        if self.stage in ("vertex", "fragment") and not self.stage_reported:
+            self.stage_reported = True
+            self.ctx.report("T010", f"subgroup matrix types cannot be used in a {self.stage} shader",
+                            self.ctx.span(node))
+
+    def infer_construct(self, node, name_node, name: str, arg_nodes) -> Typed:
+        """`vec3(...)`, `mat2x2(...)`, `array(...)`: the element type comes from the arguments."""
+        args = [self.value(a) for a in arg_nodes]
+        constant = all(a.const for a in args)
+        if any(a.type is t.ERROR for a in args):
+            return ERROR
+        if not args:
+            self.ctx.report("T004", f"'{name}()' without a template argument needs arguments to infer its "
+                                    "element type", self.ctx.span(name_node))
+            return ERROR
+        elements = [a.type.element if isinstance(a.type, (t.Vector, t.Matrix)) else a.type for a in args]
+        common = elements[0]
+        for element in elements[1:]:
+            common = _common(common, element) if common is not None else None
+        if name == "array":
+            if common is None:
+                self.ctx.report("T004", "array elements must have one common type", self.ctx.span(name_node))
+                return ERROR
+            return Typed(t.Array(common, len(args)), const=constant)
+        if not isinstance(common, t.Scalar):
+            self.ctx.report("T004", f"cannot infer the element type of '{name}' from these arguments",
+                            self.ctx.span(name_node))
+            return ERROR
+        if name.startswith("vec"):
+            return Typed(t.Vector(int(name[3]), common), const=constant)
+        columns, rows = name[3:].split("x")
+        return Typed(t.Matrix(int(columns), int(rows), common), const=constant)
 
     # ----------------------------------------------------------- helpers
     def expect_convertible(self, node: ts.Node, actual: t.Type, expected: t.Type, what: str) -> bool:
@@ -462,6 +603,10 @@ class _Void(t.Type):
 
 _VOID = _Void()
 VOID = _VOID
+
+
+def _template_text(value: t.Type) -> str:
+    return value.type.describe() if isinstance(value, t.TypeOf) else value.describe()
 
 
 def _bit_width(value_type: t.Type) -> int | None:
@@ -520,6 +665,8 @@ def binary_result_type(operator: str, left: t.Type, right: t.Type) -> t.Type | N
         if isinstance(left, t.Vector) != isinstance(right, t.Vector):
             return None
         return left
+    if operator in ("+", "-") and isinstance(left, t.CoopMatrix) and left == right and left.kind.dialect == "wgpu":
+        return left  # naga adds and subtracts cooperative matrices of one type
     if isinstance(left, (t.CoopMatrix, t.Struct, t.Array, t.Pointer, t.Atomic, t.Opaque)) or \
             isinstance(right, (t.CoopMatrix, t.Struct, t.Array, t.Pointer, t.Atomic, t.Opaque)):
         return None

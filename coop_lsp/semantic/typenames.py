@@ -8,7 +8,6 @@ import tree_sitter as ts
 
 from . import types as t
 from .builtins.matrix import MATRIX_ELEMENTS, NAGA_ELEMENTS
-from .context import DIALECT_ENABLES
 
 _VECTOR_SHORTHANDS = {f"vec{n}{s}": t.Vector(n, scalar) for n in (2, 3, 4)
                       for s, scalar in (("f", t.F32), ("i", t.I32), ("u", t.U32), ("h", t.F16))}
@@ -68,7 +67,7 @@ class TypeResolver:
             ctx.model.references[(name_node.start_byte, name_node.end_byte)] = symbol
             if args:
                 ctx.report("T003", f"'{name}' takes no template arguments", ctx.span(name_node))
-            return self.symbol_type(symbol)
+            return self.symbol_type(symbol, via=name_node)
         if symbol is not None:
             ctx.report("T003", f"'{name}' is a {symbol.kind}, not a type", ctx.span(name_node))
             return t.ERROR
@@ -92,7 +91,7 @@ class TypeResolver:
             element = self._element_scalar(name_node, name, args, 1)
             if isinstance(element, t.Scalar) and not element.is_float:
                 ctx.report("T003", f"matrix element type must be f32 or f16, not '{element.describe()}'",
-                           ctx.span(args[0]))
+                           ctx.span(name_node))
                 return t.ERROR
             return t.Matrix(int(matrix[1]), int(matrix[2]), element) if isinstance(element, t.Scalar) else t.ERROR
         if name == "array":
@@ -112,6 +111,14 @@ class TypeResolver:
         subgroup = _SUBGROUP_NAME.match(name)
         if subgroup:
             return self._subgroup_matrix(name_node, name, subgroup[1], args)
+        if name in ("u8", "i8") and ctx.enabled_dialect() == "wgpu":
+            ctx.report("T001", f"unresolved type '{name}' (naga 29 has no 8-bit matrix elements)",
+                       ctx.span(name_node))
+            return t.ERROR
+        if name in ("u8", "i8"):
+            ctx.report("T003", f"'{name}' is only a subgroup matrix element type, not a type of values",
+                       ctx.span(name_node))
+            return t.ERROR
         if name in _OPAQUE or _TEMPLATED_OPAQUE.match(name):
             for arg in args:
                 if self.ctx.text(arg) not in TEXEL_FORMATS | TEMPLATE_ENUMERANTS:
@@ -150,14 +157,18 @@ class TypeResolver:
             return t.Array(element, None)
         size = self.template_value(args[1])
         if size.value is None:
-            if size.symbol is not None and size.symbol.kind == "override":
-                return t.Array(element, size.symbol.name)
+            if size.override and not size.const and size.type is not t.ERROR:
+                return t.Array(element, self.ctx.text(args[1]))
             if size.type is not t.ERROR:
                 self.ctx.report("T003", "array size must be a constant or override expression",
                                 self.ctx.span(args[1]))
             return t.Array(element, None) if size.type is t.ERROR else t.ERROR
-        if not isinstance(size.value, int) or isinstance(size.value, bool) or size.value <= 0:
-            self.ctx.report("T014", f"array size must be a positive integer, not {size.value}", self.ctx.span(args[1]))
+        if not isinstance(size.value, int) or isinstance(size.value, bool):
+            self.ctx.report("T003", f"array size must be an integer, not '{size.type.describe()}'",
+                            self.ctx.span(args[1]))
+            return t.ERROR
+        if size.value <= 0:
+            self.ctx.report("T014", f"array count ({size.value}) must be positive", self.ctx.span(args[1]))
             return t.ERROR
         return t.Array(element, size.value)
 
@@ -179,11 +190,10 @@ class TypeResolver:
 
     def _naga_matrix(self, name_node, name, columns, rows, args) -> t.Type:
         ctx = self.ctx
-        ctx.note_dialect_use("wgpu", name_node)
-        ctx.require_enable(DIALECT_ENABLES["wgpu"], name_node, f"the cooperative matrix type '{name}'")
+        ctx.use_dialect("wgpu", name_node, f"the cooperative matrix type '{name}'")
         if (columns, rows) not in ((8, 8), (16, 16)):
-            ctx.report("T005", f"'{name}' is not a cooperative matrix size naga knows: use coop_mat8x8 or "
-                               "coop_mat16x16", ctx.span(name_node))
+            ctx.report("T001", f"unresolved type '{name}': naga knows coop_mat8x8 and coop_mat16x16",
+                       ctx.span(name_node))
             return t.ERROR
         if len(args) != 2:
             ctx.report("T005", f"'{name}' needs two template arguments: an element type and a role (A, B or C)",
@@ -205,13 +215,11 @@ class TypeResolver:
     def _subgroup_matrix(self, name_node, name, role, args) -> t.Type:
         ctx = self.ctx
         dialect = ctx.subgroup_dialect()
-        ctx.note_dialect_use(dialect, name_node)
-        ctx.require_enable(DIALECT_ENABLES[dialect], name_node, f"the subgroup matrix type '{name}'")
+        ctx.use_dialect(dialect, name_node, f"the subgroup matrix type '{name}'")
         if len(args) != 3:
             ctx.report("T005", f"'{name}' needs three template arguments: element type, columns, rows",
                        ctx.span(name_node))
             return t.ERROR
-        element = self._matrix_element(args[0])
         dimensions = []
         for arg, what in ((args[1], "column"), (args[2], "row")):
             value = self.template_value(arg)
@@ -222,6 +230,7 @@ class TypeResolver:
                            ctx.span(name_node))
                 return t.ERROR
             dimensions.append(value.value)
+        element = self._matrix_element(args[0])
         if element is t.ERROR:
             return t.ERROR
         if element not in MATRIX_ELEMENTS:
@@ -233,6 +242,6 @@ class TypeResolver:
     def _matrix_element(self, node: ts.Node) -> t.Type:
         # u8 and i8 exist only as subgroup matrix element types.
         text = self.ctx.text(node)
-        if text in ("u8", "i8") and self.lookup_symbol(text) is None:
+        if text in ("u8", "i8") and self.lookup_symbol(text) is None and self.ctx.enabled_dialect() != "wgpu":
             return t.Scalar(text)
         return self.resolve_type(node)

@@ -144,9 +144,7 @@ class Pointer(Type):
     access: str
 
     def describe(self) -> str:
-        if self.space in ("storage",):
-            return f"ptr<{self.space}, {self.store.describe()}, {self.access}>"
-        return f"ptr<{self.space}, {self.store.describe()}>"
+        return f"ptr<{self.space}, {self.store.describe()}, {self.access}>"
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from coop_lsp.core.diagnostic import Severity
 from coop_lsp.core.rules import find
+from coop_lsp.semantic import rules as _semantic_rules  # noqa: F401  (registers the T codes)
+from coop_lsp.syntax import rules as _syntax_rules  # noqa: F401  (registers the S codes)
 from coop_lsp.devices.naga import NagaOracle
 from coop_lsp.devices.tint import TintOracle
-from coop_lsp.lint import lint_source
 
 from .spec import SpecCase
 
@@ -27,15 +28,35 @@ def is_error(code: str) -> bool:
 
 def expected_first_error_line(case: SpecCase) -> int | None:
     """1-based line of the first expected error, None when the case expects none."""
-    lines = [e.line + 1 for e in case.expected if is_error(e.code)]
-    return min(lines) if lines else None
+    first = _first_expected_error(case)
+    return first.line + 1 if first else None
+
+
+def _first_expected_error(case: SpecCase):
+    errors = [e for e in case.expected if is_error(e.code)]
+    return min(errors, key=lambda e: (e.line, e.column)) if errors else None
+
+
+def _same_gap(case: SpecCase, line: int, column: int) -> bool:
+    """A missing token: Tint names the next token, the spec the place right after the previous one."""
+    first = _first_expected_error(case)
+    if first is None or not first.code.startswith("S"):
+        return False
+    lines = case.source.splitlines()
+    between = [lines[first.line][first.column:]] + lines[first.line + 1:line - 1] + [lines[line - 1][:column - 1]]
+    if line - 1 == first.line:
+        between = [lines[first.line][first.column:column - 1]]
+    return all(not text.split("//")[0].strip() for text in between)
 
 
 def expectations_against_tint(case: SpecCase, tint: TintOracle) -> tuple[bool, str]:
     verdict = tint.compile(case.source)
     if verdict.failure:
         return False, f"Tint gave no verdict: {verdict.failure}"
-    return _compare(case, "Tint", [(m.line, m.message) for m in verdict.errors])
+    errors = [(m.line, m.message) for m in verdict.errors]
+    if errors and _same_gap(case, verdict.errors[0].line, verdict.errors[0].column):
+        errors[0] = (expected_first_error_line(case), errors[0][1])
+    return _compare(case, "Tint", errors)
 
 
 def expectations_against_naga(case: SpecCase, naga: NagaOracle) -> tuple[bool, str]:
@@ -63,6 +84,8 @@ def check_against_naga(case: SpecCase, naga: NagaOracle) -> tuple[bool, str]:
     the expression; NagaMessage.focus is that label. Errors naga gives no
     position (an invalid type) match any line.
     """
+    from coop_lsp.lint import lint_source
+
     ours = lint_source(case.source)
     our_errors = sorted((d for d in ours.diagnostics if d.severity is Severity.ERROR), key=lambda d: d.span.start)
     verdict = naga.validate(case.source)

@@ -61,6 +61,15 @@ def _math() -> list[Builtin]:
             overload("(e1: T, e2: I) -> T", T=FLOATS, I=(t.ABSTRACT_INT, t.I32)),
             overload("(e1: vecN<T>, e2: vecN<I>) -> vecN<T>", T=FLOATS, I=(t.ABSTRACT_INT, t.I32)),
         ), "e1 * 2^e2.", category="math"),
+        Builtin("frexp", (
+            overload("(e: T) -> __frexp_result<T>", T=FLOATS),
+            overload("(e: vecN<T>) -> __frexp_result<vecN<T>>", T=FLOATS),
+        ), "Splits e into a significand in [0.5, 1) and a power-of-two exponent: `fract` and `exp`.",
+            category="math"),
+        Builtin("modf", (
+            overload("(e: T) -> __modf_result<T>", T=FLOATS),
+            overload("(e: vecN<T>) -> __modf_result<vecN<T>>", T=FLOATS),
+        ), "Splits e into its fractional and whole parts: `fract` and `whole`.", category="math"),
         Builtin("quantizeToF16", (
             overload("(e: f32) -> f32"), overload("(e: vecN<f32>) -> vecN<f32>"),
         ), "Rounds an f32 to the nearest f16 value, kept as f32.", category="math"),
@@ -193,7 +202,10 @@ def _synchronization() -> list[Builtin]:
                 category="synchronization", must_use=False),
         Builtin("textureBarrier", (overload("()"),), "Orders storage texture accesses within the workgroup.",
                 category="synchronization", must_use=False),
-        Builtin("workgroupUniformLoad", (overload("(p: ptr<workgroup, T, read_write>) -> T", T=ANY),),
+        Builtin("workgroupUniformLoad", (
+            overload("(p: ptr<workgroup, atomic<T>, read_write>) -> T", T=ATOMIC_SCALARS),
+            overload("(p: ptr<workgroup, T, read_write>) -> T", T=ANY),
+        ),
                 "Loads a workgroup variable after a barrier; the result is uniform across the workgroup.",
                 category="synchronization"),
     ]

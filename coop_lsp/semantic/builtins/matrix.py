@@ -16,6 +16,7 @@ NAGA_ELEMENTS = (t.F32, t.F16)
 MEMORY_SPACES = ("storage", "workgroup")
 ACCESS = ("read", "write", "read_write")
 MAJORNESS = ("row_major", "col_major")
+INDEX_TYPES = (t.ABSTRACT_INT, t.I32, t.U32)
 ROLES = ("A", "B", "C")
 
 TINT_ENABLE = "chromium_experimental_subgroup_matrix"
@@ -42,23 +43,65 @@ def _array_holds_matrix_elements(bindings: dict) -> tuple[str, str] | None:
         return None
     width = array_element_bytes(element)
     if width is None:
-        return (INVALID_MEMORY, f"the array must hold scalars or vectors, not '{element.describe()}'")
+        return (INVALID_MEMORY, f"the array must hold scalars or vectors, not '{element.describe()}'", "p")
     if width < matrix.element.byte_size:
         return (INVALID_MEMORY, f"the stride of the array ({width} bytes) must be greater than or equal to the "
-                                f"matrix element size ({matrix.element.byte_size} bytes)")
+                                f"matrix element size ({matrix.element.byte_size} bytes)", "p")
     return None
 
 
-def _readable(bindings: dict) -> tuple[str, str] | None:
+def _storage_element(scalar: t.Scalar) -> t.Scalar:
+    """u8 and i8 matrices live in u32 and i32 arrays."""
+    return {t.U8: t.U32, t.I8: t.I32}.get(scalar, scalar)
+
+
+def _exact_array_element(bindings: dict) -> tuple[str, str, None] | None:
+    """The deprecated bool forms take only arrays of exactly the matrix's (storage) element type."""
+    matrix, element = bindings.get("M"), bindings.get("E")
+    if not isinstance(matrix, t.CoopMatrix) or element is None:
+        return None
+    if element != _storage_element(matrix.element):
+        return ("T004", f"the deprecated form needs an array of '{_storage_element(matrix.element).describe()}', "
+                        f"not of '{element.describe()}' (the current form with a majorness template argument "
+                        "accepts it)", None)
+    return None
+
+
+# Tint's element type pairs for multiply: operand element -> allowed result elements.
+_RESULT_ELEMENTS = {
+    t.F16: (t.F32, t.F16), t.F32: (t.F32,), t.I8: (t.I32, t.U32, t.I8, t.U8), t.U8: (t.I32, t.U32, t.I8, t.U8),
+    t.I32: (t.I32, t.U32), t.U32: (t.I32, t.U32),
+}
+
+
+def _element_pairing(bindings: dict) -> tuple[str, str, None] | None:
+    operand, result = bindings.get("T"), bindings.get("R")
+    allowed = _RESULT_ELEMENTS.get(operand, ())
+    if result not in allowed:
+        names = ", ".join(a.describe() for a in allowed)
+        return ("T004", f"'{operand.describe()}' operands give a result of {names}, not "
+                        f"'{result.describe()}'", None)
+    return None
+
+
+def _is_matrix(bindings: dict) -> tuple[str, str, None] | None:
+    matrix = bindings.get("M")
+    if matrix is not None and not isinstance(matrix, t.CoopMatrix):
+        return ("T004", f"the first template argument must be a subgroup matrix type, not "
+                        f"'{matrix.describe()}'", None)
+    return None
+
+
+def _readable(bindings: dict) -> tuple[str, str, str] | None:
     if bindings.get("AM") == "write":
-        return (INVALID_MEMORY, "cannot load a matrix through a write-only pointer")
+        return (INVALID_MEMORY, "cannot load a matrix through a write-only pointer", "p")
     return None
 
 
-def _writable(bindings: dict) -> tuple[str, str] | None:
+def _writable(bindings: dict) -> tuple[str, str, str] | None:
     if bindings.get("AM") == "read":
         return (INVALID_MEMORY, "cannot store a matrix through a read-only pointer; "
-                                "declare the buffer 'var<storage, read_write>'")
+                                "declare the buffer 'var<storage, read_write>'", "p")
     return None
 
 
@@ -67,25 +110,22 @@ def _shapes_multiply(bindings: dict) -> tuple[str, str] | None:
     k_left, m_left = bindings["K"], bindings["M"]
     n_right, k_right = bindings["N"], bindings["K2"]
     if k_left != k_right:
-        return (SHAPE_MISMATCH, f"the left matrix has {k_left} columns but the right matrix has {k_right} rows; "
-                                "they must be equal (K)")
+        return (SHAPE_MISMATCH, f"shape mismatch: the left matrix has {k_left} columns but the right matrix has "
+                                f"{k_right} rows; they must be equal (K)", None)
     if "N3" in bindings and (bindings["N3"], bindings["M3"]) != (n_right, m_left):
-        return (SHAPE_MISMATCH, f"the accumulator is {bindings['N3']}x{bindings['M3']} (columns x rows) but "
-                                f"left x right is {n_right}x{m_left}")
-    if bindings.get("T") != bindings.get("T2"):
-        return (SHAPE_MISMATCH, f"the left matrix holds '{bindings['T'].describe()}' and the right matrix "
-                                f"'{bindings['T2'].describe()}'; both operands need the same element type")
-    return None
+        return (SHAPE_MISMATCH, f"shape mismatch: the accumulator is {bindings['N3']}x{bindings['M3']} "
+                                f"(columns x rows) but left x right is {n_right}x{m_left}", None)
+    return _element_pairing(bindings)
 
 
 def _naga_shapes(bindings: dict) -> tuple[str, str] | None:
     sizes = {bindings["D"], bindings["D2"], bindings["D3"]}
     if len(sizes) > 1:
-        return (SHAPE_MISMATCH, "coopMultiplyAdd needs A, B and C of the same size; got "
+        return (SHAPE_MISMATCH, "shape mismatch: coopMultiplyAdd needs A, B and C of the same size; got "
                                 f"{bindings['D']}x{bindings['D']}, {bindings['D2']}x{bindings['D2']} and "
-                                f"{bindings['D3']}x{bindings['D3']}")
+                                f"{bindings['D3']}x{bindings['D3']}", None)
     if bindings["T"] != bindings["T2"]:
-        return (SHAPE_MISMATCH, "A and B must have the same element type")
+        return ("T004", "A and B must have the same element type", None)
     return None
 
 
@@ -95,47 +135,54 @@ def _naga_shapes(bindings: dict) -> tuple[str, str] | None:
 def _tint_like(enable: str, deprecated_forms: bool, proposal: bool) -> list[Builtin]:
     """Tint's and the proposal's builtins differ in the load/store and multiply spellings."""
     elements = dict(T=MATRIX_ELEMENTS)
-    load_checks = (_array_holds_matrix_elements, _readable)
-    store_checks = (_array_holds_matrix_elements, _writable)
-    memory = dict(AS=MEMORY_SPACES, AM=ACCESS, E=ANY, M=ANY)
+    load_checks = (_is_matrix, _array_holds_matrix_elements, _readable)
+    store_checks = (_is_matrix, _array_holds_matrix_elements, _writable)
+    memory = dict(AS=MEMORY_SPACES, AM=ACCESS, E=ANY, M=ANY, O=INDEX_TYPES, S=INDEX_TYPES)
+    exact = (_exact_array_element,) if deprecated_forms else ()
 
-    bool_load = overload("<M: M>(p: ptr<AS, array<E>, AM>, offset: u32, col_major: bool, stride: u32) -> M",
-                         checks=load_checks, deprecated=deprecated_forms, **memory)
-    bool_store = overload("(p: ptr<AS, array<E>, AM>, offset: u32, value: M, col_major: bool, stride: u32)",
-                          checks=store_checks, deprecated=deprecated_forms, **memory)
+    bool_load = overload("<M: M>(p: ptr<AS, array<E>, AM>, offset: O, col_major: bool, stride: S) -> M",
+                         checks=exact + load_checks, deprecated=deprecated_forms, **memory)
+    bool_store = overload("(p: ptr<AS, array<E>, AM>, offset: O, value: M, col_major: bool, stride: S)",
+                          checks=exact + store_checks, deprecated=deprecated_forms, **memory)
     if proposal:
         loads, stores = (bool_load,), (bool_store,)
     else:
-        loads = (overload("<M: M, L: L>(p: ptr<AS, array<E>, AM>, offset: u32, stride: u32) -> M",
+        loads = (overload("<M: M, L: L>(p: ptr<AS, array<E>, AM>, offset: O, stride: S) -> M",
                           checks=load_checks, L=MAJORNESS, **memory), bool_load)
-        stores = (overload("<L: L>(p: ptr<AS, array<E>, AM>, offset: u32, value: M, stride: u32)",
+        stores = (overload("<L: L>(p: ptr<AS, array<E>, AM>, offset: O, value: M, stride: S)",
                            checks=store_checks, L=MAJORNESS, **memory), bool_store)
 
-    shapes = dict(K=ANY, M=ANY, N=ANY, K2=ANY, T2=MATRIX_ELEMENTS, **elements)
+    shapes = dict(K=ANY, M=ANY, N=ANY, K2=ANY, **elements)
     if proposal:
-        multiply = overload("<RT: result<R, N3, M3>>(left: left<T, K, M>, right: right<T2, N, K2>) -> result<R, N3, M3>",
+        multiply = overload("<RT: result<R, N3, M3>>(left: left<T, K, M>, right: right<T, N, K2>) -> result<R, N3, M3>",
                             checks=(_shapes_multiply,), R=MATRIX_ELEMENTS, N3=ANY, M3=ANY, **shapes)
         # The proposal writes the result type as a template argument; it is also implied by `acc`.
         accumulate = (overload(
-            "<RT: result<R, N3, M3>>(left: left<T, K, M>, right: right<T2, N, K2>, acc: result<R, N3, M3>) "
+            "<RT: result<R, N3, M3>>(left: left<T, K, M>, right: right<T, N, K2>, acc: result<R, N3, M3>) "
             "-> result<R, N3, M3>",
             checks=(_shapes_multiply,), R=MATRIX_ELEMENTS, N3=ANY, M3=ANY, **shapes),)
         accumulate += (overload(
-            "(left: left<T, K, M>, right: right<T2, N, K2>, acc: result<R, N3, M3>) -> result<R, N3, M3>",
+            "(left: left<T, K, M>, right: right<T, N, K2>, acc: result<R, N3, M3>) -> result<R, N3, M3>",
             checks=(_shapes_multiply,), R=MATRIX_ELEMENTS, N3=ANY, M3=ANY, **shapes),)
     else:
-        multiply = overload("<R: R>(left: left<T, K, M>, right: right<T2, N, K2>) -> result<R, N, M>",
+        multiply = overload("<R: R>(left: left<T, K, M>, right: right<T, N, K2>) -> result<R, N, M>",
                             checks=(_shapes_multiply,), R=MATRIX_ELEMENTS, **shapes)
         accumulate = (overload(
-            "(left: left<T, K, M>, right: right<T2, N, K2>, acc: result<R, N3, M3>) -> result<R, N3, M3>",
+            "(left: left<T, K, M>, right: right<T, N, K2>, acc: result<R, N3, M3>) -> result<R, N3, M3>",
             checks=(_shapes_multiply,), R=MATRIX_ELEMENTS, N3=ANY, M3=ANY, **shapes),)
 
     def scalar_op(name: str, what: str) -> Builtin:
-        return Builtin(name, tuple(
-            overload(f"(matrix: {role}<T, C1, R1>, value: T) -> {role}<T, C1, R1>", C1=ANY, R1=ANY, **elements)
-            for role in ("left", "right", "result")
-        ), f"{what} the scalar `value` to every element of the matrix.", category="subgroup matrix",
-            enable=enable)
+        # u8 and i8 matrices take u32 and i32 scalars.
+        overloads = []
+        for role in ("left", "right", "result"):
+            overloads.append(overload(f"(matrix: {role}<T, C1, R1>, value: T) -> {role}<T, C1, R1>", C1=ANY, R1=ANY,
+                                      T=(t.F32, t.F16, t.U32, t.I32)))
+            overloads.append(overload(f"(matrix: {role}<u8, C1, R1>, value: u32) -> {role}<u8, C1, R1>",
+                                      C1=ANY, R1=ANY))
+            overloads.append(overload(f"(matrix: {role}<i8, C1, R1>, value: i32) -> {role}<i8, C1, R1>",
+                                      C1=ANY, R1=ANY))
+        return Builtin(name, tuple(overloads), f"{what} the scalar `value` to every element of the matrix.",
+                       category="subgroup matrix", enable=enable)
 
     left, right, result = "subgroup_matrix_left", "subgroup_matrix_right", "subgroup_matrix_result"
     return [

@@ -110,7 +110,8 @@ class Match:
     bindings: dict
     result: t.Type | None
     rank: int
-    problem: str | None = None  # set by a failed check: the overload matched but is invalid
+    # Set by a failed check: (code, message, name of the parameter at fault or None).
+    problem: tuple | None = None
 
 
 class _Mismatch(Exception):
@@ -211,7 +212,11 @@ def _unify(pattern: Pattern, value: t.Type, candidate: Overload, bindings: dict,
             _bind(head, value, candidate, bindings)
             return
         raise _Mismatch
-    if head in t.CONCRETE_SCALARS or head in ("u8", "i8"):
+    if head in ("u8", "i8"):
+        if value != t.Scalar(head):
+            raise _Mismatch
+        return
+    if head in t.CONCRETE_SCALARS:
         if not isinstance(value, t.Scalar):
             raise _Mismatch
         return  # rank check happens on instantiation
@@ -375,6 +380,11 @@ def _instantiate(pattern: Pattern, candidate: Overload, bindings: dict) -> t.Typ
         side = _int(size.head, bindings)
         return t.CoopMatrix(t.MatrixKind("wgpu", _value(role.head, candidate, bindings)),
                             _instantiate(element, candidate, bindings), side, side)
+    if head in ("__frexp_result", "__modf_result"):
+        value = t.concretize(_instantiate(pattern.args[0], candidate, bindings))
+        second = ("exp", t.Vector(value.size, t.I32) if isinstance(value, t.Vector) else t.I32) \
+            if head == "__frexp_result" else ("whole", value)
+        return t.Struct(f"{head}_{value.describe()}", (t.StructMember("fract", value), t.StructMember(*second)))
     if head == "__atomic_compare_exchange_result":
         value = _instantiate(pattern.args[0], candidate, bindings)
         return t.Struct(f"__atomic_compare_exchange_result_{value.describe()}",

@@ -1,0 +1,252 @@
+// Constant evaluation: abstract numbers, overflow, division by zero, array
+// sizes, workgroup sizes from constants and overrides.
+
+// === abstract int folds into u32
+const A = 1 << 10;
+const B: u32 = A + 24;
+const_assert B == 1048u;
+
+// === abstract float to f32
+const PI = 3.14159265358979;
+const HALF: f32 = PI / 2.0;
+
+// === abstract int converts to f32 in an initializer
+const X: f32 = 3;
+
+// === i32 overflow in addition
+const x: i32 = 2147483647 + 1;
+//             ^ T014 cannot be represented as 'i32'
+// tint: value 2147483648 cannot be represented as 'i32'
+
+// === concrete u32 multiplication wraps
+const x = 65536u * 65536u;
+const_assert x == 0u;
+// tint: concrete integer arithmetic wraps, only abstract results are range-checked
+
+// === concrete u32 subtraction wraps
+const x = 0u - 1u;
+const_assert x == 4294967295u;
+
+// === abstract int overflow
+const x = 9223372036854775807 + 1;
+//        ^ T014 overflow
+
+// === abstract int result too large for u32
+const big = 4294967296;
+const x: u32 = big;
+//             ^ T014 'u32'
+// tint: value 4294967296 cannot be represented as 'u32'
+
+// === negative abstract int to u32
+const x: u32 = -1;
+//             ^ T014 'u32'
+
+// === integer literal out of range for i32
+const x = 3000000000i;
+//        ^ T014 'i32'
+
+// === integer division by zero
+const x = 7 / 0;
+//        ^ T014 zero
+// tint: integer division by zero is invalid
+
+// === integer remainder by zero
+const x = 7u % 0u;
+//        ^ T014 zero
+
+// === division by zero through a named constant
+const D = 0;
+fn f() -> i32 {
+  return 10 / D;
+//       ^ T014 zero
+}
+
+// === float division by zero is not a constant error for abstract floats
+const x = 1.0 / 0.0;
+//        ^ T014 'abstract-float'
+// tint: '1.0 / 0.0' cannot be represented as 'abstract-float'
+
+// === f32 overflow
+const x: f32 = 3.0e38 * 10.0;
+//             ^ T014 'f32'
+
+// === const_assert that holds
+const N = 16u;
+const_assert N % 4u == 0u;
+
+// === const_assert that fails
+const N = 15u;
+const_assert N % 4u == 0u;
+//           ^ T014 const assertion failed
+
+// === const_assert in a function
+fn f() {
+  const K = 3;
+  const_assert K > 4;
+//             ^ T014 const assertion failed
+}
+
+// === const_assert needs a bool
+const_assert 1;
+//           ^ T003 'bool'
+
+// === shift too large
+const x = 1u << 32u;
+//        ^ T014 shift
+// tint: shift left value must be less than the bit width of the lhs, which is 32
+
+// === shift into the sign bit of an i32
+const x: i32 = 1i << 31u;
+//             ^ T014 sign
+// tint: shift left operation results in sign change
+
+// === shift just below the sign bit
+const x: i32 = 1i << 30u;
+
+// === array size from a const
+const N = 8u;
+var<private> a: array<f32, N * 2u>;
+fn f() -> f32 { return a[15]; }
+
+// === array size must be positive
+var<private> a: array<f32, 0>;
+//                         ^ T014 positive
+// tint: array count (0) must be greater than 0
+
+// === negative array size
+const N = -4;
+var<private> a: array<f32, N>;
+//                         ^ T014 positive
+
+// === array size must be an integer
+var<private> a: array<f32, 4.0>;
+//                         ^ T003 integer
+// tint: array count must evaluate to a constant integer expression or override variable
+
+// === array size from an override in workgroup memory
+override TILE: u32 = 16u;
+var<workgroup> tile: array<f32, TILE * TILE>;
+@compute @workgroup_size(16) fn main() { tile[0] = 1.0; }
+
+// === override-sized array outside workgroup memory
+override N: u32 = 4u;
+var<private> a: array<f32, N>;
+//           ^ T003 override
+// tint: array with an 'override' element count can only be used as the store type of a 'var<workgroup>'
+
+// === constant index out of bounds of a fixed array
+fn f() -> f32 {
+  var a: array<f32, 4>;
+  return a[4];
+//         ^ T014 out of bounds
+}
+// tint: index 4 out of bounds [0..3]
+
+// === negative constant index
+fn f() -> f32 {
+  var v = vec3<f32>();
+  return v[-1];
+//         ^ T014 out of bounds
+}
+
+// === constant vector index out of bounds
+fn f() -> f32 {
+  let v = vec2<f32>(1.0, 2.0);
+  return v[2];
+//         ^ T014 out of bounds
+}
+
+// === workgroup size from constants
+const WG_X = 64u;
+const WG_Y = 2u;
+@compute @workgroup_size(WG_X, WG_Y, 1) fn main() {}
+
+// === workgroup size from an override
+override BLOCK: u32 = 128u;
+@compute @workgroup_size(BLOCK) fn main() {}
+
+// === workgroup size must be positive
+@compute @workgroup_size(0) fn main() {}
+//                       ^ T014 positive
+// tint: workgroup_size argument must be at least 1
+
+// === workgroup size from a negative const
+const W = -8;
+@compute @workgroup_size(W) fn main() {}
+//                       ^ T014 positive
+
+// === workgroup size arguments must share a type
+@compute @workgroup_size(8u, 8i) fn main() {}
+//                           ^ T003 workgroup_size
+// tint: workgroup_size arguments must be of the same type, either i32 or u32
+
+// === workgroup size must be an integer
+@compute @workgroup_size(8.0) fn main() {}
+//                       ^ T003 workgroup_size
+
+// === workgroup size from a let is not constant
+fn f() {}
+const N = 4u;
+@compute @workgroup_size(N, N) fn main() { let n = N; _ = n; }
+
+// === const from a let is not a constant expression
+fn f() {
+  let n = 4;
+  const m = n * 2;
+//          ^ T014 const-expression
+}
+// tint: const initializer requires a const-expression, but expression is a runtime-expression
+
+// === const from an override is not a constant expression
+override O = 4;
+const C = O * 2;
+//        ^ T014 const-expression
+
+// === override with a constant initializer
+override scale: f32 = 2.0 * 0.5;
+override count: u32;
+@compute @workgroup_size(1) fn main() { _ = scale * f32(count); }
+
+// === override of a struct type is not allowed
+struct S { a: u32 }
+override o: S;
+//          ^ T003 scalar
+// tint: override type must be a scalar (or the type is not valid here)
+
+// === builtin const evaluation
+const a = max(3, 7) + min(2u, 9u);
+const b = clamp(12, 0, 10);
+const c = abs(-5) + select(1, 2, true);
+const_assert b == 10;
+const_assert c == 7;
+
+// === builtin const evaluation error: sqrt of a negative
+const x = sqrt(-1.0);
+//        ^ T014 sqrt
+// tint: sqrt must be called with a value >= 0
+
+// === clamp with low above high is a const error
+const x = clamp(5, 10, 0);
+//        ^ T014 clamp
+// tint: clamp called with 'low' (10) greater than 'high' (0)
+
+// === vector constants and swizzles fold
+const v = vec4(1, 2, 3, 4);
+const s = v.wzyx;
+const_assert s.x == 4;
+
+// === const_assert on a vector comparison needs all
+const v = vec2(1, 2);
+const_assert all(v < vec2(3, 3));
+
+// === wrong type for a typed const
+const x: u32 = 1.5;
+//             ^ T003 'u32'
+// tint: cannot initialize const of type 'u32' with value of type 'abstract-float'
+
+// === i32 min value is representable
+const lowest: i32 = -2147483648;
+const_assert lowest < 0;
+
+// === abs of i32 min overflows in the i32 type only at runtime
+fn f(x: i32) -> i32 { return abs(x); }
