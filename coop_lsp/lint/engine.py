@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.deep import call_with_deep_stack
 from ..core.diagnostic import Diagnostic
@@ -12,6 +12,8 @@ from ..semantic.model import SemanticModel
 from ..syntax import parse, syntax_diagnostics
 from ..syntax.parser import ParseAbandoned, Parsed
 from ..syntax.rules import SYNTAX_ERROR
+from ..core.rules import find as find_rule
+from .filters import DiagnosticFilters
 from .rules import INTERNAL_ERROR
 
 
@@ -38,8 +40,24 @@ def lint_source(text: str | bytes) -> LintResult:
         diagnostics.append(Diagnostic(
             INTERNAL_ERROR.code, f"internal error in the semantic checks: {type(error).__name__}: {error}",
             Span(0, 0)))
+    diagnostics = apply_filters(diagnostics, DiagnosticFilters.from_tree(parsed.root, parsed.source))
     diagnostics.sort(key=lambda d: d.sort_key)
     return LintResult(parsed.source, capped(diagnostics), parsed, model)
+
+
+def apply_filters(diagnostics: list[Diagnostic], filters: DiagnosticFilters) -> list[Diagnostic]:
+    """`diagnostic(off, coop.<rule>)` and its kin change the severity of our suppressible rules."""
+    kept = []
+    for diagnostic in diagnostics:
+        rule = find_rule(diagnostic.code)
+        if rule is None or not rule.suppressible:
+            kept.append(diagnostic)
+            continue
+        severity = filters.severity(rule.qualified_name, diagnostic.span.start, diagnostic.severity)
+        if severity is None:
+            continue
+        kept.append(diagnostic if severity == diagnostic.severity else replace(diagnostic, severity=severity))
+    return kept
 
 
 def _outside_broken_statements(parsed: Parsed, syntax: list[Diagnostic],

@@ -1,0 +1,85 @@
+"""WGSL diagnostic filtering: `diagnostic(severity, rule)` directives and `@diagnostic` attributes.
+
+A directive applies to the whole module; an attribute on a function, a
+compound statement, an `if`, `switch`, loop or loop body applies to that
+construct; the innermost filter for a rule wins (WGSL spec, "Diagnostic
+Filtering"). Tint honours its own rule names this way; coop-lint also reads
+`coop.<rule>` names, which Tint accepts and ignores, so a kernel author can
+silence our rules in the WGSL itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from ..core.diagnostic import Severity
+from ..core.text import SourceText, Span
+
+SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
+
+
+@dataclass(frozen=True)
+class Filter:
+    rule: str  # as written: "derivative_uniformity", "chromium.subgroup_matrix_uniformity", "coop.stride"
+    severity: Severity | None  # None: off
+    span: Span  # what it applies to
+    written: Span  # where the filter itself is written
+
+
+class DiagnosticFilters:
+    def __init__(self, filters: list[Filter]) -> None:
+        self.filters = filters
+
+    @classmethod
+    def from_tree(cls, root: ts.Node, source: SourceText) -> "DiagnosticFilters":
+        found: list[Filter] = []
+        whole = Span(0, len(source.data))
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.type == "diagnostic_directive":
+                found.extend(_filters_of(node, whole, source))
+                continue
+            if node.type == "attribute":
+                control = next((c for c in node.children if c.type == "diagnostic_control"), None)
+                target = node.parent
+                if control is not None and target is not None:
+                    found.extend(_filters_of(node, Span(target.start_byte, target.end_byte), source))
+                continue
+            if node.child_count:
+                stack.extend(node.children)
+        return cls(found)
+
+    def severity(self, rule: str, offset: int, default: Severity | None) -> Severity | None:
+        """The effective severity of `rule` at `offset`; None when it is switched off."""
+        best: Filter | None = None
+        for candidate in self.filters:
+            if candidate.rule == rule and candidate.span.start <= offset < max(candidate.span.end, offset + 1):
+                if best is None or candidate.span.end - candidate.span.start <= best.span.end - best.span.start:
+                    best = candidate
+        return best.severity if best is not None else default
+
+    def controlling(self, rule: str, offset: int) -> Filter | None:
+        best = None
+        for candidate in self.filters:
+            if candidate.rule == rule and candidate.span.start <= offset < candidate.span.end:
+                if best is None or candidate.span.end - candidate.span.start <= best.span.end - best.span.start:
+                    best = candidate
+        return best
+
+
+def _filters_of(node: ts.Node, applies_to: Span, source: SourceText) -> list[Filter]:
+    control = next((c for c in node.children if c.type == "diagnostic_control"), None)
+    if control is None:
+        return []
+    severity_node = control.child_by_field_name("severity")
+    rule_node = control.child_by_field_name("rule")
+    if severity_node is None or rule_node is None:
+        return []
+    severity_text = source.slice(Span(severity_node.start_byte, severity_node.end_byte))
+    if severity_text not in SEVERITIES:
+        return []
+    rule = "".join(source.slice(Span(c.start_byte, c.end_byte)) for c in rule_node.children)
+    return [Filter(rule, SEVERITIES[severity_text], applies_to, Span(node.start_byte, node.end_byte))]
