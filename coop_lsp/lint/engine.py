@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..analysis.uniformity import uniformity_diagnostics
 from ..core.deep import call_with_deep_stack
 from ..core.diagnostic import Diagnostic
 from ..core.text import SourceText, Span
@@ -40,7 +41,16 @@ def lint_source(text: str | bytes) -> LintResult:
         diagnostics.append(Diagnostic(
             INTERNAL_ERROR.code, f"internal error in the semantic checks: {type(error).__name__}: {error}",
             Span(0, 0)))
-    diagnostics = apply_filters(diagnostics, DiagnosticFilters.from_tree(parsed.root, parsed.source))
+    filters = DiagnosticFilters.from_tree(parsed.root, parsed.source)
+    if model is not None and not parsed.root.has_error:
+        try:
+            diagnostics.extend(call_with_deep_stack(
+                lambda: uniformity_diagnostics(parsed.root, parsed.source, model, filters)))
+        except Exception as error:  # noqa: BLE001 - one failing analysis must not hide the others
+            diagnostics.append(Diagnostic(
+                INTERNAL_ERROR.code, f"internal error in the uniformity analysis: {type(error).__name__}: {error}",
+                Span(0, 0)))
+    diagnostics = apply_filters(diagnostics, filters)
     diagnostics.sort(key=lambda d: d.sort_key)
     return LintResult(parsed.source, capped(diagnostics), parsed, model)
 

@@ -96,6 +96,7 @@ enable cooperative_matrix;
 // === seed's uniformity rule name is silently ignored by Tint
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);
+//              ^ U004 chromium.subgroup_matrix_uniformity
 fn f() {}
 
 // === Tint's real uniformity rule name

@@ -24,7 +24,7 @@ fn f() {
 enable f16, subgroups;
 requires readonly_and_readwrite_storage_textures, packed_4x8_integer_dot_product;
 diagnostic(off, derivative_uniformity);
-diagnostic(warning, coop.some_rule);
+diagnostic(warning, coop.deprecated_builtin);
 diagnostic(off, chromium.subgroup_matrix_uniformity,);
 fn f() {}
 

@@ -1,0 +1,1 @@
+"""Analysis layer: uniformity, device configuration checks, portability. Never runs code."""

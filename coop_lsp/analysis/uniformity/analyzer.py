@@ -1,0 +1,585 @@
+"""Building and evaluating the uniformity graph of every function.
+
+The rules follow the WGSL spec's uniformity analysis: control flow (CF) and
+values are nodes; a branch makes the CF inside it depend on its condition;
+a local variable's value after a merge depends on every assignment that
+reaches it; loops get placeholder nodes that close over the next iteration.
+Functions are summarised (the spec's tags) and callers use the summaries, so
+a barrier inside a helper is reported when the helper is called from
+non-uniform control flow, with the call chain as notes, as Tint does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+
+from ...core.text import Span
+from ...semantic.context import CORE_TABLE, MATRIX_TABLES
+from ...semantic.model import SemanticModel, Symbol
+from ...semantic import types as t
+from .graph import MAY_BE_NON_UNIFORM, Graph, Label
+from .levels import (NON_UNIFORM_BUILTIN_VALUES, NON_UNIFORM_RESULTS, SUBGROUP, SUBGROUP_UNIFORM_RESULTS,
+                     Requirement, matrix_constructor_requirement, requirement)
+
+_STAGES = ("compute", "vertex", "fragment")
+
+
+@dataclass
+class Note:
+    message: str
+    span: Span
+
+
+@dataclass
+class Failure:
+    """A builtin call whose requirement is not met, with the notes that explain why."""
+
+    requirement: Requirement
+    span: Span  # the builtin's name at the call
+    message: str
+    notes: list[Note]
+    function: str
+    builtin: str
+    call: Span  # the called name, to group a call's requirements
+
+
+@dataclass
+class _Pending:
+    requirement: Requirement
+    span: Span
+    message: str
+    target: int
+    inner_notes: list[Note] = field(default_factory=list)  # notes from inside a callee
+    builtin: str = ""
+    call: Span | None = None
+
+
+@dataclass
+class Summary:
+    """What callers need to know about a function (the spec's function tags)."""
+
+    # Requirements that hold if the function is called from uniform control flow.
+    call_site: list[_Pending] = field(default_factory=list)
+    # Requirements on each parameter's value.
+    parameters: dict[int, list[_Pending]] = field(default_factory=dict)
+    return_non_uniform: bool = False
+    return_source: Note | None = None
+    return_parameters: set[int] = field(default_factory=set)
+
+
+class UniformityAnalysis:
+    def __init__(self, root: ts.Node, data: bytes, model: SemanticModel, level: str, dialect: str | None) -> None:
+        self.root, self.data, self.model = root, data, model
+        self.level, self.dialect = level, dialect
+        self.summaries: dict[int, Summary] = {}
+        self.failures: list[Failure] = []
+        self._in_progress: set[int] = set()
+
+    def run(self) -> list[Failure]:
+        for node in self.root.named_children:
+            if node.type == "function_declaration":
+                self.summary(node)
+        return self.failures
+
+    # ------------------------------------------------------------------ functions
+    def summary(self, function: ts.Node) -> Summary:
+        key = function.start_byte
+        if key in self.summaries:
+            return self.summaries[key]
+        if key in self._in_progress:  # recursion is invalid WGSL; stay quiet
+            return Summary()
+        self._in_progress.add(key)
+        summary = _FunctionAnalysis(self, function).run()
+        self._in_progress.discard(key)
+        self.summaries[key] = summary
+        return summary
+
+    def text(self, node: ts.Node) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+class _FunctionAnalysis:
+    def __init__(self, owner: UniformityAnalysis, function: ts.Node) -> None:
+        self.owner = owner
+        self.function = function
+        self.graph = Graph()
+        self.name = owner.text(function.child_by_field_name("name")) if function.child_by_field_name("name") else ""
+        self.stage = next((owner.text(a.child_by_field_name("name")) for a in function.children
+                           if a.type == "attribute" and a.child_by_field_name("name") is not None
+                           and owner.text(a.child_by_field_name("name")) in _STAGES), None)
+        self.cf_start = self.graph.node()
+        self.parameters: dict[int, int] = {}  # declaration start byte -> parameter value node
+        self.parameter_index: dict[int, int] = {}  # parameter value node -> index
+        self.variables: dict[int, int] = {}  # declaration start byte -> current value node
+        self.value_return = self.graph.node()
+        self.pending: list[_Pending] = []
+        self.breaks: list[list[int]] = []
+        self.continues: list[list[int]] = []
+
+    def run(self) -> Summary:
+        self._parameters()
+        body = self.function.child_by_field_name("body")
+        if body is not None:
+            self.block(body, self.cf_start)
+        return self._evaluate()
+
+    def _parameters(self) -> None:
+        params = self.function.child_by_field_name("parameters")
+        index = 0
+        for parameter in params.named_children if params is not None else []:
+            if parameter.type != "parameter":
+                continue
+            node = self.graph.node()
+            builtin = self._builtin_value(parameter)
+            if builtin is not None and builtin in NON_UNIFORM_BUILTIN_VALUES[self.owner.level]:
+                self.graph.add_edge(node, MAY_BE_NON_UNIFORM)
+            self.parameters[parameter.start_byte] = node
+            self.parameter_index[node] = index
+            index += 1
+
+    def _builtin_value(self, parameter: ts.Node) -> str | None:
+        for attribute in parameter.children:
+            if attribute.type == "attribute" and attribute.child_by_field_name("name") is not None \
+                    and self.owner.text(attribute.child_by_field_name("name")) == "builtin":
+                arguments = attribute.child_by_field_name("arguments")
+                if arguments is not None and arguments.named_children:
+                    return self.owner.text(arguments.named_children[0])
+        return None
+
+    def _evaluate(self) -> Summary:
+        summary = Summary()
+        graph = self.graph
+        parameter_nodes = set(self.parameter_index)
+        for pending in self.pending:
+            path = graph.path_to(pending.target, MAY_BE_NON_UNIFORM)
+            if path is not None:
+                self.owner.failures.append(Failure(pending.requirement, pending.span, pending.message,
+                                                   pending.inner_notes + self._notes(path), self.name,
+                                                   pending.builtin, pending.call or pending.span))
+                continue
+            if graph.reaches(pending.target, self.cf_start):
+                summary.call_site.append(pending)
+            to_parameter = graph.path_to(pending.target, parameter_nodes)
+            if to_parameter is not None:
+                index = self.parameter_index[to_parameter[-1]]
+                inner = pending.inner_notes + self._notes(to_parameter)
+                summary.parameters.setdefault(index, []).append(
+                    _Pending(pending.requirement, pending.span, pending.message, -1, inner, pending.builtin,
+                             pending.call))
+        path = graph.path_to(self.value_return, MAY_BE_NON_UNIFORM)
+        if path is not None:
+            summary.return_non_uniform = True
+            notes = self._notes(path)
+            summary.return_source = notes[-1] if notes else None
+        for node, index in self.parameter_index.items():
+            if graph.reaches(self.value_return, node):
+                summary.return_parameters.add(index)
+        return summary
+
+    def _notes(self, path: list[int]) -> list[Note]:
+        labels = [self.graph.labels[n] for n in path if n in self.graph.labels]
+        branches = [label for label in labels if label.kind == "branch"]
+        sources = [label for label in labels if label.kind in ("source", "passed")]
+        notes = []
+        if branches:
+            notes.append(Note(branches[-1].message, branches[-1].span))
+        notes.extend(Note(label.message, label.span) for label in sources)
+        return notes
+
+    # ----------------------------------------------------------------- statements
+    def block(self, node: ts.Node, cf: int) -> int:
+        for child in node.named_children:
+            cf = self.statement(child, cf)
+        return cf
+
+    def statement(self, node: ts.Node, cf: int) -> int:
+        kind = node.type
+        if kind in ("compound_statement",):
+            return self.block(node, cf)
+        if kind in ("let_declaration", "const_declaration", "variable_declaration"):
+            value_node = node.child_by_field_name("value")
+            cf, value = self.expression(value_node, cf) if value_node is not None else (cf, cf)
+            if kind == "variable_declaration":
+                self.variables[node.start_byte] = value
+            else:
+                self.variables[node.start_byte] = value
+            return cf
+        if kind == "assignment_statement" or kind == "compound_assignment_statement":
+            right = node.child_by_field_name("right")
+            cf, value = self.expression(right, cf) if right is not None else (cf, cf)
+            left = node.child_by_field_name("left")
+            if left is not None and left.type != "phony":
+                cf = self.store(left, cf, value, compound=kind == "compound_assignment_statement")
+            return cf
+        if kind in ("increment_statement", "decrement_statement"):
+            operand = node.child_by_field_name("operand")
+            return self.store(operand, cf, cf, compound=True) if operand is not None else cf
+        if kind == "call_statement":
+            call = node.named_children[0] if node.named_children else None
+            return self.expression(call, cf)[0] if call is not None else cf
+        if kind == "if_statement":
+            return self._if(node, cf)
+        if kind == "switch_statement":
+            return self._switch(node, cf)
+        if kind in ("loop_statement", "for_statement", "while_statement"):
+            return self._loop(node, cf)
+        if kind == "return_statement":
+            value = node.child_by_field_name("value")
+            if value is not None:
+                cf, result = self.expression(value, cf)
+                self.graph.add_edge(self.value_return, result)
+            self.graph.add_edge(self.value_return, cf)
+            return cf
+        if kind == "break_statement":
+            if self.breaks:
+                self.breaks[-1].append(cf)
+            return cf
+        if kind == "continue_statement":
+            if self.continues:
+                self.continues[-1].append(cf)
+            return cf
+        if kind == "break_if_statement":
+            condition = node.child_by_field_name("condition")
+            cf, value = self.expression(condition, cf) if condition is not None else (cf, cf)
+            if self.breaks:
+                self.breaks[-1].append(self.graph.node(cf, value))
+            return cf
+        if kind == "continuing_statement":
+            body = node.child_by_field_name("body")
+            return self.block(body, cf) if body is not None else cf
+        return cf
+
+    def _branch(self, keyword: ts.Node, cf: int, value: int) -> int:
+        return self.graph.node(cf, value, label=Label("branch", "control flow depends on possibly non-uniform "
+                                                               "value", Span(keyword.start_byte, keyword.end_byte)))
+
+    def _if(self, node: ts.Node, cf: int) -> int:
+        condition = node.child_by_field_name("condition")
+        cf, value = self.expression(condition, cf) if condition is not None else (cf, cf)
+        branch = self._branch(_keyword(node, "if"), cf, value)
+        before = dict(self.variables)
+        ends, states = [], []
+        consequence = node.child_by_field_name("consequence")
+        if consequence is not None:
+            ends.append(self.block(consequence, branch))
+            states.append(self.variables)
+        alternative = node.child_by_field_name("alternative")
+        self.variables = dict(before)
+        if alternative is not None:
+            inner = alternative.named_children[0] if alternative.named_children else None
+            if inner is not None:
+                ends.append(self.statement(inner, branch) if inner.type == "if_statement"
+                            else self.block(inner, branch))
+        states.append(self.variables)
+        self._merge(before, states, branch)
+        return self.graph.node(*ends) if _escapes(node) else cf
+
+    def _switch(self, node: ts.Node, cf: int) -> int:
+        selector = node.child_by_field_name("value")
+        cf, value = self.expression(selector, cf) if selector is not None else (cf, cf)
+        branch = self._branch(_keyword(node, "switch"), cf, value)
+        before = dict(self.variables)
+        states, ends = [], []
+        body = node.child_by_field_name("body")
+        self.breaks.append([])
+        for clause in body.named_children if body is not None else []:
+            clause_body = clause.child_by_field_name("body")
+            if clause_body is None:
+                continue
+            self.variables = dict(before)
+            ends.append(self.block(clause_body, branch))
+            states.append(self.variables)
+        self.breaks.pop()
+        self._merge(before, states or [before], branch)
+        return self.graph.node(*ends) if _escapes(node, allow_break=True) else cf
+
+    def _merge(self, before: dict[int, int], states: list[dict[int, int]], branch: int) -> None:
+        merged = {}
+        for key in before:
+            values = {state.get(key, before[key]) for state in states}
+            merged[key] = values.pop() if len(values) == 1 else self.graph.node(*values)
+        for state in states:
+            for key, value in state.items():
+                if key not in merged:
+                    merged[key] = value
+        self.variables = merged
+
+    def _loop(self, node: ts.Node, cf: int) -> int:
+        graph = self.graph
+        if node.type == "for_statement":
+            initializer = node.child_by_field_name("initializer")
+            if initializer is not None:
+                cf = self.statement(initializer, cf)
+        # Placeholders: the value of each variable at the top of an iteration depends on the
+        # previous iteration too; the back edges are added when the body is known.
+        placeholders = {key: graph.node(value) for key, value in self.variables.items()}
+        self.variables = dict(placeholders)
+        loop_cf = graph.node(cf)
+        body_cf = loop_cf
+        self.breaks.append([])
+        self.continues.append([])
+        keyword = _keyword(node, {"loop_statement": "loop", "for_statement": "for", "while_statement": "while"}[node.type])
+        condition = node.child_by_field_name("condition")
+        if condition is not None:
+            body_cf, value = self.expression(condition, loop_cf)
+            body_cf = self._branch(keyword, body_cf, value)
+        body = node.child_by_field_name("body")
+        end = self.block(body, body_cf) if body is not None else body_cf
+        continues = self.continues.pop()
+        self.breaks.pop()
+        if node.type == "for_statement":
+            update = node.child_by_field_name("update")
+            if update is not None:
+                end = self.statement(update, graph.node(end, *continues))
+        graph.add_edge(loop_cf, end)
+        for continued in continues:
+            graph.add_edge(loop_cf, continued)
+        for key, placeholder in placeholders.items():
+            graph.add_edge(placeholder, self.variables.get(key, placeholder))
+        for key in list(self.variables):
+            if key not in placeholders:
+                del self.variables[key]  # declared inside the loop
+        return graph.node(end) if _escapes(node, allow_break=True, allow_continue=True) else cf
+
+    def store(self, target: ts.Node, cf: int, value: int, compound: bool) -> int:
+        """An assignment: the variable's new value depends on the value and on the control flow."""
+        root = target
+        while root.type in ("index_expression", "member_expression", "paren_expression", "unary_expression"):
+            if root.type == "index_expression":
+                index = root.child_by_field_name("index")
+                if index is not None:
+                    cf, index_value = self.expression(index, cf)
+                    value = self.graph.node(value, index_value)
+            inner = root.child_by_field_name("value") or root.child_by_field_name("operand")
+            if inner is None and root.named_children:
+                inner = root.named_children[0]
+            if inner is None:
+                return cf
+            partial = root.type in ("index_expression", "member_expression")
+            compound = compound or partial
+            root = inner
+        if root.type != "identifier":
+            return cf
+        symbol = self.owner.model.symbol_at(root.start_byte, root.end_byte)
+        if symbol is None or symbol.declaration is None:
+            return cf
+        key = symbol.declaration.start_byte
+        if key in self.variables:
+            previous = self.variables[key]
+            self.variables[key] = self.graph.node(value, cf, previous) if compound else self.graph.node(value, cf)
+        return cf
+
+    # ----------------------------------------------------------------- expressions
+    def expression(self, node: ts.Node, cf: int) -> tuple[int, int]:
+        """(control flow after, value) of an expression evaluated in control flow `cf`."""
+        kind = node.type
+        if kind in ("int_literal", "float_literal", "bool_literal", "templated_identifier"):
+            return cf, cf
+        if kind == "paren_expression":
+            return self.expression(node.named_children[0], cf) if node.named_children else (cf, cf)
+        if kind == "identifier":
+            return cf, self._identifier(node, cf)
+        if kind == "binary_expression":
+            operator = node.child_by_field_name("operator")
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is None or right is None:
+                return cf, cf
+            cf, left_value = self.expression(left, cf)
+            if operator is not None and self.owner.text(operator) in ("&&", "||"):
+                # The right operand runs only where the left allows: a branch.
+                rhs_cf = self.graph.node(cf, left_value, label=Label(
+                    "branch", "control flow depends on possibly non-uniform value",
+                    Span(node.start_byte, node.end_byte)))
+                _, right_value = self.expression(right, rhs_cf)
+                # The result is the right operand's, computed where the left one allowed (Tint's path).
+                return cf, self.graph.node(right_value, rhs_cf)
+            cf, right_value = self.expression(right, cf)
+            return cf, self.graph.node(left_value, right_value)
+        if kind == "unary_expression":
+            operand = node.child_by_field_name("operand")
+            operator = node.child_by_field_name("operator")
+            if operator is not None and self.owner.text(operator) == "&":
+                return self._address_of(operand, cf)
+            return self.expression(operand, cf) if operand is not None else (cf, cf)
+        if kind == "index_expression":
+            base, index = node.child_by_field_name("value"), node.child_by_field_name("index")
+            cf, base_value = self.expression(base, cf) if base is not None else (cf, cf)
+            cf, index_value = self.expression(index, cf) if index is not None else (cf, cf)
+            return cf, self.graph.node(base_value, index_value)
+        if kind == "member_expression":
+            base = node.child_by_field_name("value")
+            return self.expression(base, cf) if base is not None else (cf, cf)
+        if kind == "call_expression":
+            return self.call(node, cf)
+        return cf, cf
+
+    def _address_of(self, operand: ts.Node | None, cf: int) -> tuple[int, int]:
+        """A pointer is as uniform as the indices that select its element; the memory is not read."""
+        value = cf
+        while operand is not None and operand.type in ("index_expression", "member_expression", "paren_expression"):
+            if operand.type == "index_expression":
+                index = operand.child_by_field_name("index")
+                if index is not None:
+                    cf, index_value = self.expression(index, cf)
+                    value = self.graph.node(value, index_value)
+            operand = operand.child_by_field_name("value") or (
+                operand.named_children[0] if operand.named_children else None)
+        return cf, value
+
+    def _identifier(self, node: ts.Node, cf: int) -> int:
+        symbol = self.owner.model.symbol_at(node.start_byte, node.end_byte)
+        if symbol is None or symbol.declaration is None:
+            return cf
+        span = Span(node.start_byte, node.end_byte)
+        if symbol.kind == "parameter":
+            parameter = self.parameters.get(symbol.declaration.start_byte)
+            if parameter is None:
+                return cf
+            builtin = self._builtin_value(symbol.declaration)
+            if builtin is not None:
+                message = f"builtin '{symbol.name}' of '{self.name}' may be non-uniform"
+            else:
+                # Tint points at the parameter's declaration, where callers' values come in.
+                message = f"parameter '{symbol.name}' of '{self.name}' may be non-uniform"
+                span = symbol.span
+            return self.graph.node(cf, parameter, label=Label("source", message, span))
+        key = symbol.declaration.start_byte
+        if key in self.variables:
+            return self.graph.node(cf, self.variables[key])
+        if symbol.kind == "var":
+            return self._module_variable(symbol, span, cf)
+        return cf  # const, override, module-scope let-like values are uniform
+
+    def _module_variable(self, symbol: Symbol, span: Span, cf: int) -> int:
+        space, access = symbol.space, symbol.access
+        if space == "storage" and access == "read_write":
+            message = f"reading from read_write storage buffer '{symbol.name}' may result in a non-uniform value"
+        elif space == "workgroup":
+            message = f"reading from workgroup storage variable '{symbol.name}' may result in a non-uniform value"
+        elif space == "private":
+            message = f"reading from module-scope private variable '{symbol.name}' may result in a non-uniform value"
+        else:
+            return cf
+        return self.graph.node(cf, MAY_BE_NON_UNIFORM, label=Label("source", message, span))
+
+    def call(self, node: ts.Node, cf: int) -> tuple[int, int]:
+        callee = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        arg_nodes = [a for a in (arguments.named_children if arguments is not None else [])
+                     if a.type not in ("line_comment", "block_comment")]
+        name_node = callee.child_by_field_name("name") if callee is not None and \
+            callee.type == "templated_identifier" else callee
+        name = self.owner.text(name_node) if name_node is not None else ""
+        values = []
+        for arg in arg_nodes:
+            if name == "workgroupUniformLoad":
+                values.append(cf)  # the pointer itself; the load below is uniform by definition
+                continue
+            cf, value = self.expression(arg, cf)
+            values.append(value)
+        span = Span(name_node.start_byte, name_node.end_byte) if name_node is not None else Span(0, 0)
+        symbol = self.owner.model.symbol_at(name_node.start_byte, name_node.end_byte) if name_node else None
+        if symbol is not None and symbol.kind == "function" and symbol.declaration is not None:
+            return self._user_call(symbol, span, cf, values, arg_nodes)
+        constructed = self.owner.model.type_at(node.start_byte, node.end_byte, "call_expression")
+        is_builtin = CORE_TABLE.get(name) is not None or any(name in table for table in MATRIX_TABLES.values())
+        if isinstance(constructed, t.CoopMatrix) and symbol is None and values and not is_builtin:
+            rule = matrix_constructor_requirement(constructed.kind.dialect)
+            for index, (value, arg) in enumerate(zip(values, arg_nodes)):
+                self.pending.append(_Pending(rule, Span(arg.start_byte, arg.end_byte),
+                                             f"{constructed.describe()} constructor requires argument {index} "
+                                             "to be uniform", value, builtin=constructed.describe(), call=span))
+        builtin = CORE_TABLE.get(name)
+        dialect = None
+        if builtin is None:
+            for table_dialect, table in MATRIX_TABLES.items():
+                if name in table:
+                    builtin, dialect = table.get(name), table_dialect
+                    break
+            if builtin is not None and not name.startswith("coop"):
+                dialect = self.owner.dialect if self.owner.dialect in ("chromium", "standard") else "chromium"
+        if builtin is None:
+            return cf, self.graph.node(cf, *values)
+        needed = requirement(name, builtin.category, dialect)
+        if needed is not None:
+            self.pending.append(_Pending(needed, span, f"'{name}' must only be called from {needed.scope} "
+                                                       "control flow", cf, builtin=name, call=span))
+            if needed.arguments:
+                for index, (value, arg) in enumerate(zip(values, arg_nodes)):
+                    self.pending.append(_Pending(needed, Span(arg.start_byte, arg.end_byte),
+                                                 f"'{name}' requires argument {index} to be uniform", value,
+                                                 builtin=name, call=span))
+        if name in NON_UNIFORM_RESULTS:
+            return cf, self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
+                "source", f"'{name}' returns a possibly non-uniform value", span))
+        if self.owner.level == SUBGROUP and name in SUBGROUP_UNIFORM_RESULTS:
+            return cf, self.graph.node(cf)  # same value in every active invocation of the subgroup
+        if name == "workgroupUniformLoad":
+            return cf, cf
+        return cf, self.graph.node(cf, *values)
+
+    def _user_call(self, symbol: Symbol, span: Span, cf: int, values: list[int], arg_nodes) -> tuple[int, int]:
+        summary = self.owner.summary(symbol.declaration)
+        called_by = Note(f"called by '{symbol.name}' from '{self.name}'", span)
+        for inner in summary.call_site:
+            self.pending.append(_Pending(inner.requirement, inner.span, inner.message, cf,
+                                         inner.inner_notes + [called_by], inner.builtin, span))
+        for index, requirements in summary.parameters.items():
+            if index >= len(values):
+                continue
+            arg = arg_nodes[index]
+            passed = self.graph.node(values[index], label=Label(
+                "passed", "possibly non-uniform value passed here", Span(arg.start_byte, arg.end_byte)))
+            for inner in requirements:
+                self.pending.append(_Pending(inner.requirement, inner.span, inner.message, passed,
+                                             list(inner.inner_notes), inner.builtin, span))
+        result_dependencies = [cf] + [values[i] for i in summary.return_parameters if i < len(values)]
+        result = self.graph.node(*result_dependencies)
+        if summary.return_non_uniform:
+            self.graph.add_edge(result, self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
+                "source", f"return value of '{symbol.name}' may be non-uniform", span)))
+        return cf, result
+
+
+def _keyword(node: ts.Node, word: str) -> ts.Node:
+    for child in node.children:
+        if child.type == word:
+            return child
+    return node
+
+
+def _escapes(node: ts.Node, allow_break: bool = False, allow_continue: bool = False) -> bool:
+    """Whether control can leave `node` other than by falling through its end."""
+    stack = list(node.children)
+    while stack:
+        child = stack.pop()
+        kind = child.type
+        if kind in ("return_statement", "discard_statement"):
+            return True
+        if kind in ("break_statement", "break_if_statement") and not allow_break:
+            return True
+        if kind == "continue_statement" and not allow_continue:
+            return True
+        if kind in ("loop_statement", "for_statement", "while_statement"):
+            stack.extend(c for c in _descendants_returning(child))
+            continue
+        if kind == "switch_statement" and not allow_break:
+            stack.extend(c for c in _descendants_returning(child, keep_continue=True))
+            continue
+        stack.extend(child.children)
+    return False
+
+
+def _descendants_returning(node: ts.Node, keep_continue: bool = False):
+    """Inside a nested loop (or switch), only returns (and continues out of a switch) escape further."""
+    stack = list(node.children)
+    while stack:
+        child = stack.pop()
+        if child.type in ("return_statement", "discard_statement"):
+            yield child
+        elif keep_continue and child.type == "continue_statement":
+            yield child
+        else:
+            stack.extend(child.children)

@@ -1,0 +1,131 @@
+"""Turning uniformity failures into diagnostics: Tint's verdicts, and where the subgroup analysis differs."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from ...core.diagnostic import Diagnostic, Edit, Fix, Related, Severity
+from ...core.rules import find as find_rule
+from ...core.text import SourceText, Span
+from ...lint.filters import DiagnosticFilters
+from ...semantic.model import SemanticModel
+from . import rules
+from .analyzer import Failure, UniformityAnalysis
+from .levels import SUBGROUP, TINT
+
+KNOWN_TINT_RULES = {"derivative_uniformity", "subgroup_uniformity", "chromium.subgroup_matrix_uniformity",
+                    "chromium.unreachable_code"}
+# Names seen in design documents and proposals, and what Tint calls them.
+RENAMES = {
+    "chromium_experimental.subgroup_matrix_uniformity": "chromium.subgroup_matrix_uniformity",
+    "subgroup_matrix_uniformity": "chromium.subgroup_matrix_uniformity",
+}
+
+
+def uniformity_diagnostics(root: ts.Node, source: SourceText, model: SemanticModel,
+                           filters: DiagnosticFilters) -> list[Diagnostic]:
+    dialect = _dialect(model)
+    tint = UniformityAnalysis(root, source.data, model, TINT, dialect).run()
+    subgroup = UniformityAnalysis(root, source.data, model, SUBGROUP, dialect).run()
+    out: list[Diagnostic] = []
+    tint_calls = {(f.span.start, f.message) for f in tint}
+    reported_functions: set[str] = set()
+    for failure in tint:
+        severity = _severity(failure, filters)
+        if severity is None:
+            continue
+        if failure.function in reported_functions:
+            continue  # Tint stops at the first uniformity error of a function
+        reported_functions.add(failure.function)
+        out.append(Diagnostic(rules.UNIFORMITY.code, failure.message, failure.span, severity,
+                              tuple(Related(n.span, n.message) for n in failure.notes)))
+        if not any((f.span.start, f.message) == (failure.span.start, failure.message) for f in subgroup) \
+                and failure.requirement.scope == "subgroup uniform":
+            out.append(Diagnostic(rules.TINT_TOO_STRICT.code,
+                                  f"'{failure.builtin}' is reached by whole subgroups here: every lane of a "
+                                  "subgroup sees the same values, so this is correct on the GPU; Tint's workgroup "
+                                  "check is stricter than needed", failure.span, severity=Severity.WARNING,
+                                  fixes=_suppression_fix(root, source, failure)))
+    divergent_calls = set()
+    for failure in subgroup:
+        if failure.requirement.scope != "subgroup uniform" or failure.call.start in divergent_calls:
+            continue
+        key = (failure.span.start, failure.message)
+        tint_reported = key in tint_calls and _severity(failure, filters) is not None
+        if tint_reported:
+            continue
+        divergent_calls.add(failure.call.start)
+        out.append(Diagnostic(rules.SUBGROUP_DIVERGENCE.code,
+                              f"{failure.message.replace('must only be called from subgroup uniform control flow', 'is called where lanes of one subgroup diverge')}; "
+                              "the result is undefined even with Tint's check switched off", failure.span,
+                              related=tuple(Related(n.span, n.message) for n in failure.notes)))
+    out.extend(_unknown_rules(filters, source))
+    return out
+
+
+def _dialect(model: SemanticModel) -> str | None:
+    for dialect in ("chromium", "standard", "wgpu"):
+        if dialect in model.matrix_dialects:
+            return dialect
+    return None
+
+
+def _severity(failure: Failure, filters: DiagnosticFilters) -> Severity | None:
+    rule = failure.requirement.rule
+    if not rule:
+        return Severity.ERROR
+    return filters.severity(rule, failure.span.start, Severity.ERROR)
+
+
+def _suppression_fix(root: ts.Node, source: SourceText, failure: Failure) -> tuple[Fix, ...]:
+    rule = failure.requirement.rule
+    if not rule:
+        return ()
+    node = root.descendant_for_byte_range(failure.span.start, failure.span.end)
+    while node is not None and node.type not in ("if_statement", "for_statement", "while_statement",
+                                                  "loop_statement", "switch_statement", "function_declaration"):
+        node = node.parent
+    if node is None:
+        return ()
+    at = node.start_byte
+    line_start = source.line_start(source.line_of(at))
+    indent = source.data[line_start:at].decode("utf-8", errors="replace")
+    text = f"@diagnostic(off, {rule})\n{indent}" if indent.strip() == "" else f"@diagnostic(off, {rule}) "
+    where = "function" if node.type == "function_declaration" else "statement"
+    return (Fix(f"Switch off '{rule}' for this {where}", (Edit(Span(at, at), text),), safe=False),)
+
+
+def _unknown_rules(filters: DiagnosticFilters, source: SourceText) -> list[Diagnostic]:
+    out = []
+    for written in filters.filters:
+        name = written.rule
+        namespace = name.split(".", 1)[0] if "." in name else ""
+        if name in KNOWN_TINT_RULES:
+            continue
+        if namespace == "coop":
+            if find_rule(name) is None:
+                out.append(Diagnostic(rules.UNKNOWN_DIAGNOSTIC_RULE.code,
+                                      f"'{name}' is not a coop-lint rule (see 'coop-lint rules')",
+                                      _rule_span(written, source), Severity.WARNING))
+            continue
+        replacement = RENAMES.get(name)
+        what = ("Tint ignores rule names in unknown namespaces, so this filter has no effect: the check stays on"
+                if namespace and namespace != "chromium" else "no compiler recognizes this rule name")
+        message = f"'{name}': {what}"
+        fixes: tuple[Fix, ...] = ()
+        if replacement:
+            message += f"; Tint's name is '{replacement}'"
+            span = _rule_span(written, source)
+            fixes = (Fix(f"Use '{replacement}'", (Edit(span, replacement),)),)
+        out.append(Diagnostic(rules.UNKNOWN_DIAGNOSTIC_RULE.code, message, _rule_span(written, source),
+                              Severity.WARNING, fixes=fixes))
+    return out
+
+
+def _rule_span(written, source: SourceText) -> Span:
+    text = source.data[written.written.start : written.written.end]
+    index = text.find(written.rule.encode())
+    if index < 0:
+        return written.written
+    start = written.written.start + index
+    return Span(start, start + len(written.rule.encode()))
