@@ -54,6 +54,7 @@ class _Pending:
     inner_notes: list[Note] = field(default_factory=list)  # notes from inside a callee
     builtin: str = ""
     call: Span | None = None
+    inherited: bool = False  # comes from a callee's summary
 
 
 @dataclass
@@ -152,7 +153,9 @@ class _FunctionAnalysis:
         summary = Summary()
         graph = self.graph
         parameter_nodes = set(self.parameter_index)
-        for pending in self.pending:
+        # Tint reports a function's own builtin calls before requirements inherited from callees.
+        ordered = sorted(self.pending, key=lambda p: p.inherited)
+        for pending in ordered:
             path = graph.path_to(pending.target, MAY_BE_NON_UNIFORM)
             if path is not None:
                 self.owner.failures.append(Failure(pending.requirement, pending.span, pending.message,
@@ -485,8 +488,10 @@ class _FunctionAnalysis:
             return self._user_call(symbol, span, cf, values, arg_nodes)
         constructed = self.owner.model.type_at(node.start_byte, node.end_byte, "call_expression")
         is_builtin = CORE_TABLE.get(name) is not None or any(name in table for table in MATRIX_TABLES.values())
-        if isinstance(constructed, t.CoopMatrix) and symbol is None and values and not is_builtin:
+        if isinstance(constructed, t.CoopMatrix) and symbol is None and not is_builtin:
             rule = matrix_constructor_requirement(constructed.kind.dialect)
+            self.pending.append(_Pending(rule, span, f"'{name}' must only be called from subgroup uniform "
+                                                     "control flow", cf, builtin=name, call=span))
             for index, (value, arg) in enumerate(zip(values, arg_nodes)):
                 self.pending.append(_Pending(rule, Span(arg.start_byte, arg.end_byte),
                                              f"{constructed.describe()} constructor requires argument {index} "
@@ -525,7 +530,7 @@ class _FunctionAnalysis:
         called_by = Note(f"called by '{symbol.name}' from '{self.name}'", span)
         for inner in summary.call_site:
             self.pending.append(_Pending(inner.requirement, inner.span, inner.message, cf,
-                                         inner.inner_notes + [called_by], inner.builtin, span))
+                                         inner.inner_notes + [called_by], inner.builtin, span, inherited=True))
         for index, requirements in summary.parameters.items():
             if index >= len(values):
                 continue
@@ -534,7 +539,7 @@ class _FunctionAnalysis:
                 "passed", "possibly non-uniform value passed here", Span(arg.start_byte, arg.end_byte)))
             for inner in requirements:
                 self.pending.append(_Pending(inner.requirement, inner.span, inner.message, passed,
-                                             list(inner.inner_notes), inner.builtin, span))
+                                             list(inner.inner_notes), inner.builtin, span, inherited=True))
         result_dependencies = [cf] + [values[i] for i in summary.return_parameters if i < len(values)]
         result = self.graph.node(*result_dependencies)
         if summary.return_non_uniform:
