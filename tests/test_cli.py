@@ -35,7 +35,7 @@ def test_folders_are_searched_for_wgsl_files(tmp_path):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "a.wgsl").write_text("fn f() { let x = 1 & 2 | 3; }\n")
     (tmp_path / "notes.txt").write_text("fn (")
-    completed = run("--no-source", str(tmp_path))
+    completed = run("--no-source", "--quiet", str(tmp_path))
     assert completed.returncode == 1
     assert completed.stdout.decode().splitlines() == [
         f"{tmp_path / 'sub' / 'a.wgsl'}:1:24: S002 [error] mixing '&' and '|' requires parentheses"]

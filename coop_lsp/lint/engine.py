@@ -14,7 +14,7 @@ from ..syntax import parse, syntax_diagnostics
 from ..syntax.parser import ParseAbandoned, Parsed
 from ..syntax.rules import SYNTAX_ERROR
 from ..core.rules import find as find_rule
-from .filters import DiagnosticFilters
+from ..syntax.filters import DiagnosticFilters
 from .rules import INTERNAL_ERROR
 
 
@@ -32,6 +32,11 @@ def lint_source(text: str | bytes) -> LintResult:
     except ParseAbandoned as error:
         source = SourceText.from_bytes(text) if isinstance(text, bytes) else SourceText(text)
         return LintResult(source, [Diagnostic(SYNTAX_ERROR.code, str(error), Span(0, 0))], None)
+    return lint_parsed(parsed)
+
+
+def lint_parsed(parsed: Parsed) -> LintResult:
+    """Lints an already parsed source: the server passes the tree its Document re-parses incrementally."""
     diagnostics = syntax_diagnostics(parsed)
     model = None
     try:

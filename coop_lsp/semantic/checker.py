@@ -18,6 +18,7 @@ from .context import CORE_TABLE, DIALECT_ENABLES, ENABLE_DIALECTS, Context
 from . import constants as c
 from .expressions import VOID, ExpressionChecker, Typed
 from .model import Scope, SemanticModel, Symbol
+from .entry_points import EntryPointChecker, attributes
 from .typenames import TypeResolver
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
@@ -29,10 +30,6 @@ KNOWN_EXTENSIONS = frozenset({
     "chromium_experimental_subgroup_size_control", "chromium_experimental_barycentric_coord",
     "subgroup_matrix", "wgpu_cooperative_matrix", "wgpu_ray_query", "wgpu_mesh_shader", "wgpu_binding_array",
 })
-# Builtin values that need an extension.
-_BUILTIN_VALUE_ENABLES = {"subgroup_invocation_id": "subgroups", "subgroup_size": "subgroups",
-                          "primitive_index": "primitive_index", "clip_distances": "clip_distances"}
-
 _DECLARATION_KINDS = {
     "variable_declaration": "var", "const_declaration": "const", "override_declaration": "override",
     "type_alias_declaration": "alias", "struct_declaration": "struct", "function_declaration": "function",
@@ -46,7 +43,7 @@ def check(parsed: Parsed) -> tuple[list[Diagnostic], SemanticModel]:
     return checker.ctx.diagnostics, checker.ctx.model
 
 
-class Checker(TypeResolver, ExpressionChecker):
+class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
     def __init__(self, parsed: Parsed) -> None:
         self.ctx = Context(parsed.source, parsed.root)
         self.module_scope = Scope()
@@ -55,6 +52,9 @@ class Checker(TypeResolver, ExpressionChecker):
         self.stage: str | None = None  # the shader stage of the entry point being checked
         self.stage_reported = False
         self._resolution: list[tuple[Symbol, ts.Node | None]] = []
+        # Per function: the module-scope variables it names (with where), and the functions it calls.
+        self.var_uses: dict[Symbol, list] = {}
+        self.calls: dict[Symbol, list[Symbol]] = {}
 
     # ------------------------------------------------------------- module
     def run(self) -> None:
@@ -78,6 +78,24 @@ class Checker(TypeResolver, ExpressionChecker):
         for node in _module_children(root):
             if node.type == "const_assert_statement":
                 self._const_assert(node)
+        for node in declarations:
+            symbol = self._symbol_of(node, self.module_scope)
+            if symbol is None or node.type != "function_declaration":
+                continue
+            stage = _stage_of(node, self.ctx)
+            if stage in ("vertex", "fragment"):
+                self.entry_point_io(node, stage, symbol)
+            if stage == "vertex":
+                self.vertex_resources(symbol, self.var_uses, self.calls)
+
+    def note_use(self, symbol: Symbol, node: ts.Node) -> None:
+        """A use of a module-scope variable, or a call of a function, from the function being checked."""
+        if self.function is None or self.module_scope.symbols.get(symbol.name) is not symbol:
+            return
+        if symbol.kind == "function":
+            self.calls.setdefault(self.function, []).append(symbol)
+        elif symbol.kind == "var":
+            self.var_uses.setdefault(self.function, []).append((symbol, self.ctx.span(node)))
 
     def _check_enables(self, root: ts.Node) -> None:
         seen_dialect = None
@@ -193,6 +211,9 @@ class Checker(TypeResolver, ExpressionChecker):
                 continue
             seen[name] = name_node
             member_type = self.resolve_type(type_node)
+            builtin = attributes(member, self.ctx).get("builtin")
+            if builtin is not None:
+                self.check_builtin_value(builtin[0], builtin[1], member_type)
             members.append(t.StructMember(name, member_type))
         return t.Struct(symbol.name, tuple(members))
 
@@ -220,6 +241,8 @@ class Checker(TypeResolver, ExpressionChecker):
         if symbol.kind == "const" and initializer is not None:
             symbol.value = initializer.value
         if symbol.kind == "var":
+            if t.is_handle(result) and node.child_by_field_name("template") is None:
+                symbol.space, symbol.access = "handle", "read"
             self._check_var_type(symbol, node, result)
         if symbol.kind == "override" and result is not t.ERROR and not (
                 isinstance(result, t.Scalar) and not result.is_abstract):
@@ -243,6 +266,9 @@ class Checker(TypeResolver, ExpressionChecker):
         template = node.child_by_field_name("template")
         args = [self.ctx.text(a) for a in template.named_children] if template is not None else []
         space = args[0] if args else ("private" if module_scope else "function")
+        if space == "push_constant" and not self.ctx.portability("naga", template.named_children[0],
+                                                                 "the address space 'push_constant'"):
+            space = "private"
         if space not in t.ADDRESS_SPACES:
             self.ctx.report("T003", f"unknown address space '{space}'", self.ctx.span(template.named_children[0]))
             space = "private"
@@ -301,28 +327,20 @@ class Checker(TypeResolver, ExpressionChecker):
         self._entry_point_attributes(node)
         parameters = []
         params_node = node.child_by_field_name("parameters")
-        self._builtin_values(params_node)
         for parameter in params_node.named_children if params_node is not None else []:
             if parameter.type != "parameter":
                 continue
             type_node = parameter.child_by_field_name("type")
             parameters.append(self.resolve_type(type_node) if type_node is not None else t.ERROR)
+            builtin = attributes(parameter, self.ctx).get("builtin")
+            if builtin is not None:
+                self.check_builtin_value(builtin[0], builtin[1], parameters[-1])
         symbol.parameters = tuple(parameters)
         return_node = node.child_by_field_name("return_type")
         symbol.return_type = self.resolve_type(return_node) if return_node is not None else None
-
-    def _builtin_values(self, params_node: ts.Node | None) -> None:
-        for parameter in params_node.named_children if params_node is not None else []:
-            for attribute in parameter.children:
-                if attribute.type != "attribute":
-                    continue
-                name, arguments = attribute.child_by_field_name("name"), attribute.child_by_field_name("arguments")
-                if name is None or self.ctx.text(name) != "builtin" or arguments is None:
-                    continue
-                for value in arguments.named_children:
-                    extension = _BUILTIN_VALUE_ENABLES.get(self.ctx.text(value))
-                    if extension:
-                        self.ctx.require_enable(extension, value, f"the builtin value '{self.ctx.text(value)}'")
+        builtin = attributes(node, self.ctx, "return_attribute").get("builtin")
+        if builtin is not None and symbol.return_type is not None:
+            self.check_builtin_value(builtin[0], builtin[1], symbol.return_type)
 
     def _entry_point_attributes(self, node: ts.Node) -> None:
         for attribute in node.children:
@@ -508,7 +526,7 @@ class Checker(TypeResolver, ExpressionChecker):
             self.expect_convertible(right_node, right.type, store, "value")
 
     def _assignable(self, node: ts.Node, typed: Typed) -> t.Type | None:
-        if typed.type is t.ERROR:
+        if typed.type is t.ERROR or isinstance(typed.type, t.Reference) and typed.type.store is t.ERROR:
             return None
         if not isinstance(typed.type, t.Reference):
             what = f"'{typed.symbol.name}' is a {typed.symbol.kind}" if typed.symbol else "this expression is a value"

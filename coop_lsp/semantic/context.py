@@ -31,6 +31,9 @@ class Context:
         self.model = SemanticModel()
         self.diagnostics: list[Diagnostic] = []
         self._first_dialect_use: dict[str, Span] = {}
+        # The matrix dialect the configuration names ("wgpu", "chromium", "standard"), or None for auto.
+        self.configured_dialect: str | None = None
+        self._portability_reported: set[str] = set()
 
     # ----------------------------------------------------------- reporting
     def report(self, code: str, message: str, span: Span, related: tuple[Related, ...] = (),
@@ -93,6 +96,31 @@ class Context:
             self.report("T011", f"this module mixes {names[other]} with {names[family]}; no compiler "
                                 "accepts both", self.span(node),
                         related=(Related(previous, f"{names[other]} are used here"),))
+
+    def target_compiler(self) -> str | None:
+        """The compiler the module is written for: naga for the wgpu dialect, Tint for the others."""
+        dialect = self.configured_dialect or self.enabled_dialect()
+        if dialect is None:
+            return None
+        return "naga" if dialect == "wgpu" else "tint"
+
+    def portability(self, compiler: str, node: ts.Node, what: str) -> bool:
+        """A feature only `compiler` ("naga" or "tint") accepts.
+
+        With the other compiler as the target this is an error (False is
+        returned); otherwise a portability note (T013), once per feature.
+        """
+        names = {"naga": "naga (wgpu)", "tint": "Tint (Dawn, Chrome)"}
+        other = "tint" if compiler == "naga" else "naga"
+        if self.target_compiler() == other:
+            self.report("T001", f"{what} is not supported by {names[other]}, the compiler this module targets; "
+                                f"only {names[compiler]} accepts it", self.span(node))
+            return False
+        if what not in self._portability_reported:
+            self._portability_reported.add(what)
+            self.report("T013", f"{what} is only accepted by {names[compiler]}; {names[other]} rejects it",
+                        self.span(node))
+        return True
 
     def require_enable(self, extension: str, node: ts.Node, what: str) -> bool:
         """Reports a missing `enable` (once per extension) with a fix that adds it."""

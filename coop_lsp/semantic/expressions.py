@@ -14,6 +14,7 @@ from . import types as t
 from .builtins.matrix import array_element_bytes
 from .matrix_calls import explain_matrix_call
 from .builtins.signature import match_call
+from .builtins.core import DIALECT_ONLY_FUNCTIONS
 from .context import CORE_TABLE
 from .model import Symbol
 from .typenames import TEMPLATE_ENUMERANTS, is_type_name
@@ -41,7 +42,7 @@ class Typed:
 ERROR = Typed(t.ERROR, const=True, override=True)  # an error is never reported twice
 
 # Builtins that are not const-evaluable: they read memory, synchronize or talk across invocations.
-_RUNTIME_ONLY_CATEGORIES = {"atomic", "synchronization", "subgroup", "derivative", "array", "subgroup matrix",
+_RUNTIME_ONLY_CATEGORIES = {"texture", "atomic", "synchronization", "subgroup", "derivative", "array", "subgroup matrix",
                             "cooperative matrix"}
 
 
@@ -136,9 +137,14 @@ class ExpressionChecker:
                 ctx.report("T003", f"builtin function '{name}' cannot be used as a value; call it",
                            ctx.span(node))
                 return ERROR
+            if name.startswith(("RAY_FLAG_", "RAY_QUERY_INTERSECTION_")):
+                ctx.portability("naga", node, "naga's ray query constants")
+                return ERROR
             ctx.report("T001", f"unresolved identifier '{name}'", ctx.span(node))
             return ERROR
         ctx.model.references[(node.start_byte, node.end_byte)] = symbol
+        if symbol.kind == "var":
+            self.note_use(symbol, node)
         if symbol.kind in ("struct", "alias"):
             return Typed(t.TypeOf(self.symbol_type(symbol, via=node)), const=True)
         if symbol.kind == "function":
@@ -173,6 +179,8 @@ class ExpressionChecker:
             element, bound = target.element, target.size
         elif isinstance(target, t.Matrix):
             element, bound = t.Vector(target.rows, target.element), target.columns
+        elif isinstance(target, t.BindingArray):
+            element, bound = target.element, target.count
         else:
             self.ctx.report("T003", f"cannot index a value of type '{target.describe()}'",
                             self.ctx.span(node.child_by_field_name("value")))
@@ -198,6 +206,8 @@ class ExpressionChecker:
             reference, target = t.Reference(target.space, target.store, target.access), target.store
         elif isinstance(target, t.Reference):
             reference, target = target, target.store
+        if target is t.ERROR:
+            return ERROR
         if isinstance(target, t.Struct):
             member = target.member(name)
             if member is None:
@@ -300,6 +310,7 @@ class ExpressionChecker:
         symbol = self.lookup_symbol(name)
         if symbol is not None and symbol.kind == "function":
             ctx.model.references[(name_node.start_byte, name_node.end_byte)] = symbol
+            self.note_use(symbol, name_node)
             return self._user_call(node, name_node, symbol, arg_nodes)
         if symbol is None and name == "bitcast":
             return self._bitcast(name_node, template, arg_nodes)
@@ -353,7 +364,13 @@ class ExpressionChecker:
             found = ctx.matrix_builtin(name)
             if found is None:
                 for arg in arg_nodes:
-                    self.value(arg)
+                    self.expression(arg)
+                only = DIALECT_ONLY_FUNCTIONS.get(name)
+                if only is not None:
+                    compiler, result, _ = only
+                    if ctx.portability(compiler, name_node, f"the builtin '{name}'"):
+                        return Typed(_VOID) if result is None else (ERROR if result is t.ERROR else Typed(result))
+                    return ERROR
                 ctx.report("T001", f"unresolved function '{name}'", ctx.span(name_node))
                 return ERROR
             builtin, dialect = found
@@ -369,9 +386,9 @@ class ExpressionChecker:
                 return ERROR
         elif builtin.enable:
             ctx.require_enable(builtin.enable, name_node, f"'{name}'")
-        if builtin.category == "derivative" and self.stage in ("compute", "vertex"):
-            ctx.report("T003", f"'{name}' can only be used in fragment shaders, not in a {self.stage} shader",
-                       ctx.span(name_node))
+        if builtin.stages and self.stage is not None and self.stage not in builtin.stages:
+            ctx.report("T003", f"'{name}' can only be used in {' and '.join(builtin.stages)} shaders, not in a "
+                               f"{self.stage} shader", ctx.span(name_node))
         template_args = [self.template_value(a) for a in (template.named_children if template else [])]
         args = [self.value(a) for a in arg_nodes]
         if any(a.type is t.ERROR for a in template_args + args):
@@ -523,6 +540,11 @@ class ExpressionChecker:
             value = _convert_value(args[0].value, constructed) if args else _zero(constructed)
             return Typed(constructed, value, const=constant, override=all(a.override for a in args))
         if isinstance(constructed, t.Vector):
+            if len(args) == 1 and isinstance(args[0].type, t.Vector) and args[0].type.size == constructed.size:
+                # A conversion: vec2<i32>(vec2<f32>(...)) converts each component.
+                if args[0].type.element.is_abstract or args[0].type.element == constructed.element:
+                    self.expect_convertible(arg_nodes[0], args[0].type.element, constructed.element, "component")
+                return Typed(constructed, const=constant, override=all(a.override for a in args))
             total = sum(a.type.size if isinstance(a.type, t.Vector) else 1 for a in args)
             if args and total != constructed.size and not (len(args) == 1 and isinstance(args[0].type, t.Scalar)):
                 ctx.report("T004", f"'{constructed.describe()}' needs {constructed.size} components, "
@@ -562,11 +584,20 @@ class ExpressionChecker:
         constant = all(a.const for a in args)
         if any(a.type is t.ERROR for a in args):
             return ERROR
+        if not args and name != "array":
+            # The zero value: vecN() is a vector of abstract ints, matCxR() of abstract floats.
+            if name.startswith("vec"):
+                return Typed(t.Vector(int(name[3]), t.ABSTRACT_INT), const=True)
+            columns, rows = name[3:].split("x")
+            return Typed(t.Matrix(int(columns), int(rows), t.ABSTRACT_FLOAT), const=True)
         if not args:
             self.ctx.report("T004", f"'{name}()' without a template argument needs arguments to infer its "
                                     "element type", self.ctx.span(name_node))
             return ERROR
-        elements = [a.type.element if isinstance(a.type, (t.Vector, t.Matrix)) else a.type for a in args]
+        if name == "array":
+            elements = [a.type for a in args]
+        else:
+            elements = [a.type.element if isinstance(a.type, (t.Vector, t.Matrix)) else a.type for a in args]
         common = elements[0]
         for element in elements[1:]:
             common = _common(common, element) if common is not None else None

@@ -16,22 +16,22 @@ _MATRIX_SHORTHANDS = {f"mat{c}x{r}{s}": t.Matrix(c, r, scalar) for c in (2, 3, 4
 _MATRIX_NAME = re.compile(r"^mat([234])x([234])$")
 _COOP_NAME = re.compile(r"^coop_mat(\d+)x(\d+)$")
 _SUBGROUP_NAME = re.compile(r"^subgroup_matrix_(left|right|result)$")
-_OPAQUE = {"sampler", "sampler_comparison", "texture_external", "texture_depth_2d", "texture_depth_2d_array",
-           "texture_depth_cube", "texture_depth_cube_array", "texture_depth_multisampled_2d", "ray_query",
-           "acceleration_structure"}
+# Opaque types that are neither textures nor samplers: one compiler's resources.
+# name -> (the compiler that has it, the enable it needs there or None)
+_OPAQUE = {"ray_query": ("naga", "wgpu_ray_query"), "acceleration_structure": ("naga", "wgpu_ray_query"),
+           "RayDesc": ("naga", "wgpu_ray_query"), "RayIntersection": ("naga", "wgpu_ray_query")}
 _TEMPLATED_OPAQUE = re.compile(r"^(texture_(1d|2d|2d_array|3d|cube|cube_array|multisampled_2d)"
-                               r"|texture_storage_(1d|2d|2d_array|3d)|binding_array)$")
+                               r"|texture_storage_(1d|2d|2d_array|3d)|binding_array|texel_buffer|buffer"
+                               r"|input_attachment)$")
+_SAMPLERS = {"sampler": t.Sampler(False), "sampler_comparison": t.Sampler(True)}
+_PLAIN_TEXTURES = {name: t.Texture(name) for name in t.DEPTH_TEXTURES + ("texture_external",)}
 TEMPLATE_ENUMERANTS = {"function", "private", "workgroup", "uniform", "storage", "handle", "push_constant",
-                       "read", "write", "read_write", "row_major", "col_major", "A", "B", "C"}
-TEXEL_FORMATS = {"rgba8unorm", "rgba8snorm", "rgba8uint", "rgba8sint", "rgba16uint", "rgba16sint",
-                 "rgba16float", "r32uint", "r32sint", "r32float", "rg32uint", "rg32sint", "rg32float",
-                 "rgba32uint", "rgba32sint", "rgba32float", "bgra8unorm", "r8unorm", "r8snorm", "r8uint",
-                 "r8sint", "rg8unorm", "rg8snorm", "rg8uint", "rg8sint", "r16uint", "r16sint", "r16float",
-                 "rg16uint", "rg16sint", "rg16float", "rgb10a2uint", "rgb10a2unorm", "rg11b10ufloat",
-                 "r16unorm", "r16snorm", "rg16unorm", "rg16snorm", "rgba16unorm", "rgba16snorm"}
+                       "immediate", "read", "write", "read_write", "row_major", "col_major", "A", "B", "C"}
+TEXEL_FORMATS = set(t.TEXEL_FORMATS)
 
 PREDECLARED_TYPE_NAMES = (set(t.CONCRETE_SCALARS) | set(_VECTOR_SHORTHANDS) | set(_MATRIX_SHORTHANDS)
-                          | {"vec2", "vec3", "vec4", "array", "atomic", "ptr"} | _OPAQUE)
+                          | {"vec2", "vec3", "vec4", "array", "atomic", "ptr"} | set(_OPAQUE) | set(_SAMPLERS)
+                          | set(_PLAIN_TEXTURES) | {"f64", "i64", "u64"})
 
 
 def is_type_name(name: str) -> bool:
@@ -98,7 +98,7 @@ class TypeResolver:
             return self._array(name_node, args)
         if name == "atomic":
             element = self._element_scalar(name_node, name, args, 1)
-            if isinstance(element, t.Scalar) and element not in (t.I32, t.U32):
+            if isinstance(element, t.Scalar) and element not in (t.I32, t.U32, t.Scalar("i64"), t.Scalar("u64")):
                 ctx.report("T003", f"atomic element type must be i32 or u32, not '{element.describe()}'",
                            ctx.span(args[0]))
                 return t.ERROR
@@ -119,7 +119,31 @@ class TypeResolver:
             ctx.report("T003", f"'{name}' is only a subgroup matrix element type, not a type of values",
                        ctx.span(name_node))
             return t.ERROR
+        if name in _SAMPLERS or name in _PLAIN_TEXTURES:
+            return self._no_template(name_node, name, args, _SAMPLERS.get(name) or _PLAIN_TEXTURES[name])
+        if name in t.SAMPLED_TEXTURES:
+            element = self._element_scalar(name_node, name, args, 1)
+            if isinstance(element, t.Scalar) and element not in (t.F32, t.I32, t.U32):
+                ctx.report("T003", f"the sampled type of '{name}' must be f32, i32 or u32, not "
+                                   f"'{element.describe()}'", ctx.span(args[0]))
+                return t.ERROR
+            return t.Texture(name, sampled=element) if isinstance(element, t.Scalar) else t.ERROR
+        if name in t.STORAGE_TEXTURES or name == "texel_buffer":
+            if name == "texel_buffer":
+                ctx.portability("tint", name_node, "the type 'texel_buffer'")
+            return self._storage_texture(name_node, name, args)
+        if name == "binding_array":
+            return self._binding_array(name_node, args)
+        if name in ("f64", "i64", "u64"):
+            if not ctx.portability("naga", name_node, f"the type '{name}'"):
+                return t.ERROR
+            return self._no_template(name_node, name, args, t.Scalar(name))
         if name in _OPAQUE or _TEMPLATED_OPAQUE.match(name):
+            compiler, enable = _OPAQUE.get(name, ("tint", None))
+            if enable is not None and enable in ctx.model.enables:
+                pass
+            elif not ctx.portability(compiler, name_node, f"the type '{name}'"):
+                return t.ERROR
             for arg in args:
                 if self.ctx.text(arg) not in TEXEL_FORMATS | TEMPLATE_ENUMERANTS:
                     self.template_value(arg)
@@ -129,6 +153,38 @@ class TypeResolver:
         return t.ERROR
 
     # -------------------------------------------------------------- pieces
+    def _storage_texture(self, name_node, name, args) -> t.Type:
+        ctx = self.ctx
+        if len(args) != 2:
+            ctx.report("T003", f"'{name}' needs two template arguments: a texel format and an access mode",
+                       ctx.span(name_node))
+            return t.ERROR
+        texel_format, access = ctx.text(args[0]), ctx.text(args[1])
+        if texel_format not in TEXEL_FORMATS:
+            ctx.report("T003", f"unknown texel format '{texel_format}'", ctx.span(args[0]))
+            return t.ERROR
+        if access not in t.ACCESS_MODES:
+            ctx.report("T003", f"unknown access mode '{access}'", ctx.span(args[1]))
+            return t.ERROR
+        return t.Texture(name, format=texel_format, access=access)
+
+    def _binding_array(self, name_node, args) -> t.Type:
+        ctx = self.ctx
+        if not args or len(args) > 2:
+            ctx.report("T003", "'binding_array' needs an element type and optionally a size", ctx.span(name_node))
+            return t.ERROR
+        element = self.resolve_type(args[0])
+        count = None
+        if len(args) == 2:
+            size = self.template_value(args[1])
+            if isinstance(size.value, int) and not isinstance(size.value, bool):
+                count = size.value
+        elif not ctx.portability("naga", name_node, "a 'binding_array' without a size"):
+            return t.ERROR
+        if element is t.ERROR:
+            return t.ERROR
+        return t.BindingArray(element, count)
+
     def _no_template(self, name_node, name, args, result):
         if args:
             self.ctx.report("T003", f"type '{name}' takes no template arguments", self.ctx.span(name_node))

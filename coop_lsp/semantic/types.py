@@ -42,11 +42,11 @@ class Scalar(Type):
 
     @property
     def is_float(self) -> bool:
-        return self.name in ("f32", "f16", "abstract-float")
+        return self.name in ("f32", "f16", "abstract-float", "f64")
 
     @property
     def is_integer(self) -> bool:
-        return self.name in ("i32", "u32", "abstract-int", "u8", "i8")
+        return self.name in ("i32", "u32", "abstract-int", "u8", "i8", "i64", "u64")
 
     @property
     def byte_size(self) -> int:
@@ -167,6 +167,83 @@ class Opaque(Type):
 
     def describe(self) -> str:
         return self.name
+
+
+# Texel formats of storage textures, by the scalar type their texels read as (WGSL "Texel Formats",
+# plus the formats of Tint's texture_formats_tier1 and naga's extra formats).
+F32_TEXEL_FORMATS = ("rgba8unorm", "rgba8snorm", "bgra8unorm", "rgba16float", "r32float", "rg32float",
+                     "rgba32float", "r8unorm", "r8snorm", "rg8unorm", "rg8snorm", "r16float", "rg16float",
+                     "rgb10a2unorm", "rg11b10ufloat", "r16unorm", "r16snorm", "rg16unorm", "rg16snorm",
+                     "rgba16unorm", "rgba16snorm")
+I32_TEXEL_FORMATS = ("rgba8sint", "rgba16sint", "r32sint", "rg32sint", "rgba32sint", "r8sint", "rg8sint",
+                     "r16sint", "rg16sint")
+U32_TEXEL_FORMATS = ("rgba8uint", "rgba16uint", "r32uint", "rg32uint", "rgba32uint", "r8uint", "rg8uint",
+                     "r16uint", "rg16uint", "rgb10a2uint")
+TEXEL_FORMATS = F32_TEXEL_FORMATS + I32_TEXEL_FORMATS + U32_TEXEL_FORMATS
+
+# Every texture type by name: its kind and its dimensionality.
+SAMPLED_TEXTURES = ("texture_1d", "texture_2d", "texture_2d_array", "texture_3d", "texture_cube",
+                    "texture_cube_array", "texture_multisampled_2d")
+DEPTH_TEXTURES = ("texture_depth_2d", "texture_depth_2d_array", "texture_depth_cube", "texture_depth_cube_array",
+                  "texture_depth_multisampled_2d")
+STORAGE_TEXTURES = ("texture_storage_1d", "texture_storage_2d", "texture_storage_2d_array", "texture_storage_3d")
+TEXTURE_NAMES = SAMPLED_TEXTURES + DEPTH_TEXTURES + STORAGE_TEXTURES + ("texture_external", "texel_buffer")
+
+
+@dataclass(frozen=True)
+class Texture(Type):
+    """A texture: sampled (`texture_2d<f32>`), depth, multisampled, storage
+    (`texture_storage_2d<rgba8unorm, write>`), external, or Tint's texel buffer."""
+
+    name: str
+    sampled: Scalar | None = None  # the sampled type of sampled and multisampled textures
+    format: str | None = None  # the texel format of storage textures
+    access: str | None = None  # the access mode of storage textures
+
+    def describe(self) -> str:
+        if self.sampled is not None:
+            return f"{self.name}<{self.sampled.describe()}>"
+        if self.format is not None:
+            return f"{self.name}<{self.format}, {self.access}>"
+        return self.name
+
+    @property
+    def kind(self) -> str:
+        if self.name in STORAGE_TEXTURES or self.name == "texel_buffer":
+            return "storage"
+        if self.name == "texture_external":
+            return "external"
+        if self.name.startswith("texture_depth"):
+            return "depth"
+        return "sampled"
+
+
+@dataclass(frozen=True)
+class Sampler(Type):
+    comparison: bool = False
+
+    def describe(self) -> str:
+        return "sampler_comparison" if self.comparison else "sampler"
+
+
+@dataclass(frozen=True)
+class BindingArray(Type):
+    """An array of resources (`binding_array<texture_2d<f32>, 4>`); naga's and Tint's."""
+
+    element: Type
+    count: int | None
+
+    def describe(self) -> str:
+        if self.count is None:
+            return f"binding_array<{self.element.describe()}>"
+        return f"binding_array<{self.element.describe()}, {self.count}>"
+
+
+def is_handle(value_type: Type) -> bool:
+    """Textures, samplers and arrays of them live in the 'handle' address space."""
+    return isinstance(value_type, (Texture, Sampler, BindingArray)) or (
+        isinstance(value_type, Opaque) and value_type.name.split("<")[0] in (
+            "acceleration_structure", "texel_buffer", "input_attachment"))
 
 
 @dataclass(frozen=True)

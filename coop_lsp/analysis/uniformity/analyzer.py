@@ -19,9 +19,10 @@ from ...core.text import Span
 from ...semantic.context import CORE_TABLE, MATRIX_TABLES
 from ...semantic.model import SemanticModel, Symbol
 from ...semantic import types as t
-from .graph import MAY_BE_NON_UNIFORM, Graph, Label
+from .graph import MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP, Graph, Label
 from .levels import (NON_UNIFORM_BUILTIN_VALUES, NON_UNIFORM_RESULTS, SUBGROUP, SUBGROUP_UNIFORM_RESULTS,
-                     Requirement, matrix_constructor_requirement, requirement)
+                     WORKGROUP_NON_UNIFORM_BUILTIN_VALUES, Requirement, matrix_constructor_requirement,
+                     requirement)
 
 _STAGES = ("compute", "vertex", "fragment")
 
@@ -68,6 +69,11 @@ class Summary:
     return_non_uniform: bool = False
     return_source: Note | None = None
     return_parameters: set[int] = field(default_factory=set)
+    # Requirements on what a pointer parameter points to.
+    pointees: dict[int, list[_Pending]] = field(default_factory=dict)
+    # Pointer parameters the function writes through: index -> (non-uniform value written?, parameters
+    # the written value depends on).
+    pointer_writes: dict[int, tuple[bool, set[int]]] = field(default_factory=dict)
 
 
 class UniformityAnalysis:
@@ -115,6 +121,10 @@ class _FunctionAnalysis:
         self.parameter_index: dict[int, int] = {}  # parameter value node -> index
         self.variables: dict[int, int] = {}  # declaration start byte -> current value node
         self.value_return = self.graph.node()
+        self.pointees: dict[int, int] = {}  # pointer parameter index -> node of the value it points to
+        self.pointer_writes: dict[int, int] = {}  # pointer parameter index -> node of the values written
+        self.parameter_symbols: dict[int, int] = {}  # declaration start byte -> parameter index
+        self.aliases: dict[int, int] = {}  # `let p = &v`: declaration of p -> declaration of v
         self.pending: list[_Pending] = []
         self.breaks: list[list[int]] = []
         self.continues: list[list[int]] = []
@@ -133,11 +143,16 @@ class _FunctionAnalysis:
             if parameter.type != "parameter":
                 continue
             node = self.graph.node()
-            builtin = self._builtin_value(parameter)
-            if builtin is not None and builtin in NON_UNIFORM_BUILTIN_VALUES[self.owner.level]:
+            level = self.owner.level
+            builtins = [self._builtin_value(parameter)] if self._builtin_value(parameter) else \
+                (self._struct_builtins(parameter) if self.stage else [])
+            if any(b in NON_UNIFORM_BUILTIN_VALUES[level] for b in builtins):
                 self.graph.add_edge(node, MAY_BE_NON_UNIFORM)
+            elif level != SUBGROUP and any(b in WORKGROUP_NON_UNIFORM_BUILTIN_VALUES for b in builtins):
+                self.graph.add_edge(node, MAY_BE_NON_UNIFORM_IN_WORKGROUP)
             self.parameters[parameter.start_byte] = node
             self.parameter_index[node] = index
+            self.parameter_symbols[parameter.start_byte] = index
             index += 1
 
     def _builtin_value(self, parameter: ts.Node) -> str | None:
@@ -149,18 +164,37 @@ class _FunctionAnalysis:
                     return self.owner.text(arguments.named_children[0])
         return None
 
+    def _struct_builtins(self, parameter: ts.Node) -> list[str]:
+        """Builtin values in the members of an entry point's struct parameter (Tint: one makes all non-uniform)."""
+        type_node = parameter.child_by_field_name("type")
+        name = type_node.child_by_field_name("name") if type_node is not None else None
+        symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
+        if symbol is None or symbol.kind != "struct" or symbol.declaration is None:
+            return []
+        body = symbol.declaration.child_by_field_name("body")
+        found = []
+        for member in body.named_children if body is not None else []:
+            found.extend(b for b in [self._builtin_value(member)] if b)
+        return found
+
     def _evaluate(self) -> Summary:
         summary = Summary()
         graph = self.graph
         parameter_nodes = set(self.parameter_index)
-        # Tint reports a function's own builtin calls before requirements inherited from callees.
-        ordered = sorted(self.pending, key=lambda p: p.inherited)
-        for pending in ordered:
-            path = graph.path_to(pending.target, MAY_BE_NON_UNIFORM)
+        failed = set()
+        for pending in _tint_order(self.pending):
+            goals = {MAY_BE_NON_UNIFORM} if pending.requirement.scope == "subgroup uniform" else \
+                {MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP}
+            path = graph.path_to(pending.target, goals)
             if path is not None:
+                failed.add(id(pending))
                 self.owner.failures.append(Failure(pending.requirement, pending.span, pending.message,
                                                    pending.inner_notes + self._notes(path), self.name,
                                                    pending.builtin, pending.call or pending.span))
+        # What callers inherit keeps source order: Tint explains a call by the callee's first requirement.
+        pointee_nodes = {node: index for index, node in self.pointees.items()}
+        for pending in self.pending:
+            if id(pending) in failed:
                 continue
             if graph.reaches(pending.target, self.cf_start):
                 summary.call_site.append(pending)
@@ -171,6 +205,13 @@ class _FunctionAnalysis:
                 summary.parameters.setdefault(index, []).append(
                     _Pending(pending.requirement, pending.span, pending.message, -1, inner, pending.builtin,
                              pending.call))
+            to_pointee = graph.path_to(pending.target, set(pointee_nodes)) if pointee_nodes else None
+            if to_pointee is not None:
+                index = pointee_nodes[to_pointee[-1]]
+                inner = pending.inner_notes + self._notes(to_pointee)
+                summary.pointees.setdefault(index, []).append(
+                    _Pending(pending.requirement, pending.span, pending.message, -1, inner, pending.builtin,
+                             pending.call))
         path = graph.path_to(self.value_return, MAY_BE_NON_UNIFORM)
         if path is not None:
             summary.return_non_uniform = True
@@ -179,16 +220,22 @@ class _FunctionAnalysis:
         for node, index in self.parameter_index.items():
             if graph.reaches(self.value_return, node):
                 summary.return_parameters.add(index)
+        for index, written in self.pointer_writes.items():
+            depends = {i for n, i in self.parameter_index.items() if graph.reaches(written, n)}
+            summary.pointer_writes[index] = (graph.reaches(written, MAY_BE_NON_UNIFORM), depends)
         return summary
 
     def _notes(self, path: list[int]) -> list[Note]:
         labels = [self.graph.labels[n] for n in path if n in self.graph.labels]
         branches = [label for label in labels if label.kind == "branch"]
-        sources = [label for label in labels if label.kind in ("source", "passed")]
         notes = []
         if branches:
             notes.append(Note(branches[-1].message, branches[-1].span))
-        notes.extend(Note(label.message, label.span) for label in sources)
+        through_control_flow = bool(branches)
+        for label in labels:
+            if label.kind in ("source", "passed"):
+                span = label.control_span if through_control_flow and label.control_span else label.span
+                notes.append(Note(label.message, span))
         return notes
 
     # ----------------------------------------------------------------- statements
@@ -203,11 +250,14 @@ class _FunctionAnalysis:
             return self.block(node, cf)
         if kind in ("let_declaration", "const_declaration", "variable_declaration"):
             value_node = node.child_by_field_name("value")
-            cf, value = self.expression(value_node, cf) if value_node is not None else (cf, cf)
+            target = self._alias_target(value_node)
+            if kind == "let_declaration" and target is not None:
+                self.aliases[node.start_byte] = target
+                return cf
             if kind == "variable_declaration":
-                self.variables[node.start_byte] = value
-            else:
-                self.variables[node.start_byte] = value
+                self._matrix_variable(node, cf)
+            cf, value = self.expression(value_node, cf) if value_node is not None else (cf, cf)
+            self.variables[node.start_byte] = value
             return cf
         if kind == "assignment_statement" or kind == "compound_assignment_statement":
             right = node.child_by_field_name("right")
@@ -247,12 +297,35 @@ class _FunctionAnalysis:
             condition = node.child_by_field_name("condition")
             cf, value = self.expression(condition, cf) if condition is not None else (cf, cf)
             if self.breaks:
-                self.breaks[-1].append(self.graph.node(cf, value))
+                self.breaks[-1].append(self._branch(_keyword(node, "break"), cf, value))
             return cf
         if kind == "continuing_statement":
             body = node.child_by_field_name("body")
             return self.block(body, cf) if body is not None else cf
         return cf
+
+    def _alias_target(self, value: ts.Node | None) -> int | None:
+        """`&v` of a function variable: the declaration a `let p = &v` points to."""
+        if value is None or value.type != "unary_expression":
+            return None
+        operator, operand = value.child_by_field_name("operator"), value.child_by_field_name("operand")
+        if operator is None or self.owner.text(operator) != "&" or operand is None or operand.type != "identifier":
+            return None
+        symbol = self.owner.model.symbol_at(operand.start_byte, operand.end_byte)
+        if symbol is None or symbol.declaration is None or symbol.declaration.start_byte not in self.variables:
+            return None
+        return symbol.declaration.start_byte
+
+    def _matrix_variable(self, node: ts.Node, cf: int) -> None:
+        name = node.child_by_field_name("name")
+        symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
+        if symbol is None or not t.contains(symbol.type, lambda x: isinstance(x, t.CoopMatrix)):
+            return
+        rule = matrix_constructor_requirement(self.owner.dialect or "chromium")
+        keyword = _keyword(node, "var")
+        span = Span(keyword.start_byte, keyword.end_byte)
+        self.pending.append(_Pending(rule, span, "variables that contain subgroup matrix types cannot be declared "
+                                                 "in non-uniform control flow", cf, builtin="var", call=span))
 
     def _branch(self, keyword: ts.Node, cf: int, value: int) -> int:
         return self.graph.node(cf, value, label=Label("branch", "control flow depends on possibly non-uniform "
@@ -331,13 +404,13 @@ class _FunctionAnalysis:
         body = node.child_by_field_name("body")
         end = self.block(body, body_cf) if body is not None else body_cf
         continues = self.continues.pop()
-        self.breaks.pop()
+        breaks = self.breaks.pop()
         if node.type == "for_statement":
             update = node.child_by_field_name("update")
             if update is not None:
                 end = self.statement(update, graph.node(end, *continues))
         graph.add_edge(loop_cf, end)
-        for continued in continues:
+        for continued in continues + breaks:
             graph.add_edge(loop_cf, continued)
         for key, placeholder in placeholders.items():
             graph.add_edge(placeholder, self.variables.get(key, placeholder))
@@ -368,7 +441,13 @@ class _FunctionAnalysis:
         symbol = self.owner.model.symbol_at(root.start_byte, root.end_byte)
         if symbol is None or symbol.declaration is None:
             return cf
-        key = symbol.declaration.start_byte
+        key = self.aliases.get(symbol.declaration.start_byte, symbol.declaration.start_byte)
+        if key in self.parameter_symbols:  # writing through a pointer parameter
+            index = self.parameter_symbols[key]
+            written = self.graph.node(value, cf)
+            previous = self.pointer_writes.get(index)
+            self.pointer_writes[index] = self.graph.node(written, previous) if previous is not None else written
+            return cf
         if key in self.variables:
             previous = self.variables[key]
             self.variables[key] = self.graph.node(value, cf, previous) if compound else self.graph.node(value, cf)
@@ -405,6 +484,11 @@ class _FunctionAnalysis:
             operator = node.child_by_field_name("operator")
             if operator is not None and self.owner.text(operator) == "&":
                 return self._address_of(operand, cf)
+            if operator is not None and self.owner.text(operator) == "*" and operand is not None \
+                    and operand.type == "identifier":
+                pointee = self._dereference(operand, cf)
+                if pointee is not None:
+                    return cf, pointee
             return self.expression(operand, cf) if operand is not None else (cf, cf)
         if kind == "index_expression":
             base, index = node.child_by_field_name("value"), node.child_by_field_name("index")
@@ -431,6 +515,22 @@ class _FunctionAnalysis:
                 operand.named_children[0] if operand.named_children else None)
         return cf, value
 
+    def _dereference(self, pointer: ts.Node, cf: int) -> int | None:
+        symbol = self.owner.model.symbol_at(pointer.start_byte, pointer.end_byte)
+        if symbol is None or symbol.declaration is None:
+            return None
+        key = symbol.declaration.start_byte
+        if key in self.aliases:
+            return self.graph.node(cf, self.variables.get(self.aliases[key], cf))
+        if key in self.parameter_symbols and isinstance(symbol.type, t.Pointer):
+            index = self.parameter_symbols[key]
+            if index not in self.pointees:
+                self.pointees[index] = self.graph.node()
+            return self.graph.node(cf, self.pointees[index], label=Label(
+                "source", f"parameter '{symbol.name}' of '{self.name}' may point to a non-uniform value",
+                symbol.span))
+        return None
+
     def _identifier(self, node: ts.Node, cf: int) -> int:
         symbol = self.owner.model.symbol_at(node.start_byte, node.end_byte)
         if symbol is None or symbol.declaration is None:
@@ -442,12 +542,13 @@ class _FunctionAnalysis:
                 return cf
             builtin = self._builtin_value(symbol.declaration)
             if builtin is not None:
-                message = f"builtin '{symbol.name}' of '{self.name}' may be non-uniform"
-            else:
-                # Tint points at the parameter's declaration, where callers' values come in.
-                message = f"parameter '{symbol.name}' of '{self.name}' may be non-uniform"
-                span = symbol.span
-            return self.graph.node(cf, parameter, label=Label("source", message, span))
+                return self.graph.node(cf, parameter, label=Label(
+                    "source", f"builtin '{symbol.name}' of '{self.name}' may be non-uniform", span))
+            # Tint points at the use when the value flows into an argument, and at the declaration
+            # when control flow depends on it.
+            return self.graph.node(cf, parameter, label=Label(
+                "source", f"parameter '{symbol.name}' of '{self.name}' may be non-uniform", span,
+                control_span=None if self.stage else symbol.span))
         key = symbol.declaration.start_byte
         if key in self.variables:
             return self.graph.node(cf, self.variables[key])
@@ -477,9 +578,6 @@ class _FunctionAnalysis:
         name = self.owner.text(name_node) if name_node is not None else ""
         values = []
         for arg in arg_nodes:
-            if name == "workgroupUniformLoad":
-                values.append(cf)  # the pointer itself; the load below is uniform by definition
-                continue
             cf, value = self.expression(arg, cf)
             values.append(value)
         span = Span(name_node.start_byte, name_node.end_byte) if name_node is not None else Span(0, 0)
@@ -516,21 +614,47 @@ class _FunctionAnalysis:
                     self.pending.append(_Pending(needed, Span(arg.start_byte, arg.end_byte),
                                                  f"'{name}' requires argument {index} to be uniform", value,
                                                  builtin=name, call=span))
+        if name == "workgroupUniformLoad":
+            if values:
+                self.pending.append(_Pending(requirement(name, "", None), Span(arg_nodes[0].start_byte,
+                                             arg_nodes[0].end_byte), f"'{name}' requires argument 0 to be uniform",
+                                             values[0], builtin=name, call=span))
+            return cf, cf  # the loaded value is uniform by definition
         if name in NON_UNIFORM_RESULTS:
             return cf, self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
-                "source", f"'{name}' returns a possibly non-uniform value", span))
-        if self.owner.level == SUBGROUP and name in SUBGROUP_UNIFORM_RESULTS:
-            return cf, self.graph.node(cf)  # same value in every active invocation of the subgroup
-        if name == "workgroupUniformLoad":
-            return cf, cf
+                "source", f"return value of '{name}' may be non-uniform", span))
+        if name in SUBGROUP_UNIFORM_RESULTS:
+            if self.owner.level == SUBGROUP:
+                return cf, self.graph.node(cf)  # the same value in every active invocation of the subgroup
+            # Tint: uniform at subgroup scope only when the arguments are; never across the workgroup.
+            workgroup = self.graph.node(MAY_BE_NON_UNIFORM_IN_WORKGROUP, label=Label(
+                "source", f"return value of '{name}' may be non-uniform", span))
+            return cf, self.graph.node(workgroup, cf, *values)
         return cf, self.graph.node(cf, *values)
 
     def _user_call(self, symbol: Symbol, span: Span, cf: int, values: list[int], arg_nodes) -> tuple[int, int]:
         summary = self.owner.summary(symbol.declaration)
-        called_by = Note(f"called by '{symbol.name}' from '{self.name}'", span)
         for inner in summary.call_site:
-            self.pending.append(_Pending(inner.requirement, inner.span, inner.message, cf,
-                                         inner.inner_notes + [called_by], inner.builtin, span, inherited=True))
+            # Tint names only the outermost call of a chain.
+            direct = not any(n.message.startswith("called") for n in inner.inner_notes)
+            kept = [n for n in inner.inner_notes if not n.message.startswith("called")]
+            called = Note(f"called {'by' if direct else 'indirectly by'} '{symbol.name}' from '{self.name}'", span)
+            self.pending.append(_Pending(inner.requirement, inner.span, inner.message, cf, kept + [called],
+                                         inner.builtin, span, inherited=True))
+        for index, requirements in summary.pointees.items():
+            if index >= len(values):
+                continue
+            arg = arg_nodes[index]
+            pointee = self._pointee_value(arg, cf)
+            passed = self.graph.node(pointee, label=Label(
+                "passed", "possibly non-uniform value passed via pointer here", Span(arg.start_byte, arg.end_byte)))
+            for inner in requirements:
+                self.pending.append(_Pending(inner.requirement, inner.span, inner.message, passed,
+                                             list(inner.inner_notes), inner.builtin, span, inherited=True))
+        for index, (non_uniform, depends) in summary.pointer_writes.items():
+            if index < len(arg_nodes):
+                self._write_through_argument(arg_nodes[index], cf, non_uniform,
+                                             [values[i] for i in depends if i < len(values)], symbol, span)
         for index, requirements in summary.parameters.items():
             if index >= len(values):
                 continue
@@ -546,6 +670,43 @@ class _FunctionAnalysis:
             self.graph.add_edge(result, self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
                 "source", f"return value of '{symbol.name}' may be non-uniform", span)))
         return cf, result
+
+
+    def _pointee_value(self, arg: ts.Node, cf: int) -> int:
+        """The current value of the variable an argument `&v` (or an alias of it) points to."""
+        key = self._pointer_argument_target(arg)
+        return self.variables.get(key, cf) if key is not None else cf
+
+    def _pointer_argument_target(self, arg: ts.Node) -> int | None:
+        target = self._alias_target(arg)
+        if target is not None:
+            return target
+        if arg.type == "identifier":
+            symbol = self.owner.model.symbol_at(arg.start_byte, arg.end_byte)
+            if symbol is not None and symbol.declaration is not None:
+                return self.aliases.get(symbol.declaration.start_byte)
+        return None
+
+    def _write_through_argument(self, arg: ts.Node, cf: int, non_uniform: bool, depends: list[int],
+                                callee: Symbol, span: Span) -> None:
+        key = self._pointer_argument_target(arg)
+        if key is None or key not in self.variables:
+            return
+        sources = [cf, *depends]
+        if non_uniform:
+            sources.append(self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
+                "source", f"'{callee.name}' may write a non-uniform value through this pointer",
+                Span(arg.start_byte, arg.end_byte))))
+        self.variables[key] = self.graph.node(*sources)
+
+
+def _tint_order(pending: list[_Pending]) -> list[_Pending]:
+    """Tint searches its requirements last first, one call at a time; within a call, control flow first."""
+    groups: dict[tuple, list[_Pending]] = {}
+    for item in pending:
+        key = (item.call.start, item.call.end) if item.call is not None else (item.span.start, item.span.end)
+        groups.setdefault(key, []).append(item)
+    return [item for key in reversed(list(groups)) for item in groups[key]]
 
 
 def _keyword(node: ts.Node, word: str) -> ts.Node:

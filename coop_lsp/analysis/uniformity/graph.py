@@ -12,18 +12,24 @@ from dataclasses import dataclass, field
 from ...core.text import Span
 
 MAY_BE_NON_UNIFORM = 0
+# Uniform within each subgroup but not across the workgroup (Tint: subgroup_id, and the results
+# of subgroup operations): non-uniform for barriers, uniform for subgroup-scope builtins.
+MAY_BE_NON_UNIFORM_IN_WORKGROUP = 1
 
 
 @dataclass(frozen=True)
 class Label:
-    kind: str  # "branch" (control flow depends on it) or "source" (where non-uniformity comes from)
+    kind: str  # "branch" (control flow depends on it), "source" (where non-uniformity comes from), "passed"
     message: str
     span: Span
+    # Where Tint points instead when the value reaches the requirement through control flow
+    # (a parameter's declaration rather than its use).
+    control_span: Span | None = None
 
 
 @dataclass
 class Graph:
-    edges: list[list[int]] = field(default_factory=lambda: [[]])
+    edges: list[list[int]] = field(default_factory=lambda: [[], []])
     labels: dict[int, Label] = field(default_factory=dict)
 
     def node(self, *depends_on: int, label: Label | None = None) -> int:

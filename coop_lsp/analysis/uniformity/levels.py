@@ -24,6 +24,10 @@ NON_UNIFORM_BUILTIN_VALUES = {
                          "vertex_index", "instance_index", "primitive_index", "barycentric_coord"}),
 }
 
+# Uniform within a subgroup, not across the workgroup: Tint lets subgroup and matrix builtins branch
+# on these, but not barriers.
+WORKGROUP_NON_UNIFORM_BUILTIN_VALUES = frozenset({"subgroup_id"})
+
 # Builtin functions whose result is the same in every active invocation of a subgroup.
 SUBGROUP_UNIFORM_RESULTS = frozenset({
     "subgroupBroadcastFirst", "subgroupBroadcast", "subgroupAdd", "subgroupMul", "subgroupMax", "subgroupMin",

@@ -7,7 +7,7 @@ import tree_sitter as ts
 from ...core.diagnostic import Diagnostic, Edit, Fix, Related, Severity
 from ...core.rules import find as find_rule
 from ...core.text import SourceText, Span
-from ...lint.filters import DiagnosticFilters
+from ...syntax.filters import DiagnosticFilters
 from ...semantic.model import SemanticModel
 from . import rules
 from .analyzer import Failure, UniformityAnalysis

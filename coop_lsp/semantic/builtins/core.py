@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from .. import types as t
 from .signature import ANY, overload
+from .textures import texture_builtins
 from .table import CONCRETE_INTEGERS, FLOATS, NUMERIC, SIGNED, Builtin
 
 # Atomics and subgroup operations work on concrete types only.
-ATOMIC_SCALARS = (t.I32, t.U32)
+ATOMIC_SCALARS = (t.I32, t.U32, t.Scalar("i64"), t.Scalar("u64"))  # 64-bit: naga only (the type is noted)
 SUBGROUP_NUMERIC = (t.F32, t.F16, t.I32, t.U32)
 
 
@@ -267,12 +268,30 @@ def _derivatives() -> list[Builtin]:
     names = ("dpdx", "dpdxCoarse", "dpdxFine", "dpdy", "dpdyCoarse", "dpdyFine", "fwidth", "fwidthCoarse",
              "fwidthFine")
     return [Builtin(name, (overload("(e: f32) -> f32"), overload("(e: vecN<f32>) -> vecN<f32>")),
-                    "Screen-space derivative (fragment shaders only).", category="derivative")
+                    "Screen-space derivative (fragment shaders only).", category="derivative", stages=("fragment",))
             for name in names]
 
 
 CORE_BUILTINS: list[Builtin] = (
     _math() + _bits() + _logic_and_arrays() + _packing() + _atomics() + _synchronization() + _subgroups()
-    + _derivatives()
+    + _derivatives() + texture_builtins()
 )
 
+
+# Functions only one compiler has, checked loosely (a portability note, the arguments typed, no overloads):
+# name -> (the compiler that has it, its result type (None: no value; ERROR: not modelled), doc).
+DIALECT_ONLY_FUNCTIONS = {
+    "print": ("tint", None, "Prints a value from the shader (Chromium's `chromium_print` language feature)."),
+    "bufferView": ("tint", t.ERROR, "A typed view into an untyped `buffer<N>` (Tint's `buffer_view`)."),
+    "bufferArrayView": ("tint", t.ERROR, "A runtime-sized array view into an untyped `buffer<N>` (Tint)."),
+    "bufferLength": ("tint", t.U32, "The size in bytes of an untyped `buffer<N>` (Tint)."),
+    "rayQueryInitialize": ("naga", None, "Starts a ray query (naga's `wgpu_ray_query`)."),
+    "rayQueryProceed": ("naga", t.BOOL, "Advances a ray query (naga)."),
+    "rayQueryTerminate": ("naga", None, "Ends a ray query (naga)."),
+    "rayQueryGenerateIntersection": ("naga", None, "Commits a procedural hit (naga)."),
+    "rayQueryConfirmIntersection": ("naga", None, "Commits a triangle hit (naga)."),
+    "rayQueryGetCommittedIntersection": ("naga", t.ERROR, "The committed intersection of a ray query (naga)."),
+    "rayQueryGetCandidateIntersection": ("naga", t.ERROR, "The candidate intersection of a ray query (naga)."),
+    "getCommittedHitVertexPositions": ("naga", t.ERROR, "The vertices of the committed hit (naga)."),
+    "getCandidateHitVertexPositions": ("naga", t.ERROR, "The vertices of the candidate hit (naga)."),
+}

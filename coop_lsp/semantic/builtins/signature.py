@@ -18,6 +18,9 @@ from .. import types as t
 
 ANY = "ANY"  # an integer variable bound only by the arguments
 
+# Parameters matched exactly by `_unify`, without conversions to rank.
+_EXACT_HEADS = frozenset(("ptr", "sampler", "sampler_comparison") + t.TEXTURE_NAMES)
+
 _BUILTIN_SIZE_VARS = {"N": (2, 3, 4), "C": (2, 3, 4), "R": (2, 3, 4)}
 
 
@@ -146,7 +149,7 @@ def _match_one(candidate: Overload, template_args, arg_types) -> Match | None:
         rank = 0
         try:
             for parameter, value in zip(candidate.parameters, arg_types):
-                if parameter.pattern.head == "ptr":
+                if parameter.pattern.head in _EXACT_HEADS:
                     continue  # matched exactly by _unify; array sizes are not part of the pattern
                 expected = _instantiate(parameter.pattern, candidate, complete)
                 step = t.conversion_rank(t.store_type(value), expected)
@@ -275,7 +278,23 @@ def _unify(pattern: Pattern, value: t.Type, candidate: Overload, bindings: dict,
         return
     if head == "bool" or head in t.CONCRETE_SCALARS:
         return
-    # An opaque type named literally (sampler, texture_2d<f32>, ...).
+    if head in ("sampler", "sampler_comparison"):
+        if not isinstance(value, t.Sampler) or value.comparison != (head == "sampler_comparison"):
+            raise _Mismatch
+        return
+    if head in t.TEXTURE_NAMES:
+        if not isinstance(value, t.Texture) or value.name != head:
+            raise _Mismatch
+        if value.sampled is not None and pattern.args:
+            sampled = pattern.args[0].head
+            if sampled in t.CONCRETE_SCALARS and t.CONCRETE_SCALARS[sampled] != value.sampled:
+                raise _Mismatch
+            _unify(pattern.args[0], value.sampled, candidate, bindings, allow_abstract=False)
+        elif value.format is not None and len(pattern.args) == 2:
+            _enumerant(pattern.args[0].head, value.format, candidate, bindings)
+            _enumerant(pattern.args[1].head, value.access, candidate, bindings)
+        return
+    # An opaque type named literally (ray_query, ...).
     if not isinstance(value, t.Opaque) or value.name.split("<")[0] != head:
         raise _Mismatch
 

@@ -33,6 +33,8 @@ class Builtin:
     must_use: bool = True
     # Tint's spelling of the deprecation warning, for the old load/store forms.
     deprecated_message: str = ""
+    # The shader stages that may call it; empty for every stage.
+    stages: tuple[str, ...] = ()
 
     def signatures(self) -> list[str]:
         return [o.describe(self.name) for o in self.overloads]

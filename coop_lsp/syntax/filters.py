@@ -54,20 +54,22 @@ class DiagnosticFilters:
 
     def severity(self, rule: str, offset: int, default: Severity | None) -> Severity | None:
         """The effective severity of `rule` at `offset`; None when it is switched off."""
-        best: Filter | None = None
-        for candidate in self.filters:
-            if candidate.rule == rule and candidate.span.start <= offset < max(candidate.span.end, offset + 1):
-                if best is None or candidate.span.end - candidate.span.start <= best.span.end - best.span.start:
-                    best = candidate
+        best = self.controlling(rule, offset)
         return best.severity if best is not None else default
 
     def controlling(self, rule: str, offset: int) -> Filter | None:
+        """The innermost filter for `rule` whose construct contains `offset`."""
         best = None
         for candidate in self.filters:
-            if candidate.rule == rule and candidate.span.start <= offset < candidate.span.end:
+            if candidate.rule == rule and _covers(candidate.span, offset):
                 if best is None or candidate.span.end - candidate.span.start <= best.span.end - best.span.start:
                     best = candidate
         return best
+
+
+def _covers(span: Span, offset: int) -> bool:
+    # A module directive covers the whole text, end included (a diagnostic at end of file).
+    return span.start <= offset < span.end or (span.start == 0 and offset == span.end)
 
 
 def _filters_of(node: ts.Node, applies_to: Span, source: SourceText) -> list[Filter]:

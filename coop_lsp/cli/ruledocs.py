@@ -1,0 +1,59 @@
+"""Rule documentation generated from the registry: `coop-lint rules`, `coop-lint rule CODE`, docs/rules.md."""
+
+from __future__ import annotations
+
+from ..core.rules import Rule, all_rules
+
+REGENERATE = ".venv/bin/coop-lint rules --markdown > docs/rules.md"
+
+
+def table() -> str:
+    rules = all_rules()
+    name_width = max(len(r.name) for r in rules)
+    lines = [f"{'code':<5} {'name':<{name_width}}  {'severity':<8} {'fix':<3}  summary"]
+    for r in rules:
+        lines.append(f"{r.code:<5} {r.name:<{name_width}}  {r.severity.label:<8} {'yes' if r.fix else '-':<3}  "
+                     f"{r.summary}")
+    lines.append("")
+    lines.append("`coop-lint rule CODE` explains one rule; 'fix: yes' means coop-lint can offer a fix.")
+    return "\n".join(lines) + "\n"
+
+
+def _suppression(rule: Rule) -> str:
+    if rule.suppressible:
+        return (f"Suppress it in WGSL with `diagnostic(off, {rule.qualified_name});` at module scope, or "
+                f"`@diagnostic(off, {rule.qualified_name})` on a function or statement.")
+    if rule.layer == "syntax":
+        return "Always reported: no compiler accepts the file, so it cannot be suppressed or ignored."
+    return "Cannot be suppressed in WGSL (every compiler rejects the code); `--ignore` or the configuration can hide it."
+
+
+def text(rule: Rule) -> str:
+    lines = [f"{rule.code} {rule.name}", "",
+             f"Severity: {rule.severity.label}. Layer: {rule.layer}.", "",
+             rule.summary, "", "Why", rule.explanation]
+    if rule.example:
+        lines += ["", "Example", *("    " + line for line in rule.example.splitlines())]
+    if rule.fix:
+        lines += ["", "Fix", rule.fix]
+    lines += ["", "Suppression", _suppression(rule)]
+    return "\n".join(lines) + "\n"
+
+
+def markdown() -> str:
+    rules = all_rules()
+    out = ["# coop-lint rules", "",
+           f"<!-- Generated from the rule registry; do not edit. Regenerate with `{REGENERATE}`. -->", "",
+           "| code | name | severity | fix | summary |", "| --- | --- | --- | --- | --- |"]
+    for r in rules:
+        out.append(f"| [{r.code}](#{r.code.lower()}-{r.name}) | `{r.name}` | {r.severity.label} | "
+                   f"{'yes' if r.fix else ''} | {r.summary.replace('|', '&#124;')} |")
+    for r in rules:
+        out += ["", f"## {r.code} {r.name}", "",
+                f"Severity: {r.severity.label}. Layer: {r.layer}.", "", r.summary, "", "**Why.** " + r.explanation]
+        if r.example:
+            out += ["", "**Example.**", "", "```wgsl", r.example, "```"]
+        if r.fix:
+            out += ["", "**Fix.** " + r.fix]
+        out += ["", "**Suppression.** " + _suppression(r)]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,165 @@
+"""Entry points and their inputs and outputs (WGSL spec, "Entry Point Declaration", "Built-in Values").
+
+Checks the `@builtin` values (known name, type, the extension they need),
+integer user-defined IO between vertex and fragment shaders (`@interpolate(flat)`),
+and the resources a vertex shader may not write.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from . import types as t
+
+VEC3U = t.Vector(3, t.U32)
+VEC4F = t.Vector(4, t.F32)
+
+
+@dataclass(frozen=True)
+class BuiltinValue:
+    name: str
+    type: t.Type | None  # None: checked by `check` below
+    # (stage, "in" or "out") pairs where it may appear.
+    uses: tuple[tuple[str, str], ...]
+    doc: str
+    enable: str | None = None
+    compiler: str | None = None  # the only compiler that has it, if one
+
+
+BUILTIN_VALUES = {v.name: v for v in (
+    BuiltinValue("vertex_index", t.U32, (("vertex", "in"),), "Index of the current vertex in the draw."),
+    BuiltinValue("instance_index", t.U32, (("vertex", "in"),), "Index of the current instance in the draw."),
+    BuiltinValue("position", VEC4F, (("vertex", "out"), ("fragment", "in")),
+                 "Clip-space position (vertex output); framebuffer position of the fragment (fragment input)."),
+    BuiltinValue("clip_distances", None, (("vertex", "out"),), "User clip distances, an array<f32, N> (N <= 8).",
+                 enable="clip_distances"),
+    BuiltinValue("front_facing", t.BOOL, (("fragment", "in"),), "Whether the fragment's primitive faces the front."),
+    BuiltinValue("frag_depth", t.F32, (("fragment", "out"),), "The depth written for the fragment."),
+    BuiltinValue("sample_index", t.U32, (("fragment", "in"),), "The sample this fragment invocation shades."),
+    BuiltinValue("sample_mask", t.U32, (("fragment", "in"), ("fragment", "out")), "The coverage mask."),
+    BuiltinValue("primitive_index", t.U32, (("fragment", "in"),), "Index of the primitive in the draw.",
+                 enable="primitive_index"),
+    BuiltinValue("barycentric_coord", t.Vector(3, t.F32), (("fragment", "in"),),
+                 "Barycentric coordinates of the fragment.", enable="chromium_experimental_barycentric_coord"),
+    BuiltinValue("local_invocation_id", VEC3U, (("compute", "in"),), "Invocation position in the workgroup."),
+    BuiltinValue("local_invocation_index", t.U32, (("compute", "in"),), "Linear invocation index in the workgroup."),
+    BuiltinValue("global_invocation_id", VEC3U, (("compute", "in"),), "Invocation position in the dispatch."),
+    BuiltinValue("workgroup_id", VEC3U, (("compute", "in"),), "Workgroup position in the dispatch."),
+    BuiltinValue("num_workgroups", VEC3U, (("compute", "in"),), "The dispatch size, in workgroups."),
+    BuiltinValue("subgroup_invocation_id", t.U32, (("compute", "in"), ("fragment", "in")),
+                 "Invocation index in its subgroup.", enable="subgroups"),
+    BuiltinValue("subgroup_size", t.U32, (("compute", "in"), ("fragment", "in")), "Invocations per subgroup.",
+                 enable="subgroups"),
+    BuiltinValue("subgroup_id", t.U32, (("compute", "in"),), "Subgroup index in the workgroup.",
+                 enable="subgroups"),
+    BuiltinValue("num_subgroups", t.U32, (("compute", "in"),), "Subgroups in the workgroup.", enable="subgroups"),
+    BuiltinValue("view_index", None, (("vertex", "in"), ("fragment", "in")), "The view of a multiview draw.",
+                 compiler="naga"),
+    BuiltinValue("global_invocation_index", t.U32, (("compute", "in"),), "Linear invocation index in the dispatch.",
+                 compiler="naga"),
+    BuiltinValue("point_size", t.F32, (("vertex", "out"),), "Size of a point primitive.", compiler="naga"),
+)}
+
+
+def attributes(node: ts.Node, ctx, field: str | None = None) -> dict[str, tuple[ts.Node, list[ts.Node]]]:
+    """The attributes directly on a parameter, struct member or (with `field`) a function's return."""
+    children = node.children_by_field_name(field) if field else [c for c in node.children if c.type == "attribute"]
+    found = {}
+    for attribute in children:
+        if attribute.type != "attribute":
+            continue
+        name = attribute.child_by_field_name("name")
+        arguments = attribute.child_by_field_name("arguments")
+        if name is None:
+            continue
+        args = [a for a in (arguments.named_children if arguments is not None else [])
+                if a.type not in ("line_comment", "block_comment")]
+        found[ctx.text(name)] = (attribute, args)
+    return found
+
+
+class EntryPointChecker:
+    """Mixin of the checker: needs `ctx`, `module_scope`, `symbol_type`."""
+
+    def check_builtin_value(self, attribute: ts.Node, args: list[ts.Node], value_type: t.Type) -> None:
+        ctx = self.ctx
+        if not args:
+            return
+        name = ctx.text(args[0])
+        value = BUILTIN_VALUES.get(name)
+        if value is None:
+            ctx.report("T001", f"unknown builtin value '{name}'", ctx.span(args[0]))
+            return
+        if value.compiler is not None:
+            if not ctx.portability(value.compiler, args[0], f"the builtin value '{name}'"):
+                return
+        # The matrix extensions bring the subgroup builtin values with them (and naga needs no enable).
+        implied = value.enable == "subgroups" and bool(ctx.model.enables & {
+            "chromium_experimental_subgroup_matrix", "subgroup_matrix", "wgpu_cooperative_matrix"})
+        if value.enable is not None and not implied:
+            ctx.require_enable(value.enable, args[0], f"the builtin value '{name}'")
+        if value_type is t.ERROR or value.type is None:
+            return
+        if value_type != value.type:
+            ctx.report("T003", f"the builtin value '{name}' has type '{value.type.describe()}', not "
+                               f"'{value_type.describe()}'", ctx.span(args[0]))
+
+    def entry_point_io(self, node: ts.Node, stage: str, symbol) -> None:
+        """Checks the user-defined IO of a vertex or fragment entry point."""
+        params_node = node.child_by_field_name("parameters")
+        parameters = [p for p in (params_node.named_children if params_node is not None else [])
+                      if p.type == "parameter"]
+        for parameter, parameter_type in zip(parameters, symbol.parameters):
+            self._io(parameter, attributes(parameter, self.ctx), parameter_type, stage, "in")
+        if symbol.return_type is not None:
+            self._io(node, attributes(node, self.ctx, "return_attribute"), symbol.return_type, stage, "out")
+
+    def _io(self, node, attrs, value_type, stage, direction) -> None:
+        if isinstance(value_type, t.Struct) and not attrs:
+            declaration = self.module_scope.symbols.get(value_type.name)
+            body = declaration.declaration.child_by_field_name("body") if declaration is not None else None
+            members = [m for m in (body.named_children if body is not None else []) if m.type == "struct_member"]
+            for member_node, member in zip(members, value_type.members):
+                self._io(member_node, attributes(member_node, self.ctx), member.type, stage, direction)
+            return
+        if "location" not in attrs or value_type is t.ERROR:
+            return
+        scalar = t.element_scalar(value_type)
+        interpolate = attrs.get("interpolate")
+        flat = interpolate is not None and interpolate[1] and self.ctx.text(interpolate[1][0]) == "flat"
+        if scalar is not None and scalar.is_integer and not flat and (
+                (stage, direction) in (("vertex", "out"), ("fragment", "in"))):
+            # The specification and Tint require flat; naga makes integers flat by itself.
+            what = "vertex outputs" if stage == "vertex" else "fragment inputs"
+            where = node.child_by_field_name("name") or attrs["location"][0]
+            if self.ctx.target_compiler() == "naga":
+                return
+            if self.ctx.target_compiler() == "tint":
+                self.ctx.report("T003", f"integral user-defined {what} must have a '@interpolate(flat)' attribute",
+                                self.ctx.span(where))
+            else:
+                self.ctx.report("T013", f"integral user-defined {what} must have a '@interpolate(flat)' attribute "
+                                        "in WGSL and Tint; only naga (wgpu) makes them flat by itself",
+                                self.ctx.span(where))
+
+    def vertex_resources(self, entry, uses: dict, calls: dict) -> None:
+        """A vertex shader may not use storage buffers with write access (WebGPU forbids it)."""
+        seen, order = set(), [entry]
+        while order:
+            function = order.pop(0)
+            if function in seen:
+                continue
+            seen.add(function)
+            for variable, where in uses.get(function, []):
+                if variable.space == "storage" and variable.access == "read_write":
+                    self.ctx.report("T003", f"'{variable.name}' is a 'storage' buffer with 'read_write' access; "
+                                            "a vertex shader can only read storage buffers", where)
+                    return
+                if isinstance(variable.type, t.Texture) and variable.type.kind == "storage" \
+                        and variable.type.access != "read":
+                    self.ctx.report("T003", f"'{variable.name}' is a writable storage texture; a vertex shader "
+                                            "can only read storage textures", where)
+                    return
+            order.extend(calls.get(function, []))

@@ -1,0 +1,37 @@
+"""`coop-lsp`: the language server's command line (stdio by default, `--tcp HOST:PORT` for sockets)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from .server import DEBOUNCE_SECONDS, VERSION, create_server
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="coop-lsp", description="Language server for WGSL matrix kernels.")
+    parser.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default)")
+    parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead")
+    parser.add_argument("--debounce-ms", type=float, default=DEBOUNCE_SECONDS * 1000,
+                        help="wait this long after an edit before checking the document (default %(default)s)")
+    parser.add_argument("--log-file", metavar="PATH", help="write the server's log here")
+    parser.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    parser.add_argument("--version", action="version", version=f"coop-lsp {VERSION}")
+    args = parser.parse_args(argv)
+    destination = {"filename": args.log_file} if args.log_file else {"stream": sys.stderr}
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        **destination)
+    server = create_server(debounce=max(args.debounce_ms, 0.0) / 1000)
+    if args.tcp:
+        host, sep, port = args.tcp.rpartition(":")
+        if not sep or not port.isdigit():
+            parser.error("--tcp expects HOST:PORT, for example 127.0.0.1:2087")
+        server.start_tcp(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

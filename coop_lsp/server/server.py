@@ -1,0 +1,640 @@
+"""coop-lsp's language server: document state, scheduling, and LSP <-> ide conversion only.
+
+Every feature is computed by `coop_lsp.ide` on an `Analysis` of one document
+version. Analyses run on one worker thread so that the event loop keeps
+reading messages (edits, cancellations) while a large file is checked;
+diagnostics are published only for the version they were computed from,
+and only while it is still the newest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import logging
+import os
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcParseError
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+from ..core.text import Position
+from ..ide import actions, completion as ide_completion, hover as ide_hover, navigation, presentation
+from ..ide.analysis import Analysis
+from ..ide.settings import Settings
+from ..syntax import Document
+from .convert import Converter, unit_of
+
+log = logging.getLogger(__name__)
+
+VERSION = "0.1.0"
+CONFIG_SECTION = "coop-lsp"
+DEBOUNCE_SECONDS = 0.15
+RUN_KERNEL_COMMAND = "coop-lsp.runKernel"
+MAX_WORKSPACE_FILES = 2000
+
+
+class _Malformed:
+    """A request whose params do not fit its method: answered with InvalidParams instead of silence."""
+
+    def __init__(self, msg_id, method: str, error: Exception) -> None:
+        self.id, self.method, self.error = msg_id, method, error
+
+
+class CoopProtocol(LanguageServerProtocol):
+    """pygls's protocol, minus its own copy of every document (the server keeps `syntax.Document`s),
+    and answering every malformed request with an error response, as JSON-RPC requires."""
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if isinstance(data, dict) and "id" in data and "method" in data:
+                return _Malformed(data["id"], str(data["method"]), error)
+            raise
+
+    def handle_message(self, message):
+        if isinstance(message, _Malformed):
+            cause = message.error.__cause__ or message.error
+            error = JsonRpcInvalidParams(f"invalid params for {message.method}: {cause}")
+            self._send_response(message.id, None, error.to_response_error())
+            return
+        super().handle_message(message)
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params):
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params):
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params):
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
+@dataclass(eq=False)
+class DocumentState:
+    uri: str
+    document: Document
+    opened: bool = True
+    analysis: Analysis | None = None
+    analysis_key: object = None  # the Parsed object the analysis was computed from
+    inflight: asyncio.Future | None = None
+    inflight_key: object = None
+    pending: asyncio.Task | None = None
+    mtime: float | None = None  # for documents read from disk because the client never opened them
+    published: list = field(default_factory=list)
+
+
+class CoopLanguageServer(LanguageServer):
+    def __init__(self, debounce: float = DEBOUNCE_SECONDS) -> None:
+        super().__init__("coop-lsp", VERSION, protocol_cls=CoopProtocol)
+        self.debounce = debounce
+        self.documents: dict[str, DocumentState] = {}
+        self.disk_documents: dict[str, DocumentState] = {}
+        self.settings = Settings()
+        self.analysis_executor = concurrent.futures.ThreadPoolExecutor(max_workers=1,
+                                                                       thread_name_prefix="coop-analysis")
+
+    def report_server_error(self, error: Exception, source) -> None:
+        if isinstance(error, json.JSONDecodeError) or isinstance(error.__cause__, json.JSONDecodeError):
+            # Not JSON at all: the id is unknown, so JSON-RPC answers with a null id.
+            response = JsonRpcParseError(f"parse error: {error}").to_response_error()
+            self.protocol._send_data({"jsonrpc": "2.0", "id": None,
+                                      "error": {"code": response.code, "message": response.message}})
+            return
+        log.error("server error (%s): %s", getattr(source, "__name__", source), error)
+
+    # --------------------------------------------------------- documents
+    @property
+    def unit(self) -> str:
+        try:
+            return unit_of(self.workspace.position_encoding)
+        except RuntimeError:
+            return "utf16"
+
+    def state(self, uri: str) -> DocumentState | None:
+        """An open document, or one read from disk for a client that asks about a file it never opened."""
+        state = self.documents.get(uri)
+        if state is not None:
+            return state
+        path = _path_of(uri)
+        if path is None:
+            return None
+        try:
+            mtime = path.stat().st_mtime
+            cached = self.disk_documents.get(uri)
+            if cached is not None and cached.mtime == mtime:
+                return cached
+            text = path.read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            return None
+        state = DocumentState(uri, Document(text, 0), opened=False, mtime=mtime)
+        if len(self.disk_documents) > 64:
+            self.disk_documents.clear()
+        self.disk_documents[uri] = state
+        return state
+
+    async def analysis(self, state: DocumentState) -> Analysis:
+        """The analysis of the document's current version, computed once, on the analysis thread."""
+        key = state.document.parsed
+        if state.analysis is not None and state.analysis_key is key:
+            return state.analysis
+        if state.inflight is None or state.inflight_key is not key:
+            loop = asyncio.get_running_loop()
+            state.inflight = loop.run_in_executor(self.analysis_executor, Analysis.of, state.document.text,
+                                                  state.document.version)
+            state.inflight_key = key
+        future = state.inflight
+        analysis = await asyncio.shield(future)
+        if state.inflight is future:
+            state.inflight = state.inflight_key = None
+        if state.analysis_key is not key:
+            state.analysis, state.analysis_key = analysis, key
+        return analysis
+
+    async def features(self, uri: str) -> tuple[Analysis, Converter] | None:
+        state = self.state(uri)
+        if state is None:
+            return None
+        analysis = await self.analysis(state)
+        return analysis, Converter(analysis.source, self.unit)
+
+    # --------------------------------------------------------- diagnostics
+    def schedule_diagnostics(self, state: DocumentState, delay: float | None = None) -> None:
+        if state.pending is not None and not state.pending.done():
+            state.pending.cancel()
+        state.pending = asyncio.get_running_loop().create_task(
+            self._publish_later(state, state.document.parsed, self.debounce if delay is None else delay))
+
+    async def _publish_later(self, state: DocumentState, key: object, delay: float) -> None:
+        try:
+            if delay:
+                await asyncio.sleep(delay)
+            if state.document.parsed is not key or self.documents.get(state.uri) is not state:
+                return
+            analysis = await self.analysis(state)
+            # An edit that arrived while checking makes this result stale: never publish it.
+            if state.document.parsed is not key or self.documents.get(state.uri) is not state:
+                return
+            self.publish(state, analysis)
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # noqa: BLE001 - diagnostics must never take the server down
+            log.exception("publishing diagnostics for %s failed", state.uri)
+
+    def lsp_diagnostics(self, uri: str, analysis: Analysis) -> list[lsp.Diagnostic]:
+        convert = Converter(analysis.source, self.unit)
+        return [convert.diagnostic(uri, d) for d in self.settings.apply(analysis.diagnostics)]
+
+    def publish(self, state: DocumentState, analysis: Analysis) -> None:
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+            uri=state.uri, version=analysis.version, diagnostics=self.lsp_diagnostics(state.uri, analysis)))
+
+    def republish_all(self) -> None:
+        for state in self.documents.values():
+            self.schedule_diagnostics(state, delay=0)
+
+    # --------------------------------------------------------- configuration
+    async def load_configuration(self) -> None:
+        capabilities = self.client_capabilities
+        workspace = capabilities.workspace if capabilities is not None else None
+        if workspace is None or not workspace.configuration:
+            return
+        try:
+            result = await asyncio.wait_for(self.workspace_configuration_async(lsp.ConfigurationParams(
+                items=[lsp.ConfigurationItem(section=CONFIG_SECTION)])), timeout=5)
+        except Exception:  # noqa: BLE001 - a client that cannot answer keeps the defaults
+            log.warning("workspace/configuration failed; keeping the current settings")
+            return
+        if result:
+            self.settings = Settings.from_json(result[0])
+
+
+def _path_of(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    path = Path(unquote(parsed.path))
+    return path if path.is_file() else None
+
+
+server = None  # the instance `create_server` builds, for tools that want it
+
+
+def create_server(debounce: float = DEBOUNCE_SECONDS) -> CoopLanguageServer:
+    ls = CoopLanguageServer(debounce)
+    _register(ls)
+    return ls
+
+
+def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration per feature
+    @ls.feature(lsp.INITIALIZE)
+    def initialize(params: lsp.InitializeParams):
+        options = params.initialization_options
+        if isinstance(options, dict):
+            ls.settings = Settings.from_json(options.get(CONFIG_SECTION, options))
+
+    @ls.feature(lsp.INITIALIZED)
+    async def initialized(params: lsp.InitializedParams):
+        await ls.load_configuration()
+        ls.republish_all()
+
+    @ls.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(params: lsp.DidChangeConfigurationParams):
+        settings = params.settings
+        if isinstance(settings, dict) and isinstance(settings.get(CONFIG_SECTION), dict):
+            ls.settings = Settings.from_json(settings[CONFIG_SECTION])
+        else:
+            await ls.load_configuration()
+        ls.republish_all()
+
+    # ------------------------------------------------------------- sync
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(params: lsp.DidOpenTextDocumentParams):
+        item = params.text_document
+        state = DocumentState(item.uri, Document(item.text, item.version))
+        ls.documents[item.uri] = state
+        ls.schedule_diagnostics(state, delay=0)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(params: lsp.DidChangeTextDocumentParams):
+        state = ls.documents.get(params.text_document.uri)
+        if state is None:
+            log.warning("didChange for a document that is not open: %s", params.text_document.uri)
+            return
+        version = params.text_document.version
+        unit = ls.unit
+        for change in params.content_changes:
+            if isinstance(change, lsp.TextDocumentContentChangePartial):
+                start, end = change.range.start, change.range.end
+                state.document.replace_range(Position(start.line, start.character),
+                                             Position(end.line, end.character), change.text, unit=unit,
+                                             version=version)
+            else:
+                state.document.set_text(change.text, version)
+        state.document.version = version
+        ls.schedule_diagnostics(state)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(params: lsp.DidCloseTextDocumentParams):
+        state = ls.documents.pop(params.text_document.uri, None)
+        if state is not None:
+            if state.pending is not None:
+                state.pending.cancel()
+            ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=state.uri, diagnostics=[]))
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(params: lsp.DidSaveTextDocumentParams):
+        pass
+
+    # ------------------------------------------------------------- pull diagnostics
+    @ls.feature(lsp.TEXT_DOCUMENT_DIAGNOSTIC,
+                lsp.DiagnosticOptions(identifier="coop-lsp", inter_file_dependencies=False,
+                                      workspace_diagnostics=True))
+    async def document_diagnostic(params: lsp.DocumentDiagnosticParams):
+        state = ls.state(params.text_document.uri)
+        if state is None:
+            return lsp.RelatedFullDocumentDiagnosticReport(items=[])
+        analysis = await ls.analysis(state)
+        result_id = f"{id(analysis)}-{analysis.version}"
+        if params.previous_result_id == result_id:
+            return lsp.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+        return lsp.RelatedFullDocumentDiagnosticReport(
+            items=ls.lsp_diagnostics(state.uri, analysis), result_id=result_id)
+
+    @ls.feature(lsp.WORKSPACE_DIAGNOSTIC)
+    async def workspace_diagnostic(params: lsp.WorkspaceDiagnosticParams):
+        files = []
+        for folder in _workspace_folders(ls):
+            for root, dirs, names in os.walk(folder):
+                dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "target")]
+                files += [Path(root) / n for n in names if n.endswith(".wgsl")]
+                if len(files) >= MAX_WORKSPACE_FILES:
+                    break
+        files = files[:MAX_WORKSPACE_FILES]
+        token = params.work_done_token
+        if token is not None:
+            ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(
+                title="coop-lsp: checking the workspace", percentage=0, cancellable=False))
+        items = []
+        try:
+            for index, path in enumerate(files):
+                uri = path.as_uri()
+                state = ls.documents.get(uri) or ls.state(uri)
+                if state is None:
+                    continue
+                analysis = await ls.analysis(state)
+                items.append(lsp.WorkspaceFullDocumentDiagnosticReport(
+                    uri=uri, version=state.document.version if state.opened else None,
+                    items=ls.lsp_diagnostics(uri, analysis)))
+                if token is not None and index % 10 == 0:
+                    ls.work_done_progress.report(token, lsp.WorkDoneProgressReport(
+                        message=path.name, percentage=int(100 * index / max(len(files), 1))))
+        finally:
+            if token is not None:
+                ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{len(files)} files"))
+        return lsp.WorkspaceDiagnosticReport(items=items)
+
+    # ------------------------------------------------------------- hover and navigation
+    @ls.feature(lsp.TEXT_DOCUMENT_HOVER)
+    async def hover(params: lsp.HoverParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        result = ide_hover.hover(analysis, convert.offset(params.position), ls.settings.dialect)
+        if result is None:
+            return None
+        return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=result.markdown),
+                         range=convert.range(result.span))
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    async def definition(params: lsp.DefinitionParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        spans = navigation.definition(analysis, convert.offset(params.position))
+        return [lsp.Location(uri=params.text_document.uri, range=convert.range(s)) for s in spans] or None
+
+    @ls.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    async def references(params: lsp.ReferenceParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        spans = navigation.references(analysis, convert.offset(params.position),
+                                      params.context.include_declaration)
+        return [lsp.Location(uri=params.text_document.uri, range=convert.range(s)) for s in spans]
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    async def document_highlight(params: lsp.DocumentHighlightParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        kinds = {"read": lsp.DocumentHighlightKind.Read, "write": lsp.DocumentHighlightKind.Write,
+                 "text": lsp.DocumentHighlightKind.Text}
+        return [lsp.DocumentHighlight(range=convert.range(h.span), kind=kinds[h.kind])
+                for h in navigation.highlights(analysis, convert.offset(params.position))]
+
+    @ls.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+    async def prepare_rename(params: lsp.PrepareRenameParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        prepared = navigation.prepare_rename(analysis, convert.offset(params.position))
+        if prepared is None:
+            return None
+        return lsp.PrepareRenamePlaceholder(range=convert.range(prepared[0]), placeholder=prepared[1])
+
+    @ls.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
+    async def rename(params: lsp.RenameParams):
+        from pygls.exceptions import JsonRpcInvalidParams
+
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        try:
+            edits = navigation.rename(analysis, convert.offset(params.position), params.new_name)
+        except navigation.RenameError as error:
+            raise JsonRpcInvalidParams(str(error)) from None
+        return lsp.WorkspaceEdit(changes={params.text_document.uri: [convert.text_edit(e) for e in edits]})
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    async def document_symbol(params: lsp.DocumentSymbolParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        return [_document_symbol(convert, s) for s in navigation.document_symbols(analysis)]
+
+    @ls.feature(lsp.WORKSPACE_SYMBOL)
+    async def workspace_symbol(params: lsp.WorkspaceSymbolParams):
+        out = []
+        for uri, state in list(ls.documents.items()):
+            analysis = await ls.analysis(state)
+            convert = Converter(analysis.source, ls.unit)
+            for symbol in navigation.workspace_symbols(analysis, params.query):
+                out.append(lsp.SymbolInformation(name=symbol.name, kind=_SYMBOL_KINDS[symbol.kind],
+                                                 location=lsp.Location(uri=uri, range=convert.range(symbol.span))))
+        return out
+
+    # ------------------------------------------------------------- completion
+    @ls.feature(lsp.TEXT_DOCUMENT_COMPLETION,
+                lsp.CompletionOptions(trigger_characters=[".", "@", "<", "(", ",", " "]))
+    async def completion(params: lsp.CompletionParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        items = ide_completion.completion(analysis, convert.offset(params.position), ls.settings.dialect)
+        return lsp.CompletionList(is_incomplete=False, items=[_completion_item(i) for i in items])
+
+    @ls.feature(lsp.TEXT_DOCUMENT_SIGNATURE_HELP,
+                lsp.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]))
+    async def signature_help(params: lsp.SignatureHelpParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        result = ide_completion.signature_help(analysis, convert.offset(params.position), ls.settings.dialect)
+        if result is None:
+            return None
+        return lsp.SignatureHelp(
+            signatures=[lsp.SignatureInformation(
+                label=s.label,
+                documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=s.documentation)
+                if s.documentation else None,
+                parameters=[lsp.ParameterInformation(label=p) for p in s.parameters]) for s in result.signatures],
+            active_signature=result.active_signature, active_parameter=result.active_parameter)
+
+    # ------------------------------------------------------------- presentation
+    legend = lsp.SemanticTokensLegend(token_types=list(presentation.TOKEN_TYPES),
+                                      token_modifiers=list(presentation.TOKEN_MODIFIERS))
+
+    @ls.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, lsp.SemanticTokensRegistrationOptions(
+        legend=legend, full=True, range=True))
+    async def semantic_tokens_full(params: lsp.SemanticTokensParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return lsp.SemanticTokens(data=[])
+        analysis, convert = found
+        return lsp.SemanticTokens(data=_encode_tokens(convert, presentation.semantic_tokens(analysis)))
+
+    @ls.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
+    async def semantic_tokens_range(params: lsp.SemanticTokensRangeParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return lsp.SemanticTokens(data=[])
+        analysis, convert = found
+        tokens = presentation.semantic_tokens(analysis, convert.span(params.range))
+        return lsp.SemanticTokens(data=_encode_tokens(convert, tokens))
+
+    @ls.feature(lsp.TEXT_DOCUMENT_INLAY_HINT)
+    async def inlay_hint(params: lsp.InlayHintParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        return [lsp.InlayHint(position=convert.position(h.offset), label=h.label, kind=lsp.InlayHintKind.Type,
+                              padding_left=False)
+                for h in presentation.inlay_hints(analysis, convert.span(params.range))]
+
+    @ls.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+    async def folding_range(params: lsp.FoldingRangeParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, _ = found
+        kinds = {"comment": lsp.FoldingRangeKind.Comment, "imports": lsp.FoldingRangeKind.Imports,
+                 "region": lsp.FoldingRangeKind.Region}
+        return [lsp.FoldingRange(start_line=r.start_line, end_line=r.end_line, kind=kinds[r.kind])
+                for r in presentation.folding_ranges(analysis)]
+
+    @ls.feature(lsp.TEXT_DOCUMENT_SELECTION_RANGE)
+    async def selection_range(params: lsp.SelectionRangeParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        out = []
+        for position in params.positions:
+            parent = None
+            for span in reversed(presentation.selection_range(analysis, convert.offset(position))):
+                parent = lsp.SelectionRange(range=convert.range(span), parent=parent)
+            out.append(parent)
+        return out
+
+    # ------------------------------------------------------------- actions
+    @ls.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+    async def code_action(params: lsp.CodeActionParams):
+        uri = params.text_document.uri
+        found = await ls.features(uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        out = []
+        for action in actions.code_actions(analysis, convert.span(params.range),
+                                           ls.settings.apply(analysis.diagnostics)):
+            out.append(lsp.CodeAction(
+                title=action.title, kind=lsp.CodeActionKind.QuickFix, is_preferred=action.preferred,
+                diagnostics=[convert.diagnostic(uri, action.diagnostic)] if action.diagnostic else None,
+                edit=lsp.WorkspaceEdit(changes={uri: [convert.text_edit(e) for e in action.edits]})))
+        return out
+
+    @ls.feature(lsp.TEXT_DOCUMENT_CODE_LENS)
+    async def code_lens(params: lsp.CodeLensParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        out = []
+        for symbol in analysis.model.symbols:
+            declaration = symbol.declaration
+            if symbol.kind != "function" or declaration is None:
+                continue
+            if any(c.type == "attribute" and analysis.data[c.start_byte:c.end_byte].lstrip(b"@ ").startswith(b"compute")
+                   for c in declaration.children):
+                out.append(lsp.CodeLens(range=convert.range(symbol.span), command=lsp.Command(
+                    title="Run kernel", command=RUN_KERNEL_COMMAND, arguments=[params.text_document.uri,
+                                                                              symbol.name])))
+        return out
+
+    @ls.command(RUN_KERNEL_COMMAND)
+    def run_kernel(*args):
+        ls.window_show_message(lsp.ShowMessageParams(
+            type=lsp.MessageType.Info, message="coop-lsp: the kernel runner is not available yet"))
+        return None
+
+    @ls.feature(lsp.SHUTDOWN)
+    def shutdown(*args):
+        for state in ls.documents.values():
+            if state.pending is not None:
+                state.pending.cancel()
+        ls.analysis_executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _workspace_folders(ls: CoopLanguageServer) -> list[str]:
+    try:
+        workspace = ls.workspace
+    except RuntimeError:
+        return []
+    folders = [f.uri for f in workspace.folders.values()] if workspace.folders else []
+    if not folders and workspace.root_uri:
+        folders = [workspace.root_uri]
+    paths = []
+    for uri in folders:
+        parsed = urlparse(uri)
+        if parsed.scheme == "file" and os.path.isdir(unquote(parsed.path)):
+            paths.append(unquote(parsed.path))
+    return paths
+
+
+_SYMBOL_KINDS = {"function": lsp.SymbolKind.Function, "struct": lsp.SymbolKind.Struct,
+                 "type": lsp.SymbolKind.TypeParameter, "constant": lsp.SymbolKind.Constant,
+                 "variable": lsp.SymbolKind.Variable, "field": lsp.SymbolKind.Field}
+
+
+def _document_symbol(convert: Converter, symbol) -> lsp.DocumentSymbol:
+    return lsp.DocumentSymbol(name=symbol.name, kind=_SYMBOL_KINDS[symbol.kind], range=convert.range(symbol.span),
+                              selection_range=convert.range(symbol.selection), detail=symbol.detail or None,
+                              children=[_document_symbol(convert, c) for c in symbol.children] or None)
+
+
+_COMPLETION_KINDS = {"keyword": lsp.CompletionItemKind.Keyword, "type": lsp.CompletionItemKind.TypeParameter,
+                     "function": lsp.CompletionItemKind.Function, "variable": lsp.CompletionItemKind.Variable,
+                     "constant": lsp.CompletionItemKind.Constant, "struct": lsp.CompletionItemKind.Struct,
+                     "field": lsp.CompletionItemKind.Field, "module": lsp.CompletionItemKind.Module,
+                     "property": lsp.CompletionItemKind.Property, "value": lsp.CompletionItemKind.EnumMember,
+                     "snippet": lsp.CompletionItemKind.Snippet}
+
+
+def _completion_item(item) -> lsp.CompletionItem:
+    return lsp.CompletionItem(
+        label=item.label, kind=_COMPLETION_KINDS.get(item.kind), detail=item.detail or None,
+        documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=item.documentation)
+        if item.documentation else None,
+        insert_text=item.insert_text,
+        insert_text_format=lsp.InsertTextFormat.Snippet if item.snippet else None,
+        sort_text=(item.sort + item.label) if item.sort else None)
+
+
+def _encode_tokens(convert: Converter, tokens) -> list[int]:
+    types = {name: index for index, name in enumerate(presentation.TOKEN_TYPES)}
+    modifiers = {name: 1 << index for index, name in enumerate(presentation.TOKEN_MODIFIERS)}
+    data: list[int] = []
+    previous_line, previous_column = 0, 0
+    for token in tokens:
+        start = convert.position(token.span.start)
+        end = convert.position(token.span.end)
+        if end.line != start.line:
+            continue
+        delta_line = start.line - previous_line
+        delta_column = start.character - previous_column if delta_line == 0 else start.character
+        bits = 0
+        for modifier in token.modifiers:
+            bits |= modifiers[modifier]
+        data += [delta_line, delta_column, end.character - start.character, types[token.type], bits]
+        previous_line, previous_column = start.line, start.character
+    return data
+
+
+def new_token() -> str:
+    return str(uuid.uuid4())

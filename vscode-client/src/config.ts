@@ -1,0 +1,271 @@
+// Everything the extension decides without VS Code: where the server is, what
+// settings it is sent, how command results are shown. Kept free of the
+// `vscode` module so that the Node tests can load it directly.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { delimiter, join } from "node:path";
+
+/** The server modules' entry point, for `python -m`. */
+export const SERVER_MODULE = "coop_lsp.server.main";
+/** The section the server reads (`workspace/configuration`, `initializationOptions`). */
+export const SERVER_SECTION = "coop-lsp";
+
+/** Names the server may register its commands under; the first one it announces wins. */
+export const RUN_KERNEL_COMMANDS = ["coop.runKernel", "coop-lsp.runKernel"];
+export const DEVICES_COMMANDS = ["coop.devices", "coop-lsp.devices"];
+
+export type Dialect = "auto" | "wgpu" | "chromium" | "standard";
+export type RuleLevel = "off" | "error" | "warning" | "information" | "info" | "hint";
+
+export interface ClientSettings {
+  serverCommand: string[];
+  pythonPath: string;
+  dialect: Dialect;
+  targets: string[];
+  activeTarget: string;
+  rules: Record<string, string>;
+}
+
+export interface ServerLaunch {
+  command: string;
+  args: string[];
+  /** Where the choice came from, for messages. */
+  source: "setting coopLsp.server.command" | "setting coopLsp.server.pythonPath" | "workspace .venv" | "PATH";
+  /** An interpreter to check for the coop_lsp module before starting, if any. */
+  python?: string;
+}
+
+export interface LaunchProblem {
+  error: string;
+}
+
+export interface LaunchInputs {
+  settings: Pick<ClientSettings, "serverCommand" | "pythonPath">;
+  workspaceFolders: string[];
+  /** Whether the workspace is trusted: only then is its own .venv used. */
+  trusted: boolean;
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  exists?: (path: string) => boolean;
+}
+
+/** The program on PATH called `name`, like `which`. */
+export function onPath(name: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform,
+                       exists: (path: string) => boolean = existsSync): string | undefined {
+  const dirs = (env.PATH ?? env.Path ?? "").split(platform === "win32" ? ";" : delimiter).filter(Boolean);
+  const suffixes = platform === "win32" ? [".exe", ".cmd", ".bat", ""] : [""];
+  for (const dir of dirs) {
+    for (const suffix of suffixes) {
+      const candidate = join(dir, name + suffix);
+      if (exists(candidate)) {
+        return candidate;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * How to start the server: the command setting, else the interpreter setting,
+ * else a trusted workspace's `.venv`, else `coop-lsp` from PATH.
+ */
+export function resolveServerLaunch(inputs: LaunchInputs): ServerLaunch | LaunchProblem {
+  const exists = inputs.exists ?? existsSync;
+  const command = inputs.settings.serverCommand.filter((part) => part.trim() !== "");
+  if (command.length > 0) {
+    const [program, ...args] = command as [string, ...string[]];
+    return { command: program, args, source: "setting coopLsp.server.command" };
+  }
+  const python = inputs.settings.pythonPath.trim();
+  if (python !== "") {
+    return { command: python, args: ["-m", SERVER_MODULE], source: "setting coopLsp.server.pythonPath", python };
+  }
+  if (inputs.trusted) {
+    for (const folder of inputs.workspaceFolders) {
+      const venvPython = inputs.platform === "win32"
+        ? join(folder, ".venv", "Scripts", "python.exe")
+        : join(folder, ".venv", "bin", "python");
+      if (exists(venvPython) && exists(join(folder, "coop_lsp", "server"))) {
+        return { command: venvPython, args: ["-m", SERVER_MODULE], source: "workspace .venv", python: venvPython };
+      }
+    }
+  }
+  const installed = onPath("coop-lsp", inputs.env, inputs.platform, exists);
+  if (installed !== undefined) {
+    return { command: installed, args: [], source: "PATH" };
+  }
+  return {
+    error: "coop-lsp was not found. Install it (`pip install coop-lsp`, which puts `coop-lsp` on PATH), "
+      + "or set `coopLsp.server.pythonPath` to a Python that has it, "
+      + "or `coopLsp.server.command` to the full command line.",
+  };
+}
+
+/**
+ * Checks, before starting, that `python` runs and has the server module, so
+ * that the user reads why rather than "connection closed".
+ * Returns undefined when fine, else the message to show.
+ */
+export function checkPython(python: string, timeoutMs = 15000): string | undefined {
+  const result = spawnSync(python, ["-c", `import ${SERVER_MODULE}`], { encoding: "utf8", timeout: timeoutMs });
+  if (result.error !== undefined) {
+    const code = (result.error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") {
+      return `The Python interpreter \`${python}\` does not exist. Set \`coopLsp.server.pythonPath\` to one that has coop-lsp installed.`;
+    }
+    return `Could not run \`${python}\`: ${result.error.message}`;
+  }
+  if (result.status !== 0) {
+    const stderr = (result.stderr ?? "").trim().split("\n").pop() ?? "";
+    if (/No module named/.test(stderr)) {
+      return `\`${python}\` has no coop-lsp server (${stderr}). Install it there with \`${python} -m pip install coop-lsp\`.`;
+    }
+    return `\`${python} -c "import ${SERVER_MODULE}"\` failed: ${stderr || `exit status ${result.status}`}`;
+  }
+  return undefined;
+}
+
+/** The explanation to show when the process could not be spawned at all. */
+export function spawnFailureMessage(launch: ServerLaunch, error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  if (/ENOENT/.test(text)) {
+    return `Could not start the coop-lsp server: \`${launch.command}\` (from ${launch.source}) was not found. `
+      + "Install coop-lsp or fix the setting.";
+  }
+  return `Could not start the coop-lsp server with \`${[launch.command, ...launch.args].join(" ")}\` `
+    + `(from ${launch.source}): ${text}`;
+}
+
+const LEVELS: Record<string, string> = {
+  error: "error", warning: "warning", warn: "warning", information: "information", info: "information", hint: "hint",
+};
+
+/**
+ * The `coop-lsp` section the server understands, from the extension's settings:
+ * `dialect` (null for auto), `targets` (the active one first), and the rules
+ * map split into `rules` (code -> false for "off") and `severities`.
+ */
+export function serverSettings(settings: Pick<ClientSettings, "dialect" | "targets" | "activeTarget" | "rules">):
+    { dialect: string | null; targets: string[]; rules: Record<string, boolean>; severities: Record<string, string> } {
+  const targets = settings.activeTarget !== ""
+    ? [settings.activeTarget, ...settings.targets.filter((t) => t !== settings.activeTarget)]
+    : [...settings.targets];
+  const rules: Record<string, boolean> = {};
+  const severities: Record<string, string> = {};
+  for (const [code, value] of Object.entries(settings.rules ?? {})) {
+    const level = String(value).toLowerCase();
+    if (level === "off" || level === "none" || level === "false") {
+      rules[code] = false;
+    } else if (LEVELS[level] !== undefined) {
+      rules[code] = true;
+      severities[code] = LEVELS[level];
+    }
+  }
+  return { dialect: settings.dialect === "auto" ? null : settings.dialect, targets, rules, severities };
+}
+
+/** The first candidate the server announced in `executeCommandProvider.commands`. */
+export function pickServerCommand(announced: readonly string[] | undefined, candidates: readonly string[]):
+    string | undefined {
+  return candidates.find((c) => announced?.includes(c));
+}
+
+/** Names of `@compute` entry points in a WGSL module, in order. */
+export function computeEntryPoints(text: string): string[] {
+  const withoutComments = stripComments(text);
+  const names: string[] = [];
+  const pattern = /@\s*compute\b[^{;]*?\bfn\s+([A-Za-z_][A-Za-z0-9_]*)/g;
+  for (const match of withoutComments.matchAll(pattern)) {
+    names.push(match[1] as string);
+  }
+  return names;
+}
+
+/** WGSL text with line and (nested) block comments blanked out, offsets kept. */
+export function stripComments(text: string): string {
+  let out = "";
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const two = text.slice(i, i + 2);
+    if (depth === 0 && two === "//") {
+      while (i < text.length && text[i] !== "\n") {
+        out += " ";
+        i++;
+      }
+      if (i < text.length) {
+        out += "\n";
+      }
+    } else if (two === "/*") {
+      depth++;
+      out += "  ";
+      i++;
+    } else if (depth > 0 && two === "*/") {
+      depth--;
+      out += "  ";
+      i++;
+    } else {
+      const ch = text[i] as string;
+      out += depth > 0 && ch !== "\n" ? " " : ch;
+    }
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A Markdown report of whatever `coop.runKernel` returned. */
+export function renderRunReport(result: unknown, uri: string, entryPoint: string | undefined, target: string): string {
+  const lines = [`# Run: ${entryPoint ?? "kernel"}`, "", `- module: \`${uri}\``];
+  if (target !== "") {
+    lines.push(`- target: \`${target}\``);
+  }
+  lines.push("");
+  if (result === null || result === undefined) {
+    lines.push("The server returned no result (see the coop-lsp output channel for messages).");
+  } else if (typeof result === "string") {
+    lines.push(result);
+  } else if (isRecord(result) && typeof result.markdown === "string") {
+    lines.push(result.markdown);
+  } else {
+    if (isRecord(result)) {
+      for (const [key, value] of Object.entries(result)) {
+        if (value === null || ["string", "number", "boolean"].includes(typeof value)) {
+          lines.push(`- ${key}: ${String(value)}`);
+        }
+      }
+      lines.push("");
+    }
+    lines.push("```json", JSON.stringify(result, null, 2), "```");
+  }
+  return lines.join("\n") + "\n";
+}
+
+export interface DeviceItem {
+  label: string;
+  description?: string;
+  detail?: string;
+}
+
+/** Quick-pick items for whatever `coop.devices` returned (a list of devices or names). */
+export function deviceItems(result: unknown): DeviceItem[] {
+  const list = Array.isArray(result)
+    ? result
+    : isRecord(result) && Array.isArray(result.devices) ? result.devices : [];
+  return list.map((device: unknown): DeviceItem => {
+    if (!isRecord(device)) {
+      return { label: String(device) };
+    }
+    const label = String(device.name ?? device.id ?? device.profile ?? "device");
+    const description = [device.backend, device.vendor, device.kind, device.source]
+      .filter((x) => typeof x === "string" && x !== "").join(" · ");
+    const rest = Object.entries(device)
+      .filter(([k]) => !["name", "id", "profile", "backend", "vendor", "kind", "source"].includes(k))
+      .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join("; ");
+    const item: DeviceItem = { label };
+    if (description !== "") item.description = description;
+    if (rest !== "") item.detail = rest;
+    return item;
+  });
+}

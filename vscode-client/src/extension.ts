@@ -1,0 +1,366 @@
+// The coop-lsp extension: starts the language server for WGSL files and adds
+// the Run Kernel, Select Target, Show Devices and Restart Server commands and
+// a status bar item with the active target.
+import * as vscode from "vscode";
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+} from "vscode-languageclient/node";
+
+import {
+  ClientSettings,
+  DEVICES_COMMANDS,
+  Dialect,
+  RUN_KERNEL_COMMANDS,
+  SERVER_SECTION,
+  ServerLaunch,
+  checkPython,
+  computeEntryPoints,
+  deviceItems,
+  pickServerCommand,
+  renderRunReport,
+  resolveServerLaunch,
+  serverSettings,
+  spawnFailureMessage,
+} from "./config";
+
+const CLIENT_ID = "coopLsp"; // also the prefix of `coopLsp.trace.server`
+const SECTION = "coopLsp";
+
+let client: LanguageClient | undefined;
+let output: vscode.OutputChannel;
+let runOutput: vscode.OutputChannel;
+let status: vscode.StatusBarItem;
+let serverProblem: string | undefined;
+
+function readSettings(): ClientSettings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  return {
+    serverCommand: config.get<string[]>("server.command", []),
+    pythonPath: config.get<string>("server.pythonPath", ""),
+    dialect: config.get<Dialect>("dialect", "auto"),
+    targets: config.get<string[]>("targets", []),
+    activeTarget: config.get<string>("activeTarget", ""),
+    rules: config.get<Record<string, string>>("rules", {}),
+  };
+}
+
+function sectionForServer() {
+  return serverSettings(readSettings());
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel("coop-lsp");
+  runOutput = vscode.window.createOutputChannel("coop-lsp: kernel runs");
+  status = vscode.window.createStatusBarItem("coopLsp.target", vscode.StatusBarAlignment.Right, 100);
+  status.name = "coop-lsp target";
+  status.command = "coopLsp.selectTarget";
+  context.subscriptions.push(output, runOutput, status);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand("coopLsp.runKernel", runKernel),
+    vscode.commands.registerCommand("coopLsp.selectTarget", selectTarget),
+    vscode.commands.registerCommand("coopLsp.showDevices", showDevices),
+    vscode.commands.registerCommand("coopLsp.restartServer", restartServer),
+    vscode.window.onDidChangeActiveTextEditor(updateStatus),
+    vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => { if (client === undefined) void startServer(); }),
+  );
+  updateStatus();
+  await startServer();
+}
+
+export async function deactivate(): Promise<void> {
+  await stopServer();
+}
+
+async function startServer(): Promise<void> {
+  serverProblem = undefined;
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
+  const resolved = resolveServerLaunch({
+    settings: readSettings(),
+    workspaceFolders: folders,
+    trusted: vscode.workspace.isTrusted,
+    env: process.env,
+    platform: process.platform,
+  });
+  if ("error" in resolved) {
+    return reportStartFailure(resolved.error);
+  }
+  const launch: ServerLaunch = resolved;
+  output.appendLine(`starting ${[launch.command, ...launch.args].join(" ")} (from ${launch.source})`);
+  if (launch.python !== undefined) {
+    const problem = checkPython(launch.python);
+    if (problem !== undefined) {
+      return reportStartFailure(problem);
+    }
+  }
+
+  const serverOptions: ServerOptions = {
+    command: launch.command,
+    args: launch.args,
+    options: { env: { ...process.env, PYTHONUNBUFFERED: "1" } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: "file", language: "wgsl" },
+      { scheme: "untitled", language: "wgsl" },
+    ],
+    outputChannel: output,
+    initializationOptions: { [SERVER_SECTION]: sectionForServer() },
+    middleware: {
+      workspace: {
+        // The server asks for the `coop-lsp` section; ours is `coopLsp.*` with
+        // a friendlier shape, translated here.
+        configuration: async (params, token, next) => {
+          const answers = await next(params, token);
+          if (!Array.isArray(answers)) {
+            return answers;
+          }
+          return params.items.map((item, i) => item.section === SERVER_SECTION ? sectionForServer() : answers[i]);
+        },
+      },
+      // Runs started from the server's code lens go through the command the
+      // client registered for it; show their results too.
+      executeCommand: async (command, args, next) => {
+        const result = await next(command, args);
+        if (RUN_KERNEL_COMMANDS.includes(command)) {
+          const [uri, entry] = args as [unknown, unknown];
+          await showRunReport(result, String(uri ?? ""), typeof entry === "string" ? entry : undefined);
+        }
+        return result;
+      },
+    },
+  };
+  const created = new LanguageClient(CLIENT_ID, "coop-lsp", serverOptions, clientOptions);
+  created.onDidChangeState((event) => {
+    if (event.newState === State.Stopped && client === created && serverProblem === undefined) {
+      serverProblem = "the server stopped";
+    }
+    updateStatus();
+  });
+  client = created;
+  try {
+    await created.start();
+    serverProblem = undefined;
+  } catch (error) {
+    client = undefined;
+    try { await created.dispose(); } catch { /* it never ran */ }
+    return reportStartFailure(spawnFailureMessage(launch, error));
+  }
+  updateStatus();
+}
+
+async function stopServer(): Promise<void> {
+  const current = client;
+  client = undefined;
+  if (current !== undefined) {
+    try {
+      await current.stop(5000);
+    } catch (error) {
+      output.appendLine(`stopping the server: ${String(error)}`);
+    }
+  }
+}
+
+function reportStartFailure(message: string): void {
+  serverProblem = message;
+  output.appendLine(message);
+  updateStatus();
+  void vscode.window.showErrorMessage(`coop-lsp: ${message}`, "Open Settings", "Show Log").then((choice) => {
+    if (choice === "Open Settings") {
+      void vscode.commands.executeCommand("workbench.action.openSettings", "coopLsp.server");
+    } else if (choice === "Show Log") {
+      output.show();
+    }
+  });
+}
+
+async function restartServer(): Promise<void> {
+  await stopServer();
+  await startServer();
+  if (client !== undefined) {
+    void vscode.window.setStatusBarMessage("coop-lsp: server restarted", 3000);
+  }
+}
+
+function updateStatus(): void {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined || editor.document.languageId !== "wgsl") {
+    status.hide();
+    return;
+  }
+  const target = readSettings().activeTarget;
+  if (serverProblem !== undefined) {
+    status.text = `$(error) coop-lsp`;
+    status.tooltip = `coop-lsp is not running: ${serverProblem}\nClick to choose a target; "coop-lsp: Restart Server" retries.`;
+    status.backgroundColor = new vscode.ThemeColor("statusBarItem.errorBackground");
+  } else {
+    status.text = `$(circuit-board) ${target !== "" ? target : "no target"}`;
+    status.tooltip = "coop-lsp: the target kernels are checked and run against. Click to change it.";
+    status.backgroundColor = undefined;
+  }
+  status.show();
+}
+
+function onConfigurationChanged(event: vscode.ConfigurationChangeEvent): void {
+  if (!event.affectsConfiguration(SECTION)) {
+    return;
+  }
+  updateStatus();
+  if (event.affectsConfiguration(`${SECTION}.server`)) {
+    void vscode.window.showInformationMessage("coop-lsp: the server settings changed.", "Restart Server")
+      .then((choice) => { if (choice !== undefined) void restartServer(); });
+    return;
+  }
+  if (client?.isRunning()) {
+    void client.sendNotification("workspace/didChangeConfiguration", {
+      settings: { [SERVER_SECTION]: sectionForServer() },
+    });
+  }
+}
+
+function runningClient(): LanguageClient | undefined {
+  if (client?.isRunning()) {
+    return client;
+  }
+  void vscode.window.showErrorMessage(
+    `coop-lsp: the server is not running${serverProblem !== undefined ? ` (${serverProblem})` : ""}.`,
+    "Restart Server", "Show Log",
+  ).then((choice) => {
+    if (choice === "Restart Server") void restartServer();
+    else if (choice === "Show Log") output.show();
+  });
+  return undefined;
+}
+
+function serverCommand(running: LanguageClient, candidates: readonly string[], what: string): string | undefined {
+  const announced = running.initializeResult?.capabilities.executeCommandProvider?.commands;
+  const command = pickServerCommand(announced, candidates);
+  if (command === undefined) {
+    void vscode.window.showErrorMessage(
+      `coop-lsp: this server cannot ${what} (it offers: ${announced?.join(", ") || "no commands"}).`);
+  }
+  return command;
+}
+
+async function runKernel(uri?: vscode.Uri): Promise<void> {
+  const document = uri !== undefined
+    ? await vscode.workspace.openTextDocument(uri)
+    : vscode.window.activeTextEditor?.document;
+  if (document === undefined || document.languageId !== "wgsl") {
+    void vscode.window.showWarningMessage("coop-lsp: open a WGSL file to run one of its kernels.");
+    return;
+  }
+  const running = runningClient();
+  if (running === undefined) {
+    return;
+  }
+  const command = serverCommand(running, RUN_KERNEL_COMMANDS, "run kernels");
+  if (command === undefined) {
+    return;
+  }
+  const entries = computeEntryPoints(document.getText());
+  let entry: string | undefined = entries[0];
+  if (entries.length > 1) {
+    entry = await vscode.window.showQuickPick(entries, { placeHolder: "Which @compute entry point?" });
+    if (entry === undefined) {
+      return;
+    }
+  } else if (entries.length === 0) {
+    void vscode.window.showWarningMessage("coop-lsp: this module has no @compute entry point.");
+    return;
+  }
+  const target = readSettings().activeTarget;
+  const args: unknown[] = [document.uri.toString(), entry, { target: target !== "" ? target : null }];
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `coop-lsp: running ${entry}`, cancellable: true },
+    async (_progress, token) => {
+      try {
+        return await running.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }, token);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        runOutput.appendLine(`[${new Date().toISOString()}] ${entry}: failed: ${message}`);
+        void vscode.window.showErrorMessage(`coop-lsp: running ${entry} failed: ${message}`);
+        return undefined;
+      }
+    });
+  await showRunReport(result, document.uri.toString(), entry);
+}
+
+async function showRunReport(result: unknown, uri: string, entry: string | undefined): Promise<void> {
+  const report = renderRunReport(result, uri, entry, readSettings().activeTarget);
+  runOutput.appendLine(`[${new Date().toISOString()}] ${entry ?? "kernel"} in ${uri}`);
+  runOutput.appendLine(report);
+  runOutput.show(true);
+  if (result === null || result === undefined) {
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: report });
+  try {
+    await vscode.commands.executeCommand("markdown.showPreviewToSide", doc.uri);
+  } catch {
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+  }
+}
+
+async function selectTarget(): Promise<void> {
+  const settings = readSettings();
+  type Item = vscode.QuickPickItem & { target?: string; edit?: boolean };
+  const items: Item[] = settings.targets.map((t): Item =>
+    t === settings.activeTarget ? { label: t, target: t, description: "active" } : { label: t, target: t });
+  items.push({ label: "$(circle-slash) No target", target: "" });
+  items.push({ label: "$(gear) Edit targets in settings…", edit: true });
+  const choice = await vscode.window.showQuickPick(items, {
+    placeHolder: settings.targets.length > 0 ? "Target to check and run kernels against"
+      : "No targets yet: add device profiles to coopLsp.targets",
+  });
+  if (choice === undefined) {
+    return;
+  }
+  if (choice.edit === true) {
+    await vscode.commands.executeCommand("workbench.action.openSettings", "coopLsp.targets");
+    return;
+  }
+  const scope = vscode.workspace.workspaceFolders !== undefined
+    ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await vscode.workspace.getConfiguration(SECTION).update("activeTarget", choice.target ?? "", scope);
+  updateStatus();
+}
+
+async function showDevices(): Promise<void> {
+  const running = runningClient();
+  if (running === undefined) {
+    return;
+  }
+  const command = serverCommand(running, DEVICES_COMMANDS, "list devices");
+  if (command === undefined) {
+    return;
+  }
+  let result: unknown;
+  try {
+    result = await running.sendRequest(ExecuteCommandRequest.type, { command, arguments: [] });
+  } catch (error) {
+    void vscode.window.showErrorMessage(`coop-lsp: listing devices failed: ${String(error)}`);
+    return;
+  }
+  runOutput.appendLine(`[${new Date().toISOString()}] devices:`);
+  runOutput.appendLine(JSON.stringify(result, null, 2));
+  const items = deviceItems(result);
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage("coop-lsp: the server reports no devices.");
+    return;
+  }
+  const choice = await vscode.window.showQuickPick(items, { placeHolder: "Devices the server sees (pick one to add it as a target)" });
+  if (choice !== undefined) {
+    const settings = readSettings();
+    if (!settings.targets.includes(choice.label)) {
+      const scope = vscode.workspace.workspaceFolders !== undefined
+        ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+      await vscode.workspace.getConfiguration(SECTION).update("targets", [...settings.targets, choice.label], scope);
+    }
+  }
+}
