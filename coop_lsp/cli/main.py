@@ -2,6 +2,7 @@
 
     coop-lint [options] PATH...     lint files and folders ('-' reads standard input)
     coop-lint rules [--markdown]    every rule, as a table (or docs/rules.md)
+    coop-lint devices [--save NAME] the connected adapter and the known target profiles
     coop-lint rule CODE             one rule's documentation
 
 Exit status: 0 when no findings, 1 when there are findings (with --diff:
@@ -75,6 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("rules", "rule"):
         return _rules_command(argv)
+    if argv and argv[0] == "devices":
+        from .devices import devices_command
+
+        return devices_command(argv[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -158,7 +163,7 @@ def _os_error(error: OSError) -> str:
 def _lint_data(data: bytes, settings: Settings, language: str | None):
     """(source, findings) of a WGSL file or of the WGSL embedded in a host file."""
     if language is None:
-        result = lint_source(data)
+        result = lint_source(data, targets=settings.targets)
         diagnostics = settings.apply(result.diagnostics)
         if result.source.decode_error is not None:
             # Spans count bytes of the repaired text, not of the file: no fixes.
@@ -169,7 +174,7 @@ def _lint_data(data: bytes, settings: Settings, language: str | None):
     for embedded in find_embedded(data, language):
         if embedded.skipped:
             continue
-        for d in settings.apply(lint_source(embedded.content).diagnostics):
+        for d in settings.apply(lint_source(embedded.content, targets=settings.targets).diagnostics):
             mapped = embedded.map_diagnostic(d)
             diagnostics.append(mapped if source.decode_error is None else _without_fixes(mapped))
     diagnostics.sort(key=lambda d: d.sort_key)

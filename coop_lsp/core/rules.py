@@ -75,6 +75,7 @@ def all_rules() -> list[Rule]:
 def _load_all_layers() -> None:
     # Rules live beside the code that reports them; importing the layers
     # registers them.
+    from ..analysis import configs as _configuration_rules  # noqa: F401
     from ..analysis.uniformity import rules as _uniformity_rules  # noqa: F401
     from ..lint import rules as _lint_rules  # noqa: F401
     from ..semantic import rules as _semantic_rules  # noqa: F401

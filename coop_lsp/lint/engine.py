@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
+from ..analysis.configs import configuration_diagnostics
 from ..analysis.uniformity import uniformity_diagnostics
+from ..devices.profiles import resolve_targets
 from ..core.deep import call_with_deep_stack
 from ..core.diagnostic import Diagnostic
 from ..core.text import SourceText, Span
@@ -26,16 +29,18 @@ class LintResult:
     model: SemanticModel | None = None
 
 
-def lint_source(text: str | bytes) -> LintResult:
+def lint_source(text: str | bytes, targets: tuple[str, ...] | list[str] = (),
+                project: Path | None = None) -> LintResult:
+    """Every check over one source; `targets` are device profile names to check the kernel against."""
     try:
         parsed = parse(text)
     except ParseAbandoned as error:
         source = SourceText.from_bytes(text) if isinstance(text, bytes) else SourceText(text)
         return LintResult(source, [Diagnostic(SYNTAX_ERROR.code, str(error), Span(0, 0))], None)
-    return lint_parsed(parsed)
+    return lint_parsed(parsed, targets, project)
 
 
-def lint_parsed(parsed: Parsed) -> LintResult:
+def lint_parsed(parsed: Parsed, targets: tuple[str, ...] | list[str] = (), project: Path | None = None) -> LintResult:
     """Lints an already parsed source: the server passes the tree its Document re-parses incrementally."""
     diagnostics = syntax_diagnostics(parsed)
     model = None
@@ -54,6 +59,14 @@ def lint_parsed(parsed: Parsed) -> LintResult:
         except Exception as error:  # noqa: BLE001 - one failing analysis must not hide the others
             diagnostics.append(Diagnostic(
                 INTERNAL_ERROR.code, f"internal error in the uniformity analysis: {type(error).__name__}: {error}",
+                Span(0, 0)))
+    if model is not None and targets and not parsed.root.has_error:
+        profiles, problems = resolve_targets(tuple(targets), project)
+        try:
+            diagnostics.extend(configuration_diagnostics(parsed.root, parsed.source, model, profiles, problems))
+        except Exception as error:  # noqa: BLE001 - one failing analysis must not hide the others
+            diagnostics.append(Diagnostic(
+                INTERNAL_ERROR.code, f"internal error in the configuration checks: {type(error).__name__}: {error}",
                 Span(0, 0)))
     diagnostics = apply_filters(diagnostics, filters)
     diagnostics.sort(key=lambda d: d.sort_key)
