@@ -146,7 +146,8 @@ class _FunctionAnalysis:
             level = self.owner.level
             builtins = [self._builtin_value(parameter)] if self._builtin_value(parameter) else \
                 (self._struct_builtins(parameter) if self.stage else [])
-            if any(b in NON_UNIFORM_BUILTIN_VALUES[level] for b in builtins):
+            if any(b in NON_UNIFORM_BUILTIN_VALUES[level] for b in builtins) or \
+                    (self.stage and self._attribute(parameter, "location") is not None):
                 self.graph.add_edge(node, MAY_BE_NON_UNIFORM)
             elif level != SUBGROUP and any(b in WORKGROUP_NON_UNIFORM_BUILTIN_VALUES for b in builtins):
                 self.graph.add_edge(node, MAY_BE_NON_UNIFORM_IN_WORKGROUP)
@@ -154,6 +155,13 @@ class _FunctionAnalysis:
             self.parameter_index[node] = index
             self.parameter_symbols[parameter.start_byte] = index
             index += 1
+
+    def _attribute(self, node: ts.Node, name: str) -> ts.Node | None:
+        for attribute in node.children:
+            if attribute.type == "attribute" and attribute.child_by_field_name("name") is not None \
+                    and self.owner.text(attribute.child_by_field_name("name")) == name:
+                return attribute
+        return None
 
     def _builtin_value(self, parameter: ts.Node) -> str | None:
         for attribute in parameter.children:
@@ -544,6 +552,9 @@ class _FunctionAnalysis:
             if builtin is not None:
                 return self.graph.node(cf, parameter, label=Label(
                     "source", f"builtin '{symbol.name}' of '{self.name}' may be non-uniform", span))
+            if self.stage and self._attribute(symbol.declaration, "location") is not None:
+                return self.graph.node(cf, parameter, label=Label(
+                    "source", f"user-defined input '{symbol.name}' of '{self.name}' may be non-uniform", span))
             # Tint points at the use when the value flows into an argument, and at the declaration
             # when control flow depends on it.
             return self.graph.node(cf, parameter, label=Label(

@@ -54,6 +54,7 @@ class Requirement:
 
 
 _BARRIER = Requirement("", "uniform", False)
+_DERIVATIVE = Requirement("derivative_uniformity", "uniform", False)
 _SUBGROUP = Requirement("subgroup_uniformity", "subgroup uniform", False)
 _MATRIX = {
     "chromium": Requirement("chromium.subgroup_matrix_uniformity", "subgroup uniform", True),
@@ -62,6 +63,9 @@ _MATRIX = {
 }
 
 BARRIERS = frozenset({"workgroupBarrier", "storageBarrier", "textureBarrier", "workgroupUniformLoad"})
+# Implicit derivatives: fragment shaders only, controlled by derivative_uniformity.
+DERIVATIVES = frozenset({"textureSample", "textureSampleBias", "textureSampleCompare", "dpdx", "dpdxCoarse",
+                         "dpdxFine", "dpdy", "dpdyCoarse", "dpdyFine", "fwidth", "fwidthCoarse", "fwidthFine"})
 MATRIX_BUILTINS = frozenset({
     "subgroupMatrixLoad", "subgroupMatrixStore", "subgroupMatrixMultiply", "subgroupMatrixMultiplyAccumulate",
     "subgroupMatrixScalarAdd", "subgroupMatrixScalarSubtract", "subgroupMatrixScalarMultiply",
@@ -72,6 +76,8 @@ MATRIX_BUILTINS = frozenset({
 def requirement(name: str, category: str, dialect: str | None) -> Requirement | None:
     if name in BARRIERS:
         return _BARRIER
+    if name in DERIVATIVES:
+        return _DERIVATIVE
     if name in MATRIX_BUILTINS:
         return _MATRIX.get(dialect or "chromium")
     if category == "subgroup" and name.startswith(("subgroup", "quad")):

@@ -370,3 +370,27 @@ fn main(@builtin(local_invocation_index) li: u32) {
 //  ^ U001 'storageBarrier' must only be called from uniform control flow
   }
 }
+
+// === texture sampling in non-uniform control flow of a fragment shader
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+@fragment fn main(@location(0) uv: vec2f) -> @location(0) vec4f {
+  var c = vec4f(0.0);
+  if uv.x > 0.5 {
+    c = textureSample(t, s, uv);
+//      ^ U001 'textureSample' must only be called from uniform control flow
+  }
+  return c;
+}
+
+// === derivative_uniformity switched off for sampling
+diagnostic(off, derivative_uniformity);
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+@fragment fn main(@location(0) uv: vec2f) -> @location(0) vec4f {
+  var c = vec4f(0.0);
+  if uv.x > 0.5 {
+    c = textureSample(t, s, uv);
+  }
+  return c;
+}
