@@ -282,3 +282,15 @@ async def test_workspace_diagnostics_and_symbols(client: LanguageClient):
     uris = {item.uri for item in report.items}
     assert GEMM.as_uri() in uris
     assert client.progress_reports.get("ws-1")  # begin .. end
+
+
+async def test_targets_from_the_client_check_the_kernel_against_device_profiles(client: LanguageClient):
+    # examples/chromium/gemm_naive.wgsl multiplies f16 16x16x16 tiles: the H100 has them, Apple's 8x8 do not.
+    open_document(client, (Path(__file__).resolve().parent.parent / "examples" / "chromium" / "gemm_naive.wgsl").read_text())
+    assert list(await published(client, URI, 1)) == []
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(
+        settings={"coop-lsp": {"targets": ["nvidia-h100", "apple-m"]}}))
+    await settled(client, URI, lambda diagnostics: [d.code for d in diagnostics] == ["D001"])
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(
+        settings={"coop-lsp": {"targets": ["nvidia-h100"]}}))
+    await settled(client, URI, lambda diagnostics: list(diagnostics) == [])

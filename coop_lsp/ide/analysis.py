@@ -27,8 +27,9 @@ class Analysis:
     _scopes: dict[int, Span | None] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def of(cls, text: str, version: int | None = None) -> "Analysis":
-        return cls(text, version, lint_source(text))
+    def of(cls, text: str, version: int | None = None, targets: tuple[str, ...] = ()) -> "Analysis":
+        """Lints `text`, checking it against the device profiles named in `targets`."""
+        return cls(text, version, lint_source(text, targets=targets))
 
     # ------------------------------------------------------------ basics
     @property

@@ -155,7 +155,7 @@ class CoopLanguageServer(LanguageServer):
         if state.inflight is None or state.inflight_key is not key:
             loop = asyncio.get_running_loop()
             state.inflight = loop.run_in_executor(self.analysis_executor, Analysis.of, state.document.text,
-                                                  state.document.version)
+                                                  state.document.version, self.settings.targets)
             state.inflight_key = key
         future = state.inflight
         analysis = await asyncio.shield(future)
@@ -204,7 +204,10 @@ class CoopLanguageServer(LanguageServer):
             uri=state.uri, version=analysis.version, diagnostics=self.lsp_diagnostics(state.uri, analysis)))
 
     def republish_all(self) -> None:
+        """Re-checks every open document, e.g. after the targets changed."""
         for state in self.documents.values():
+            state.analysis = state.analysis_key = None
+            state.inflight = state.inflight_key = None
             self.schedule_diagnostics(state, delay=0)
 
     # --------------------------------------------------------- configuration
