@@ -285,7 +285,7 @@ class ExpressionChecker:
             return ERROR
         value = None
         if isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
-            operand_type = _common_scalar(left.type, right.type) or left.type
+            operand_type = _common(left.type, right.type) or left.type
             if operator in ("<<", ">>"):
                 operand_type = left.type
             try:
@@ -660,22 +660,11 @@ def _convert_value(value, scalar: t.Scalar):
         return bool(value)
     if scalar.is_float:
         return float(value)
-    if isinstance(value, float):
-        return int(value)
     return int(value)
 
 
-def _common_scalar(a: t.Scalar, b: t.Scalar) -> t.Scalar | None:
-    if a == b:
-        return a
-    if t.conversion_rank(a, b) is not None:
-        return b
-    if t.conversion_rank(b, a) is not None:
-        return a
-    return None
-
-
 def _common(a: t.Type, b: t.Type) -> t.Type | None:
+    """The type both operands convert to (abstract numbers take the other's type), or None."""
     if a == b:
         return a
     if t.conversion_rank(a, b) is not None:
@@ -722,8 +711,8 @@ def binary_result_type(operator: str, left: t.Type, right: t.Type) -> t.Type | N
     if operator in _ARITHMETIC:
         # Matrix products.
         if operator == "*" and isinstance(left, t.Matrix) and isinstance(right, t.Matrix):
-            if left.columns == right.rows and _common_scalar(left.element, right.element):
-                return t.Matrix(right.columns, left.rows, _common_scalar(left.element, right.element))
+            if left.columns == right.rows and _common(left.element, right.element):
+                return t.Matrix(right.columns, left.rows, _common(left.element, right.element))
             return None
         if operator == "*" and isinstance(left, t.Matrix) and isinstance(right, t.Vector):
             return t.Vector(left.rows, left.element) if left.columns == right.size else None
@@ -734,12 +723,12 @@ def binary_result_type(operator: str, left: t.Type, right: t.Type) -> t.Type | N
                 return _common(left, right) if isinstance(left, t.Matrix) and isinstance(right, t.Matrix) else None
             if operator == "*":
                 matrix, scalar = (left, right) if isinstance(left, t.Matrix) else (right, left)
-                return matrix if isinstance(scalar, t.Scalar) and _common_scalar(scalar, matrix.element) else None
+                return matrix if isinstance(scalar, t.Scalar) and _common(scalar, matrix.element) else None
             return None
         ls, rs = t.element_scalar(left), t.element_scalar(right)
         if ls is None or rs is None or ls == t.BOOL or rs == t.BOOL:
             return None
-        scalar = _common_scalar(ls, rs)
+        scalar = _common(ls, rs)
         if scalar is None:
             return None
         if isinstance(left, t.Vector) and isinstance(right, t.Vector):
