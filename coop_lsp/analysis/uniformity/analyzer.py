@@ -81,6 +81,7 @@ class UniformityAnalysis:
         self.root, self.data, self.model = root, data, model
         self.level, self.dialect = level, dialect
         self.summaries: dict[int, Summary] = {}
+        self.exit_cache: dict = {}  # how control leaves each statement, computed once per analysis
         self.failures: list[Failure] = []
         self._in_progress: set[int] = set()
 
@@ -358,7 +359,7 @@ class _FunctionAnalysis:
                             else self.block(inner, branch))
         states.append(self.variables)
         self._merge(before, states, branch)
-        return self.graph.node(*ends) if _escapes(node) else cf
+        return self.graph.node(*ends) if _escapes(node, self.owner.exit_cache) else cf
 
     def _switch(self, node: ts.Node, cf: int) -> int:
         selector = node.child_by_field_name("value")
@@ -377,7 +378,7 @@ class _FunctionAnalysis:
             states.append(self.variables)
         self.breaks.pop()
         self._merge(before, states or [before], branch)
-        return self.graph.node(*ends) if _escapes(node, allow_break=True) else cf
+        return self.graph.node(*ends) if _escapes(node, self.owner.exit_cache, allow_break=True) else cf
 
     def _merge(self, before: dict[int, int], states: list[dict[int, int]], branch: int) -> None:
         merged = {}
@@ -425,7 +426,7 @@ class _FunctionAnalysis:
         for key in list(self.variables):
             if key not in placeholders:
                 del self.variables[key]  # declared inside the loop
-        return graph.node(end) if _escapes(node, allow_break=True, allow_continue=True) else cf
+        return graph.node(end) if _escapes(node, self.owner.exit_cache, allow_break=True, allow_continue=True) else cf
 
     def store(self, target: ts.Node, cf: int, value: int, compound: bool) -> int:
         """An assignment: the variable's new value depends on the value and on the control flow."""
