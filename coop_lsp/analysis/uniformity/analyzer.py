@@ -728,36 +728,36 @@ def _keyword(node: ts.Node, word: str) -> ts.Node:
     return node
 
 
-def _escapes(node: ts.Node, allow_break: bool = False, allow_continue: bool = False) -> bool:
+def _escapes(node: ts.Node, cache: dict, allow_break: bool = False, allow_continue: bool = False) -> bool:
     """Whether control can leave `node` other than by falling through its end."""
-    stack = list(node.children)
-    while stack:
-        child = stack.pop()
-        kind = child.type
-        if kind in ("return_statement", "discard_statement"):
-            return True
-        if kind in ("break_statement", "break_if_statement") and not allow_break:
-            return True
-        if kind == "continue_statement" and not allow_continue:
-            return True
+    exits = _exits(node, cache)
+    return "return" in exits or ("break" in exits and not allow_break) or ("continue" in exits and not allow_continue)
+
+
+def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
+    """The ways out of `node` ("return", "break", "continue"), computed once per node.
+
+    Loops keep only returns (their breaks and continues stay inside); a
+    switch keeps returns and continues.
+    """
+    key = (node.start_byte, node.end_byte, node.type)
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    kind = node.type
+    if kind in ("return_statement", "discard_statement"):
+        found = frozenset({"return"})
+    elif kind in ("break_statement", "break_if_statement"):
+        found = frozenset({"break"})
+    elif kind == "continue_statement":
+        found = frozenset({"continue"})
+    elif node.child_count == 0 or kind.endswith("_expression") or kind == "function_declaration":
+        found = frozenset()
+    else:
+        found = frozenset().union(*(_exits(child, cache) for child in node.children))
         if kind in ("loop_statement", "for_statement", "while_statement"):
-            stack.extend(c for c in _descendants_returning(child))
-            continue
-        if kind == "switch_statement" and not allow_break:
-            stack.extend(c for c in _descendants_returning(child, keep_continue=True))
-            continue
-        stack.extend(child.children)
-    return False
-
-
-def _descendants_returning(node: ts.Node, keep_continue: bool = False):
-    """Inside a nested loop (or switch), only returns (and continues out of a switch) escape further."""
-    stack = list(node.children)
-    while stack:
-        child = stack.pop()
-        if child.type in ("return_statement", "discard_statement"):
-            yield child
-        elif keep_continue and child.type == "continue_statement":
-            yield child
-        else:
-            stack.extend(child.children)
+            found = found & {"return"}
+        elif kind == "switch_statement":
+            found = found - {"break"}
+    cache[key] = found
+    return found
