@@ -8,7 +8,10 @@ UTF-8 encoding; conversions happen here and only here.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
+
+_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +53,16 @@ class SourceText:
 
     def __post_init__(self) -> None:
         self.data = self.text.encode("utf-8", errors="surrogatepass")
+        # Lines end at "\r\n", "\n" or a lone "\r", as in LSP and in WGSL.
         starts = [0]
-        find = self.data.find
-        pos = find(b"\n")
-        while pos != -1:
-            starts.append(pos + 1)
-            pos = find(b"\n", pos + 1)
+        if b"\r" in self.data:
+            starts.extend(match.end() for match in _LINE_BREAK.finditer(self.data))
+        else:
+            find = self.data.find
+            pos = find(b"\n")
+            while pos != -1:
+                starts.append(pos + 1)
+                pos = find(b"\n", pos + 1)
         self._line_starts = starts
 
     @classmethod
@@ -76,7 +83,8 @@ class SourceText:
         """Byte offset of the end of `line`, excluding its line break."""
         if line + 1 < len(self._line_starts):
             end = self._line_starts[line + 1] - 1
-            if end > self._line_starts[line] and self.data[end - 1 : end] == b"\r":
+            if self.data[end : end + 1] == b"\n" and end > self._line_starts[line] and \
+                    self.data[end - 1 : end] == b"\r":
                 end -= 1
             return end
         return len(self.data)

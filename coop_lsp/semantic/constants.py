@@ -103,6 +103,10 @@ def binary(operator: str, left, right, scalar: t.Scalar):
         result = int(left / right) if scalar.is_integer else left / right
     elif operator == "%":
         result = int(math.fmod(left, right)) if scalar.is_integer else math.fmod(left, right)
+    elif operator in ("<<", ">>") and right < 0:
+        raise ConstError(f"shift by a negative amount ({right})")
+    elif operator in ("<<", ">>") and not concrete_int and right >= 64:
+        raise ConstError(f"shift by {right} is not less than the 64 bits of an abstract integer")
     elif operator == "<<":
         if concrete_int and right >= 32:
             raise ConstError(f"shift left value must be less than the bit width of the left operand (32), "
@@ -112,7 +116,7 @@ def binary(operator: str, left, right, scalar: t.Scalar):
             raise ConstError("shift left operation results in sign change")
         if scalar.name == "u32" and result > 0xFFFFFFFF:
             raise ConstError("shift left operation drops bits of a 'u32'")
-        return result if not concrete_int else _wrap(result, scalar)
+        return check_range(result, scalar) if not concrete_int else _wrap(result, scalar)
     elif operator == ">>":
         if concrete_int and right >= 32:
             raise ConstError(f"shift right value must be less than the bit width of the left operand (32), "

@@ -30,7 +30,8 @@ def main(argv: list[str] | None = None) -> int:
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
         server.start_io()
-    return 0
+    # LSP: an 'exit' that no 'shutdown' preceded ends with status 1.
+    return 0 if getattr(server.protocol, "_shutdown", False) else 1
 
 
 if __name__ == "__main__":

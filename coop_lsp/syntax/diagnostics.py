@@ -128,8 +128,29 @@ def _expected_token(parsed: Parsed, token: str, at: int, near: ts.Node) -> Diagn
             line = parsed.source.position(opener.start_byte).line + 1
             message += f" to close the '{opener.type}' on line {line}"
             related = (Related(Span(opener.start_byte, opener.end_byte), f"'{opener.type}' opened here"),)
-    fix = Fix(f"Insert '{token}'", (Edit(Span(at, at), token),), safe=token == ";")
-    return Diagnostic(rules.SYNTAX_ERROR.code, message, Span(at, at), related=related, fixes=(fix,))
+    fixes: tuple[Fix, ...] = ()
+    if _insertion_helps(parsed, at, token):
+        fixes = (Fix(f"Insert '{token}'", (Edit(Span(at, at), token),), safe=token == ";"),)
+    return Diagnostic(rules.SYNTAX_ERROR.code, message, Span(at, at), related=related, fixes=fixes)
+
+
+def _insertion_helps(parsed: Parsed, at: int, token: str) -> bool:
+    """Whether the file has fewer syntax errors with `token` inserted: a fix must never make it worse."""
+    data = parsed.source.data
+    if len(data) > MAX_REPAIR_WINDOW:
+        return False
+    before = _error_count(parsed.root)
+    edited = _parser().parse(data[:at] + token.encode() + data[at:])
+    return edited is not None and _error_count(edited.root_node) < before
+
+
+def _error_count(root: ts.Node) -> int:
+    count = 0
+    for _ in _error_nodes(root):
+        count += 1
+        if count > MAX_SYNTAX_ERRORS:
+            break
+    return count
 
 
 def _error_region(parsed: Parsed, node: ts.Node, try_repairs: bool) -> Diagnostic:
@@ -376,12 +397,13 @@ def _mixed_operators(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> list[Di
             inner_operator = inner.child_by_field_name("operator")
             if inner_operator is None or _CATEGORY[inner_operator.type] in allowed:
                 continue
-            out.append(_mixing_diagnostic(parsed.source, outer, operator, inner, inner_operator))
+            out.append(_mixing_diagnostic(parsed.source, outer, operator, inner, inner_operator,
+                                          offer_fix=not outer.has_error))
     return out
 
 
 def _mixing_diagnostic(source: SourceText, outer: ts.Node, operator: ts.Node,
-                       inner: ts.Node, inner_operator: ts.Node) -> Diagnostic:
+                       inner: ts.Node, inner_operator: ts.Node, offer_fix: bool = True) -> Diagnostic:
     outer_op, inner_op = operator.type, inner_operator.type
     category = _CATEGORY[outer_op]
     if category == "relational" and _CATEGORY[inner_op] == "relational":
@@ -401,7 +423,8 @@ def _mixing_diagnostic(source: SourceText, outer: ts.Node, operator: ts.Node,
         message,
         Span(operator.start_byte, operator.end_byte),
         related=(Related(Span(inner_operator.start_byte, inner_operator.end_byte), f"'{inner_op}' is here"),),
-        fixes=(fix,),
+        # Parentheses around a broken operand would only move the error.
+        fixes=(fix,) if offer_fix else (),
     )
 
 

@@ -1,0 +1,1 @@
+"""Reproducers of bugs found by fuzzing (see test_regressions.py)."""

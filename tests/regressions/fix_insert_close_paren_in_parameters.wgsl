@@ -1,0 +1,2 @@
+fn main(a: u32,{ @builtin(x) b: u32) {
+}

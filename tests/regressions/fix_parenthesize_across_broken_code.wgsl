@@ -1,0 +1,3 @@
+fn f() {
+  if false { var m<a<b>>(()) {}
+}

@@ -1,0 +1,1 @@
+fn f(\x:f->f{return|->;}
