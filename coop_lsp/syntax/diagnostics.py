@@ -31,7 +31,8 @@ MAX_REPAIR_WINDOW = 256 * 1024
 _REPAIR_TOKENS = (";", "}", ")", "]", ",", ">", "x")
 
 
-def syntax_diagnostics(parsed: Parsed) -> list[Diagnostic]:
+def syntax_diagnostics(parsed: Parsed, explain: bool = True) -> list[Diagnostic]:
+    """Every syntax problem; `explain=False` skips the repairs that word messages and check fixes."""
     source = parsed.source
     diagnostics: list[Diagnostic] = []
     if source.decode_error is not None:
@@ -42,7 +43,7 @@ def syntax_diagnostics(parsed: Parsed) -> list[Diagnostic]:
             span=Span(0, 0),
             severity=Severity.ERROR,
         ))
-    diagnostics.extend(_parse_errors(parsed))
+    diagnostics.extend(_parse_errors(parsed, explain))
     nodes = _nodes_by_type(parsed.root)
     diagnostics.extend(_unterminated_comments(parsed, nodes))
     diagnostics.extend(_mixed_operators(parsed, nodes))
@@ -94,28 +95,28 @@ def _error_nodes(root: ts.Node) -> Iterator[ts.Node]:
             stack.extend(reversed(node.children))
 
 
-def _parse_errors(parsed: Parsed) -> list[Diagnostic]:
+def _parse_errors(parsed: Parsed, explain: bool) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for index, node in enumerate(_error_nodes(parsed.root)):
         if index > MAX_SYNTAX_ERRORS:
             break  # the lint layer caps each code and says that more were found
         if node.is_missing:
-            out.append(_missing_token(parsed, node))
+            out.append(_missing_token(parsed, node, explain))
         else:
-            out.append(_error_region(parsed, node, try_repairs=index < MAX_REPAIRED_ERRORS))
+            out.append(_error_region(parsed, node, try_repairs=explain and index < MAX_REPAIRED_ERRORS))
     return out
 
 
-def _missing_token(parsed: Parsed, node: ts.Node) -> Diagnostic:
+def _missing_token(parsed: Parsed, node: ts.Node, explain: bool) -> Diagnostic:
     at = _after_previous_token(parsed, node.start_byte)
     if node.type == "identifier":
         field = _field_of(node)
         what = "a name" if field == "name" else "an expression"
         return Diagnostic(rules.SYNTAX_ERROR.code, f"expected {what} here", Span(at, at))
-    return _expected_token(parsed, node.type, at, node)
+    return _expected_token(parsed, node.type, at, node, offer_fix=explain)
 
 
-def _expected_token(parsed: Parsed, token: str, at: int, near: ts.Node) -> Diagnostic:
+def _expected_token(parsed: Parsed, token: str, at: int, near: ts.Node, offer_fix: bool = True) -> Diagnostic:
     message = f"expected '{token}'"
     related: tuple[Related, ...] = ()
     if token == ";":
@@ -129,7 +130,7 @@ def _expected_token(parsed: Parsed, token: str, at: int, near: ts.Node) -> Diagn
             message += f" to close the '{opener.type}' on line {line}"
             related = (Related(Span(opener.start_byte, opener.end_byte), f"'{opener.type}' opened here"),)
     fixes: tuple[Fix, ...] = ()
-    if _insertion_helps(parsed, at, token):
+    if offer_fix and _insertion_helps(parsed, at, token):
         fixes = (Fix(f"Insert '{token}'", (Edit(Span(at, at), token),), safe=token == ";"),)
     return Diagnostic(rules.SYNTAX_ERROR.code, message, Span(at, at), related=related, fixes=fixes)
 
@@ -139,18 +140,12 @@ def _insertion_helps(parsed: Parsed, at: int, token: str) -> bool:
     data = parsed.source.data
     if len(data) > MAX_REPAIR_WINDOW:
         return False
-    before = _error_count(parsed.root)
-    edited = _parser().parse(data[:at] + token.encode() + data[at:])
-    return edited is not None and _error_count(edited.root_node) < before
-
-
-def _error_count(root: ts.Node) -> int:
-    count = 0
-    for _ in _error_nodes(root):
-        count += 1
-        if count > MAX_SYNTAX_ERRORS:
-            break
-    return count
+    edited = data[:at] + token.encode() + data[at:]
+    try:
+        after = Parsed(SourceText.from_bytes(edited), _parser().parse(edited))
+    except Exception:  # noqa: BLE001 - no tree, no fix
+        return False
+    return len(syntax_diagnostics(after, explain=False)) < len(syntax_diagnostics(parsed, explain=False))
 
 
 def _error_region(parsed: Parsed, node: ts.Node, try_repairs: bool) -> Diagnostic:
