@@ -4,6 +4,7 @@
     coop-lint rules [--markdown]    every rule, as a table (or docs/rules.md)
     coop-lint devices [--save NAME] the connected adapter and the known target profiles
     coop-lint rule CODE             one rule's documentation
+    coop-lint run KERNEL.wgsl       run, check and time a kernel (docs/runner.md)
 
 Exit status: 0 when no findings, 1 when there are findings (with --diff:
 when a file would change), 2 when the command was used wrongly, the
@@ -76,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("rules", "rule"):
         return _rules_command(argv)
+    if argv and argv[0] == "run":
+        from .run import main as run_main
+        return run_main(argv[1:])
     if argv and argv[0] == "devices":
         from .devices import devices_command
 

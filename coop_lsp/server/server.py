@@ -30,6 +30,7 @@ from ..ide import actions, completion as ide_completion, hover as ide_hover, nav
 from ..ide.analysis import Analysis
 from ..ide.settings import Settings
 from ..syntax import Document
+from . import run_command
 from .convert import Converter, unit_of
 
 log = logging.getLogger(__name__)
@@ -560,11 +561,7 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
                                                                               symbol.name])))
         return out
 
-    @ls.command(RUN_KERNEL_COMMAND)
-    def run_kernel(*args):
-        ls.window_show_message(lsp.ShowMessageParams(
-            type=lsp.MessageType.Info, message="coop-lsp: the kernel runner is not available yet"))
-        return None
+    run_command.register(ls, RUN_KERNEL_COMMAND)
 
     @ls.feature(lsp.SHUTDOWN)
     def shutdown(*args):

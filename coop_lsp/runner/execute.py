@@ -1,0 +1,533 @@
+"""Runs a kernel with its run description and checks the results: the runner's entry point.
+
+    report = run_kernel(Path("gemm.wgsl"))             # reads gemm.run.toml beside it
+    print(report.render("text"))
+
+The kernel runs in a child process (coop_lsp.runner.worker) with a time
+limit; a kernel that hangs or crashes the driver is killed and reported, and
+the caller keeps running.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .description import (BACKENDS, RunDescription, RunDescriptionError, default_tolerance, load_run_description,
+                          sidecar_path)
+from .kernel import KernelError, KernelModule, load_kernel
+from .lowering import emulate, to_tint
+
+DTYPES = {"f32": "float32", "f16": "float16", "i32": "int32", "u32": "uint32", "i8": "int8", "u8": "uint8"}
+ELEMENT_BYTES = {"f32": 4, "f16": 2, "i32": 4, "u32": 4, "i8": 1, "u8": 1}
+
+
+@dataclass
+class OutputCheck:
+    name: str
+    verdict: str  # "correct" or "incorrect"
+    max_abs_error: float
+    max_rel_error: float
+    worst_index: list[int]
+    worst_value: float
+    expected_value: float
+    atol: float
+    rtol: float
+
+
+@dataclass
+class RunReport:
+    kernel: str
+    status: str = "error"  # correct, incorrect, unchecked, failed, timeout, error
+    backend: str = ""  # "dawn" or "wgpu"
+    emulated: bool = False
+    notes: list[str] = field(default_factory=list)
+    adapter: str = ""
+    error: str = ""
+    stage: str = ""
+    checks: list[OutputCheck] = field(default_factory=list)
+    timing: dict = field(default_factory=dict)
+    tflops: float | None = None
+    gbps: float | None = None
+    robustness: bool = True
+    dispatch: tuple = ()
+    wall_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("correct", "unchecked")
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    def render(self, fmt: str = "text") -> str:
+        if fmt == "json":
+            return json.dumps(self.to_json(), indent=2)
+        return _render(self, markdown=fmt == "markdown")
+
+
+def _render(r: RunReport, markdown: bool) -> str:
+    lines = []
+    head = f"{r.kernel}: {r.status.upper()}"
+    if r.timing:
+        head += f", {r.timing['median_ms']:.3f} ms"
+    if r.tflops is not None:
+        head += f", {r.tflops:.3g} TFLOP/s"
+    lines.append(f"## {head}" if markdown else head)
+    if markdown:
+        lines.append("")
+    bullet = "- " if markdown else "  "
+    if r.backend:
+        where = "Dawn (wgpudawn)" if r.backend == "dawn" else "wgpu-native (wgpu)"
+        how = "emulated in plain WGSL" if r.emulated else "native"
+        lines.append(f"{bullet}backend: {where}, {how}; adapter: {r.adapter or '?'}")
+    if r.backend == "dawn":
+        lines.append(f"{bullet}robustness (bounds checks): {'on (Dawn default)' if r.robustness else 'off (disable_robustness)'}")
+    for note in r.notes:
+        lines.append(f"{bullet}note: {note}")
+    if r.error:
+        lines.append(f"{bullet}error{' while ' + r.stage if r.stage else ''}: {r.error}")
+    for c in r.checks:
+        index = ", ".join(str(i) for i in c.worst_index)
+        lines.append(f"{bullet}{c.name}: {c.verdict}, max abs error {c.max_abs_error:.3g}, max rel error "
+                     f"{c.max_rel_error:.3g} (worst at [{index}]: {c.worst_value:.6g}, expected "
+                     f"{c.expected_value:.6g}; tolerance atol {c.atol:.3g} + rtol {c.rtol:.3g})")
+    if r.timing:
+        tm = r.timing
+        lines.append(f"{bullet}time: median {tm['median_ms']:.4f} ms, min {tm['min_ms']:.4f}, max {tm['max_ms']:.4f} "
+                     f"over {tm['repetitions']} runs after {tm['warmup']} warm-up ({tm['source']})")
+    if r.tflops is not None or r.gbps is not None:
+        parts = []
+        if r.tflops is not None:
+            parts.append(f"{r.tflops:.4g} TFLOP/s")
+        if r.gbps is not None:
+            parts.append(f"{r.gbps:.4g} GB/s")
+        lines.append(f"{bullet}throughput: {', '.join(parts)}")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ preparation
+def apply_constants(text: str, constants: dict, module: KernelModule) -> str:
+    """Rewrites the values of module-scope consts (`const M: u32 = 1024u;`) named in [constants]."""
+    data = module.data
+    edits = []
+    found = set()
+    for node in module.parsed.root.named_children:
+        if node.type != "const_declaration":
+            continue
+        name = module.node_text(node.child_by_field_name("name"))
+        if name not in constants:
+            continue
+        value = node.child_by_field_name("value")
+        declared = node.child_by_field_name("type")
+        v = constants[name]
+        literal = ("true" if v else "false") if isinstance(v, bool) else repr(v)
+        if declared is not None:
+            literal = f"{module.node_text(declared)}({literal})"
+        edits.append((value.start_byte, value.end_byte, literal.encode()))
+        found.add(name)
+    missing = [n for n in constants if n not in found]
+    if missing:
+        raise RunDescriptionError(f"constants.{missing[0]}: the kernel has no module-scope const '{missing[0]}'")
+    for start, end, new in sorted(edits, reverse=True):
+        data = data[:start] + new + data[end:]
+    return data.decode()
+
+
+def _overrides(module: KernelModule, overrides: dict) -> dict:
+    names = {module.node_text(n.child_by_field_name("name")) for n in module.parsed.root.named_children
+             if n.type == "override_declaration"}
+    for name in overrides:
+        if name not in names:
+            raise RunDescriptionError(f"overrides.{name}: the kernel has no override '{name}'"
+                                      + (" (it is a const: use [constants])" if re.search(
+                                          rf"\bconst\s+{re.escape(name)}\b", module.text) else ""))
+    return {k: (float(v) if not isinstance(v, bool) else float(v)) for k, v in overrides.items()}
+
+
+def _inputs(desc: RunDescription, module: KernelModule):
+    import numpy as np
+
+    declared = {(b.group, b.binding): b for b in module.bindings}
+    described = {(b.group, b.binding): b for b in desc.bindings}
+    for slot, decl in declared.items():
+        if slot not in described:
+            raise RunDescriptionError(
+                f"binding: the kernel's '{decl.name}' (@group({slot[0]}) @binding({slot[1]}), line {decl.line}) "
+                f"is not described; add a [[binding]] with group = {slot[0]}, binding = {slot[1]}")
+    arrays, job = {}, []
+    for slot, b in described.items():
+        decl = declared.get(slot)
+        if decl is None:
+            raise RunDescriptionError(f"{b.key}: the kernel declares no @group({slot[0]}) @binding({slot[1]})")
+        expected = decl.element
+        if expected is not None:
+            packed = {"i8": "i32", "u8": "u32"}.get(b.type, b.type)
+            if packed != expected:
+                raise RunDescriptionError(f"{b.key}.type: '{b.type}' but '{decl.name}' holds {expected} "
+                                          f"(line {decl.line})")
+        name = b.name or decl.name
+        dtype = np.dtype(DTYPES[b.type])
+        if b.fill == "zeros":
+            array = np.zeros(b.size, dtype)
+        elif b.fill == "constant":
+            array = np.full(b.size, b.value, dtype)
+        elif b.fill == "random":
+            rng = np.random.default_rng(b.seed)
+            low, high = b.range
+            if dtype.kind == "f":
+                array = rng.uniform(low, high, b.size).astype(dtype)
+            else:
+                array = rng.integers(int(low), int(high), b.size, endpoint=True).astype(dtype)
+        else:
+            try:
+                loaded = np.load(b.file, allow_pickle=False)
+            except Exception as error:  # noqa: BLE001 - a bad file is the user's mistake, reported with its key
+                raise RunDescriptionError(f"{b.key}.file: cannot read {b.file.name}: {error}") from None
+            if loaded.size != b.size:
+                raise RunDescriptionError(f"{b.key}.file: {b.file.name} has {loaded.size} elements, size is {b.size}")
+            array = loaded.reshape(-1).astype(dtype)
+        arrays[name] = array
+        job.append((b, decl, name, array))
+    return arrays, job
+
+
+# ------------------------------------------------------------------ checking
+def _compare(name: str, got, ref, atol: float | None, rtol: float | None, element: str, k: int, shape):
+    import numpy as np
+
+    got = np.asarray(got, dtype=np.float64).reshape(shape)
+    ref = np.asarray(ref, dtype=np.float64).reshape(shape)
+    default_atol, default_rtol = default_tolerance(element, k)
+    scale = float(np.max(np.abs(ref))) if ref.size else 0.0
+    atol_eff = atol if atol is not None else default_atol * max(1.0, scale)
+    rtol_eff = rtol if rtol is not None else default_rtol
+    diff = np.abs(got - ref)
+    diff = np.where(np.isfinite(diff), diff, np.inf)
+    allowed = atol_eff + rtol_eff * np.abs(ref)
+    excess = diff / np.where(allowed > 0, allowed, 1e-300)
+    worst = np.unravel_index(int(np.argmax(excess)), shape) if ref.size else (0,)
+    mask = np.abs(ref) > max(scale * 1e-6, 1e-30)
+    rel = float(np.max(diff[mask] / np.abs(ref[mask]))) if mask.any() else 0.0
+    correct = bool(np.all(diff <= allowed))
+    return OutputCheck(name, "correct" if correct else "incorrect", float(np.max(diff)) if diff.size else 0.0, rel,
+                       [int(i) for i in worst], float(got[worst]), float(ref[worst]), float(atol_eff), float(rtol_eff))
+
+
+def _matrix(array, rows: int, cols: int, layout: str, key: str):
+    if array.size < rows * cols:
+        raise RunDescriptionError(f"{key}: the binding has {array.size} elements, fewer than {rows} x {cols}")
+    flat = array.reshape(-1)[: rows * cols]
+    return flat.reshape(rows, cols) if layout == "row" else flat.reshape(cols, rows).T
+
+
+def _safe_eval(expression: str, namespace: dict):
+    tree = ast.parse(expression, mode="eval")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            raise RunDescriptionError(f"check.expected: attribute '{node.attr}' is not allowed")
+        if isinstance(node, ast.Name) and node.id.startswith("_"):
+            raise RunDescriptionError(f"check.expected: name '{node.id}' is not allowed")
+        if isinstance(node, (ast.Lambda, ast.NamedExpr)):
+            raise RunDescriptionError("check.expected: lambdas and := are not allowed")
+    try:
+        return eval(compile(tree, "<check.expected>", "eval"), {"__builtins__": {}}, namespace)  # noqa: S307
+    except RunDescriptionError:
+        raise
+    except Exception as error:  # noqa: BLE001 - reported with the key
+        raise RunDescriptionError(f"check.expected: {type(error).__name__}: {error}") from None
+
+
+def check_results(desc: RunDescription, inputs: dict, outputs: dict, types: dict) -> list[OutputCheck]:
+    import numpy as np
+
+    c = desc.check
+    if c.kind == "none":
+        return []
+    if c.kind == "gemm":
+        for role in ("a", "b", "c"):
+            if getattr(c, role) not in inputs:
+                raise RunDescriptionError(f"check.{role}: no binding named '{getattr(c, role)}' "
+                                          f"(bindings: {', '.join(inputs)})")
+        if c.c not in outputs:
+            raise RunDescriptionError(f"check.c: '{c.c}' is not written by the kernel (not read_write)")
+        wide = lambda x: x.astype(np.int64) if x.dtype.kind in "iu" else x.astype(np.float64)  # noqa: E731
+        a = wide(_matrix(inputs[c.a], c.m, c.k, c.layout_a, "check.a"))
+        b = wide(_matrix(inputs[c.b], c.k, c.n, c.layout_b, "check.b"))
+        ref = a @ b
+        if c.accumulate:
+            ref = ref + wide(_matrix(inputs[c.c], c.m, c.n, c.layout_c, "check.c"))
+        got = _matrix(outputs[c.c], c.m, c.n, c.layout_c, "check.c")
+        return [_compare(c.c, got, ref, c.atol, c.rtol, types[c.c], c.k, (c.m, c.n))]
+    if c.output not in outputs:
+        raise RunDescriptionError(f"check.output: '{c.output}' is not a binding the kernel writes "
+                                  f"(written: {', '.join(outputs) or 'none'})")
+    namespace = {"np": np, **desc.sizes, **{k: v.copy() for k, v in inputs.items()}}
+    expected = np.asarray(_safe_eval(c.expected, namespace))
+    got = outputs[c.output].reshape(-1)
+    if expected.size != got.size:
+        if expected.size > got.size:
+            raise RunDescriptionError(f"check.expected: gives {expected.size} elements, '{c.output}' has {got.size}")
+        got = got[: expected.size]
+    return [_compare(c.output, got, expected.reshape(-1), c.atol, c.rtol, types[c.output],
+                     desc.sizes.get("K", 1), (expected.size,))]
+
+
+# ------------------------------------------------------------------ backends
+_PROBES: dict = {}
+
+_DAWN_PROBE = """
+import json, sys
+try:
+    import wgpudawn
+    from wgpudawn.backends.dawn import extras
+    extras.set_instance_extras(enable_toggles=["allow_unsafe_apis", "vulkan_enable_f16_on_nvidia"])
+    a = wgpudawn.gpu.request_adapter_sync(power_preference="high-performance")
+    ok = a is not None and "chromium-experimental-subgroup-matrix" in a.features \
+        and str(a.info.get("adapter_type", "")).lower() not in ("cpu", "unknown") \
+        and "null" not in str(a.info.get("backend_type", "")).lower()
+except Exception:
+    ok = False
+sys.stderr.write(json.dumps({"ok": bool(ok)}) + "\\n")
+"""
+
+
+_WGPU_PROBE = """
+import json, sys
+try:
+    import wgpu
+    a = wgpu.gpu.request_adapter_sync(power_preference="high-performance")
+    out = {"ok": a is not None, "device": a.info.get("device", "") if a else "",
+           "reason": "" if a else "wgpu-native found no adapter"}
+except Exception as error:
+    out = {"ok": False, "device": "", "reason": f"{type(error).__name__}: {error}"}
+sys.stderr.write(json.dumps(out) + "\\n")
+"""
+
+
+def wgpu_adapter(timeout_s: float = 60.0) -> tuple[bool, str]:
+    """(found, adapter name or the reason there is none) for wgpu-native, asked once per process in a child."""
+    if "wgpu" not in _PROBES:
+        import importlib.util
+
+        if importlib.util.find_spec("wgpu") is None:
+            _PROBES["wgpu"] = (False, "the wgpu package (wgpu-native) is not installed")
+        else:
+            env = {k: v for k, v in os.environ.items() if k != "WGPU_BACKEND_TYPE"}
+            env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
+            try:
+                done = subprocess.run([sys.executable, "-c", _WGPU_PROBE], capture_output=True, text=True,
+                                      timeout=timeout_s, env=env)
+                last = [line for line in done.stderr.splitlines() if line.startswith("{")]
+                found = json.loads(last[-1]) if last else {"ok": False, "reason": done.stderr.strip()[-300:]}
+                _PROBES["wgpu"] = (bool(found["ok"]), found.get("device") or found.get("reason", ""))
+            except (subprocess.TimeoutExpired, OSError, ValueError) as error:
+                _PROBES["wgpu"] = (False, f"probing wgpu-native failed: {error}")
+    return _PROBES["wgpu"]
+
+
+def dawn_gpu_available(timeout_s: float = 30.0) -> bool:
+    """Whether Dawn finds a real GPU with subgroup matrices (asked once per process, in a child)."""
+    if "dawn" not in _PROBES:
+        env = {k: v for k, v in os.environ.items() if k != "WGPU_BACKEND_TYPE"}
+        try:
+            done = subprocess.run([sys.executable, "-c", _DAWN_PROBE], capture_output=True, text=True,
+                                  timeout=timeout_s, env=env)
+            last = [line for line in done.stderr.splitlines() if line.startswith("{")]
+            _PROBES["dawn"] = bool(last and json.loads(last[-1]).get("ok"))
+        except (subprocess.TimeoutExpired, OSError, ValueError):
+            _PROBES["dawn"] = False
+    return _PROBES["dawn"]
+
+
+def choose_backend(dialect: str, requested: str) -> tuple[str, bool]:
+    """(api, emulate) for a kernel of `dialect`: api is "dawn" or "wgpu"."""
+    if requested not in BACKENDS:
+        raise KernelError(f"unknown backend '{requested}' (one of {', '.join(BACKENDS)})")
+    if requested == "emulate":
+        return "wgpu", True
+    if requested == "dawn":
+        return "dawn", False
+    if requested == "wgpu":
+        if dialect != "plain":
+            raise KernelError("wgpu-native cannot enable the cooperative-matrix feature from Python; run this "
+                              "kernel with --backend dawn (it is translated to Tint's dialect) or --backend emulate")
+        return "wgpu", False
+    if dialect == "plain":
+        return "wgpu", False
+    return ("dawn", False) if dawn_gpu_available() else ("wgpu", True)
+
+
+# ------------------------------------------------------------------ the run
+def run_kernel(kernel: Path | str, description: RunDescription | Path | None = None, backend: str = "auto",
+               text: str | None = None, workspace: Path | None = None, timeout_s: float | None = None,
+               api: str | None = None, emulate_kernel: bool | None = None,
+               robustness: bool | None = None) -> RunReport:
+    """Runs `kernel` (a path, or a display name with `text`) and returns the report; never raises for the
+    kernel's or the description's mistakes, which become the report's error."""
+    started = time.perf_counter()
+    kernel_path = Path(kernel)
+    report = RunReport(kernel=kernel_path.name)
+    try:
+        if text is None:
+            text = kernel_path.read_text()
+        if description is None or isinstance(description, Path):
+            path = description or sidecar_path(kernel_path)
+            if not path.exists():
+                raise RunDescriptionError(f"no run description: write {path.name} beside the kernel "
+                                          "(see docs/runner.md)")
+            description = load_run_description(path, workspace)
+        desc = description
+        module = load_kernel(text)
+        if desc.constants:
+            text = apply_constants(text, desc.constants, module)
+            module = load_kernel(text)
+        entry = module.entry_point(desc.entry_point)
+        overrides = _overrides(module, desc.overrides)
+        inputs, bindings = _inputs(desc, module)
+        if api is None:
+            api, emulated = choose_backend(module.dialect, backend)
+        else:
+            emulated = bool(emulate_kernel)
+        report.backend, report.emulated = api, emulated
+        report.robustness = desc.robustness if robustness is None else robustness
+        report.dispatch = desc.dispatch
+        features = []
+        if emulated and module.dialect != "plain":
+            lowered = emulate(text, desc.subgroup_size)
+            code = lowered.text
+            report.notes += lowered.notes
+            if module.dialect == "wgpu":
+                report.notes.append("the wgpu (naga) dialect was emulated, not run on matrix hardware")
+        elif api == "dawn" and module.dialect != "plain":
+            lowered = to_tint(text)
+            code = lowered.text
+            report.notes += lowered.notes
+            features += ["subgroups", "chromium-experimental-subgroup-matrix"]
+        else:
+            code = text
+        if "f16" in module.enables:
+            features.append("shader-f16")
+        if "subgroups" in module.enables:
+            features.append("subgroups")
+        result, outputs = _execute(code, entry.name, overrides, desc, bindings, api, features,
+                                   report.robustness, timeout_s or desc.timeout_s, report)
+        if result is None:
+            return report
+        report.adapter = result.get("adapter", {}).get("device", "") or result.get("adapter", {}).get(
+            "description", "")
+        types = {name: b.type for b, _, name, _ in bindings}
+        report.checks = check_results(desc, inputs, outputs, types)
+        report.status = ("unchecked" if not report.checks else
+                         "correct" if all(c.verdict == "correct" for c in report.checks) else "incorrect")
+        _timing(report, result, desc, bindings)
+    except (RunDescriptionError, KernelError, OSError) as error:
+        report.status = "error"
+        report.error = str(error)
+    finally:
+        report.wall_s = time.perf_counter() - started
+    return report
+
+
+def _timing(report: RunReport, result: dict, desc: RunDescription, bindings) -> None:
+    gpu, wall = result.get("gpu_ms") or [], result.get("wall_ms") or []
+    times, source = (gpu, "GPU timestamps") if gpu else (wall, "wall clock: submit to completion")
+    if not times:
+        return
+    median = statistics.median(times)
+    report.timing = {"median_ms": median, "min_ms": min(times), "max_ms": max(times),
+                     "stdev_ms": statistics.pstdev(times), "repetitions": len(times), "warmup": desc.warmup,
+                     "source": source, "wall_median_ms": statistics.median(wall) if wall else None}
+    if median > 0 and desc.flops:
+        report.tflops = desc.flops / (median * 1e-3) / 1e12
+    nbytes = desc.bytes
+    if nbytes is None and desc.check.kind == "gemm":
+        c = desc.check
+        sizes = {name: ELEMENT_BYTES[b.type] for b, _, name, _ in bindings}
+        nbytes = (c.m * c.k * sizes.get(c.a, 4) + c.k * c.n * sizes.get(c.b, 4)
+                  + c.m * c.n * sizes.get(c.c, 4) * (2 if c.accumulate else 1))
+    if median > 0 and nbytes:
+        report.gbps = nbytes / (median * 1e-3) / 1e9
+
+
+def _execute(code, entry, overrides, desc, bindings, api, features, robustness, timeout_s, report):
+    import numpy as np
+
+    with tempfile.TemporaryDirectory(prefix="coop-run-") as tmp:
+        job_dir = Path(tmp)
+        job_bindings = []
+        for b, decl, name, array in bindings:
+            entry_data = {"group": b.group, "binding": b.binding, "space": decl.space, "access": decl.access,
+                          "input": f"in_{b.group}_{b.binding}.bin"}
+            (job_dir / entry_data["input"]).write_bytes(array.tobytes())
+            if decl.space == "storage" and decl.access in ("read_write", "write"):
+                entry_data["output"] = f"out_{b.group}_{b.binding}.bin"
+            job_bindings.append(entry_data)
+        job = {"api": api, "code": code, "entry_point": entry, "overrides": overrides, "dispatch": list(desc.dispatch),
+               "bindings": job_bindings, "features": sorted(set(features)), "warmup": desc.warmup,
+               "repetitions": desc.repetitions, "robustness": robustness}
+        (job_dir / "job.json").write_text(json.dumps(job))
+        env = dict(os.environ)
+        env.pop("WGPU_BACKEND_TYPE", None)  # the Tint oracle's Null backend must not leak into real runs
+        env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
+        log = (job_dir / "log.txt").open("w")
+        process = subprocess.Popen([sys.executable, "-m", "coop_lsp.runner.worker", str(job_dir)],
+                                   stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env,
+                                   start_new_session=True)
+        try:
+            process.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            _kill(process)
+            stage = (job_dir / "stage").read_text() if (job_dir / "stage").exists() else "starting"
+            report.status, report.stage = "timeout", stage
+            report.error = (f"killed after {timeout_s:g} s (time limit) while {stage}; the kernel may loop "
+                            "forever or be far slower than expected")
+            return None, {}
+        finally:
+            log.close()
+        result_file = job_dir / "result.json"
+        if not result_file.exists():
+            stage = (job_dir / "stage").read_text() if (job_dir / "stage").exists() else "starting"
+            tail = (job_dir / "log.txt").read_text(errors="replace").strip().splitlines()[-5:]
+            report.status, report.stage = "failed", stage
+            report.error = (f"the worker died with {_exit_reason(process.returncode)} while {stage}"
+                            + (": " + " | ".join(tail) if tail else ""))
+            return None, {}
+        result = json.loads(result_file.read_text())
+        if not result.get("ok"):
+            report.status, report.stage = "failed", result.get("stage", "")
+            report.error = result.get("error", "unknown error")
+            return None, {}
+        outputs = {}
+        for (b, decl, name, array), entry_data in zip(bindings, job_bindings):
+            if "output" in entry_data:
+                raw = (job_dir / entry_data["output"]).read_bytes()[: array.nbytes]
+                outputs[name] = np.frombuffer(raw, dtype=array.dtype).copy()
+        return result, outputs
+
+
+def _exit_reason(code: int | None) -> str:
+    if code is not None and code < 0:
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit status {code}"
+
+
+def _kill(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        process.kill()
+    process.wait()

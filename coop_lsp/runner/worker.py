@@ -1,0 +1,200 @@
+"""Child process that runs one kernel: `python -m coop_lsp.runner.worker JOB_DIR`.
+
+Reads JOB_DIR/job.json and the input arrays (JOB_DIR/in_<g>_<b>.bin), creates
+the device (Dawn through wgpudawn, or wgpu-native through wgpu), compiles,
+dispatches once for the results, then warm-up and timed repetitions, and
+writes JOB_DIR/out_<g>_<b>.bin and JOB_DIR/result.json. Before each step it
+writes the step's name to JOB_DIR/stage, so that a parent that kills it after
+a time-out can say where it hung.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+DAWN_INSTANCE_TOGGLES = ["allow_unsafe_apis", "vulkan_enable_f16_on_nvidia"]
+DAWN_MATRIX_FEATURES = ["subgroups", "chromium-experimental-subgroup-matrix", "shader-f16"]
+
+
+_T0 = time.perf_counter()
+
+
+def _stage(job_dir: Path, name: str) -> None:
+    (job_dir / "stage").write_text(name)
+    print(f"[{time.perf_counter() - _T0:8.3f} s] {name}", file=sys.stderr, flush=True)
+
+
+def _open(job: dict):
+    api = job["api"]
+    wanted = set(job.get("features", []))
+    if api == "dawn":
+        import wgpudawn as gpu_module
+        from wgpudawn.backends.dawn import extras
+
+        extras.set_instance_extras(enable_toggles=DAWN_INSTANCE_TOGGLES)
+        adapter = gpu_module.gpu.request_adapter_sync(power_preference="high-performance")
+        if adapter is None:
+            raise RuntimeError("Dawn found no adapter")
+        available = set(adapter.features)
+        missing = sorted(f for f in wanted if f not in available)
+        if missing:
+            raise RuntimeError(f"the Dawn adapter ({adapter.info.get('device', '?')}) lacks {', '.join(missing)}")
+        features = sorted(wanted | ({"timestamp-query"} & available))
+        toggles = [] if job.get("robustness", True) else ["disable_robustness"]
+        device = extras.request_device_sync(adapter, required_features=features, enable_toggles=toggles)
+        configs = []
+        try:
+            configs = extras.get_adapter_properties(adapter).get("subgroup_matrix_configs", [])
+        except Exception:  # noqa: BLE001 - informational only
+            pass
+        return gpu_module, adapter, device, features, {"subgroup_matrix_configs": configs}
+    import wgpu as gpu_module
+
+    adapter = gpu_module.gpu.request_adapter_sync(power_preference="high-performance")
+    if adapter is None:
+        raise RuntimeError("wgpu-native found no adapter (on a CPU-only machine install mesa-vulkan-drivers)")
+    available = set(adapter.features)
+    aliases = {"subgroups": "subgroup"}
+    features = set()
+    for f in wanted:
+        name = f if f in available else aliases.get(f, f)
+        if name not in available:
+            raise RuntimeError(f"the wgpu-native adapter ({adapter.info.get('device', '?')}) lacks {f}")
+        features.add(name)
+    features |= {"timestamp-query"} & available
+    device = adapter.request_device_sync(required_features=sorted(features))
+    return gpu_module, adapter, device, sorted(features), {}
+
+
+def run(job_dir: Path) -> dict:
+    job = json.loads((job_dir / "job.json").read_text())
+    _stage(job_dir, "opening the device")
+    gpu_module, adapter, device, features, extra = _open(job)
+    info = dict(adapter.info)
+    result: dict = {"adapter": {k: str(v) for k, v in info.items()}, "features": features, **extra}
+    usage = gpu_module.BufferUsage
+
+    _stage(job_dir, "compiling the kernel")
+    module = device.create_shader_module(code=job["code"])
+    try:
+        messages = module.get_compilation_info_sync()
+        result["compilation"] = [{"severity": m.type, "line": m.line_num, "column": m.line_pos,
+                                  "message": m.message} for m in getattr(messages, "messages", messages)]
+    except Exception:  # noqa: BLE001 - not every backend reports them
+        result["compilation"] = []
+
+    _stage(job_dir, "creating the pipeline")
+    entries, buffers, layout_entries = [], {}, {}
+    for b in job["bindings"]:
+        data = (job_dir / b["input"]).read_bytes()
+        size = max(4, (len(data) + 3) // 4 * 4)
+        data = data + bytes(size - len(data))
+        if b["space"] == "uniform":
+            flags = usage.UNIFORM | usage.COPY_DST
+            kind = "uniform"
+        else:
+            flags = usage.STORAGE | usage.COPY_SRC | usage.COPY_DST
+            kind = "read-only-storage" if b["access"] == "read" else "storage"
+        buffer = device.create_buffer_with_data(data=data, usage=flags)
+        buffers[(b["group"], b["binding"])] = buffer
+        layout_entries.setdefault(b["group"], []).append(
+            {"binding": b["binding"], "visibility": gpu_module.ShaderStage.COMPUTE, "buffer": {"type": kind}})
+        entries.append((b["group"], {"binding": b["binding"], "resource": {"buffer": buffer, "offset": 0,
+                                                                          "size": size}}))
+    groups = max(layout_entries) + 1 if layout_entries else 0
+    layouts = [device.create_bind_group_layout(entries=layout_entries.get(g, [])) for g in range(groups)]
+    pipeline_layout = device.create_pipeline_layout(bind_group_layouts=layouts)
+    compute = {"module": module, "entry_point": job["entry_point"]}
+    if job.get("overrides"):
+        compute["constants"] = job["overrides"]
+    pipeline = device.create_compute_pipeline(layout=pipeline_layout, compute=compute)
+    bind_groups = [device.create_bind_group(layout=layouts[g], entries=[e for gg, e in entries if gg == g])
+                   for g in range(groups)]
+    x, y, z = job["dispatch"]
+
+    def encode(timestamps=None):
+        encoder = device.create_command_encoder()
+        kwargs = {"timestamp_writes": timestamps} if timestamps else {}
+        compute_pass = encoder.begin_compute_pass(**kwargs)
+        compute_pass.set_pipeline(pipeline)
+        for g, group in enumerate(bind_groups):
+            compute_pass.set_bind_group(g, group)
+        compute_pass.dispatch_workgroups(x, y, z)
+        compute_pass.end()
+        return encoder
+
+    sync_buffer = device.create_buffer(size=4, usage=usage.COPY_SRC | usage.COPY_DST)
+
+    def wait():
+        # Mapping a buffer waits for everything submitted before it (wgpu 0.32's
+        # on_submitted_work_done_sync fails with a cffi signature mismatch).
+        device.queue.read_buffer(sync_buffer)
+
+    _stage(job_dir, "running the kernel")
+    start = time.perf_counter()
+    device.queue.submit([encode().finish()])
+    wait()
+    result["first_run_ms"] = (time.perf_counter() - start) * 1e3
+
+    _stage(job_dir, "reading the results back")
+    for b in job["bindings"]:
+        if b.get("output"):
+            data = device.queue.read_buffer(buffers[(b["group"], b["binding"])])
+            (job_dir / b["output"]).write_bytes(bytes(data))
+
+    _stage(job_dir, "timing the kernel")
+    for _ in range(job.get("warmup", 0)):
+        device.queue.submit([encode().finish()])
+    wait()
+    reps = max(1, int(job.get("repetitions", 1)))
+    wall = []
+    gpu_times = []
+    use_timestamps = "timestamp-query" in features and job.get("timestamps", True)
+    query_set = resolve = None
+    if use_timestamps:
+        query_set = device.create_query_set(type="timestamp", count=2 * reps)
+        resolve = device.create_buffer(size=16 * reps, usage=usage.QUERY_RESOLVE | usage.COPY_SRC)
+    for i in range(reps):
+        timestamps = None
+        if use_timestamps:
+            timestamps = {"query_set": query_set, "beginning_of_pass_write_index": 2 * i,
+                          "end_of_pass_write_index": 2 * i + 1}
+        encoder = encode(timestamps)
+        start = time.perf_counter()
+        device.queue.submit([encoder.finish()])
+        wait()
+        wall.append((time.perf_counter() - start) * 1e3)
+    if use_timestamps:
+        encoder = device.create_command_encoder()
+        encoder.resolve_query_set(query_set, 0, 2 * reps, resolve, 0)
+        device.queue.submit([encoder.finish()])
+        raw = bytes(device.queue.read_buffer(resolve))
+        values = [int.from_bytes(raw[8 * j:8 * j + 8], "little") for j in range(2 * reps)]
+        gpu_times = [(values[2 * i + 1] - values[2 * i]) / 1e6 for i in range(reps)]
+        if not all(v > 0 for v in gpu_times):
+            gpu_times = []
+    result["wall_ms"] = wall
+    result["gpu_ms"] = gpu_times
+    _stage(job_dir, "done")
+    return result
+
+
+def main() -> None:
+    job_dir = Path(sys.argv[1])
+    # Keep stdout free for nothing; drivers may print to it.
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    try:
+        result = run(job_dir)
+        result["ok"] = True
+    except Exception as error:  # noqa: BLE001 - every failure goes to the parent as a report
+        stage = (job_dir / "stage").read_text() if (job_dir / "stage").exists() else "starting"
+        result = {"ok": False, "stage": stage, "error": f"{type(error).__name__}: {error}"}
+    (job_dir / "result.json").write_text(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
