@@ -38,7 +38,7 @@ def explain_matrix_call(name: str, template_args, template_nodes: list[ts.Node],
         if problem is not None:
             return ("T008", problem, arg_nodes[pointer_index])
     for index in integer_indices:
-        if index < len(args) and args[index].type not in INDEX_TYPES:
+        if 0 <= index < len(args) and args[index].type not in INDEX_TYPES:
             what = "stride" if index == len(args) - 1 else "offset"
             return ("T003", f"the {what} must be an i32 or u32, not '{args[index].type.describe()}'",
                     arg_nodes[index])
