@@ -1,6 +1,15 @@
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
+
+# CI runs the same inputs every time: a failure there reproduces here with CI=true.
+# Outside CI, Hypothesis explores new inputs on each run.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 from coop_lsp.devices.tint import TintOracle, TintUnavailable, tint_available
 
