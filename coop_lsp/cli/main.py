@@ -244,6 +244,10 @@ def _finish(args, reports: list[render.FileReport], diffs: list[str], fixed_stdi
             summary = _summary(linted, findings, args.fix)
             if summary:
                 stream.write(summary + "\n")
+            elif linted:
+                # Standard error, so that clean output stays empty for tools that read it.
+                count = len(linted)
+                print(f"No findings in {count} file{'s' if count != 1 else ''}.", file=sys.stderr)
     finally:
         if args.output_file:
             stream.close()
