@@ -26,7 +26,12 @@ def uniformity_diagnostics(root: ts.Node, source: SourceText, model: SemanticMod
                            filters: DiagnosticFilters) -> list[Diagnostic]:
     dialect = _dialect(model)
     tint = UniformityAnalysis(root, source.data, model, TINT, dialect).run()
-    subgroup = UniformityAnalysis(root, source.data, model, SUBGROUP, dialect).run()
+    # The subgroup level only ever has fewer non-uniform sources than Tint's, so where Tint finds
+    # no subgroup-scope failure there is nothing for it to say: skip the second pass.
+    if any(f.requirement.scope == "subgroup uniform" for f in tint):
+        subgroup = UniformityAnalysis(root, source.data, model, SUBGROUP, dialect).run()
+    else:
+        subgroup = []
     out: list[Diagnostic] = []
     tint_calls = {(f.span.start, f.message) for f in tint}
     reported_functions: set[str] = set()
