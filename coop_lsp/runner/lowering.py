@@ -49,6 +49,30 @@ def _storage_element(name: str) -> str:
     return {"u8": "u32", "i8": "i32"}.get(name, name)
 
 
+_SCALAR_BYTES = {"f16": 2, "f32": 4, "i32": 4, "u32": 4}
+_MATRIX_ELEMENT_BYTES = {"f16": 2, "f32": 4, "i32": 4, "u32": 4, "i8": 1, "u8": 1}
+
+
+def _array_scalar(element: t.Type) -> tuple[str, int]:
+    """(scalar type name, components) of an array element: f16 -> ("f16", 1), vec4<u32> -> ("u32", 4)."""
+    if isinstance(element, t.Vector):
+        return element.element.name, element.size
+    return getattr(element, "name", "?"), 1
+
+
+def matrix_elements_per_array_element(element: t.Type, matrix_element: str) -> int:
+    """How many matrix elements one array element holds. Tint counts a load's or store's offset and
+    stride in array elements (measured: stride 3 of an array<vec4<f16>> is '24 bytes'), so the
+    emulation scales them by this to address single matrix elements."""
+    scalar, count = _array_scalar(element)
+    if scalar not in _SCALAR_BYTES or matrix_element not in _MATRIX_ELEMENT_BYTES:
+        raise LoweringError(f"matrices of {matrix_element} in an array of {scalar} are not supported")
+    ratio, rest = divmod(_SCALAR_BYTES[scalar] * count, _MATRIX_ELEMENT_BYTES[matrix_element])
+    if rest or ratio < 1:
+        raise LoweringError(f"an array of {scalar} x {count} cannot hold whole {matrix_element} matrix elements")
+    return ratio
+
+
 @dataclass
 class _Rewriter:
     module: KernelModule
@@ -220,39 +244,54 @@ class _Rewriter:
         return store.element, self.text(operand), offset
 
     def read_expr(self, var: str, element: t.Type, matrix_element: str, e: str) -> str:
+        """The value of matrix element number `e` (counted in matrix elements from the array's start)."""
         target = _storage_element(matrix_element)
+        scalar, count = _array_scalar(element)
+
+        def component(index: str) -> str:
+            return f"{var}[({index}) / {count}u][({index}) % {count}u]" if count > 1 else f"{var}[{index}]"
+
         if matrix_element == "i8":
-            return f"(({var}[{e} / 4u] << (24u - 8u * ({e} % 4u))) >> 24u)"
+            return f"((i32({component(f'{e} / 4u')}) << (24u - 8u * ({e} % 4u))) >> 24u)"
         if matrix_element == "u8":
-            return f"(({var}[{e} / 4u] >> (8u * ({e} % 4u))) & 0xffu)"
-        if isinstance(element, t.Vector):
-            n = element.size
-            return f"{target}({var}[{e} / {n}u][{e} % {n}u])"
-        return f"{target}({var}[{e}])"
+            return f"((u32({component(f'{e} / 4u')}) >> (8u * ({e} % 4u))) & 0xffu)"
+        if scalar == target:
+            return component(e)
+        if matrix_element == "f16":  # halves packed two to a 32-bit word; f16 -> f32 -> f16 is exact
+            # (unpack2x16float rather than bitcast<vec2<f16>>, which naga 29 mistypes when indexed)
+            return f"f16(unpack2x16float(u32({component(f'{e} / 2u')}))[{e} % 2u])"
+        return f"bitcast<{target}>({component(e)})"
 
     def write_stmt(self, var: str, element: t.Type, matrix_element: str, e: str, value: str) -> str:
         if matrix_element in ("i8", "u8"):
             raise LoweringError("the emulation cannot store 8-bit matrices (their bytes share words)")
-        if isinstance(element, t.Vector):
-            n = element.size
-            return f"{var}[{e} / {n}u][{e} % {n}u] = {element.element.name}({value});"
-        return f"{var}[{e}] = {element.name if isinstance(element, t.Scalar) else ''}({value});"
+        scalar, count = _array_scalar(element)
+        target = _storage_element(matrix_element)
+        if _SCALAR_BYTES.get(scalar) != _MATRIX_ELEMENT_BYTES[matrix_element]:
+            raise LoweringError(f"the emulation cannot store {matrix_element} matrices into an array of {scalar}")
+        converted = f"{scalar}({value})" if scalar == target else f"bitcast<{scalar}>({value})"
+        if count > 1:
+            return f"{var}[{e} / {count}u][{e} % {count}u] = {converted};"
+        return f"{var}[{e}] = {converted};"
 
     # The helpers are written out in full, without loops: every index into a matrix array is then a
     # constant, so drivers keep the matrix in registers. With loops, lavapipe turned each dynamic index
     # into a 256-way branch ladder (first compiles of a minute and more) and ends any loop after 65535
     # iterations per invocation, which truncated longer runs.
-    def _address(self, m: t.CoopMatrix, r: int, c: int) -> str:
-        return (f"select(coop_emu_off + {r}u * coop_emu_stride + {c}u, "
-                f"coop_emu_off + {c}u * coop_emu_stride + {r}u, coop_emu_col_major)")
+    def _address(self, m: t.CoopMatrix, r: int, c: int, per_element: int) -> str:
+        scale = f" * {per_element}u" if per_element != 1 else ""
+        return (f"select((coop_emu_off + {r}u * coop_emu_stride){scale} + {c}u, "
+                f"(coop_emu_off + {c}u * coop_emu_stride){scale} + {r}u, coop_emu_col_major)")
 
     def load_helper(self, var: str, element: t.Type, m: t.CoopMatrix) -> str:
+        per_element = matrix_elements_per_array_element(element, m.element.name)
+
         def make(fname: str) -> str:
             body = []
             for r in range(m.rows):
                 for c in range(m.columns):
                     read = self.read_expr(var, element, m.element.name, f"coop_emu_e{r}_{c}")
-                    body.append(f"  let coop_emu_e{r}_{c} = {self._address(m, r, c)};\n"
+                    body.append(f"  let coop_emu_e{r}_{c} = {self._address(m, r, c, per_element)};\n"
                                 f"  coop_emu_m[{r * m.columns + c}] = {read};\n")
             return (f"fn {fname}(coop_emu_off: u32, coop_emu_stride: u32, coop_emu_col_major: bool) -> {self.concrete(m)} {{\n"
                     f"  var coop_emu_m: {self.concrete(m)};\n"
@@ -262,6 +301,11 @@ class _Rewriter:
         return self.helper(("load", var, m), make)
 
     def store_helper(self, var: str, element: t.Type, m: t.CoopMatrix, where) -> str:
+        try:
+            per_element = matrix_elements_per_array_element(element, m.element.name)
+        except LoweringError as error:
+            raise LoweringError(f"{self.where(where)}: {error}") from None
+
         def make(fname: str) -> str:
             body = []
             for r in range(m.rows):
@@ -271,7 +315,7 @@ class _Rewriter:
                         write = self.write_stmt(var, element, m.element.name, e, f"coop_emu_m[{r * m.columns + c}]")
                     except LoweringError as error:
                         raise LoweringError(f"{self.where(where)}: {error}") from None
-                    body.append(f"  let {e} = {self._address(m, r, c)};\n  {write}\n")
+                    body.append(f"  let {e} = {self._address(m, r, c, per_element)};\n  {write}\n")
             return (f"fn {fname}(coop_emu_off: u32, coop_emu_m: {self.concrete(m)}, coop_emu_col_major: bool, coop_emu_stride: u32) {{\n"
                     f"  if ({LANE} != 0u) {{ return; }}\n"
                     + "".join(body) + "}\n")

@@ -7,9 +7,12 @@
 //              array has M * K / 4 words
 //   binding 1  b: array<i32>, B is K x N of i8, row-major, packed the same way
 //   binding 2  c: array<i32>, C is M x N of i32, row-major, written
-// The extension's i8 matrices have 1-byte elements but are read from and
-// written to i32 arrays (u8 likewise from u32 arrays); offsets and strides
-// count 8-bit matrix elements, not array words.
+// WGSL has no 8-bit type, so the i8 matrices are loaded from i32 arrays (u8
+// from u32 arrays), and subgroupMatrixLoad counts offset and stride in the
+// array's elements: 32-bit words of four matrix elements each, so every
+// offset and stride below is the element count divided by 4 (Tint checks the
+// stride in bytes: 'the stride argument (3, 12 bytes) ... must be greater than
+// the minimum stride (32 bytes)' for a 32-wide i8 row).
 // Tiles are 16 x 16 x 32 (M = 16, N = 16, K = 32): the adapter must list the
 // config componentType i8, resultComponentType i32, M = 16, N = 16, K = 32
 // (NVIDIA lists it, alongside 16 x 8 x 32).
@@ -53,8 +56,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>,
 
         var acc = TileC(0); // explicit zero fill; the value is an i32
         for (var k = 0u; k < K; k += TK) {
-            let ta = subgroupMatrixLoad<TileA, row_major>(&a, row0 * K + k, K);
-            let tb = subgroupMatrixLoad<TileB, row_major>(&b, k * N + col0, N);
+            let ta = subgroupMatrixLoad<TileA, row_major>(&a, (row0 * K + k) / 4u, K / 4u);
+            let tb = subgroupMatrixLoad<TileB, row_major>(&b, (k * N + col0) / 4u, N / 4u);
             acc = subgroupMatrixMultiplyAccumulate(ta, tb, acc);
         }
         subgroupMatrixStore<row_major>(&c, row0 * N + col0, acc, N);
