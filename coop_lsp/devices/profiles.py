@@ -62,6 +62,11 @@ class Profile:
     sources: tuple[str, ...] = ()
     captured: dict = field(default_factory=dict)
     path: str = ""
+    # The vendor's dense peak throughput per matrix input type (TFLOP/s, or
+    # TOPS for integers) and memory bandwidth (GB/s): what the runner's
+    # "percentage of peak" divides by. Empty where nobody wrote them down.
+    peak_tflops: dict = field(default_factory=dict)
+    peak_memory_gbps: float | None = None
 
     @property
     def label(self) -> str:
@@ -75,6 +80,8 @@ class Profile:
             "features": sorted(self.features),
             "matrix_configs": [{"component": c.component, "result": c.result, "m": c.m, "n": c.n, "k": c.k,
                                 "subgroup_size": list(c.subgroup_size)} for c in self.configs],
+            **({"peak": {"tflops": dict(self.peak_tflops), "memory_gbps": self.peak_memory_gbps}}
+               if self.peak_tflops or self.peak_memory_gbps else {}),
         }
 
 
@@ -118,9 +125,20 @@ def parse_profile(data: object, where: str) -> Profile:
         sizes = entry.get("subgroup_size", [size["min"], size["max"]])
         configs.append(MatrixConfig(entry["component"], entry["result"], entry["m"], entry["n"], entry["k"],
                                     (int(sizes[0]), int(sizes[1]))))
+    peak = data.get("peak", {})
+    if not isinstance(peak, dict):
+        raise fail("peak", "expected {\"tflops\": {element type: number}, \"memory_gbps\": number}")
+    tflops = peak.get("tflops", {})
+    if not isinstance(tflops, dict) or any(k not in ELEMENT_TYPES or not isinstance(v, (int, float)) or v <= 0
+                                           for k, v in tflops.items()):
+        raise fail("peak.tflops", f"expected positive numbers keyed by element type ({', '.join(ELEMENT_TYPES)})")
+    memory = peak.get("memory_gbps")
+    if memory is not None and (not isinstance(memory, (int, float)) or memory <= 0):
+        raise fail("peak.memory_gbps", "expected a positive number")
     return Profile(name, str(data.get("title", name)), origin, tuple(dialects), size["min"], size["max"],
                    frozenset(features), tuple(configs), tuple(data.get("sources", [])),
-                   dict(data.get("captured", {})), where)
+                   dict(data.get("captured", {})), where, {k: float(v) for k, v in tflops.items()},
+                   float(memory) if memory is not None else None)
 
 
 def load_profile(path: Path) -> Profile:

@@ -30,6 +30,10 @@ from .lowering import emulate, to_tint
 
 DTYPES = {"f32": "float32", "f16": "float16", "i32": "int32", "u32": "uint32", "i8": "int8", "u8": "uint8"}
 ELEMENT_BYTES = {"f32": 4, "f16": 2, "i32": 4, "u32": 4, "i8": 1, "u8": 1}
+# How a kernel may declare the array that holds a binding's data. WGSL has no
+# 8-bit type, so bytes come packed in words; f16 data may be read as words too,
+# which is how fast kernels copy 8 halves at a time (vec4<u32>).
+KERNEL_VIEWS = {"i8": {"i32", "u32"}, "u8": {"u32", "i32"}, "f16": {"f16", "u32"}}
 
 
 @dataclass
@@ -62,6 +66,11 @@ class RunReport:
     robustness: bool = True
     dispatch: tuple = ()
     wall_s: float = 0.0
+    # Fractions of the adapter's peak, from the device profile that names it.
+    peak_fraction: float | None = None
+    memory_fraction: float | None = None
+    peak_profile: str = ""
+    toggles: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -92,7 +101,8 @@ def _render(r: RunReport, markdown: bool) -> str:
         how = "emulated in plain WGSL" if r.emulated else "native"
         lines.append(f"{bullet}backend: {where}, {how}; adapter: {r.adapter or '?'}")
     if r.backend == "dawn":
-        lines.append(f"{bullet}robustness (bounds checks): {'on (Dawn default)' if r.robustness else 'off (disable_robustness)'}")
+        lines.append(f"{bullet}robustness (bounds checks): {'on (Dawn default)' if r.robustness else 'off (disable_robustness)'}"
+                     + (f"; device toggles: {', '.join(r.toggles)}" if r.toggles else ""))
     for note in r.notes:
         lines.append(f"{bullet}note: {note}")
     if r.error:
@@ -106,13 +116,23 @@ def _render(r: RunReport, markdown: bool) -> str:
         tm = r.timing
         lines.append(f"{bullet}time: median {tm['median_ms']:.4f} ms, min {tm['min_ms']:.4f}, max {tm['max_ms']:.4f} "
                      f"over {tm['repetitions']} runs after {tm['warmup']} warm-up ({tm['source']})")
+        if "independent_ms" in tm:
+            verdict = "agrees" if tm["agreement"] <= AGREEMENT_TOLERANCE else "DISAGREES"
+            lines.append(f"{bullet}independent check: {tm['independent_ms']:.4f} ms per dispatch by the host clock "
+                         f"over {tm['independent_dispatches']} back-to-back dispatches; {verdict} with the "
+                         f"timestamps ({tm['agreement']:.1%} apart)")
     if r.tflops is not None or r.gbps is not None:
         parts = []
         if r.tflops is not None:
             parts.append(f"{r.tflops:.4g} TFLOP/s")
         if r.gbps is not None:
             parts.append(f"{r.gbps:.4g} GB/s")
-        lines.append(f"{bullet}throughput: {', '.join(parts)}")
+        if r.peak_fraction is not None:
+            parts.append(f"{r.peak_fraction:.1%} of the matrix peak")
+        if r.memory_fraction is not None:
+            parts.append(f"{r.memory_fraction:.1%} of the memory bandwidth")
+        lines.append(f"{bullet}throughput: {', '.join(parts)}"
+                     + (f" (peaks from the {r.peak_profile} profile)" if r.peak_profile else ""))
     return "\n".join(lines) + "\n"
 
 
@@ -171,11 +191,9 @@ def _inputs(desc: RunDescription, module: KernelModule):
         if decl is None:
             raise RunDescriptionError(f"{b.key}: the kernel declares no @group({slot[0]}) @binding({slot[1]})")
         expected = decl.element
-        if expected is not None:
-            packed = {"i8": "i32", "u8": "u32"}.get(b.type, b.type)
-            if packed != expected:
-                raise RunDescriptionError(f"{b.key}.type: '{b.type}' but '{decl.name}' holds {expected} "
-                                          f"(line {decl.line})")
+        if expected is not None and expected not in KERNEL_VIEWS.get(b.type, {b.type}):
+            raise RunDescriptionError(f"{b.key}.type: '{b.type}' but '{decl.name}' holds {expected} "
+                                      f"(line {decl.line})")
         name = b.name or decl.name
         dtype = np.dtype(DTYPES[b.type])
         if b.fill == "zeros":
@@ -401,6 +419,7 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             emulated = bool(emulate_kernel)
         report.backend, report.emulated = api, emulated
         report.robustness = desc.robustness if robustness is None else robustness
+        report.toggles = list(desc.toggles) if api == "dawn" else []
         report.dispatch = desc.dispatch
         features = []
         if emulated and module.dialect != "plain":
@@ -439,15 +458,30 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
     return report
 
 
+# Timings further apart than this are reported as disagreeing: the GPU's clock
+# and the host's should tell the same story for a kernel that fills the GPU.
+AGREEMENT_TOLERANCE = 0.05
+
+
 def _timing(report: RunReport, result: dict, desc: RunDescription, bindings) -> None:
-    gpu, wall = result.get("gpu_ms") or [], result.get("wall_ms") or []
-    times, source = (gpu, "GPU timestamps") if gpu else (wall, "wall clock: submit to completion")
-    if not times:
+    gpu = result.get("gpu_ms") or []
+    independent = result.get("independent") or {}
+    per_dispatch = (independent["wall_ms"] / independent["dispatches"]) if independent.get("dispatches") else None
+    if gpu:
+        times, source = gpu, "GPU timestamps"
+    elif per_dispatch is not None:
+        times = [per_dispatch]
+        source = f"wall clock over {independent['dispatches']} back-to-back dispatches (no GPU timestamps)"
+    else:
         return
     median = statistics.median(times)
     report.timing = {"median_ms": median, "min_ms": min(times), "max_ms": max(times),
                      "stdev_ms": statistics.pstdev(times), "repetitions": len(times), "warmup": desc.warmup,
-                     "source": source, "wall_median_ms": statistics.median(wall) if wall else None}
+                     "source": source}
+    if gpu and per_dispatch:
+        report.timing["independent_ms"] = per_dispatch
+        report.timing["independent_dispatches"] = independent["dispatches"]
+        report.timing["agreement"] = abs(median - per_dispatch) / per_dispatch
     if median > 0 and desc.flops:
         report.tflops = desc.flops / (median * 1e-3) / 1e12
     nbytes = desc.bytes
@@ -458,6 +492,25 @@ def _timing(report: RunReport, result: dict, desc: RunDescription, bindings) -> 
                   + c.m * c.n * sizes.get(c.c, 4) * (2 if c.accumulate else 1))
     if median > 0 and nbytes:
         report.gbps = nbytes / (median * 1e-3) / 1e9
+    _against_peak(report, desc, bindings)
+
+
+def _against_peak(report: RunReport, desc: RunDescription, bindings) -> None:
+    from ..devices.profiles import shipped_profiles
+
+    name = report.adapter.strip().lower()
+    profile = next((p for p in shipped_profiles().values()
+                    if name and p.title.lower() == name and (p.peak_tflops or p.peak_memory_gbps)), None)
+    if profile is None:
+        return
+    report.peak_profile = profile.name
+    element = None
+    if desc.check.kind == "gemm":
+        element = next((b.type for b, _, binding_name, _ in bindings if binding_name == desc.check.a), None)
+    if report.tflops is not None and element in profile.peak_tflops:
+        report.peak_fraction = report.tflops / profile.peak_tflops[element]
+    if report.gbps is not None and profile.peak_memory_gbps:
+        report.memory_fraction = report.gbps / profile.peak_memory_gbps
 
 
 def _execute(code, entry, overrides, desc, bindings, api, features, robustness, timeout_s, report):
@@ -475,7 +528,7 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
             job_bindings.append(entry_data)
         job = {"api": api, "code": code, "entry_point": entry, "overrides": overrides, "dispatch": list(desc.dispatch),
                "bindings": job_bindings, "features": sorted(set(features)), "warmup": desc.warmup,
-               "repetitions": desc.repetitions, "robustness": robustness}
+               "repetitions": desc.repetitions, "robustness": robustness, "toggles": list(desc.toggles)}
         (job_dir / "job.json").write_text(json.dumps(job))
         env = dict(os.environ)
         env.pop("WGPU_BACKEND_TYPE", None)  # the Tint oracle's Null backend must not leak into real runs
