@@ -1,10 +1,13 @@
 """coop-lint run KERNEL.wgsl [--run RUN.toml] [--backend auto|dawn|wgpu|emulate] [--format text|json|markdown]
+                             [--set NAME=V]... [--sweep NAME=V1,V2,...]... [--report FILE.md|FILE.html]
 
 Compiles, runs and checks a kernel with its run description (by default
-KERNEL.run.toml beside it; see docs/runner.md). Exit status: 0 when the
-results are correct (or unchecked), 1 when they are wrong or the run failed
-(time-out, compile error, lost device), 2 on usage errors and mistakes in the
-run description.
+KERNEL.run.toml beside it; see docs/runner.md). --set changes a [sizes] value;
+--sweep runs every combination of the listed values and prints a table with the
+fastest correct variant marked. Exit status: 0 when the results are correct (or
+unchecked; for a sweep: when at least one variant is correct), 1 when they are
+wrong or the run failed (time-out, compile error, lost device), 2 on usage
+errors and mistakes in the run description.
 """
 
 from __future__ import annotations
@@ -30,6 +33,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="Dawn only: run without bounds checks (device toggle disable_robustness)")
     parser.add_argument("--show-lowered", action="store_true",
                         help="print the WGSL that would run (emulated or translated) and exit")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="replace a [sizes] value of the run description (M=1024); may repeat")
+    parser.add_argument("--sweep", action="append", default=[], metavar="NAME=V1,V2,...",
+                        help="run once per value of a [sizes] entry; several --sweep run every combination")
+    parser.add_argument("--report", metavar="FILE", help="also write a report page with a chart: FILE.md or "
+                        "FILE.html")
     return parser
 
 
@@ -56,18 +65,62 @@ def main(argv: list[str]) -> int:
             print(f"coop-lint: error: {error}", file=sys.stderr)
             return 2
         return 0
+    from ..runner.sweep import SweepError, parse_assignment, sweep_axes
+
     run_path = Path(args.run) if args.run else sidecar_path(kernel)
+    workspace = Path.cwd() if _inside(run_path) else None
     try:
-        description = load_run_description(run_path, workspace=Path.cwd() if _inside(run_path) else None)
-    except RunDescriptionError as error:
+        fixed = dict(parse_assignment(a, many=False) for a in args.set)
+        fixed = {name: values[0] for name, values in fixed.items()}
+        variants = sweep_axes(args.sweep)
+        description = load_run_description(run_path, workspace=workspace, size_values=fixed)
+    except (RunDescriptionError, SweepError) as error:
         print(f"coop-lint: error: {error}", file=sys.stderr)
         return 2
-    report = run_kernel(kernel, description, backend=args.backend, timeout_s=args.timeout,
-                        robustness=False if args.no_robustness else None)
+    options = {"backend": args.backend, "timeout_s": args.timeout,
+               "robustness": False if args.no_robustness else None}
+    if args.sweep:
+        return _sweep(args, kernel, run_path, variants, fixed, workspace, options)
+    report = run_kernel(kernel, description, **options)
     print(report.render(args.format), end="")
+    if args.report:
+        from ..runner.sweep import SweepResult, sweep_page
+
+        _write_report(args.report, sweep_page([SweepResult({}, report)], _page_format(args.report),
+                                              title=f"{kernel.name}"))
     if report.status == "error":
         return 2
     return 0 if report.ok else 1
+
+
+def _sweep(args, kernel, run_path, variants, fixed, workspace, options) -> int:
+    import json
+
+    from ..runner.sweep import fastest, run_sweep, sweep_page, sweep_table
+
+    def progress(index, total, label):
+        print(f"[{index + 1}/{total}] {label}", file=sys.stderr, flush=True)
+
+    results = run_sweep(kernel, run_path, variants, fixed, workspace, progress=progress, **options)
+    if args.format == "json":
+        print(json.dumps([{"values": r.values, **r.report.to_json()} for r in results], indent=2))
+    else:
+        print(sweep_table(results, markdown=args.format == "markdown"), end="")
+    if args.report:
+        _write_report(args.report, sweep_page(results, _page_format(args.report),
+                                              title=f"{kernel.name}: sweep over {', '.join(variants[0])}"))
+    if all(r.report.status == "error" for r in results):
+        return 2
+    return 0 if fastest(results) is not None else 1
+
+
+def _page_format(path: str) -> str:
+    return "html" if path.lower().endswith((".html", ".htm")) else "markdown"
+
+
+def _write_report(path: str, page: str) -> None:
+    Path(path).write_text(page)
+    print(f"report written to {path}", file=sys.stderr)
 
 
 def _inside(path: Path) -> bool:

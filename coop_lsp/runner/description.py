@@ -79,6 +79,7 @@ class RunDescription:
     bytes: float | None = None  # per dispatch, for GB/s
     workspace: Path | None = None
     extra: dict = field(default_factory=dict)
+    toggles: tuple[str, ...] = ()  # extra Dawn device toggles, e.g. disable_workgroup_init
 
 
 # ------------------------------------------------------------------ expressions
@@ -169,25 +170,29 @@ TOP_KEYS = {"entry_point", "dispatch", "sizes", "constants", "overrides", "bindi
             "emulation", "device", "flops", "bytes"}
 
 
-def parse_run_description(text: str, path: Path | None = None, workspace: Path | None = None) -> RunDescription:
+def parse_run_description(text: str, path: Path | None = None, workspace: Path | None = None,
+                          size_values: dict[str, int] | None = None) -> RunDescription:
+    """`size_values` replace entries of [sizes] (as `coop-lint run --set` and `--sweep` do); everything
+    computed from them (constants, dispatch, binding sizes, checks) follows."""
     where = path.name if path is not None else "run description"
     try:
-        return _parse(text, path, workspace)
+        return _parse(text, path, workspace, size_values or {})
     except RunDescriptionError as error:
         raise RunDescriptionError(f"{where}: {error}") from None
 
 
-def load_run_description(path: Path, workspace: Path | None = None) -> RunDescription:
+def load_run_description(path: Path, workspace: Path | None = None,
+                         size_values: dict[str, int] | None = None) -> RunDescription:
     if not path.exists():
         raise RunDescriptionError(f"no run description: write {path.name} beside the kernel (see docs/runner.md)")
     try:
         text = path.read_text()
     except OSError as error:
         raise RunDescriptionError(f"{path}: cannot read: {error.strerror}") from None
-    return parse_run_description(text, path, workspace)
+    return parse_run_description(text, path, workspace, size_values)
 
 
-def _parse(text: str, path: Path | None, workspace: Path | None) -> RunDescription:
+def _parse(text: str, path: Path | None, workspace: Path | None, size_values: dict) -> RunDescription:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -197,10 +202,15 @@ def _parse(text: str, path: Path | None, workspace: Path | None) -> RunDescripti
     workspace = (workspace or base).resolve()
 
     sizes: dict[str, int] = {}
-    for name, value in _table(data, "sizes", "sizes").items():
+    declared = _table(data, "sizes", "sizes")
+    for name in size_values:
+        if name not in declared:
+            raise RunDescriptionError(f"sizes.{name}: not a size of this description (sizes: "
+                                      f"{', '.join(declared) or 'none'})")
+    for name, value in declared.items():
         if not name.isidentifier():
             raise RunDescriptionError(f"sizes.{name}: a size name must be an identifier")
-        sizes[name] = size_expression(value, sizes, f"sizes.{name}")
+        sizes[name] = size_expression(size_values.get(name, value), sizes, f"sizes.{name}")
 
     def values(table: str) -> dict:
         out = {}
@@ -251,7 +261,11 @@ def _parse(text: str, path: Path | None, workspace: Path | None) -> RunDescripti
     emulation = _table(data, "emulation", "emulation")
     _unknown(emulation, {"subgroup_size"}, "emulation")
     device = _table(data, "device", "device")
-    _unknown(device, {"robustness"}, "device")
+    _unknown(device, {"robustness", "toggles"}, "device")
+    toggles = device.get("toggles", [])
+    if not isinstance(toggles, list) or not all(isinstance(t, str) and t.isidentifier() for t in toggles):
+        raise RunDescriptionError("device.toggles: expected a list of Dawn device toggle names, e.g. "
+                                  "[\"disable_workgroup_init\"]")
 
     def count(table: dict, name: str, default, key: str, low: float = 0):
         value = table.get(name, default)
@@ -277,7 +291,7 @@ def _parse(text: str, path: Path | None, workspace: Path | None) -> RunDescripti
         repetitions=int(count(timing, "repetitions", 10, "timing.repetitions", 1)),
         timeout_s=float(count(timing, "timeout_s", 60.0, "timing.timeout_s", 0.1)),
         subgroup_size=int(count(emulation, "subgroup_size", 32, "emulation.subgroup_size", 1)),
-        robustness=robustness, flops=flops, bytes=nbytes, workspace=workspace)
+        robustness=robustness, flops=flops, bytes=nbytes, workspace=workspace, toggles=tuple(toggles))
 
 
 BINDING_KEYS = {"group", "binding", "type", "size", "fill", "seed", "range", "value", "file", "name"}
