@@ -1,6 +1,7 @@
-"""The kernel runner on a real GPU: every matrix example natively on Dawn and emulated, checked and timed.
+"""The kernel runner on a real GPU: every matrix example natively on Dawn and emulated, checked and timed;
+cuBLAS for comparison; the sweep of the tuned GEMM at 4096^3.
 
-    .venv/bin/python -m benchmarks.runner_gpu [--size 1024] [--repetitions 10] [--timeout 300]
+    .venv/bin/python -m benchmarks.runner_gpu [--size 1024] [--repetitions 10] [--timeout 300] [--skip-examples]
 
 For each example kernel in examples/chromium, examples/standard and
 examples/wgpu it runs, through coop_lsp.runner (each run in its own child
@@ -8,8 +9,15 @@ process with a time limit):
   - natively on Dawn (wgpu and standard kernels translated to Tint's dialect),
     with robustness (Dawn's default) and without (disable_robustness);
   - emulated in plain WGSL on Dawn (at a smaller size: the emulation is slow).
+Then, in the same run:
+  - cuBLAS through PyTorch (fp16 inputs, f32 accumulation) at 4096^3, timed with
+    CUDA events, in a child process so that CUDA and Dawn never share one;
+  - chromium/gemm_tiled.wgsl at 4096^3 over the tile sizes of SWEEP, without
+    robustness, then the fastest variant again with robustness (Dawn's
+    default) and with workgroup memory left uninitialised.
 Writes $OUT/runner_gpu.json (or benchmarks/results/runner_gpu.json) with, per
-run, the status, max errors, median time, TFLOP/s, timing source and notes.
+run, the status, max errors, median time, TFLOP/s, timing source and the
+independent wall-clock check, and gemm_tiled_sweep.md (table and chart).
 A run that fails or hangs is recorded and the script goes on. Exit status 0
 when every native run is correct.
 """
@@ -31,9 +39,67 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.common import machine  # noqa: E402
 from coop_lsp.runner.description import parse_run_description  # noqa: E402
 from coop_lsp.runner.execute import run_kernel  # noqa: E402
+from coop_lsp.runner.sweep import SweepResult, fastest, sweep_page, sweep_table  # noqa: E402
+
+# The sweep at 4096^3, in the order it was explored: chromium/gemm_tiled.wgsl (loops, an array of
+# (WM / 16) x (WN / 16) accumulators) from the project's earlier 64 x 64 block towards larger blocks and
+# register tiles, then chromium/gemm_tiled_4x4.wgsl (the 4 x 4 register tile written out) over block
+# shapes, then over GROUP, the launch order of the blocks (1: row by row). Variants that need more
+# workgroup memory than the adapter has fail at pipeline creation and
+# stay in the table as such.
+SWEEP = [("gemm_tiled", dict(BM=bm, BN=bn, BK=bk, WM=wm, WN=wn)) for bm, bn, bk, wm, wn in [
+    (64, 64, 32, 32, 32),
+    (64, 128, 32, 32, 64),
+    (128, 128, 32, 64, 32),
+    (128, 128, 32, 32, 64),
+    (128, 128, 32, 64, 64),
+    (128, 256, 16, 64, 64),
+]] + [("gemm_tiled_4x4", dict(BM=bm, BN=bn, BK=bk, GROUP=group)) for bm, bn, bk, group in [
+    (128, 128, 32, 1),
+    (128, 128, 16, 1),
+    (128, 256, 16, 1),
+    (256, 128, 16, 1),
+    (256, 256, 16, 1),
+    (128, 256, 32, 1),
+    (128, 128, 16, 8),
+    (128, 256, 16, 8),
+    (128, 256, 16, 16),
+    (256, 128, 16, 8),
+]]
+TILED_SIZE = 4096
+
+CUBLAS = """
+import json, statistics, sys
+import torch
+n = int(sys.argv[1])
+torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False  # accumulate in f32
+g = torch.Generator(device="cuda").manual_seed(0)
+a = torch.rand(n, n, device="cuda", dtype=torch.float16, generator=g) * 2 - 1
+b = torch.rand(n, n, device="cuda", dtype=torch.float16, generator=g) * 2 - 1
+out = {"torch": torch.__version__, "cuda": torch.version.cuda, "device": torch.cuda.get_device_name()}
+def timed(fn, reps=50):
+    for _ in range(10):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record(); fn(); e.record(); e.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+ms = timed(lambda: a @ b)
+out["fp16_out"] = {"median_ms": ms, "tflops": 2 * n ** 3 / ms / 1e9}
+try:  # f32 output, as the WGSL kernels write
+    ms = timed(lambda: torch.mm(a, b, out_dtype=torch.float32))
+    out["f32_out"] = {"median_ms": ms, "tflops": 2 * n ** 3 / ms / 1e9}
+except Exception as error:
+    out["f32_out"] = {"error": f"{type(error).__name__}: {error}"}
+print(json.dumps(out))
+"""
 
 EXAMPLES = ROOT / "examples"
 KERNELS = [
+    ("chromium/gemm_tiled", "gemm_tiled"),
     ("chromium/gemm_naive", "gemm_naive"),
     ("chromium/gemm_blocked", "gemm_blocked"),
     ("chromium/gemm_int8", "gemm_int8"),
@@ -64,11 +130,62 @@ def summary(report) -> dict:
         out["max_rel_error"] = max(c.max_rel_error for c in report.checks)
     if report.timing:
         out.update(median_ms=report.timing["median_ms"], min_ms=report.timing["min_ms"],
-                   max_ms=report.timing["max_ms"], timing_source=report.timing["source"],
-                   wall_median_ms=report.timing.get("wall_median_ms"))
+                   max_ms=report.timing["max_ms"], timing_source=report.timing["source"])
     if report.tflops is not None:
         out["tflops"] = report.tflops
+    if report.peak_fraction is not None:
+        out["peak_fraction"] = report.peak_fraction
+    if report.timing.get("independent_ms") is not None:
+        out.update(independent_ms=report.timing["independent_ms"],
+                   independent_dispatches=report.timing["independent_dispatches"],
+                   timing_agreement=report.timing["agreement"])
     return out
+
+
+def cublas(size: int) -> dict:
+    import subprocess
+
+    try:
+        done = subprocess.run([sys.executable, "-c", CUBLAS, str(size)], capture_output=True, text=True, timeout=300)
+        lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+        if not lines:
+            return {"error": (done.stderr or done.stdout).strip()[-1500:]}
+        return json.loads(lines[-1])
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return {"error": str(error)}
+
+
+def tiled_sweep(args, references: dict) -> tuple[dict, str]:
+    results: list[SweepResult] = []
+
+    def one(kernel: str, values: dict, robust: bool, toggles=()):
+        path = EXAMPLES / "chromium" / f"{kernel}.wgsl"
+        run = EXAMPLES / "runs" / f"{kernel}.run.toml"
+        d = parse_run_description(run.read_text(), run, size_values={"M": TILED_SIZE, "N": TILED_SIZE,
+                                                                      "K": TILED_SIZE, **values})
+        d.timeout_s = args.timeout
+        d.toggles = tuple(toggles)
+        report = run_kernel(path, d, api="dawn", emulate_kernel=False, robustness=robust)
+        print(report.render("text"), flush=True)
+        label = {"kernel": kernel, **values, **({"robust": 1} if robust else {}), **{t: 1 for t in toggles}}
+        return SweepResult(label, report)
+
+    for kernel, values in SWEEP:
+        results.append(one(kernel, values, robust=False))
+    best = fastest(results)
+    if best is not None:
+        kernel = best.values["kernel"]
+        shape = {k: v for k, v in best.values.items() if k != "kernel"}
+        results.append(one(kernel, shape, robust=True))
+        results.append(one(kernel, shape, robust=False, toggles=("disable_workgroup_init",)))
+    page = sweep_page(results, "markdown", title=f"Tiled GEMM kernels at {TILED_SIZE}^3 on the H100",
+                      references=references,
+                      notes=["Rows without robust=1 ran with the device toggle disable_robustness; robust=1 is "
+                             "Dawn's default (bounds checks on every access, subgroup matrix loads included).",
+                             "cuBLAS: PyTorch fp16 matmul with f32 accumulation, CUDA events, same run."])
+    figures = {f"{r.label} {TILED_SIZE}^3": summary(r.report) for r in results}
+    print(sweep_table(results), flush=True)
+    return figures, page
 
 
 def main() -> int:
@@ -77,11 +194,14 @@ def main() -> int:
     parser.add_argument("--emulated-size", type=int, default=128, help="M = N = K of the emulated runs")
     parser.add_argument("--repetitions", type=int, default=10)
     parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--skip-examples", action="store_true", help="only cuBLAS and the gemm_tiled sweep")
     args = parser.parse_args()
+    out_dir = Path(os.environ["OUT"]) if os.environ.get("OUT") else Path(__file__).parent / "results"
+    out_dir.mkdir(parents=True, exist_ok=True)
 
     results: dict = {}
     all_correct = True
-    for kernel, run in KERNELS:
+    for kernel, run in ([] if args.skip_examples else KERNELS):
         path = EXAMPLES / f"{kernel}.wgsl"
         variants = [("dawn", False, True, args.size), ("dawn", False, False, args.size),
                     ("dawn", True, True, args.emulated_size)]
@@ -102,8 +222,19 @@ def main() -> int:
             if not emulated and results[key].get("status") != "correct":
                 all_correct = False
 
+    reference = cublas(TILED_SIZE)
+    print("cuBLAS:", json.dumps(reference), flush=True)
+    references = {}
+    for key, label in (("fp16_out", "cuBLAS fp16 out"), ("f32_out", "cuBLAS f32 out")):
+        if "tflops" in reference.get(key, {}):
+            references[label] = reference[key]["tflops"]
+    sweep_figures, page = tiled_sweep(args, references)
+    results.update(sweep_figures)
+    (out_dir / "gemm_tiled_sweep.md").write_text(page)
+
     payload = {
         "benchmark": "runner_gpu",
+        "cublas": reference,
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": machine(),
         "figures": results,
@@ -111,8 +242,6 @@ def main() -> int:
                  f"and emulated in plain WGSL on Dawn ({args.emulated_size}^3); f16 in, f32 accumulate "
                  "(i8 -> i32 for gemm_int8); checked against NumPy.",
     }
-    out_dir = Path(os.environ["OUT"]) if os.environ.get("OUT") else Path(__file__).parent / "results"
-    out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "runner_gpu.json").write_text(json.dumps(payload, indent=2) + "\n")
     return 0 if all_correct else 1
 
