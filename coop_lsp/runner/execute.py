@@ -480,6 +480,7 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
         env = dict(os.environ)
         env.pop("WGPU_BACKEND_TYPE", None)  # the Tint oracle's Null backend must not leak into real runs
         env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
+        env["COOP_LSP_RUNNER_PARENT"] = str(os.getpid())  # the worker dies with us (worker._die_with_parent)
         log = (job_dir / "log.txt").open("w")
         process = subprocess.Popen([sys.executable, "-m", "coop_lsp.runner.worker", str(job_dir)],
                                    stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env,
