@@ -485,6 +485,7 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
         process = subprocess.Popen([sys.executable, "-m", "coop_lsp.runner.worker", str(job_dir)],
                                    stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env,
                                    start_new_session=True)
+        _RUNNING.add(process)
         try:
             process.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
@@ -496,6 +497,7 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
             return None, {}
         finally:
             log.close()
+            _RUNNING.discard(process)
         result_file = job_dir / "result.json"
         if not result_file.exists():
             stage = (job_dir / "stage").read_text() if (job_dir / "stage").exists() else "starting"
@@ -515,6 +517,17 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
                 raw = (job_dir / entry_data["output"]).read_bytes()[: array.nbytes]
                 outputs[name] = np.frombuffer(raw, dtype=array.dtype).copy()
         return result, outputs
+
+
+# Workers in flight, so that a server whose client has gone can end them at once
+# instead of waiting out their time limits (stop_all_runs).
+_RUNNING: set = set()
+
+
+def stop_all_runs() -> None:
+    """Kills every worker in flight; the runs waiting on them report the kill."""
+    for process in list(_RUNNING):
+        _kill(process)
 
 
 def _exit_reason(code: int | None) -> str:
