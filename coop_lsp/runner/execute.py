@@ -426,6 +426,7 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             return report
         report.adapter = result.get("adapter", {}).get("device", "") or result.get("adapter", {}).get(
             "description", "")
+        _huge_dispatch_note(report)
         types = {name: b.type for b, _, name, _ in bindings}
         report.checks = check_results(desc, inputs, outputs, types)
         report.status = ("unchecked" if not report.checks else
@@ -437,6 +438,15 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
     finally:
         report.wall_s = time.perf_counter() - started
     return report
+
+
+def _huge_dispatch_note(report: RunReport) -> None:
+    # Measured with Mesa 22.3's lavapipe: a dispatch of 2^32 workgroups or more runs only the product
+    # modulo 2^32 (65535^3 runs 196,607), silently; the results and the time are of that fraction.
+    x, y, z = report.dispatch
+    if x * y * z >= 1 << 32 and "llvmpipe" in report.adapter:
+        report.notes.append(f"lavapipe ran only {x * y * z % (1 << 32):,} of the {x * y * z:,} workgroups "
+                            "(it counts a dispatch's workgroups in 32 bits)")
 
 
 def _timing(report: RunReport, result: dict, desc: RunDescription, bindings) -> None:
