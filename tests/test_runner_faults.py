@@ -5,10 +5,10 @@ Each must be reported with its reason and stage, leave no process of the worker'
 directory behind, and be followed by a run that comes out right. The faults themselves live in
 tests/support/runner_faults.py, which benchmarks/stress.py runs too.
 
-Device loss is not here: lavapipe runs shaders on CPU threads with no watchdog,
-robustness2 makes stray accesses harmless, and loops are cut at 65,535
-iterations, so nothing a kernel does loses the device; a test that called
-device.destroy() would be faking it.
+Device loss is not here: no fault we could inject made lavapipe report a lost
+device (it runs shaders on CPU threads with no GPU watchdog, robustness2 makes
+stray accesses harmless, and it cuts loops at 65,535 iterations), and a test
+that called device.destroy() would be faking it.
 """
 
 from __future__ import annotations

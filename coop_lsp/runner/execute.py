@@ -440,15 +440,6 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
     return report
 
 
-def _huge_dispatch_note(report: RunReport) -> None:
-    # Measured with Mesa 22.3's lavapipe: a dispatch of 2^32 workgroups or more runs only the product
-    # modulo 2^32 (65535^3 runs 196,607), silently; the results and the time are of that fraction.
-    x, y, z = report.dispatch
-    if x * y * z >= 1 << 32 and "llvmpipe" in report.adapter:
-        report.notes.append(f"lavapipe ran only {x * y * z % (1 << 32):,} of the {x * y * z:,} workgroups "
-                            "(it counts a dispatch's workgroups in 32 bits)")
-
-
 def _timing(report: RunReport, result: dict, desc: RunDescription, bindings) -> None:
     gpu, wall = result.get("gpu_ms") or [], result.get("wall_ms") or []
     times, source = (gpu, "GPU timestamps") if gpu else (wall, "wall clock: submit to completion")
@@ -555,3 +546,12 @@ def _kill(process: subprocess.Popen) -> None:
     except (ProcessLookupError, PermissionError):
         process.kill()
     process.wait()
+
+
+def _huge_dispatch_note(report: RunReport) -> None:
+    # Measured with Mesa 22.3's lavapipe: a dispatch of 2^32 workgroups or more runs only the product
+    # modulo 2^32 (65535^3 runs 196,607), silently; the results and the time are of that fraction.
+    x, y, z = report.dispatch
+    if x * y * z >= 1 << 32 and "llvmpipe" in report.adapter:
+        report.notes.append(f"lavapipe ran only {x * y * z % (1 << 32):,} of the {x * y * z:,} workgroups "
+                            "(it counts a dispatch's workgroups in 32 bits)")
