@@ -125,7 +125,11 @@ def main(argv: list[str] | None = None) -> int:
     total = Counter()
     findings: dict[str, tuple] = {}
     started = time.monotonic()
-    jobs = ((i, args.seed * 10**9 + i * args.batch, args.batch, targets) for i in range(10**9))
+    batch = args.batch
+    if deadline is None:
+        # A short run split into --batch-sized pieces would leave all but one process idle.
+        batch = max(1, min(batch, -(-args.inputs // args.jobs)))
+    jobs = ((i, args.seed * 10**9 + i * batch, batch, targets) for i in range(10**9))
     submitted = 0
     # A worker that crashes hard takes its batch with it: maxtasksperchild keeps the pool fresh.
     with multiprocessing.get_context("spawn").Pool(args.jobs, maxtasksperchild=20) as pool:
@@ -134,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
             while len(pending) < args.jobs * 2 and (deadline is not None or submitted < args.inputs) and \
                     (deadline is None or time.monotonic() < deadline):
                 job = next(jobs)
+                if deadline is None and submitted + job[2] > args.inputs:
+                    job = (*job[:2], args.inputs - submitted, job[3])
                 pending.append((job, pool.apply_async(work, (job,))))
                 submitted += job[2]
             if not pending:

@@ -445,6 +445,7 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             return report
         report.adapter = result.get("adapter", {}).get("device", "") or result.get("adapter", {}).get(
             "description", "")
+        _huge_dispatch_note(report)
         types = {name: b.type for b, _, name, _ in bindings}
         report.checks = check_results(desc, inputs, outputs, types)
         report.status = ("unchecked" if not report.checks else
@@ -533,10 +534,12 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
         env = dict(os.environ)
         env.pop("WGPU_BACKEND_TYPE", None)  # the Tint oracle's Null backend must not leak into real runs
         env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
+        env["COOP_LSP_RUNNER_PARENT"] = str(os.getpid())  # the worker dies with us (worker._die_with_parent)
         log = (job_dir / "log.txt").open("w")
         process = subprocess.Popen([sys.executable, "-m", "coop_lsp.runner.worker", str(job_dir)],
                                    stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env,
                                    start_new_session=True)
+        _RUNNING.add(process)
         try:
             process.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
@@ -548,6 +551,7 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
             return None, {}
         finally:
             log.close()
+            _RUNNING.discard(process)
         result_file = job_dir / "result.json"
         if not result_file.exists():
             stage = (job_dir / "stage").read_text() if (job_dir / "stage").exists() else "starting"
@@ -569,6 +573,17 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
         return result, outputs
 
 
+# Workers in flight, so that a server whose client has gone can end them at once
+# instead of waiting out their time limits (stop_all_runs).
+_RUNNING: set = set()
+
+
+def stop_all_runs() -> None:
+    """Kills every worker in flight; the runs waiting on them report the kill."""
+    for process in list(_RUNNING):
+        _kill(process)
+
+
 def _exit_reason(code: int | None) -> str:
     if code is not None and code < 0:
         try:
@@ -584,3 +599,12 @@ def _kill(process: subprocess.Popen) -> None:
     except (ProcessLookupError, PermissionError):
         process.kill()
     process.wait()
+
+
+def _huge_dispatch_note(report: RunReport) -> None:
+    # Measured with Mesa 22.3's lavapipe: a dispatch of 2^32 workgroups or more runs only the product
+    # modulo 2^32 (65535^3 runs 196,607), silently; the results and the time are of that fraction.
+    x, y, z = report.dispatch
+    if x * y * z >= 1 << 32 and "llvmpipe" in report.adapter:
+        report.notes.append(f"lavapipe ran only {x * y * z % (1 << 32):,} of the {x * y * z:,} workgroups "
+                            "(it counts a dispatch's workgroups in 32 bits)")

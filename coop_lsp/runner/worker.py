@@ -220,6 +220,7 @@ def _resolve_timestamps(device, usage, query_set, reps: int) -> list[float]:
 
 def main() -> None:
     job_dir = Path(sys.argv[1])
+    _die_with_parent()
     # Keep stdout free for nothing; drivers may print to it.
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     try:
@@ -229,6 +230,28 @@ def main() -> None:
         stage = (job_dir / "stage").read_text() if (job_dir / "stage").exists() else "starting"
         result = {"ok": False, "stage": stage, "error": f"{type(error).__name__}: {error}"}
     (job_dir / "result.json").write_text(json.dumps(result))
+
+
+PARENT_ENV = "COOP_LSP_RUNNER_PARENT"
+
+
+def _die_with_parent() -> None:
+    """The worker leads its own process group so that a time-out kills all of it; the price is that a
+    parent killed outright (SIGKILL, a crash, a server whose client vanished) takes nothing with it, and a
+    hanging kernel would keep the CPU or GPU busy forever. So the worker watches for its parent's death."""
+    import signal
+    import threading
+
+    parent = os.environ.get(PARENT_ENV)
+    if not parent or os.getpgrp() != os.getpid():
+        return  # started by hand: nothing to watch, and no group of our own to kill
+
+    def watch() -> None:
+        while os.getppid() == int(parent):
+            time.sleep(0.25)
+        os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 if __name__ == "__main__":

@@ -30,6 +30,10 @@ def main(argv: list[str] | None = None) -> int:
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
         server.start_io()
+    # The client has gone: a kernel still running for it would hold the process open until its time limit.
+    execute = sys.modules.get("coop_lsp.runner.execute")
+    if execute is not None:
+        execute.stop_all_runs()
     # LSP: an 'exit' that no 'shutdown' preceded ends with status 1.
     return 0 if getattr(server.protocol, "_shutdown", False) else 1
 

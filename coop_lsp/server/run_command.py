@@ -10,6 +10,7 @@ server stays responsive; the result comes back as the command's value
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -39,6 +40,12 @@ def run_report_markdown(uri: str, entry_point: str | None, text: str | None, wor
     return report.render("markdown"), report.ok
 
 
+# Not the event loop's default executor: asyncio.run joins that one before start_io returns, so a server
+# whose client has gone would wait out a hanging kernel's time limit before it could kill the worker
+# (main.py calls execute.stop_all_runs once start_io returns).
+_RUNS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="coop-run")
+
+
 def register(ls, command: str) -> None:
     @ls.command(command)
     async def run_kernel_command(*args):
@@ -56,7 +63,7 @@ def register(ls, command: str) -> None:
         except Exception:  # noqa: BLE001 - no workspace: the description's folder is the limit
             root = None
         loop = asyncio.get_running_loop()
-        markdown, ok = await loop.run_in_executor(None, run_report_markdown, uri, entry, text, root)
+        markdown, ok = await loop.run_in_executor(_RUNS, run_report_markdown, uri, entry, text, root)
         first = markdown.splitlines()[0].lstrip("# ") if markdown else ""
         ls.window_show_message(lsp.ShowMessageParams(
             type=lsp.MessageType.Info if ok else lsp.MessageType.Warning, message=f"coop-lsp: {first}"))

@@ -1,7 +1,7 @@
 """WGSL modules generated from the grammar: directives, declarations, functions, statements, expressions.
 
 The generator draws every decision from a `Chooser`, so one generator serves
-three drivers: Hypothesis (`wgsl_modules()`, shrinks to small modules),
+three drivers: Hypothesis (strategies.wgsl_modules(), shrinks to small modules),
 a seeded `random.Random` (the campaigns in benchmarks/) and atheris's
 FuzzedDataProvider (coverage-guided, structure-aware). The output is mostly
 valid WGSL of every dialect (plain, naga's coop_mat, Tint's
@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-
-from hypothesis import strategies as st
 
 
 class Chooser:
@@ -38,14 +36,6 @@ class RandomChooser(Chooser):
 
     def integer(self, low: int, high: int) -> int:
         return self.rng.randint(low, high)
-
-
-class HypothesisChooser(Chooser):
-    def __init__(self, draw) -> None:
-        self.draw = draw
-
-    def integer(self, low: int, high: int) -> int:
-        return self.draw(st.integers(low, high))
 
 
 class ProviderChooser(Chooser):
@@ -378,12 +368,6 @@ class WgslGenerator:
         if self.c.chance(85):
             parts.append(self.function(entry=True))
         return "\n".join(parts) + ("\n" if self.c.chance(90) else "")
-
-
-@st.composite
-def wgsl_modules(draw, budget: int = 300, slips: int = 3) -> str:
-    """Hypothesis strategy: one generated module."""
-    return WgslGenerator(HypothesisChooser(draw), budget=budget, slips=slips).module()
 
 
 def random_module(rng: random.Random, budget: int = 400, slips: int = 3) -> str:

@@ -14,7 +14,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -154,20 +153,6 @@ def as_text(data: bytes) -> str | bytes:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data
-
-
-mutations = st.lists(
-    st.tuples(st.integers(0, len(OPERATORS) - 1), st.integers(0, 1 << 20), st.integers(0, 1 << 16)),
-    min_size=1, max_size=6)
-
-
-@st.composite
-def mutated_seeds(draw) -> tuple[str, list[tuple[int, int, int]], str | bytes]:
-    """(seed name, mutations, mutated text) for a seed drawn from every seed."""
-    pool = seeds()
-    seed = pool[draw(st.integers(0, len(pool) - 1))]
-    applied = draw(mutations)
-    return seed.name, applied, as_text(mutate(seed.text.encode("utf-8"), applied))
 
 
 EDIT_FRAGMENTS = [t.decode("utf-8", errors="ignore") for t in TOKEN_POOL] + [

@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from .conftest import count, record
-from .grammar import random_module, wgsl_modules
-from .mutate import mutated_seeds, seeds
+from .grammar import random_module
+from .mutate import seeds
+from .strategies import mutated_seeds, wgsl_modules
 
 OFFSETS = st.lists(st.integers(0, 1 << 20), min_size=1, max_size=6)
 SETTINGS = settings(deadline=None, max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture,

@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from .conftest import count, record
-from .grammar import random_module, wgsl_modules
-from .mutate import OPERATORS, as_text, mutate, mutated_seeds, seeds
+from .grammar import random_module
+from .mutate import OPERATORS, as_text, mutate, seeds
+from .strategies import mutated_seeds, wgsl_modules
 
 FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                                       HealthCheck.function_scoped_fixture])

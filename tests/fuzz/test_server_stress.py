@@ -138,7 +138,7 @@ def run_stream(server: RawServer, uri: str, text: str, rng: random.Random, edits
     assert actual(pulled) == expected
     tokens = server.call("textDocument/semanticTokens/full", {"textDocument": {"uri": uri}})["result"]["data"]
     assert tokens == expected_tokens(document.text), f"final text {document.text!r}"
-    return {"edits": version - 1, "requests": len(requests) + 2}
+    return {"edits": version - 1, "requests": len(requests) + 2, "text": document.text}
 
 
 @pytest.mark.parametrize("pause, seed", [(0.01, 1), (0.0, 2), (0.0, 3)], ids=["editor-speed", "flood", "flood-2"])
