@@ -18,6 +18,7 @@ from ..syntax.parser import ParseAbandoned, Parsed
 from ..syntax.rules import SYNTAX_ERROR
 from ..core.rules import find as find_rule
 from ..syntax.filters import DiagnosticFilters
+from .fixes import without_fixes_that_break_syntax
 from .rules import INTERNAL_ERROR
 
 
@@ -70,7 +71,8 @@ def lint_parsed(parsed: Parsed, targets: tuple[str, ...] | list[str] = (), proje
                 Span(0, 0)))
     diagnostics = apply_filters(diagnostics, filters)
     diagnostics.sort(key=lambda d: d.sort_key)
-    return LintResult(parsed.source, capped(diagnostics), parsed, model)
+    diagnostics = without_fixes_that_break_syntax(capped(diagnostics), parsed.source.data)
+    return LintResult(parsed.source, diagnostics, parsed, model)
 
 
 def apply_filters(diagnostics: list[Diagnostic], filters: DiagnosticFilters) -> list[Diagnostic]:

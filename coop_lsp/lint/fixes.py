@@ -10,7 +10,7 @@ there: a fixed file must parse at least as well as the original.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.diagnostic import Diagnostic, Edit
 
@@ -79,3 +79,27 @@ def fix_until_stable(data: bytes, lint: Callable[[bytes], list[Diagnostic]],
                               refused=f"{count} fix(es) not applied: the result would have more syntax errors")
         data, diagnostics, applied = candidate, found, applied + count
     return FixOutcome(data, diagnostics, applied)
+
+
+def without_fixes_that_break_syntax(diagnostics: list[Diagnostic], data: bytes) -> list[Diagnostic]:
+    """In a file that already has syntax errors, drops every fix whose result parses worse.
+
+    A fix is written for the code its rule understood; in a broken file the
+    parser's recovery can make the same edit land in a spot where it adds a
+    syntax error ('enable subgroups;' after a stray declaration, parentheses
+    across half a statement). Files without syntax errors skip the check: the
+    fixes are written for well-formed code and each re-parse costs time.
+    """
+    from ..syntax.diagnostics import syntax_diagnostics
+    from ..syntax.parser import parse
+
+    before = syntax_errors(diagnostics)
+    if before == 0:
+        return diagnostics
+    kept = []
+    for diagnostic in diagnostics:
+        good = tuple(fix for fix in diagnostic.fixes
+                     if syntax_errors(syntax_diagnostics(parse(apply_edits(data, list(fix.edits))), explain=False))
+                     <= before)
+        kept.append(diagnostic if len(good) == len(diagnostic.fixes) else replace(diagnostic, fixes=good))
+    return kept

@@ -235,6 +235,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
         if declared is not None and initializer is not None:
             if self.expect_convertible(value_node, initializer.type, declared, "initializer"):
                 initializer = self._convert_constant(value_node, initializer, declared)
+            else:
+                # An i32 const holding 0.0 would break every later constant
+                # evaluation that trusts the declared type.
+                initializer = Typed(declared, None, initializer.symbol, initializer.const, initializer.override)
         result = declared if declared is not None else (initializer.type if initializer else t.ERROR)
         if symbol.kind != "const":
             result = t.concretize(result)

@@ -146,6 +146,8 @@ def unary(operator: str, operand, scalar: t.Scalar):
     if operator == "!":
         return not operand
     if operator == "~":
+        if not isinstance(operand, int) or isinstance(operand, bool):
+            return None  # '~' of a non-integer is a type error, reported elsewhere
         return ~operand & 0xFFFFFFFF if scalar.name == "u32" else ~operand
     return None
 

@@ -1,0 +1,1 @@
+const main4:i32=0.0;fn tile3({s10(~main4;
