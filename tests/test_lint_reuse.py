@@ -1,0 +1,140 @@
+"""A document linted version after version, reusing what did not change, gets exactly a fresh lint's result.
+
+The server lints each version of an open document with a `Reuse` (replayed
+semantic checks of unchanged function bodies and their uniformity results).
+These tests apply sequences of random edits, the kind that keep a kernel
+valid (new statements, moved and duplicated lines, changed literals and
+types) and the kind that break it (any fragment anywhere), to every spec
+case, example and a generated kernel, and compare diagnostics and semantic
+model with a fresh `lint_source` of the same text after every edit.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from benchmarks.common import synthetic_kernel
+from coop_lsp.lint import Reuse, lint_source
+from tests.support.spec import load_cases
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT / "tests" / "spec"
+CORPUS = ([case.source for case in load_cases(SPEC / "uniformity")] + [case.source for case in load_cases(SPEC / "semantic")]
+          + [path.read_text() for path in sorted((ROOT / "examples").rglob("*.wgsl"))])
+
+LINES = ["  // typed", "  workgroupBarrier();", "  let fresh = 1u;", "", "  if (true) { workgroupBarrier(); }",
+         "  return;", "const K = 2u;", "fn extra() { storageBarrier(); }", "struct S { a: f32 }", "  extra();",
+         "enable f16;", "  let h = 1.0h;", "@diagnostic(off, derivative_uniformity)"]
+FRAGMENTS = ["x", ";", "}", "{", "\n", " ", "(", ")", "//", "if (", "var", "1.0", "u32", "f32", "<", ">",
+             "subgroupMatrixLoad", "@compute", "data", "main"]
+
+
+def model_facts(model) -> object:
+    """What the IDE reads from a semantic model, without object identities."""
+    if model is None:
+        return None
+
+    def symbol(s):
+        node = s.declaration
+        return (s.name, s.kind, s.span, s.type.describe(), repr(s.value), s.space, s.access,
+                (node.start_byte, node.end_byte, node.type) if node is not None else None)
+
+    return (sorted((key, value.describe()) for key, value in model.expression_types.items()),
+            sorted((key, symbol(value)) for key, value in model.references.items()),
+            [symbol(s) for s in model.symbols], sorted(model.enables), sorted(model.matrix_dialects))
+
+
+def valid_edit(text: str, rng: random.Random, serial: int) -> str:
+    """An edit that keeps the generated kernel valid, so that its uniformity is analysed each time."""
+    lines = text.split("\n")
+    choice = rng.random()
+    if choice < 0.6:
+        blocks = [i for i, line in enumerate(lines) if line.endswith("{") and "switch" not in line
+                  and line.startswith((" ", "fn"))]
+        statement = rng.choice(["  // typed", "  workgroupBarrier();", f"  let fresh{serial} = 1u;",
+                                "  if (true) { workgroupBarrier(); }", "  storageBarrier();"])
+        lines.insert(rng.choice(blocks) + 1, statement)
+    elif choice < 0.8:
+        functions = [i for i, line in enumerate(lines) if line.startswith("fn ")]
+        lines.insert(rng.choice(functions), rng.choice([f"const K{serial} = 2u;", f"fn extra{serial}() {{}}"]))
+    else:
+        at = rng.randrange(len(lines))
+        lines[at] = lines[at].replace("16u", "32u").replace("0.5", "0.25")
+    return "\n".join(lines)
+
+
+def edit(text: str, rng: random.Random) -> str:
+    lines = text.split("\n")
+    choice = rng.random()
+    if choice < 0.55:
+        at = rng.randrange(len(lines) + 1)
+        kind = rng.random()
+        if kind < 0.35:
+            lines.insert(at, rng.choice(LINES))
+        elif kind < 0.6:
+            lines.insert(at, rng.choice(lines))
+        elif kind < 0.8 and len(lines) > 1:
+            del lines[min(at, len(lines) - 1)]
+        else:
+            at = min(at, len(lines) - 1)
+            lines[at] = lines[at].replace("1", "2").replace("u32", "i32").replace("f32", "f16")
+        return "\n".join(lines)
+    start = rng.randrange(len(text) + 1)
+    end = min(len(text), start + rng.choice([0, 0, 1, 2, 7, 40]))
+    if choice < 0.65 and text:
+        at = rng.randrange(len(text))
+        return text[:start] + text[at:at + rng.randrange(1, 80)] + text[end:]
+    return text[:start] + rng.choice(FRAGMENTS) + text[end:]
+
+
+def check_sequence(text: str, rng: random.Random, steps: int, valid_only: bool = False) -> tuple[int, int]:
+    reuse = Reuse()
+    lint_source(text, reuse=reuse)
+    replayed = [0, 0]
+    for step in range(steps):
+        text = valid_edit(text, rng, step) if valid_only else edit(text, rng)
+        reused, fresh = lint_source(text, reuse=reuse), lint_source(text)
+        assert reused.diagnostics == fresh.diagnostics, text
+        assert model_facts(reused.model) == model_facts(fresh.model), text
+        replayed[0] += reuse.bodies.replayed
+        replayed[1] += reuse.summaries.replayed
+    return replayed[0], replayed[1]
+
+
+SEEDS = int(os.environ.get("COOP_REUSE_SEEDS", "1"))
+
+
+@pytest.mark.parametrize("seed", range(SEEDS))
+def test_reuse_equals_fresh_lint_over_random_edits(seed: int) -> None:
+    rng = random.Random(seed)
+    replayed = [0, 0]
+    for text in CORPUS:
+        bodies, summaries = check_sequence(text, rng, steps=6)
+        replayed[0] += bodies
+        replayed[1] += summaries
+    # The test is only worth something if reuse actually happened.
+    assert replayed[0] > 500 and replayed[1] > 100, replayed
+
+
+def test_reuse_equals_fresh_lint_on_a_large_kernel() -> None:
+    rng = random.Random(7)
+    bodies, summaries = check_sequence(synthetic_kernel(lines=300), rng, steps=25, valid_only=True)
+    assert bodies > 300 and summaries > 100
+
+
+def test_typing_a_comment_reuses_every_other_function() -> None:
+    text = synthetic_kernel(lines=400)
+    reuse = Reuse()
+    first = lint_source(text, reuse=reuse)
+    lines = text.split("\n")
+    middle = len(lines) // 2
+    for typed in range(1, 8):
+        changed = lines[:middle] + [("// abcdefg"[:typed]) + lines[middle]] + lines[middle + 1:]
+        result = lint_source("\n".join(changed), reuse=reuse)
+        assert result.diagnostics == lint_source("\n".join(changed)).diagnostics
+        assert reuse.bodies.checked <= 1, "only the edited function is checked again"
+    assert first.diagnostics == lint_source(text).diagnostics
