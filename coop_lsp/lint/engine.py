@@ -17,6 +17,7 @@ from ..semantic.model import SemanticModel
 from ..semantic.reuse import BodyReuse
 from ..syntax import parse, syntax_diagnostics
 from ..syntax.parser import ParseAbandoned, Parsed
+from ..syntax.reuse import DeclarationReuse
 from ..syntax.rules import SYNTAX_ERROR
 from ..core.rules import find as find_rule
 from ..syntax.filters import DiagnosticFilters
@@ -47,9 +48,11 @@ def lint_source(text: str | bytes, targets: tuple[str, ...] | list[str] = (),
 
 @dataclass(eq=False)
 class Reuse:
-    """What one document's lints keep for the next: the semantic checks of function bodies and their
-    uniformity results. Not thread-safe: one lint at a time per document."""
+    """What one document's lints keep for the next: the syntax findings of declarations, the semantic
+    checks of function bodies and their uniformity results. Not thread-safe: one lint at a time per
+    document."""
 
+    declarations: DeclarationReuse = field(default_factory=DeclarationReuse)
     bodies: BodyReuse = field(default_factory=BodyReuse)
     summaries: SummaryReuse = field(default_factory=SummaryReuse)
 
@@ -57,7 +60,11 @@ class Reuse:
 def lint_parsed(parsed: Parsed, targets: tuple[str, ...] | list[str] = (), project: Path | None = None,
                 reuse: Reuse | None = None) -> LintResult:
     """Lints an already parsed source (a tree that no one edits while this runs)."""
-    diagnostics = syntax_diagnostics(parsed)
+    if reuse is not None:
+        reuse.declarations.begin()
+    diagnostics = syntax_diagnostics(parsed, reuse=reuse.declarations if reuse is not None else None)
+    if reuse is not None:
+        reuse.declarations.end()
     model = None
     bodies = reuse.bodies if reuse is not None else None
     try:

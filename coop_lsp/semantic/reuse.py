@@ -51,6 +51,7 @@ class BodyRecord:
     said_before: tuple  # Context.said_once() at the start, dialect uses as a set of families
     lookups: dict[str, object]  # module-scope name -> signature of what it named (None: undeclared)
     signature: object  # of the function itself: its parameter and return types come from declarations elsewhere
+    structs: bool  # whether what it looked up leads to struct types (which replay maps to this version's)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     types: dict = field(default_factory=dict)
     references: list[tuple[tuple[int, int], tuple[str, object]]] = field(default_factory=list)
@@ -89,9 +90,10 @@ class BodyReuse:
         self.used: dict[int, BodyRecord] = {}
         self.replayed = 0
         self.checked = 0
+        self._signatures: dict[int, object] = {}  # id(symbol) -> signature, for this check's resolved symbols
 
     def begin(self) -> None:
-        self._current, self.used = {}, {}
+        self._current, self.used, self._signatures = {}, {}, {}
         self.replayed = self.checked = 0
 
     def end(self) -> None:
@@ -109,11 +111,16 @@ class BodyReuse:
         delta = node.start_byte - record.start
         ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
         module = checker.module_scope.symbols
-        structs = _structs_of(module.get(name) for name in record.lookups)
+        structs = _structs_of([module.get(name) for name in record.lookups] + [symbol]) if record.structs else {}
         memo: dict[int, object] = {}
         types = ctx.model.expression_types
-        for (start, end, kind), value in record.types.items():
-            types[(start + delta, end + delta, kind)] = _remap(value, structs, memo)
+        if structs:
+            types.update({(s + delta, e + delta, kind): _remap(value, structs, memo)
+                          for (s, e, kind), value in record.types.items()})
+        elif delta:
+            types.update({(s + delta, e + delta, kind): value for (s, e, kind), value in record.types.items()})
+        else:
+            types.update(record.types)
         local_symbols = [_replayed_symbol(s, delta, ctx.root, structs, memo) for s in record.locals]
         ctx.model.symbols.extend(local_symbols)
         references = ctx.model.references
@@ -133,10 +140,20 @@ class BodyReuse:
         self.replayed += 1
         return True
 
-    @staticmethod
-    def _valid(checker, record: BodyRecord, symbol: Symbol) -> bool:
+    def _signature(self, symbol: Symbol | None) -> object:
+        # A resolved declaration does not change for the rest of the check: compute its signature once.
+        if symbol is None:
+            return None
+        found = self._signatures.get(id(symbol))
+        if found is None:
+            found = _signature(symbol)
+            if found is not _UNRESOLVED:
+                self._signatures[id(symbol)] = found
+        return found
+
+    def _valid(self, checker, record: BodyRecord, symbol: Symbol) -> bool:
         ctx = checker.ctx
-        if record.signature != _signature(symbol):
+        if record.signature != self._signature(symbol):
             return False
         if record.environment != _environment(ctx):
             return False
@@ -144,7 +161,7 @@ class BodyReuse:
         if record.said_before != (portability, enables, frozenset(uses)):
             return False
         module = checker.module_scope.symbols
-        return all(_signature(module.get(name)) == signature for name, signature in record.lookups.items())
+        return all(self._signature(module.get(name)) == signature for name, signature in record.lookups.items())
 
     # ------------------------------------------------------------ record
     def start(self, checker, node: ts.Node) -> _Recording:
@@ -210,13 +227,14 @@ class BodyReuse:
             return None
         signatures = {}
         for name, found in lookups.items():
-            signature = _signature(found)
+            signature = self._signature(found)
             if signature is _UNRESOLVED:
                 return None
             signatures[name] = signature
         return BodyRecord(
             start, end, _environment(ctx),
             (before_portability, before_enables, frozenset(before_uses)), signatures, _signature(symbol),
+            bool(_structs_of(list(lookups.values()) + [symbol])),
             diagnostics, types, recorded_references, [_local_record(s) for s in local_symbols],
             (portability - before_portability, enables - before_enables, new_uses),
             frozenset(ctx.model.matrix_dialects - recording.dialects_before),
@@ -240,6 +258,8 @@ def _signature(symbol: Symbol | None) -> object:
 
 def _type_key(value: object) -> object:
     """A type as a comparable value: structs are nominal objects, so compare their name and members."""
+    if value is None or type(value) in _PLAIN:
+        return value
     if isinstance(value, t.Struct):
         return ("struct", value.name, tuple((m.name, _type_key(m.type)) for m in value.members))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -249,11 +269,17 @@ def _type_key(value: object) -> object:
     return value
 
 
+# Types that hold no struct: they compare by value as they are.
+_PLAIN = frozenset({t.Scalar, t.Vector, t.Matrix, type(t.ERROR), str, int, float, bool})
+
+
 def _structs_of(symbols) -> dict[str, t.Struct]:
     """The struct types of this version that the module declarations a body named lead to, by name."""
     found: dict[str, t.Struct] = {}
 
     def visit(value: object) -> None:
+        if value is None or type(value) in _PLAIN:
+            return
         if isinstance(value, t.Struct):
             found.setdefault(value.name, value)
             for member in value.members:

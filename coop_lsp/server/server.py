@@ -29,6 +29,7 @@ from ..core.text import Position
 from ..ide import actions, completion as ide_completion, hover as ide_hover, navigation, presentation
 from ..ide.analysis import Analysis
 from ..ide.settings import Settings
+from ..lint import Reuse
 from ..syntax import Document
 from . import run_command
 from .convert import Converter, unit_of
@@ -97,6 +98,8 @@ class DocumentState:
     pending: asyncio.Task | None = None
     mtime: float | None = None  # for documents read from disk because the client never opened them
     published: list = field(default_factory=list)
+    # What this document's last analysis leaves for the next (used on the analysis thread only).
+    reuse: Reuse = field(default_factory=Reuse)
 
 
 class CoopLanguageServer(LanguageServer):
@@ -156,7 +159,7 @@ class CoopLanguageServer(LanguageServer):
         if state.inflight is None or state.inflight_key is not key:
             loop = asyncio.get_running_loop()
             state.inflight = loop.run_in_executor(self.analysis_executor, Analysis.of, state.document.text,
-                                                  state.document.version, self.settings.targets)
+                                                  state.document.version, self.settings.targets, state.reuse)
             state.inflight_key = key
         future = state.inflight
         analysis = await asyncio.shield(future)

@@ -35,6 +35,10 @@ class DiagnosticFilters:
     @classmethod
     def from_tree(cls, root: ts.Node, source: SourceText) -> "DiagnosticFilters":
         found: list[Filter] = []
+        if b"diagnostic" not in source.data and not root.has_error:
+            # Both a directive and an attribute spell the word (error recovery could make it up, as a
+            # missing token): without it, no walk of the tree is needed.
+            return cls(found)
         whole = Span(0, len(source.data))
         stack = [root]
         while stack:

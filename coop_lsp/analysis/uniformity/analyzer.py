@@ -12,6 +12,7 @@ non-uniform control flow, with the call chain as notes, as Tint does.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import tree_sitter as ts
 
@@ -20,10 +21,12 @@ from ...semantic.context import CORE_TABLE, MATRIX_TABLES
 from ...semantic.model import SemanticModel, Symbol
 from ...semantic import types as t
 from .graph import MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP, Graph, Label
-from .reuse import SummaryReuse
 from .levels import (NON_UNIFORM_BUILTIN_VALUES, NON_UNIFORM_RESULTS, SUBGROUP, SUBGROUP_UNIFORM_RESULTS,
                      WORKGROUP_NON_UNIFORM_BUILTIN_VALUES, Requirement, matrix_constructor_requirement,
                      requirement)
+
+if TYPE_CHECKING:
+    from .reuse import SummaryReuse
 
 _STAGES = ("compute", "vertex", "fragment")
 

@@ -20,7 +20,6 @@ recording for the rest of the analysis.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import tree_sitter as ts
@@ -28,6 +27,7 @@ import tree_sitter as ts
 from ...core.text import Span
 from ...semantic.model import SemanticModel
 from ...semantic.reuse import BodyReuse
+from .analyzer import Failure, Note, Summary, _Pending
 
 
 @dataclass(eq=False)
@@ -90,8 +90,10 @@ class SummaryReuse:
         delta = function.start_byte - record.start
         self._current[key] = record
         self.replayed += 1
-        return (_moved(record.summary, record.start, record.end, delta),
-                [_moved(f, record.start, record.end, delta) for f in record.failures], record)
+        if not delta:  # nothing replayed is changed by its users, so it can be shared
+            return record.summary, record.failures, record
+        move = _Mover(record.start, record.end, delta)
+        return move.summary(record.summary), [move.failure(f) for f in record.failures], record
 
     def record(self, analysis, function: ts.Node, summary, failures: list, calls: list[tuple[str, int]]
                ) -> SummaryRecord | None:
@@ -113,29 +115,34 @@ class SummaryReuse:
         return record
 
 
-def _moved(value, start: int, end: int, delta: int):
-    """`value` (a summary, failure, note or span) with the spans inside [start, end] moved by `delta`.
+class _Mover:
+    """Moves the spans inside [start, end] by `delta`; spans outside are the callees' (in notes of
+    inherited requirements), which the callee check in `replay` keeps where they were."""
 
-    Spans outside are the callees' (in notes of inherited requirements); the
-    callee check above makes sure those are where they were.
-    """
-    if not delta:
-        return value
-    if isinstance(value, Span):
-        if (start <= value.start and value.end <= end) if value.start < value.end else start < value.start < end:
-            return Span(value.start + delta, value.end + delta)
-        return value
-    if isinstance(value, list):
-        return [_moved(v, start, end, delta) for v in value]
-    if isinstance(value, dict):
-        return {k: _moved(v, start, end, delta) for k, v in value.items()}
-    if isinstance(value, tuple):
-        return tuple(_moved(v, start, end, delta) for v in value)
-    if dataclasses.is_dataclass(value) and type(value).__name__ in _MOVABLE:
-        return dataclasses.replace(value, **{f.name: _moved(getattr(value, f.name), start, end, delta)
-                                             for f in dataclasses.fields(value) if f.init})
-    return value
+    def __init__(self, start: int, end: int, delta: int) -> None:
+        self.start, self.end, self.delta = start, end, delta
 
+    def span(self, span: Span | None) -> Span | None:
+        if span is None:
+            return None
+        inside = (self.start <= span.start and span.end <= self.end) if span.start < span.end \
+            else self.start < span.start < self.end
+        return Span(span.start + self.delta, span.end + self.delta) if inside else span
 
-# The analyzer's classes that hold spans (a Requirement holds none).
-_MOVABLE = frozenset({"Summary", "_Pending", "Note", "Failure"})
+    def note(self, note: Note) -> Note:
+        return Note(note.message, self.span(note.span))
+
+    def pending(self, p: _Pending) -> _Pending:
+        return _Pending(p.requirement, self.span(p.span), p.message, p.target, [self.note(n) for n in p.inner_notes],
+                        p.builtin, self.span(p.call), p.inherited)
+
+    def summary(self, s: Summary) -> Summary:
+        return Summary([self.pending(p) for p in s.call_site],
+                       {i: [self.pending(p) for p in ps] for i, ps in s.parameters.items()},
+                       s.return_non_uniform, self.note(s.return_source) if s.return_source is not None else None,
+                       set(s.return_parameters), {i: [self.pending(p) for p in ps] for i, ps in s.pointees.items()},
+                       dict(s.pointer_writes))
+
+    def failure(self, f: Failure) -> Failure:
+        return Failure(f.requirement, self.span(f.span), f.message, [self.note(n) for n in f.notes], f.function,
+                       f.builtin, self.span(f.call))
