@@ -54,7 +54,8 @@ class BodyRecord:
     structs: bool  # whether what it looked up leads to struct types (which replay maps to this version's)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     types: dict = field(default_factory=dict)
-    references: list[tuple[tuple[int, int], tuple[str, object]]] = field(default_factory=list)
+    # Where each name refers to: (True, index in `locals`) or (False, module-scope name).
+    references: list[tuple[tuple[int, int], tuple[bool, object]]] = field(default_factory=list)
     locals: list[tuple] = field(default_factory=list)  # _LocalRecord: symbols without their (old) nodes
     said: tuple = (frozenset(), frozenset(), {})
     matrix_dialects: frozenset = frozenset()
@@ -109,7 +110,8 @@ class BodyReuse:
             return False
         ctx = checker.ctx
         delta = node.start_byte - record.start
-        ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
+        if record.diagnostics:
+            ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
         module = checker.module_scope.symbols
         structs = _structs_of([module.get(name) for name in record.lookups] + [symbol]) if record.structs else {}
         memo: dict[int, object] = {}
@@ -123,13 +125,14 @@ class BodyReuse:
             types.update(record.types)
         local_symbols = [_replayed_symbol(s, delta, ctx.root, structs, memo) for s in record.locals]
         ctx.model.symbols.extend(local_symbols)
-        references = ctx.model.references
-        for (start, end), (where, target) in record.references:
-            references[(start + delta, end + delta)] = local_symbols[target] if where == "local" else module[target]
+        ctx.model.references.update({(start + delta, end + delta): local_symbols[target] if local else module[target]
+                                     for (start, end), (local, target) in record.references})
         portability, enables, uses = record.said
-        ctx.add_said_once(portability, enables,
-                          {family: Span(s.start + delta, s.end + delta) for family, s in uses.items()})
-        ctx.model.matrix_dialects |= record.matrix_dialects
+        if portability or enables or uses:
+            ctx.add_said_once(portability, enables,
+                              {family: Span(s.start + delta, s.end + delta) for family, s in uses.items()})
+        if record.matrix_dialects:
+            ctx.model.matrix_dialects |= record.matrix_dialects
         if record.var_uses:
             checker.var_uses.setdefault(symbol, []).extend(
                 (module[name], Span(s.start + delta, s.end + delta)) for name, s in record.var_uses)
@@ -210,9 +213,9 @@ class BodyReuse:
         recorded_references = []
         for key, target in references.items():
             if id(target) in index:
-                recorded_references.append((key, ("local", index[id(target)])))
+                recorded_references.append((key, (True, index[id(target)])))
             elif module.get(target.name) is target and target.name in lookups:
-                recorded_references.append((key, ("module", target.name)))
+                recorded_references.append((key, (False, target.name)))
             else:
                 return None
         portability, enables, uses = ctx.said_once()
@@ -350,15 +353,20 @@ class _ReplayedSymbol(Symbol):
 def _local_record(symbol: Symbol) -> tuple:
     # No tree-sitter node: a node keeps its whole tree alive, and records outlive many versions.
     node = symbol.declaration
-    return (symbol.name, symbol.kind, symbol.span, (node.start_byte, node.end_byte, node.type), symbol.type,
-            symbol.value, symbol.space, symbol.access, symbol.parameters, symbol.return_type, symbol.resolved)
+    fields = {k: v for k, v in vars(symbol).items() if k not in ("span", "declaration")}
+    return fields, symbol.span, (node.start_byte, node.end_byte, node.type)
 
 
 def _replayed_symbol(record: tuple, delta: int, root: ts.Node, structs, memo) -> Symbol:
-    name, kind, span, (start, end, node_type), value_type, value, space, access, parameters, returns, resolved = record
-    symbol = _ReplayedSymbol(name, kind, Span(span.start + delta, span.end + delta), None,
-                             _remap(value_type, structs, memo), value, space, access,
-                             tuple(_remap(p, structs, memo) for p in parameters), _remap(returns, structs, memo),
-                             resolved, False)
+    fields, span, (start, end, node_type) = record
+    # Built without __init__: a replay makes thousands of these, and the fields are already checked.
+    symbol = _ReplayedSymbol.__new__(_ReplayedSymbol)
+    symbol.__dict__.update(fields)
+    if structs:
+        for name in ("type", "return_type"):
+            symbol.__dict__[name] = _remap(fields[name], structs, memo)
+        symbol.__dict__["parameters"] = tuple(_remap(p, structs, memo) for p in fields["parameters"])
+    symbol.__dict__["span"] = Span(span.start + delta, span.end + delta)
+    symbol.__dict__["_declaration"] = None
     symbol.__dict__["_locator"] = (root, start + delta, end + delta, node_type)
     return symbol
