@@ -32,6 +32,7 @@ from ..ide.settings import Settings
 from ..lint import Reuse
 from ..syntax import Document
 from . import run_command
+from .idle_gc import IdleCollector
 from .convert import Converter, unit_of
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,7 @@ class CoopLanguageServer(LanguageServer):
         self.settings = Settings()
         self.analysis_executor = concurrent.futures.ThreadPoolExecutor(max_workers=1,
                                                                        thread_name_prefix="coop-analysis")
+        self.idle_gc = IdleCollector()
 
     def report_server_error(self, error: Exception, source) -> None:
         if isinstance(error, json.JSONDecodeError) or isinstance(error.__cause__, json.JSONDecodeError):
@@ -165,6 +167,7 @@ class CoopLanguageServer(LanguageServer):
         analysis = await asyncio.shield(future)
         if state.inflight is future:
             state.inflight = state.inflight_key = None
+            self.idle_gc.analysed()
         if state.analysis_key is not key:
             state.analysis, state.analysis_key = analysis, key
         return analysis
