@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -67,7 +68,19 @@ def valid_edit(text: str, rng: random.Random, serial: int) -> str:
     return "\n".join(lines)
 
 
+def swap_declarations(text: str, rng: random.Random) -> str:
+    """Two module-scope declarations trade places: callers and callees move, texts stay the same."""
+    parts = re.split(r"\n(?=fn |@|struct |const |var|override )", text)
+    if len(parts) < 3:
+        return text
+    i, j = rng.sample(range(1, len(parts)), 2)
+    parts[i], parts[j] = parts[j], parts[i]
+    return "\n".join(parts)
+
+
 def edit(text: str, rng: random.Random) -> str:
+    if rng.random() < 0.1:
+        return swap_declarations(text, rng)
     lines = text.split("\n")
     choice = rng.random()
     if choice < 0.55:

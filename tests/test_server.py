@@ -294,3 +294,16 @@ async def test_targets_from_the_client_check_the_kernel_against_device_profiles(
     client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(
         settings={"coop-lsp": {"targets": ["nvidia-h100"]}}))
     await settled(client, URI, lambda diagnostics: list(diagnostics) == [])
+
+
+async def test_formatting(client: LanguageClient):
+    text = "fn main() {\n      let x = 1;   \n}\n"
+    open_document(client, text)
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=lsp.TextDocumentIdentifier(uri=URI), options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert [(e.range.start.line, e.range.start.character, e.range.end.character, e.new_text) for e in edits] == [
+        (1, 0, 6, "  "), (1, 16, 19, "")]
+    broken = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=lsp.TextDocumentIdentifier(uri="file:///virtual/never-opened.wgsl"),
+        options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert not broken

@@ -26,7 +26,8 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from ..core.text import Position
-from ..ide import actions, completion as ide_completion, hover as ide_hover, navigation, presentation
+from ..ide import actions, completion as ide_completion, formatting as ide_formatting, hover as ide_hover, navigation
+from ..ide import presentation
 from ..ide.analysis import Analysis
 from ..ide.settings import Settings
 from ..lint import Reuse
@@ -530,6 +531,16 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
                 parent = lsp.SelectionRange(range=convert.range(span), parent=parent)
             out.append(parent)
         return out
+
+    @ls.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    async def formatting(params: lsp.DocumentFormattingParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        options = params.options
+        return [convert.text_edit(edit) for edit in
+                ide_formatting.format_document(analysis, options.tab_size, options.insert_spaces)]
 
     # ------------------------------------------------------------- actions
     @ls.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
