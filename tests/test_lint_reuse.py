@@ -1,7 +1,9 @@
 """A document linted version after version, reusing what did not change, gets exactly a fresh lint's result.
 
-The server lints each version of an open document with a `Reuse` (replayed
-semantic checks of unchanged function bodies and their uniformity results).
+The server analyses each version of an open document from its incrementally
+re-parsed tree, with a `Reuse` (replayed syntax findings of unchanged
+declarations, semantic checks of unchanged function bodies and their
+uniformity results).
 These tests apply sequences of random edits, the kind that keep a kernel
 valid (new statements, moved and duplicated lines, changed literals and
 types) and the kind that break it (any fragment anywhere), to every spec
@@ -19,7 +21,11 @@ from pathlib import Path
 import pytest
 
 from benchmarks.common import synthetic_kernel
+from coop_lsp.core.text import Span
+from coop_lsp.ide import Analysis
 from coop_lsp.lint import Reuse, lint_source
+from coop_lsp.syntax import Document
+from coop_lsp.syntax.parser import Parsed
 from tests.support.spec import load_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,13 +110,36 @@ def edit(text: str, rng: random.Random) -> str:
     return text[:start] + rng.choice(FRAGMENTS) + text[end:]
 
 
+def as_edit(old: bytes, new: bytes) -> tuple[Span, str]:
+    """The one replacement that turns `old` into `new`, as an editor would send it."""
+    prefix = 0
+    limit = min(len(old), len(new))
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
+        suffix += 1
+    while prefix and (old[prefix:prefix + 1] or b"\x00")[0] & 0xC0 == 0x80:  # character boundaries
+        prefix -= 1
+    while suffix and (old[len(old) - suffix:len(old) - suffix + 1] or b"\x00")[0] & 0xC0 == 0x80:
+        suffix -= 1
+    return Span(prefix, len(old) - suffix), new[prefix:len(new) - suffix].decode()
+
+
 def check_sequence(text: str, rng: random.Random, steps: int, valid_only: bool = False) -> tuple[int, int]:
+    """Edits a document as the server does (incremental re-parse, analysis of a copy of its tree, with
+    the document's Reuse) and compares each version's analysis with a fresh lint of its text."""
     reuse = Reuse()
-    lint_source(text, reuse=reuse)
+    document = Document(text)
+    Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
     replayed = [0, 0]
     for step in range(steps):
         text = valid_edit(text, rng, step) if valid_only else edit(text, rng)
-        reused, fresh = lint_source(text, reuse=reuse), lint_source(text)
+        span, inserted = as_edit(document.source.data, text.encode())
+        document.replace(span, inserted)
+        assert document.text == text
+        reused = Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse).result
+        fresh = lint_source(text)
         assert reused.diagnostics == fresh.diagnostics, text
         assert model_facts(reused.model) == model_facts(fresh.model), text
         replayed[0] += reuse.bodies.replayed

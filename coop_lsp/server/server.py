@@ -32,6 +32,7 @@ from ..ide.analysis import Analysis
 from ..ide.settings import Settings
 from ..lint import Reuse
 from ..syntax import Document
+from ..syntax.parser import Parsed
 from . import run_command
 from .idle_gc import IdleCollector
 from .convert import Converter, unit_of
@@ -161,7 +162,9 @@ class CoopLanguageServer(LanguageServer):
             return state.analysis
         if state.inflight is None or state.inflight_key is not key:
             loop = asyncio.get_running_loop()
-            state.inflight = loop.run_in_executor(self.analysis_executor, Analysis.of, state.document.text,
+            # The Document edits its tree in place on the next change: the analysis thread gets a copy.
+            snapshot = Parsed(key.source, key.tree.copy())
+            state.inflight = loop.run_in_executor(self.analysis_executor, Analysis.of_parsed, snapshot,
                                                   state.document.version, self.settings.targets, state.reuse)
             state.inflight_key = key
         future = state.inflight
