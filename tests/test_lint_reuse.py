@@ -180,3 +180,17 @@ def test_typing_a_comment_reuses_every_other_function() -> None:
         assert result.diagnostics == lint_source("\n".join(changed)).diagnostics
         assert reuse.bodies.checked <= 1, "only the edited function is checked again"
     assert first.diagnostics == lint_source(text).diagnostics
+
+
+def test_a_failure_while_reusing_falls_back_to_a_fresh_lint(monkeypatch) -> None:
+    text = synthetic_kernel(lines=100)
+    reuse = Reuse()
+    lint_source(text, reuse=reuse)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("replay went wrong")
+
+    monkeypatch.setattr(reuse.bodies, "replay", broken)
+    changed = text.replace("acc * 0.5", "acc * 0.25", 1)
+    assert lint_source(changed, reuse=reuse).diagnostics == lint_source(changed).diagnostics
+    assert reuse.bodies.replay is not broken  # what was kept was dropped

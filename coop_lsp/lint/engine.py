@@ -57,9 +57,28 @@ class Reuse:
     summaries: SummaryReuse = field(default_factory=SummaryReuse)
 
 
+    def clear(self) -> None:
+        self.declarations, self.bodies, self.summaries = DeclarationReuse(), BodyReuse(), SummaryReuse()
+
+
 def lint_parsed(parsed: Parsed, targets: tuple[str, ...] | list[str] = (), project: Path | None = None,
                 reuse: Reuse | None = None) -> LintResult:
     """Lints an already parsed source (a tree that no one edits while this runs)."""
+    if reuse is None:
+        return _lint(parsed, targets, project, None)
+    try:
+        result = _lint(parsed, targets, project, reuse)
+    except Exception:  # noqa: BLE001 - see below
+        result = None
+    if result is None or any(d.code == INTERNAL_ERROR.code for d in result.diagnostics):
+        # Something failed, perhaps in replaying: the result must still be a fresh lint's, and what
+        # was kept for the next version may be half made. Forget it and lint without it.
+        reuse.clear()
+        return _lint(parsed, targets, project, None)
+    return result
+
+
+def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None) -> LintResult:
     if reuse is not None:
         reuse.declarations.begin()
     diagnostics = syntax_diagnostics(parsed, reuse=reuse.declarations if reuse is not None else None)
