@@ -162,6 +162,18 @@ def test_reuse_equals_fresh_lint_over_random_edits(seed: int) -> None:
     assert replayed[0] > 500 and replayed[1] > 100, replayed
 
 
+def test_reuse_equals_fresh_lint_with_device_targets() -> None:
+    """The configuration checks read the model the replayed bodies rebuilt (shapes, constant strides)."""
+    rng = random.Random(11)
+    targets = ("nvidia-h100", "apple-m", "amd-rdna3")
+    for text in [case for case in CORPUS if "subgroup_matrix" in case or "coop_mat" in case][:80]:
+        reuse = Reuse()
+        lint_source(text, targets, reuse=reuse)
+        for _ in range(5):
+            text = edit(text, rng)
+            assert lint_source(text, targets, reuse=reuse).diagnostics == lint_source(text, targets).diagnostics, text
+
+
 def test_reuse_equals_fresh_lint_on_a_large_kernel() -> None:
     rng = random.Random(7)
     bodies, summaries = check_sequence(synthetic_kernel(lines=300), rng, steps=25, valid_only=True)
