@@ -36,8 +36,8 @@ def lint_source(text: str | bytes, targets: tuple[str, ...] | list[str] = (),
                 project: Path | None = None, reuse: Reuse | None = None) -> LintResult:
     """Every check over one source; `targets` are device profile names to check the kernel against.
 
-    `reuse` (one per document, see DocumentLinter) replays the checks of functions unchanged since
-    its last use; the result is the same."""
+    `reuse` (one per document, see Reuse) replays the checks of declarations unchanged since its
+    last use; the result is the same."""
     try:
         parsed = parse(text)
     except ParseAbandoned as error:
@@ -55,7 +55,6 @@ class Reuse:
     declarations: DeclarationReuse = field(default_factory=DeclarationReuse)
     bodies: BodyReuse = field(default_factory=BodyReuse)
     summaries: SummaryReuse = field(default_factory=SummaryReuse)
-
 
     def clear(self) -> None:
         self.declarations, self.bodies, self.summaries = DeclarationReuse(), BodyReuse(), SummaryReuse()
