@@ -172,3 +172,27 @@ def test_features_on_broken_and_empty_text():
         semantic_tokens(analysis)
         folding_ranges(analysis)
         inlay_hints(analysis)
+
+
+MULTIPLY = """enable chromium_experimental_subgroup_matrix;
+enable f16;
+@group(0) @binding(0) var<storage, read_write> data: array<f16>;
+@compute @workgroup_size(32)
+fn main() {
+  let a = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 16>>(&data, 0, false, 8);
+  let b = subgroupMatrixLoad<subgroup_matrix_right<f16, 32, 8>>(&data, 0, false, 32);
+  var acc = subgroup_matrix_result<f16, 32, 16>();
+  acc = subgroupMatrixMultiplyAccumulate(a, b, acc);
+}
+"""
+
+
+def test_inlay_hints_show_the_shape_of_a_matrix_multiply():
+    analysis = Analysis.of(MULTIPLY)
+    assert not [d for d in analysis.diagnostics if d.severity.label == "error"], analysis.diagnostics
+    hints = {h.label for h in inlay_hints(analysis)}
+    # Tint's left<T, K, M>, right<T, N, K>, result<T, N, M>: M = 16, N = 32, K = 8.
+    assert " 16×32×8 (M×N×K)" in hints
+    assert ": subgroup_matrix_left<f16, 8, 16>" in hints
+    end = MULTIPLY.index("acc);") + len("acc)")
+    assert [h.label for h in inlay_hints(analysis, Span(end, end))] == [" 16×32×8 (M×N×K)"]

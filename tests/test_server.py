@@ -294,3 +294,37 @@ async def test_targets_from_the_client_check_the_kernel_against_device_profiles(
     client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(
         settings={"coop-lsp": {"targets": ["nvidia-h100"]}}))
     await settled(client, URI, lambda diagnostics: list(diagnostics) == [])
+
+
+async def test_formatting(client: LanguageClient):
+    text = "fn main() {\n      let x = 1;   \n}\n"
+    open_document(client, text)
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=lsp.TextDocumentIdentifier(uri=URI), options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert [(e.range.start.line, e.range.start.character, e.range.end.character, e.new_text) for e in edits] == [
+        (1, 0, 6, "  "), (1, 16, 19, "")]
+    broken = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=lsp.TextDocumentIdentifier(uri="file:///virtual/never-opened.wgsl"),
+        options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert not broken
+
+
+async def test_semantic_token_deltas(client: LanguageClient):
+    from coop_lsp.server.tokens import apply
+
+    open_document(client, KERNEL)
+    await published(client, URI, 1)
+    identifier = lsp.TextDocumentIdentifier(uri=URI)
+    first = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(text_document=identifier))
+    assert first.result_id
+    edit(client, 2, (6, 2), (6, 2), "let extra = pair.first;\n  ")
+    await published(client, URI, 2)
+    delta = await client.text_document_semantic_tokens_full_delta_async(lsp.SemanticTokensDeltaParams(
+        text_document=identifier, previous_result_id=first.result_id))
+    assert isinstance(delta, lsp.SemanticTokensDelta) and len(delta.edits) == 1
+    whole = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(text_document=identifier))
+    assert apply(list(first.data), delta.edits) == list(whole.data)
+    # An id the server no longer has: the answer is every token.
+    stale = await client.text_document_semantic_tokens_full_delta_async(lsp.SemanticTokensDeltaParams(
+        text_document=identifier, previous_result_id=first.result_id))
+    assert isinstance(stale, lsp.SemanticTokens) and list(stale.data) == list(whole.data)

@@ -55,3 +55,25 @@ class Diagnostic:
     @property
     def sort_key(self) -> tuple[int, int, str]:
         return (self.span.start, self.span.end, self.code)
+
+    def spans(self):
+        """Every range this diagnostic names: its own, its related places' and its fixes' edits."""
+        yield self.span
+        for related in self.related:
+            yield related.span
+        for fix in self.fixes:
+            for edit in fix.edits:
+                yield edit.span
+
+    def shifted(self, delta: int) -> "Diagnostic":
+        """The same diagnostic for text that moved by `delta` bytes (a reused check of unchanged code)."""
+        if not delta:
+            return self
+
+        def move(span: Span) -> Span:
+            return Span(span.start + delta, span.end + delta)
+
+        return Diagnostic(self.code, self.message, move(self.span), self.severity,
+                          tuple(Related(move(r.span), r.message) for r in self.related),
+                          tuple(Fix(f.title, tuple(Edit(move(e.span), e.new_text) for e in f.edits), f.safe)
+                                for f in self.fixes))

@@ -8,7 +8,8 @@ import tree_sitter as ts
 
 from ..core.diagnostic import Diagnostic
 from ..core.text import SourceText, Span
-from ..lint import LintResult, lint_source
+from ..lint import LintResult, Reuse, lint_parsed, lint_source
+from ..syntax.parser import Parsed
 from ..semantic.model import SemanticModel, Symbol
 
 # Declarations whose names live in the enclosing block rather than the module.
@@ -27,9 +28,23 @@ class Analysis:
     _scopes: dict[int, Span | None] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def of(cls, text: str, version: int | None = None, targets: tuple[str, ...] = ()) -> "Analysis":
-        """Lints `text`, checking it against the device profiles named in `targets`."""
-        return cls(text, version, lint_source(text, targets=targets))
+    def of(cls, text: str, version: int | None = None, targets: tuple[str, ...] = (),
+           reuse: Reuse | None = None) -> "Analysis":
+        """Lints `text`, checking it against the device profiles named in `targets`.
+
+        `reuse` belongs to the document whose versions are analysed one after the other: the checks of
+        the functions an edit did not touch are replayed from it (with the same result)."""
+        return cls(text, version, lint_source(text, targets=targets, reuse=reuse))
+
+    @classmethod
+    def of_parsed(cls, parsed: Parsed, version: int | None = None, targets: tuple[str, ...] = (),
+                  reuse: Reuse | None = None) -> "Analysis":
+        """Like `of`, on a tree already parsed (incrementally, by the server's Document) that no one edits
+        any more (a `tree.copy()`). A tree with errors is parsed again from the text: tree-sitter's error
+        recovery after an incremental edit can differ from a fresh parse, and the findings must not."""
+        if parsed.root.has_error:
+            return cls.of(parsed.source.text, version, targets, reuse)
+        return cls(parsed.source.text, version, lint_parsed(parsed, targets=targets, reuse=reuse))
 
     # ------------------------------------------------------------ basics
     @property

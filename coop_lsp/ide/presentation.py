@@ -93,17 +93,50 @@ class InlayHint:
 
 
 def inlay_hints(analysis: Analysis, span: Span | None = None) -> list[InlayHint]:
-    """`: type` after every let/var/const/override whose type is inferred."""
+    """`: type` after every let/var/const/override whose type is inferred, and the M×N×K shape of every
+    matrix multiply (the types say rows and columns in each dialect's own order; the shape does not)."""
     out = []
     for symbol in analysis.model.symbols:
-        if symbol.kind not in ("let", "var", "const", "override") or symbol.declaration is None:
+        if symbol.kind not in ("let", "var", "const", "override"):
             continue
+        # The range first: a declaration node may have to be looked up in the tree.
         if span is not None and not (span.start <= symbol.span.end <= span.end):
             continue
-        if symbol.declaration.child_by_field_name("type") is not None or symbol.type is t.ERROR:
+        if symbol.declaration is None or symbol.declaration.child_by_field_name("type") is not None \
+                or symbol.type is t.ERROR:
             continue
         out.append(InlayHint(symbol.span.end, f": {symbol.type.describe()}"))
+    out.extend(_multiply_shapes(analysis, span))
     out.sort(key=lambda h: h.offset)
+    return out
+
+
+_LEFT_ROLES, _RIGHT_ROLES = ("left", "A"), ("right", "B")
+
+
+def _multiply_shapes(analysis: Analysis, span: Span | None) -> list[InlayHint]:
+    model, root = analysis.model, analysis.root
+    if root is None or not model.matrix_dialects:
+        return []
+    out = []
+    for (start, end, kind), result in model.expression_types.items():
+        if kind != "call_expression" or not isinstance(result, t.CoopMatrix):
+            continue
+        if span is not None and not (span.start <= end <= span.end):
+            continue
+        call = root.descendant_for_byte_range(start, end)
+        while call is not None and not (call.type == kind and call.start_byte == start and call.end_byte == end):
+            call = call.parent
+        arguments = call.child_by_field_name("arguments") if call is not None else None
+        args = [a for a in arguments.named_children if not a.is_extra] if arguments is not None else []
+        if len(args) < 2:
+            continue
+        left, right = (t.store_type(model.type_at(a.start_byte, a.end_byte, a.type) or t.ERROR) for a in args[:2])
+        if not (isinstance(left, t.CoopMatrix) and left.kind.role in _LEFT_ROLES
+                and isinstance(right, t.CoopMatrix) and right.kind.role in _RIGHT_ROLES):
+            continue
+        # Both dialects: the result has M rows and N columns; the left operand has K columns.
+        out.append(InlayHint(end, f" {result.rows}×{result.columns}×{left.columns} (M×N×K)"))
     return out
 
 

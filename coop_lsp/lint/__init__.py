@@ -3,6 +3,6 @@
 Runs without a server or a command line; both front ends call `lint_source`.
 """
 
-from .engine import LintResult, lint_parsed, lint_source
+from .engine import LintResult, Reuse, lint_parsed, lint_source
 
-__all__ = ["LintResult", "lint_parsed", "lint_source"]
+__all__ = ["LintResult", "Reuse", "lint_parsed", "lint_source"]

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..analysis.configs import configuration_diagnostics
 from ..analysis.uniformity import uniformity_diagnostics
+from ..analysis.uniformity.reuse import SummaryReuse
 from ..devices.profiles import resolve_targets
 from ..core.deep import call_with_deep_stack
 from ..core.diagnostic import Diagnostic
 from ..core.text import SourceText, Span
 from ..semantic.checker import check
 from ..semantic.model import SemanticModel
+from ..semantic.reuse import BodyReuse
 from ..syntax import parse, syntax_diagnostics
 from ..syntax.parser import ParseAbandoned, Parsed
+from ..syntax.reuse import DeclarationReuse
 from ..syntax.rules import SYNTAX_ERROR
 from ..core.rules import find as find_rule
 from ..syntax.filters import DiagnosticFilters
@@ -31,22 +34,60 @@ class LintResult:
 
 
 def lint_source(text: str | bytes, targets: tuple[str, ...] | list[str] = (),
-                project: Path | None = None) -> LintResult:
-    """Every check over one source; `targets` are device profile names to check the kernel against."""
+                project: Path | None = None, reuse: Reuse | None = None) -> LintResult:
+    """Every check over one source; `targets` are device profile names to check the kernel against.
+
+    `reuse` (one per document, see Reuse) replays the checks of declarations unchanged since its
+    last use; the result is the same."""
     try:
         parsed = parse(text)
     except ParseAbandoned as error:
         source = SourceText.from_bytes(text) if isinstance(text, bytes) else SourceText(text)
         return LintResult(source, [Diagnostic(SYNTAX_ERROR.code, str(error), Span(0, 0))], None)
-    return lint_parsed(parsed, targets, project)
+    return lint_parsed(parsed, targets, project, reuse)
 
 
-def lint_parsed(parsed: Parsed, targets: tuple[str, ...] | list[str] = (), project: Path | None = None) -> LintResult:
-    """Lints an already parsed source: the server passes the tree its Document re-parses incrementally."""
-    diagnostics = syntax_diagnostics(parsed)
-    model = None
+@dataclass(eq=False)
+class Reuse:
+    """What one document's lints keep for the next: the syntax findings of declarations, the semantic
+    checks of function bodies and their uniformity results. Not thread-safe: one lint at a time per
+    document."""
+
+    declarations: DeclarationReuse = field(default_factory=DeclarationReuse)
+    bodies: BodyReuse = field(default_factory=BodyReuse)
+    summaries: SummaryReuse = field(default_factory=SummaryReuse)
+
+    def clear(self) -> None:
+        self.declarations, self.bodies, self.summaries = DeclarationReuse(), BodyReuse(), SummaryReuse()
+
+
+def lint_parsed(parsed: Parsed, targets: tuple[str, ...] | list[str] = (), project: Path | None = None,
+                reuse: Reuse | None = None) -> LintResult:
+    """Lints an already parsed source (a tree that no one edits while this runs)."""
+    if reuse is None:
+        return _lint(parsed, targets, project, None)
     try:
-        semantic, model = call_with_deep_stack(lambda: check(parsed))
+        result = _lint(parsed, targets, project, reuse)
+    except Exception:  # noqa: BLE001 - see below
+        result = None
+    if result is None or any(d.code == INTERNAL_ERROR.code for d in result.diagnostics):
+        # Something failed, perhaps in replaying: the result must still be a fresh lint's, and what
+        # was kept for the next version may be half made. Forget it and lint without it.
+        reuse.clear()
+        return _lint(parsed, targets, project, None)
+    return result
+
+
+def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None) -> LintResult:
+    if reuse is not None:
+        reuse.declarations.begin()
+    diagnostics = syntax_diagnostics(parsed, reuse=reuse.declarations if reuse is not None else None)
+    if reuse is not None:
+        reuse.declarations.end()
+    model = None
+    bodies = reuse.bodies if reuse is not None else None
+    try:
+        semantic, model = call_with_deep_stack(lambda: check(parsed, bodies))
         diagnostics.extend(_outside_broken_statements(parsed, diagnostics, semantic))
     except Exception as error:  # noqa: BLE001 - one failing check must not hide the others
         diagnostics.append(Diagnostic(
@@ -56,7 +97,8 @@ def lint_parsed(parsed: Parsed, targets: tuple[str, ...] | list[str] = (), proje
     if model is not None and not parsed.root.has_error:
         try:
             diagnostics.extend(call_with_deep_stack(
-                lambda: uniformity_diagnostics(parsed.root, parsed.source, model, filters)))
+                lambda: uniformity_diagnostics(parsed.root, parsed.source, model, filters,
+                                               reuse.summaries if reuse is not None else None, bodies)))
         except Exception as error:  # noqa: BLE001 - one failing analysis must not hide the others
             diagnostics.append(Diagnostic(
                 INTERNAL_ERROR.code, f"internal error in the uniformity analysis: {type(error).__name__}: {error}",

@@ -19,6 +19,7 @@ from . import constants as c
 from .expressions import VOID, ExpressionChecker, Typed
 from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
+from .reuse import BodyReuse
 from .typenames import TypeResolver
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
@@ -37,15 +38,25 @@ _DECLARATION_KINDS = {
 }
 
 
-def check(parsed: Parsed) -> tuple[list[Diagnostic], SemanticModel]:
-    checker = Checker(parsed)
+def check(parsed: Parsed, reuse: BodyReuse | None = None) -> tuple[list[Diagnostic], SemanticModel]:
+    """Checks a module; with `reuse`, the checks of bodies unchanged since its last use are replayed."""
+    checker = Checker(parsed, reuse)
+    if reuse is not None:
+        reuse.begin()
     checker.run()
+    if reuse is not None:
+        reuse.end()
     return checker.ctx.diagnostics, checker.ctx.model
 
 
 class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
-    def __init__(self, parsed: Parsed) -> None:
+    def __init__(self, parsed: Parsed, reuse: BodyReuse | None = None) -> None:
         self.ctx = Context(parsed.source, parsed.root)
+        self.reuse = reuse
+        # For `reuse`: module-scope names looked up by the body being recorded (None: not recording),
+        # and how many module declarations were resolved so far.
+        self.module_lookups: dict[str, Symbol | None] | None = None
+        self.resolutions = 0
         self.module_scope = Scope()
         self.scope = self.module_scope
         self.function: Symbol | None = None
@@ -74,7 +85,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
             if symbol is not None:
                 self.symbol_type(symbol)
                 if node.type == "function_declaration":
-                    self._function_body(symbol, node)
+                    self._checked_body(symbol, node)
         for node in _module_children(root):
             if node.type == "const_assert_statement":
                 self._const_assert(node)
@@ -146,7 +157,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
         return symbol if symbol is not None and symbol.declaration == node else None
 
     def lookup_symbol(self, name: str) -> Symbol | None:
-        return self.scope.lookup(name)
+        symbol = self.scope.lookup(name)
+        if self.module_lookups is not None and (symbol is None or self.module_scope.symbols.get(name) is symbol):
+            self.module_lookups.setdefault(name, symbol)
+        return symbol
 
     # ------------------------------------------------ lazy symbol types
     def symbol_type(self, symbol: Symbol, via: ts.Node | None = None) -> t.Type:
@@ -157,6 +171,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
             self._report_cycle(symbol, via)
             return t.ERROR
         symbol.resolving = True
+        self.resolutions += 1
         self._resolution.append((symbol, via))
         saved = (self.scope, self.stage)
         self.scope, self.stage = self.module_scope, None
@@ -378,6 +393,22 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
                                     self.ctx.span(argument))
 
     # ---------------------------------------------------------- functions
+    def _checked_body(self, symbol: Symbol, node: ts.Node) -> None:
+        """A module-scope function's body: replayed from `reuse` when unchanged, else checked (and recorded)."""
+        reuse = self.reuse
+        if reuse is None or node.has_error:
+            self._function_body(symbol, node)
+            return
+        if reuse.replay(self, symbol, node):
+            return
+        recording = reuse.start(self, node)
+        completed = False
+        try:
+            self._function_body(symbol, node)
+            completed = True
+        finally:
+            reuse.finish(self, recording, symbol, completed)
+
     def _function_body(self, symbol: Symbol, node: ts.Node) -> None:
         self.function = symbol
         self.stage = _stage_of(node, self.ctx)

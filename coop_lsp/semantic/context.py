@@ -34,6 +34,7 @@ class Context:
         # The matrix dialect the configuration names ("wgpu", "chromium", "standard"), or None for auto.
         self.configured_dialect: str | None = None
         self._portability_reported: set[str] = set()
+        self._enables_reported: set[str] = set()  # extensions whose missing `enable` was reported
 
     # ----------------------------------------------------------- reporting
     def report(self, code: str, message: str, span: Span, related: tuple[Related, ...] = (),
@@ -46,6 +47,18 @@ class Context:
     @staticmethod
     def span(node: ts.Node) -> Span:
         return Span(node.start_byte, node.end_byte)
+
+    # ------------------------------------------------------- said once per module
+    def said_once(self) -> tuple[frozenset, frozenset, dict[str, Span]]:
+        """What is reported once per module and has been so far (portability notes, missing enables),
+        and the first use of each matrix dialect family: a function's check depends on it."""
+        return frozenset(self._portability_reported), frozenset(self._enables_reported), dict(self._first_dialect_use)
+
+    def add_said_once(self, portability: frozenset, enables: frozenset, dialect_uses: dict[str, Span]) -> None:
+        self._portability_reported |= portability
+        self._enables_reported |= enables
+        for family, span in dialect_uses.items():
+            self._first_dialect_use.setdefault(family, span)
 
     # -------------------------------------------------------------- dialects
     def enabled_dialect(self) -> str | None:
@@ -126,10 +139,9 @@ class Context:
         """Reports a missing `enable` (once per extension) with a fix that adds it."""
         if extension in self.model.enables:
             return True
-        key = f"__reported_enable_{extension}"
-        if getattr(self, key, False):
+        if extension in self._enables_reported:
             return False
-        setattr(self, key, True)
+        self._enables_reported.add(extension)
         at = self._enable_insertion_point()
         alternative = ""
         if extension == DIALECT_ENABLES["chromium"] and not self.model.enables & set(DIALECT_ENABLES.values()):

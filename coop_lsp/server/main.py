@@ -6,6 +6,7 @@ import argparse
 import logging
 import sys
 
+from .idle_gc import defer_full_collections
 from .server import DEBOUNCE_SECONDS, VERSION, create_server
 
 
@@ -22,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     destination = {"filename": args.log_file} if args.log_file else {"stream": sys.stderr}
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         **destination)
+    defer_full_collections()
     server = create_server(debounce=max(args.debounce_ms, 0.0) / 1000)
     if args.tcp:
         host, sep, port = args.tcp.rpartition(":")

@@ -26,11 +26,16 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from ..core.text import Position
-from ..ide import actions, completion as ide_completion, hover as ide_hover, navigation, presentation
+from ..ide import actions, completion as ide_completion, formatting as ide_formatting, hover as ide_hover, navigation
+from ..ide import presentation
 from ..ide.analysis import Analysis
 from ..ide.settings import Settings
+from ..lint import Reuse
 from ..syntax import Document
+from ..syntax.parser import Parsed
 from . import run_command
+from . import tokens as tokens_
+from .idle_gc import IdleCollector
 from .convert import Converter, unit_of
 
 log = logging.getLogger(__name__)
@@ -97,6 +102,9 @@ class DocumentState:
     pending: asyncio.Task | None = None
     mtime: float | None = None  # for documents read from disk because the client never opened them
     published: list = field(default_factory=list)
+    tokens: tuple[str, list[int]] | None = None  # the semantic tokens last sent, and their result id
+    # What this document's last analysis leaves for the next (used on the analysis thread only).
+    reuse: Reuse = field(default_factory=Reuse)
 
 
 class CoopLanguageServer(LanguageServer):
@@ -108,6 +116,7 @@ class CoopLanguageServer(LanguageServer):
         self.settings = Settings()
         self.analysis_executor = concurrent.futures.ThreadPoolExecutor(max_workers=1,
                                                                        thread_name_prefix="coop-analysis")
+        self.idle_gc = IdleCollector()
 
     def report_server_error(self, error: Exception, source) -> None:
         if isinstance(error, json.JSONDecodeError) or isinstance(error.__cause__, json.JSONDecodeError):
@@ -155,13 +164,16 @@ class CoopLanguageServer(LanguageServer):
             return state.analysis
         if state.inflight is None or state.inflight_key is not key:
             loop = asyncio.get_running_loop()
-            state.inflight = loop.run_in_executor(self.analysis_executor, Analysis.of, state.document.text,
-                                                  state.document.version, self.settings.targets)
+            # The Document edits its tree in place on the next change: the analysis thread gets a copy.
+            snapshot = Parsed(key.source, key.tree.copy())
+            state.inflight = loop.run_in_executor(self.analysis_executor, Analysis.of_parsed, snapshot,
+                                                  state.document.version, self.settings.targets, state.reuse)
             state.inflight_key = key
         future = state.inflight
         analysis = await asyncio.shield(future)
         if state.inflight is future:
             state.inflight = state.inflight_key = None
+            self.idle_gc.analysed()
         if state.analysis_key is not key:
             state.analysis, state.analysis_key = analysis, key
         return analysis
@@ -473,13 +485,29 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
                                       token_modifiers=list(presentation.TOKEN_MODIFIERS))
 
     @ls.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, lsp.SemanticTokensRegistrationOptions(
-        legend=legend, full=True, range=True))
+        legend=legend, full=lsp.SemanticTokensFullDelta(delta=True), range=True))
     async def semantic_tokens_full(params: lsp.SemanticTokensParams):
         found = await ls.features(params.text_document.uri)
         if found is None:
             return lsp.SemanticTokens(data=[])
         analysis, convert = found
-        return lsp.SemanticTokens(data=_encode_tokens(convert, presentation.semantic_tokens(analysis)))
+        data = tokens_.encode(convert, presentation.semantic_tokens(analysis))
+        return lsp.SemanticTokens(data=data, result_id=_remember_tokens(ls.state(params.text_document.uri), data))
+
+    @ls.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
+    async def semantic_tokens_delta(params: lsp.SemanticTokensDeltaParams):
+        uri = params.text_document.uri
+        found = await ls.features(uri)
+        if found is None:
+            return lsp.SemanticTokens(data=[])
+        analysis, convert = found
+        data = tokens_.encode(convert, presentation.semantic_tokens(analysis))
+        state = ls.state(uri)
+        previous = state.tokens if state is not None else None
+        result_id = _remember_tokens(state, data)
+        if previous is None or previous[0] != params.previous_result_id:
+            return lsp.SemanticTokens(data=data, result_id=result_id)  # an id we no longer have: all of them
+        return lsp.SemanticTokensDelta(edits=tokens_.delta(previous[1], data), result_id=result_id)
 
     @ls.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
     async def semantic_tokens_range(params: lsp.SemanticTokensRangeParams):
@@ -488,7 +516,7 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
             return lsp.SemanticTokens(data=[])
         analysis, convert = found
         tokens = presentation.semantic_tokens(analysis, convert.span(params.range))
-        return lsp.SemanticTokens(data=_encode_tokens(convert, tokens))
+        return lsp.SemanticTokens(data=tokens_.encode(convert, tokens))
 
     @ls.feature(lsp.TEXT_DOCUMENT_INLAY_HINT)
     async def inlay_hint(params: lsp.InlayHintParams):
@@ -524,6 +552,16 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
                 parent = lsp.SelectionRange(range=convert.range(span), parent=parent)
             out.append(parent)
         return out
+
+    @ls.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    async def formatting(params: lsp.DocumentFormattingParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        options = params.options
+        return [convert.text_edit(edit) for edit in
+                ide_formatting.format_document(analysis, options.tab_size, options.insert_spaces)]
 
     # ------------------------------------------------------------- actions
     @ls.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
@@ -616,24 +654,11 @@ def _completion_item(item) -> lsp.CompletionItem:
         sort_text=(item.sort + item.label) if item.sort else None)
 
 
-def _encode_tokens(convert: Converter, tokens) -> list[int]:
-    types = {name: index for index, name in enumerate(presentation.TOKEN_TYPES)}
-    modifiers = {name: 1 << index for index, name in enumerate(presentation.TOKEN_MODIFIERS)}
-    data: list[int] = []
-    previous_line, previous_column = 0, 0
-    for token in tokens:
-        start = convert.position(token.span.start)
-        end = convert.position(token.span.end)
-        if end.line != start.line:
-            continue
-        delta_line = start.line - previous_line
-        delta_column = start.character - previous_column if delta_line == 0 else start.character
-        bits = 0
-        for modifier in token.modifiers:
-            bits |= modifiers[modifier]
-        data += [delta_line, delta_column, end.character - start.character, types[token.type], bits]
-        previous_line, previous_column = start.line, start.character
-    return data
+def _remember_tokens(state: DocumentState | None, data: list[int]) -> str:
+    result_id = new_token()
+    if state is not None:
+        state.tokens = (result_id, data)
+    return result_id
 
 
 def new_token() -> str:

@@ -35,10 +35,15 @@ class DiagnosticFilters:
     @classmethod
     def from_tree(cls, root: ts.Node, source: SourceText) -> "DiagnosticFilters":
         found: list[Filter] = []
-        whole = Span(0, len(source.data))
+        data = source.data
+        whole = Span(0, len(data))
         stack = [root]
         while stack:
             node = stack.pop()
+            if not node.has_error and data.find(b"diagnostic", node.start_byte, node.end_byte) < 0:
+                # Both a directive and a filter attribute spell the word (where the parse has errors,
+                # recovery could make it up as a missing token): no filter in here.
+                continue
             if node.type == "diagnostic_directive":
                 found.extend(_filters_of(node, whole, source))
                 continue

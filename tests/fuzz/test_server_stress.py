@@ -18,7 +18,7 @@ from coop_lsp.ide import presentation
 from coop_lsp.ide.analysis import Analysis
 from coop_lsp.lint import lint_source
 from coop_lsp.server.convert import Converter
-from coop_lsp.server.server import _encode_tokens
+from coop_lsp.server.tokens import encode as encode_tokens
 
 from .conftest import count
 from .lsp import RawServer, alive, children_of
@@ -77,7 +77,7 @@ def actual(diagnostics: list[dict]) -> list[tuple]:
 
 def expected_tokens(text: str) -> list[int]:
     analysis = Analysis.of(text)
-    return _encode_tokens(Converter(analysis.source, "utf16"), presentation.semantic_tokens(analysis))
+    return encode_tokens(Converter(analysis.source, "utf16"), presentation.semantic_tokens(analysis))
 
 
 def run_stream(server: RawServer, uri: str, text: str, rng: random.Random, edits: int, pause: float) -> dict:

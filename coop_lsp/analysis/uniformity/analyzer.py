@@ -12,6 +12,7 @@ non-uniform control flow, with the call chain as notes, as Tint does.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import tree_sitter as ts
 
@@ -23,6 +24,9 @@ from .graph import MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP, Graph, L
 from .levels import (NON_UNIFORM_BUILTIN_VALUES, NON_UNIFORM_RESULTS, SUBGROUP, SUBGROUP_UNIFORM_RESULTS,
                      WORKGROUP_NON_UNIFORM_BUILTIN_VALUES, Requirement, matrix_constructor_requirement,
                      requirement)
+
+if TYPE_CHECKING:
+    from .reuse import SummaryReuse
 
 _STAGES = ("compute", "vertex", "fragment")
 
@@ -77,13 +81,20 @@ class Summary:
 
 
 class UniformityAnalysis:
-    def __init__(self, root: ts.Node, data: bytes, model: SemanticModel, level: str, dialect: str | None) -> None:
+    def __init__(self, root: ts.Node, data: bytes, model: SemanticModel, level: str, dialect: str | None,
+                 reuse: "SummaryReuse | None" = None) -> None:
         self.root, self.data, self.model = root, data, model
         self.level, self.dialect = level, dialect
         self.summaries: dict[int, Summary] = {}
         self.exit_cache: dict = {}  # how control leaves each statement, computed once per analysis
         self.failures: list[Failure] = []
         self._in_progress: set[int] = set()
+        # Reuse of the previous version's results (see reuse.py): the record each function's summary
+        # came from or went to, and the functions each function being analysed calls.
+        self.reuse = reuse
+        self.records: dict[int, object] = {}
+        self.recording = True
+        self._calls: list[list[tuple[str, int]]] = []
 
     def run(self) -> list[Failure]:
         for node in self.root.named_children:
@@ -94,13 +105,34 @@ class UniformityAnalysis:
     # ------------------------------------------------------------------ functions
     def summary(self, function: ts.Node) -> Summary:
         key = function.start_byte
+        if self._calls:
+            name = function.child_by_field_name("name")
+            call = (self.text(name) if name is not None else "", key)
+            if call not in self._calls[-1]:
+                self._calls[-1].append(call)
         if key in self.summaries:
             return self.summaries[key]
         if key in self._in_progress:  # recursion is invalid WGSL; stay quiet
+            self.recording = False  # what depends on this empty summary must not be reused
             return Summary()
-        self._in_progress.add(key)
-        summary = _FunctionAnalysis(self, function).run()
-        self._in_progress.discard(key)
+        replayed = None
+        if self.reuse is not None:
+            self._calls.append([])  # the callees a replay checks are its own, not its caller's
+            replayed = self.reuse.replay(self, function)
+            self._calls.pop()
+        if replayed is not None:
+            summary, failures, self.records[key] = replayed
+            self.failures.extend(failures)
+        else:
+            self._in_progress.add(key)
+            self._calls.append([])
+            analysis = _FunctionAnalysis(self, function)
+            summary = analysis.run()
+            calls = self._calls.pop()
+            self._in_progress.discard(key)
+            self.failures.extend(analysis.failures)
+            if self.reuse is not None:
+                self.records[key] = self.reuse.record(self, function, summary, analysis.failures, calls)
         self.summaries[key] = summary
         return summary
 
@@ -127,6 +159,7 @@ class _FunctionAnalysis:
         self.parameter_symbols: dict[int, int] = {}  # declaration start byte -> parameter index
         self.aliases: dict[int, int] = {}  # `let p = &v`: declaration of p -> declaration of v
         self.pending: list[_Pending] = []
+        self.failures: list[Failure] = []  # this function's own, added to the owner's when it is done
         self.breaks: list[list[int]] = []
         self.continues: list[list[int]] = []
 
@@ -197,7 +230,7 @@ class _FunctionAnalysis:
             path = graph.path_to(pending.target, goals)
             if path is not None:
                 failed.add(id(pending))
-                self.owner.failures.append(Failure(pending.requirement, pending.span, pending.message,
+                self.failures.append(Failure(pending.requirement, pending.span, pending.message,
                                                    pending.inner_notes + self._notes(path), self.name,
                                                    pending.builtin, pending.call or pending.span))
         # What callers inherit keeps source order: Tint explains a call by the callee's first requirement.

@@ -10,7 +10,9 @@ from ...core.text import SourceText, Span
 from ...syntax.filters import DiagnosticFilters
 from ...semantic.model import SemanticModel
 from . import rules
+from ...semantic.reuse import BodyReuse
 from .analyzer import Failure, UniformityAnalysis
+from .reuse import SummaryReuse
 from .levels import SUBGROUP, TINT
 
 KNOWN_TINT_RULES = {"derivative_uniformity", "subgroup_uniformity", "chromium.subgroup_matrix_uniformity",
@@ -23,15 +25,24 @@ RENAMES = {
 
 
 def uniformity_diagnostics(root: ts.Node, source: SourceText, model: SemanticModel,
-                           filters: DiagnosticFilters) -> list[Diagnostic]:
+                           filters: DiagnosticFilters, reuse: SummaryReuse | None = None,
+                           bodies: BodyReuse | None = None) -> list[Diagnostic]:
+    """Tint's verdicts and ours; with `reuse` (and the `bodies` of the semantic check that made `model`),
+    the results of functions unchanged since the last use are replayed."""
     dialect = _dialect(model)
-    tint = UniformityAnalysis(root, source.data, model, TINT, dialect).run()
+    if reuse is not None and bodies is not None:
+        reuse.begin(root, source.data, model, bodies)
+    else:
+        reuse = None
+    tint = UniformityAnalysis(root, source.data, model, TINT, dialect, reuse).run()
     # The subgroup level only ever has fewer non-uniform sources than Tint's, so where Tint finds
     # no subgroup-scope failure there is nothing for it to say: skip the second pass.
     if any(f.requirement.scope == "subgroup uniform" for f in tint):
-        subgroup = UniformityAnalysis(root, source.data, model, SUBGROUP, dialect).run()
+        subgroup = UniformityAnalysis(root, source.data, model, SUBGROUP, dialect, reuse).run()
     else:
         subgroup = []
+    if reuse is not None:
+        reuse.end()
     out: list[Diagnostic] = []
     tint_calls = {(f.span.start, f.message) for f in tint}
     reported_functions: set[str] = set()

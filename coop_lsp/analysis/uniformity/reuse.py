@@ -1,0 +1,148 @@
+"""Reusing a function's uniformity summary and failures from the previous version of a document.
+
+A function's analysis reads its own subtree, the semantic model of its body,
+the module-scope declarations it names, and the summaries of the functions
+it calls. So its result is replayed, shifted to where the function now
+starts, when:
+
+- its text is the same and its body's semantic check was itself replayed
+  from the record this result was computed with (coop_lsp.semantic.reuse:
+  same text, same meaning of every module-scope name it uses);
+- the module's other declarations (variables, constants, structs...) have
+  the same text at the same places (their positions are keys and notes);
+- the analysis level and matrix dialect are the same;
+- every function it calls is declared at the same place and got its summary
+  from the same record (so the callees' spans in its notes are right).
+
+A recursive call (invalid WGSL, analysed as an empty summary) stops
+recording for the rest of the analysis.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from ...core.text import Span
+from ...semantic.model import SemanticModel
+from ...semantic.reuse import BodyReuse
+from .analyzer import Failure, Note, Summary, _Pending
+
+
+@dataclass(eq=False)
+class SummaryRecord:
+    start: int
+    end: int
+    key: tuple  # level, dialect
+    semantic: object  # the BodyRecord of the body's semantic check
+    header: tuple
+    calls: list[tuple[str, int, object]]  # callee name, its start, the record its summary came from
+    summary: object
+    failures: list
+
+
+class SummaryReuse:
+    """The uniformity results of one document's last version, by function text and level."""
+
+    def __init__(self) -> None:
+        self._previous: dict[tuple, SummaryRecord] = {}
+        self._current: dict[tuple, SummaryRecord] = {}
+        self.header: tuple = ()
+        self.bodies: BodyReuse | None = None
+        self.functions: dict[str, ts.Node] = {}
+        self.replayed = 0
+        self.analysed = 0
+
+    def begin(self, root: ts.Node, data: bytes, model: SemanticModel, bodies: BodyReuse) -> None:
+        self._current = {}
+        self.bodies = bodies
+        self.replayed = self.analysed = 0
+        self.header = tuple((n.start_byte, n.type, data[n.start_byte:n.end_byte]) for n in root.named_children
+                            if n.type != "function_declaration" and not n.is_extra)
+        # A name's function is the first one declared with it, as the checker resolves it.
+        self.functions = {}
+        for symbol in model.symbols:
+            if symbol.kind == "function" and symbol.declaration is not None:
+                self.functions.setdefault(symbol.name, symbol.declaration)
+
+    def end(self) -> None:
+        self._previous = self._current
+
+    def replay(self, analysis, function: ts.Node) -> tuple[object, list, SummaryRecord] | None:
+        """The recorded summary and failures, moved to where `function` is now, if still valid."""
+        text = analysis.data[function.start_byte:function.end_byte]
+        key = (analysis.level, analysis.dialect, text)
+        record = self._current.get(key) or self._previous.get(key)
+        if record is None or self.bodies is None or self.bodies.used.get(function.start_byte) is not record.semantic \
+                or record.header != self.header:
+            return None
+        for name, start, callee_record in record.calls:
+            callee = self.functions.get(name)
+            if callee is None or callee.start_byte != start:
+                return None
+        # The callees in the order the function first called them: an analysis computes them in that
+        # order, so failures keep the order a fresh analysis gives them.
+        for name, start, callee_record in record.calls:
+            analysis.summary(self.functions[name])
+            if analysis.records.get(start) is not callee_record:
+                return None
+        delta = function.start_byte - record.start
+        self._current[key] = record
+        self.replayed += 1
+        if not delta:  # nothing replayed is changed by its users, so it can be shared
+            return record.summary, record.failures, record
+        move = _Mover(record.start, record.end, delta)
+        return move.summary(record.summary), [move.failure(f) for f in record.failures], record
+
+    def record(self, analysis, function: ts.Node, summary, failures: list, calls: list[tuple[str, int]]
+               ) -> SummaryRecord | None:
+        self.analysed += 1
+        semantic = self.bodies.used.get(function.start_byte) if self.bodies is not None else None
+        if semantic is None or not analysis.recording:
+            return None
+        dependencies = []
+        for name, start in calls:
+            callee_record = analysis.records.get(start)
+            if callee_record is None or self.functions.get(name) is None \
+                    or self.functions[name].start_byte != start:
+                return None
+            dependencies.append((name, start, callee_record))
+        text = analysis.data[function.start_byte:function.end_byte]
+        record = SummaryRecord(function.start_byte, function.end_byte, (analysis.level, analysis.dialect),
+                               semantic, self.header, dependencies, summary, list(failures))
+        self._current[(analysis.level, analysis.dialect, text)] = record
+        return record
+
+
+class _Mover:
+    """Moves the spans inside [start, end] by `delta`; spans outside are the callees' (in notes of
+    inherited requirements), which the callee check in `replay` keeps where they were."""
+
+    def __init__(self, start: int, end: int, delta: int) -> None:
+        self.start, self.end, self.delta = start, end, delta
+
+    def span(self, span: Span | None) -> Span | None:
+        if span is None:
+            return None
+        inside = (self.start <= span.start and span.end <= self.end) if span.start < span.end \
+            else self.start < span.start < self.end
+        return Span(span.start + self.delta, span.end + self.delta) if inside else span
+
+    def note(self, note: Note) -> Note:
+        return Note(note.message, self.span(note.span))
+
+    def pending(self, p: _Pending) -> _Pending:
+        return _Pending(p.requirement, self.span(p.span), p.message, p.target, [self.note(n) for n in p.inner_notes],
+                        p.builtin, self.span(p.call), p.inherited)
+
+    def summary(self, s: Summary) -> Summary:
+        return Summary([self.pending(p) for p in s.call_site],
+                       {i: [self.pending(p) for p in ps] for i, ps in s.parameters.items()},
+                       s.return_non_uniform, self.note(s.return_source) if s.return_source is not None else None,
+                       set(s.return_parameters), {i: [self.pending(p) for p in ps] for i, ps in s.pointees.items()},
+                       dict(s.pointer_writes))
+
+    def failure(self, f: Failure) -> Failure:
+        return Failure(f.requirement, self.span(f.span), f.message, [self.note(n) for n in f.notes], f.function,
+                       f.builtin, self.span(f.call))

@@ -1,0 +1,372 @@
+"""Reusing the check of an unchanged function body from the previous version of a document.
+
+An edit in an editor touches one function, yet checking every function body
+is most of the work of a lint. So the checker records what checking a body
+added (diagnostics, expression types, references, local symbols, the module
+variables it used and the functions it called, what is said once per
+module), and for the next version of the document replays that record,
+shifted to where the function now starts, when everything the check read is
+the same:
+
+- the function's text, byte for byte, parsed without errors (the same text
+  then gives the same subtree);
+- the module's enables and configured dialect;
+- what had been said once per module before it (a portability note, a
+  missing `enable`, the first use of a matrix dialect are reported once);
+- every module-scope name the body looked up: the same kind of declaration
+  with the same type, value, address space and signature, or still none;
+- the function's own parameter and return types (they may name structs and
+  aliases declared elsewhere).
+
+A check is recorded only if nothing it did reached outside the function: a
+diagnostic, fix or model entry elsewhere, or the resolution of a module
+declaration on first use (whose diagnostics belong to that declaration and
+come from whichever function uses it first). Such bodies are checked afresh
+on every version. The result is the same as checking every body, which
+tests/test_incremental.py checks over random edit sequences.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+
+from ..core.diagnostic import Diagnostic
+from ..core.text import Span
+from . import types as t
+from .model import Symbol
+
+_UNRESOLVED = object()  # the signature of a declaration not resolved yet: never equal to a recorded one
+
+
+@dataclass(eq=False)
+class BodyRecord:
+    """What checking one function body added, with the spans of the version it was checked in."""
+
+    start: int
+    end: int
+    environment: tuple  # enables and configured dialect
+    said_before: tuple  # Context.said_once() at the start, dialect uses as a set of families
+    lookups: dict[str, object]  # module-scope name -> signature of what it named (None: undeclared)
+    signature: object  # of the function itself: its parameter and return types come from declarations elsewhere
+    structs: bool  # whether what it looked up leads to struct types (which replay maps to this version's)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    types: dict = field(default_factory=dict)
+    # Where each name refers to: (True, index in `locals`) or (False, module-scope name).
+    references: list[tuple[tuple[int, int], tuple[bool, object]]] = field(default_factory=list)
+    locals: list[tuple] = field(default_factory=list)  # _LocalRecord: symbols without their (old) nodes
+    said: tuple = (frozenset(), frozenset(), {})
+    matrix_dialects: frozenset = frozenset()
+    var_uses: list[tuple[str, Span]] = field(default_factory=list)
+    calls: list[str] = field(default_factory=list)
+
+
+class _Recording:
+    def __init__(self, checker, node: ts.Node) -> None:
+        ctx = checker.ctx
+        self.node = node
+        self.said_before = ctx.said_once()
+        self.diagnostics_before = len(ctx.diagnostics)
+        self.symbols_before = len(ctx.model.symbols)
+        self.dialects_before = set(ctx.model.matrix_dialects)
+        self.resolutions_before = checker.resolutions
+        self.module_size = len(checker.module_scope.symbols)
+        # The body's model entries go to fresh tables, merged back afterwards: what it added is then
+        # exactly what they hold (nothing in the checker reads these tables while checking).
+        self.types, self.references = ctx.model.expression_types, ctx.model.references
+        ctx.model.expression_types, ctx.model.references = {}, {}
+        checker.module_lookups = {}
+
+
+class BodyReuse:
+    """The recorded body checks of one document's last version, by function text."""
+
+    def __init__(self) -> None:
+        self._previous: dict[bytes, BodyRecord] = {}
+        self._current: dict[bytes, BodyRecord] = {}
+        # Function start -> the record replayed or made for it in the latest check; the uniformity
+        # analysis reuses a function's results only where its semantic record was reused.
+        self.used: dict[int, BodyRecord] = {}
+        self.replayed = 0
+        self.checked = 0
+        self._signatures: dict[int, object] = {}  # id(symbol) -> signature, for this check's resolved symbols
+
+    def begin(self) -> None:
+        self._current, self.used, self._signatures = {}, {}, {}
+        self.replayed = self.checked = 0
+
+    def end(self) -> None:
+        # Only what the latest version used is kept: memory stays proportional to the document.
+        self._previous = self._current
+
+    # ------------------------------------------------------------ replay
+    def replay(self, checker, symbol: Symbol, node: ts.Node) -> bool:
+        """Adds the recorded check of this body if it is still valid; False when it must be checked."""
+        text = checker.ctx.source.data[node.start_byte:node.end_byte]
+        record = self._current.get(text) or self._previous.get(text)
+        if record is None or not self._valid(checker, record, symbol):
+            return False
+        ctx = checker.ctx
+        delta = node.start_byte - record.start
+        if record.diagnostics:
+            ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
+        module = checker.module_scope.symbols
+        structs = _structs_of([module.get(name) for name in record.lookups] + [symbol]) if record.structs else {}
+        memo: dict[int, object] = {}
+        types = ctx.model.expression_types
+        if structs:
+            types.update({(s + delta, e + delta, kind): _remap(value, structs, memo)
+                          for (s, e, kind), value in record.types.items()})
+        elif delta:
+            types.update({(s + delta, e + delta, kind): value for (s, e, kind), value in record.types.items()})
+        else:
+            types.update(record.types)
+        local_symbols = [_replayed_symbol(s, delta, ctx.root, structs, memo) for s in record.locals]
+        ctx.model.symbols.extend(local_symbols)
+        ctx.model.references.update({(start + delta, end + delta): local_symbols[target] if local else module[target]
+                                     for (start, end), (local, target) in record.references})
+        portability, enables, uses = record.said
+        if portability or enables or uses:
+            ctx.add_said_once(portability, enables,
+                              {family: Span(s.start + delta, s.end + delta) for family, s in uses.items()})
+        if record.matrix_dialects:
+            ctx.model.matrix_dialects |= record.matrix_dialects
+        if record.var_uses:
+            checker.var_uses.setdefault(symbol, []).extend(
+                (module[name], Span(s.start + delta, s.end + delta)) for name, s in record.var_uses)
+        if record.calls:
+            checker.calls.setdefault(symbol, []).extend(module[name] for name in record.calls)
+        self._current[text] = record
+        self.used[node.start_byte] = record
+        self.replayed += 1
+        return True
+
+    def _signature(self, symbol: Symbol | None) -> object:
+        # A resolved declaration does not change for the rest of the check: compute its signature once.
+        if symbol is None:
+            return None
+        found = self._signatures.get(id(symbol))
+        if found is None:
+            found = _signature(symbol)
+            if found is not _UNRESOLVED:
+                self._signatures[id(symbol)] = found
+        return found
+
+    def _valid(self, checker, record: BodyRecord, symbol: Symbol) -> bool:
+        ctx = checker.ctx
+        if record.signature != self._signature(symbol):
+            return False
+        if record.environment != _environment(ctx):
+            return False
+        portability, enables, uses = ctx.said_once()
+        if record.said_before != (portability, enables, frozenset(uses)):
+            return False
+        module = checker.module_scope.symbols
+        return all(self._signature(module.get(name)) == signature for name, signature in record.lookups.items())
+
+    # ------------------------------------------------------------ record
+    def start(self, checker, node: ts.Node) -> _Recording:
+        self.checked += 1
+        return _Recording(checker, node)
+
+    def finish(self, checker, recording: _Recording, symbol: Symbol, completed: bool) -> None:
+        """Merges the body's model entries back and, if the check stayed inside the function, records it."""
+        ctx = checker.ctx
+        types, references = ctx.model.expression_types, ctx.model.references
+        ctx.model.expression_types, ctx.model.references = recording.types, recording.references
+        recording.types.update(types)
+        recording.references.update(references)
+        lookups, checker.module_lookups = checker.module_lookups, None
+        if not completed:
+            return
+        record = self._record(checker, recording, symbol, types, references, lookups)
+        if record is not None:
+            text = ctx.source.data[recording.node.start_byte:recording.node.end_byte]
+            self._current[text] = record
+            self.used[recording.node.start_byte] = record
+
+    def _record(self, checker, recording: _Recording, symbol: Symbol, types: dict, references: dict,
+                lookups: dict) -> BodyRecord | None:
+        ctx, node = checker.ctx, recording.node
+        start, end = node.start_byte, node.end_byte
+
+        def inside(s: int, e: int) -> bool:
+            # An empty span at the function's edge (an insertion before or after it) is not part of it.
+            return start <= s and e <= end if s < e else start < s < end
+
+        if checker.resolutions != recording.resolutions_before \
+                or len(checker.module_scope.symbols) != recording.module_size:
+            return None
+        diagnostics = ctx.diagnostics[recording.diagnostics_before:]
+        if not all(inside(s.start, s.end) for d in diagnostics for s in d.spans()):
+            return None
+        if not all(inside(s, e) for s, e, _ in types) or not all(inside(s, e) for s, e in references):
+            return None
+        local_symbols = ctx.model.symbols[recording.symbols_before:]
+        if not all(inside(s.span.start, s.span.end) and s.declaration is not None
+                   and inside(s.declaration.start_byte, s.declaration.end_byte) for s in local_symbols):
+            return None
+        module = checker.module_scope.symbols
+        index = {id(s): i for i, s in enumerate(local_symbols)}
+        recorded_references = []
+        for key, target in references.items():
+            if id(target) in index:
+                recorded_references.append((key, (True, index[id(target)])))
+            elif module.get(target.name) is target and target.name in lookups:
+                recorded_references.append((key, (False, target.name)))
+            else:
+                return None
+        portability, enables, uses = ctx.said_once()
+        before_portability, before_enables, before_uses = recording.said_before
+        new_uses = {family: span for family, span in uses.items() if family not in before_uses}
+        if not all(inside(s.start, s.end) for s in new_uses.values()):
+            return None
+        var_uses = checker.var_uses.get(symbol, [])
+        calls = checker.calls.get(symbol, [])
+        if not all(module.get(v.name) is v and inside(s.start, s.end) for v, s in var_uses) \
+                or not all(module.get(f.name) is f for f in calls):
+            return None
+        signatures = {}
+        for name, found in lookups.items():
+            signature = self._signature(found)
+            if signature is _UNRESOLVED:
+                return None
+            signatures[name] = signature
+        return BodyRecord(
+            start, end, _environment(ctx),
+            (before_portability, before_enables, frozenset(before_uses)), signatures, _signature(symbol),
+            bool(_structs_of(list(lookups.values()) + [symbol])),
+            diagnostics, types, recorded_references, [_local_record(s) for s in local_symbols],
+            (portability - before_portability, enables - before_enables, new_uses),
+            frozenset(ctx.model.matrix_dialects - recording.dialects_before),
+            [(v.name, s) for v, s in var_uses], [f.name for f in calls])
+
+
+def _environment(ctx) -> tuple:
+    return frozenset(ctx.model.enables), ctx.configured_dialect
+
+
+def _signature(symbol: Symbol | None) -> object:
+    """What a function body can learn of a module-scope declaration by naming it."""
+    if symbol is None:
+        return None
+    if not symbol.resolved or symbol.resolving:
+        return _UNRESOLVED
+    return (symbol.kind, _type_key(symbol.type), repr(symbol.value), symbol.space, symbol.access,
+            tuple(_type_key(p) for p in symbol.parameters), _type_key(symbol.return_type),
+            getattr(symbol, "cycle_reported", False))
+
+
+def _type_key(value: object) -> object:
+    """A type as a comparable value: structs are nominal objects, so compare their name and members."""
+    if value is None or type(value) in _PLAIN:
+        return value
+    if isinstance(value, t.Struct):
+        return ("struct", value.name, tuple((m.name, _type_key(m.type)) for m in value.members))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__,) + tuple(_type_key(getattr(value, f.name)) for f in dataclasses.fields(value))
+    if isinstance(value, tuple):
+        return tuple(_type_key(v) for v in value)
+    return value
+
+
+# Types that hold no struct: they compare by value as they are.
+_PLAIN = frozenset({t.Scalar, t.Vector, t.Matrix, type(t.ERROR), str, int, float, bool})
+
+
+def _structs_of(symbols) -> dict[str, t.Struct]:
+    """The struct types of this version that the module declarations a body named lead to, by name."""
+    found: dict[str, t.Struct] = {}
+
+    def visit(value: object) -> None:
+        if value is None or type(value) in _PLAIN:
+            return
+        if isinstance(value, t.Struct):
+            found.setdefault(value.name, value)
+            for member in value.members:
+                visit(member.type)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            for f in dataclasses.fields(value):
+                visit(getattr(value, f.name))
+        elif isinstance(value, tuple):
+            for item in value:
+                visit(item)
+
+    for symbol in symbols:
+        if symbol is not None:
+            visit(symbol.type)
+            visit(symbol.parameters)
+            visit(symbol.return_type)
+    return found
+
+
+def _remap(value: object, structs: dict[str, t.Struct], memo: dict[int, object]) -> object:
+    """`value` with the struct types of the recorded version replaced by this version's equal ones."""
+    if not structs or isinstance(value, (t.Scalar, str, int, float, type(None))):
+        return value
+    key = id(value)
+    if key in memo:
+        return memo[key]
+    result = value
+    if isinstance(value, t.Struct):
+        result = structs.get(value.name, value)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {}
+        for f in dataclasses.fields(value):
+            item = getattr(value, f.name)
+            new = _remap(item, structs, memo)
+            if new is not item:
+                changes[f.name] = new
+        if changes:
+            result = dataclasses.replace(value, **changes)
+    elif isinstance(value, tuple):
+        items = tuple(_remap(v, structs, memo) for v in value)
+        if any(a is not b for a, b in zip(items, value)):
+            result = items
+    memo[key] = result
+    return result
+
+
+class _ReplayedSymbol(Symbol):
+    """A local symbol of a replayed body; its declaration node is looked up in this version's tree when
+    someone asks (most never do), since the recorded one belongs to an old tree."""
+
+    @property
+    def declaration(self):
+        found = self.__dict__.get("_declaration")
+        if found is None and self.__dict__.get("_locator") is not None:
+            root, start, end, kind = self.__dict__.pop("_locator")
+            node = root.descendant_for_byte_range(start, end)
+            while node is not None and not (node.type == kind and node.start_byte == start and node.end_byte == end):
+                node = node.parent
+            self.__dict__["_declaration"] = found = node
+        return found
+
+    @declaration.setter
+    def declaration(self, node) -> None:
+        self.__dict__["_declaration"] = node
+        self.__dict__["_locator"] = None
+
+
+def _local_record(symbol: Symbol) -> tuple:
+    # No tree-sitter node: a node keeps its whole tree alive, and records outlive many versions.
+    node = symbol.declaration
+    fields = {k: v for k, v in vars(symbol).items() if k not in ("span", "declaration")}
+    return fields, symbol.span, (node.start_byte, node.end_byte, node.type)
+
+
+def _replayed_symbol(record: tuple, delta: int, root: ts.Node, structs, memo) -> Symbol:
+    fields, span, (start, end, node_type) = record
+    # Built without __init__: a replay makes thousands of these, and the fields are already checked.
+    symbol = _ReplayedSymbol.__new__(_ReplayedSymbol)
+    symbol.__dict__.update(fields)
+    if structs:
+        for name in ("type", "return_type"):
+            symbol.__dict__[name] = _remap(fields[name], structs, memo)
+        symbol.__dict__["parameters"] = tuple(_remap(p, structs, memo) for p in fields["parameters"])
+    symbol.__dict__["span"] = Span(span.start + delta, span.end + delta)
+    symbol.__dict__["_declaration"] = None
+    symbol.__dict__["_locator"] = (root, start + delta, end + delta, node_type)
+    return symbol
