@@ -96,10 +96,23 @@ def without_fixes_that_break_syntax(diagnostics: list[Diagnostic], data: bytes) 
     before = syntax_errors(diagnostics)
     if before == 0:
         return diagnostics
+    budget = [MAX_FIXES_REPARSED]
+
+    def parses_no_worse(fix) -> bool:
+        # Past the budget a fix is dropped unchecked: one keystroke in a badly
+        # broken file must not cost a re-parse per finding, and the fixes come
+        # back as the errors go.
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        fixed = parse(apply_edits(data, list(fix.edits)))
+        return syntax_errors(syntax_diagnostics(fixed, explain=False)) <= before
+
     kept = []
     for diagnostic in diagnostics:
-        good = tuple(fix for fix in diagnostic.fixes
-                     if syntax_errors(syntax_diagnostics(parse(apply_edits(data, list(fix.edits))), explain=False))
-                     <= before)
+        good = tuple(fix for fix in diagnostic.fixes if parses_no_worse(fix))
         kept.append(diagnostic if len(good) == len(diagnostic.fixes) else replace(diagnostic, fixes=good))
     return kept
+
+
+MAX_FIXES_REPARSED = 16
