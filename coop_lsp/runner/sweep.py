@@ -41,7 +41,7 @@ def parse_assignment(text: str, many: bool) -> tuple[str, list[int]]:
     name = name.strip()
     if not sep or not name.isidentifier():
         raise SweepError(f"'{text}': expected NAME={'V1,V2,...' if many else 'VALUE'}")
-    parts = [v.strip() for v in values.split(",")] if many else [values.strip()]
+    parts = [v.strip() for v in values.split(",")]
     try:
         numbers = [int(v, 0) for v in parts]
     except ValueError:
@@ -174,6 +174,9 @@ def sweep_page(results: list[SweepResult], fmt: str = "markdown", title: str = "
         table = "<table>\n" + "\n".join(
             "<tr>" + "".join(f"<{'th' if i == 0 else 'td'}>{html.escape(c)}</{'th' if i == 0 else 'td'}>"
                              for c in row) + "</tr>" for i, row in enumerate(rows)) + "\n</table>"
+        errors = [f"<li>{html.escape(r.label)}: {html.escape(r.report.error)}</li>" for r in results if r.report.error]
+        if errors:
+            table += "\n<h2>Errors</h2>\n<ul>\n" + "\n".join(errors) + "\n</ul>"
         return ("<!doctype html>\n<meta charset=\"utf-8\">\n"
                 f"<title>{html.escape(title)}</title>\n"
                 "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
