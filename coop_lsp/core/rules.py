@@ -78,5 +78,6 @@ def _load_all_layers() -> None:
     from ..analysis import configs as _configuration_rules  # noqa: F401
     from ..analysis.uniformity import rules as _uniformity_rules  # noqa: F401
     from ..lint import rules as _lint_rules  # noqa: F401
+    from ..runner import rules as _runner_rules  # noqa: F401
     from ..semantic import rules as _semantic_rules  # noqa: F401
     from ..syntax import rules as _syntax_rules  # noqa: F401

@@ -71,6 +71,9 @@ class RunReport:
     memory_fraction: float | None = None
     peak_profile: str = ""
     toggles: list[str] = field(default_factory=list)
+    # Compiler errors placed in the user's kernel: {"line", "column" (1-based), "message", "exact"}; exact is
+    # False where the error was in code the runner generated and points at the nearest line of the kernel.
+    source_errors: list[dict] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -107,6 +110,9 @@ def _render(r: RunReport, markdown: bool) -> str:
         lines.append(f"{bullet}note: {note}")
     if r.error:
         lines.append(f"{bullet}error{' while ' + r.stage if r.stage else ''}: {r.error}")
+    for e in r.source_errors:
+        where = "" if e["exact"] else " (in code the runner generated for this line)"
+        lines.append(f"{bullet}{r.kernel}:{e['line']}:{e['column']}: {e['message']}{where}")
     for c in r.checks:
         index = ", ".join(str(i) for i in c.worst_index)
         lines.append(f"{bullet}{c.name}: {c.verdict}, max abs error {c.max_abs_error:.3g}, max rel error "
@@ -390,9 +396,10 @@ def choose_backend(dialect: str, requested: str) -> tuple[str, bool]:
 def run_kernel(kernel: Path | str, description: RunDescription | Path | None = None, backend: str = "auto",
                text: str | None = None, workspace: Path | None = None, timeout_s: float | None = None,
                api: str | None = None, emulate_kernel: bool | None = None,
-               robustness: bool | None = None) -> RunReport:
+               robustness: bool | None = None, progress=None, cancel=None) -> RunReport:
     """Runs `kernel` (a path, or a display name with `text`) and returns the report; never raises for the
-    kernel's or the description's mistakes, which become the report's error."""
+    kernel's or the description's mistakes, which become the report's error. `progress(step)` hears each
+    step of the worker ("compiling the kernel", ...); setting the `cancel` event kills the run."""
     started = time.perf_counter()
     kernel_path = Path(kernel)
     report = RunReport(kernel=kernel_path.name)
@@ -440,7 +447,8 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         if "subgroups" in module.enables:
             features.append("subgroups")
         result, outputs = _execute(code, entry.name, overrides, desc, bindings, api, features,
-                                   report.robustness, timeout_s or desc.timeout_s, report)
+                                   report.robustness, timeout_s or desc.timeout_s, report, progress, cancel,
+                                   original_text=text)
         if result is None:
             return report
         report.adapter = result.get("adapter", {}).get("device", "") or result.get("adapter", {}).get(
@@ -514,7 +522,35 @@ def _against_peak(report: RunReport, desc: RunDescription, bindings) -> None:
         report.memory_fraction = report.gbps / profile.peak_memory_gbps
 
 
-def _execute(code, entry, overrides, desc, bindings, api, features, robustness, timeout_s, report):
+def _stage_of(job_dir: Path) -> str:
+    try:
+        return (job_dir / "stage").read_text() or "starting"
+    except OSError:
+        return "starting"
+
+
+def _wait(process: subprocess.Popen, job_dir: Path, timeout_s: float, progress, cancel) -> str:
+    """"exited", "timeout" or "cancelled"; tells `progress` each new step the worker announces."""
+    deadline = time.monotonic() + timeout_s
+    announced = None
+    while True:
+        try:
+            process.wait(timeout=min(0.1, max(0.0, deadline - time.monotonic())))
+            return "exited"
+        except subprocess.TimeoutExpired:
+            pass
+        # The worker rewrites the file for each step; an empty read is a rewrite in progress.
+        if progress is not None and (stage := _stage_of(job_dir)) not in (announced, "starting"):
+            announced = stage
+            progress(stage)
+        if cancel is not None and cancel.is_set():
+            return "cancelled"
+        if time.monotonic() >= deadline:
+            return "timeout"
+
+
+def _execute(code, entry, overrides, desc, bindings, api, features, robustness, timeout_s, report,
+             progress=None, cancel=None, original_text: str = ""):
     import numpy as np
 
     with tempfile.TemporaryDirectory(prefix="coop-run-") as tmp:
@@ -541,14 +577,18 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
                                    start_new_session=True)
         _RUNNING.add(process)
         try:
-            process.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            _kill(process)
-            stage = (job_dir / "stage").read_text() if (job_dir / "stage").exists() else "starting"
-            report.status, report.stage = "timeout", stage
-            report.error = (f"killed after {timeout_s:g} s (time limit) while {stage}; the kernel may loop "
-                            "forever or be far slower than expected")
-            return None, {}
+            ended = _wait(process, job_dir, timeout_s, progress, cancel)
+            if ended != "exited":
+                _kill(process)
+                stage = _stage_of(job_dir)
+                report.stage = stage
+                if ended == "cancelled":
+                    report.status, report.error = "cancelled", f"cancelled while {stage}"
+                else:
+                    report.status = "timeout"
+                    report.error = (f"killed after {timeout_s:g} s (time limit) while {stage}; the kernel may "
+                                    "loop forever or be far slower than expected")
+                return None, {}
         finally:
             log.close()
             _RUNNING.discard(process)
@@ -564,6 +604,7 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
         if not result.get("ok"):
             report.status, report.stage = "failed", result.get("stage", "")
             report.error = result.get("error", "unknown error")
+            report.source_errors = compile_errors(report.error, code, original_text)
             return None, {}
         outputs = {}
         for (b, decl, name, array), entry_data in zip(bindings, job_bindings):
@@ -608,3 +649,41 @@ def _huge_dispatch_note(report: RunReport) -> None:
     if x * y * z >= 1 << 32 and "llvmpipe" in report.adapter:
         report.notes.append(f"lavapipe ran only {x * y * z % (1 << 32):,} of the {x * y * z:,} workgroups "
                             "(it counts a dispatch's workgroups in 32 bits)")
+
+
+# Tint's messages look like ":12:5 error: ..." (Dawn prefixes them with its own text).
+_COMPILER_MESSAGE = re.compile(r"(?m)(?:^|\s):(\d+):(\d+) (error|warning): (.*)$")
+# naga's (wgpu-native): "Shader '' parsing error: <message>" then "┌─ wgsl:1:8" on a following line.
+_NAGA_MESSAGE = re.compile(r"(?m)(?:parsing|validation) error: (.*)\n\s*\u250c\u2500 wgsl:(\d+):(\d+)")
+
+
+def compile_errors(error: str, compiled: str, original: str) -> list[dict]:
+    """The compiler's errors in `error`, placed in `original` (the user's kernel) through a line diff
+    with `compiled` (what the runner handed to the compiler: constants rewritten, a dialect
+    translated or emulated). A line the runner generated maps to the nearest original line before it."""
+    import difflib
+
+    found = [(int(m.group(1)), int(m.group(2)), m.group(3), m.group(4).strip())
+             for m in _COMPILER_MESSAGE.finditer(error)]
+    found += [(int(m.group(2)), int(m.group(3)), "error", m.group(1).strip())
+              for m in _NAGA_MESSAGE.finditer(error)]
+    if not found:
+        return []
+    compiled_lines, original_lines = compiled.splitlines(), original.splitlines()
+    mapping: dict[int, tuple[int, bool]] = {}
+    matcher = difflib.SequenceMatcher(None, compiled_lines, original_lines, autojunk=False)
+    for tag, c0, c1, o0, o1 in matcher.get_opcodes():
+        for i in range(c0, c1):
+            if tag == "equal":
+                mapping[i + 1] = (o0 + (i - c0) + 1, True)
+            elif tag == "replace" and c1 - c0 == o1 - o0:
+                mapping[i + 1] = (o0 + (i - c0) + 1, True)  # the same line with rewritten values
+            else:
+                mapping[i + 1] = (max(1, o0), False)
+    out = []
+    for line, column, severity, message in found:
+        target, exact = mapping.get(line, (1, False))
+        if severity != "error":
+            continue
+        out.append({"line": target, "column": column if exact else 1, "message": message, "exact": exact})
+    return out

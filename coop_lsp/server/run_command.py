@@ -1,20 +1,31 @@
-"""The server's `coop-lsp.runKernel` command: runs the kernel of an open document and reports.
+"""The server's kernel runs: `coop-lsp.runKernel` and `coop-lsp.cancelRun`, and what the last run leaves.
 
-Arguments: [uri, entry_point?]. Uses the editor's text (unsaved edits included)
-and the run description beside the file on disk (`<kernel>.run.toml`). The run
-happens in a worker thread that waits on the runner's child process, so the
-server stays responsive; the result comes back as the command's value
-(markdown) and as a message.
+runKernel's arguments: [uri, entry_point?]. It uses the editor's text (unsaved
+edits included) and the run description beside the file on disk
+(`<kernel>.run.toml`). The run happens in a worker thread that waits on the
+runner's child process, so the server stays responsive. While it runs, a
+cancellable work-done progress shows the worker's step; cancelling it (or the
+request, or `coop-lsp.cancelRun [uri?]`) kills the run. The result comes back
+as the command's value (markdown) and a message; the last result per entry
+point is shown in hover and as an inlay hint on the entry point, and compile
+errors become R001 diagnostics until the document changes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
+
+from ..core.diagnostic import Diagnostic, Severity
+from ..core.text import Span
 
 
 def _path(uri: str) -> Path | None:
@@ -22,22 +33,76 @@ def _path(uri: str) -> Path | None:
     return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
 
 
-def run_report_markdown(uri: str, entry_point: str | None, text: str | None, workspace: Path | None = None) -> tuple[str, bool]:
-    """(markdown report, ok) for the kernel at `uri`; never raises for the kernel's mistakes."""
+@dataclass
+class LastRun:
+    entry: str
+    version: int | None  # the document version that ran
+    report: object  # runner.execute.RunReport
+    finished: float = field(default_factory=time.time)
+
+    def summary(self) -> str:
+        r = self.report
+        parts = [r.status]
+        if r.timing:
+            parts.append(f"{r.timing['median_ms']:.3f} ms")
+        if r.tflops is not None:
+            parts.append(f"{r.tflops:.3g} TFLOP/s")
+        if r.peak_fraction is not None:
+            parts.append(f"{r.peak_fraction:.0%} of peak")
+        return " · ".join(parts)
+
+
+@dataclass
+class KernelRuns:
+    last: dict[str, dict[str, LastRun]] = field(default_factory=dict)  # uri -> entry point -> last run
+    cancels: dict[str, set[threading.Event]] = field(default_factory=dict)  # uri -> runs in flight
+
+    def record(self, uri: str, run: LastRun) -> None:
+        self.last.setdefault(uri, {})[run.entry] = run
+
+    def compile_diagnostics(self, uri: str, version: int | None, source) -> list[Diagnostic]:
+        """R001 for the errors of the last runs of this very version of the document."""
+        from ..runner.rules import KERNEL_COMPILE_ERROR
+
+        out = []
+        for run in self.last.get(uri, {}).values():
+            if run.version != version:
+                continue
+            for error in run.report.source_errors:
+                line = max(0, min(error["line"] - 1, source.line_count - 1))
+                end = source.line_end(line)
+                text = source.data[source.line_start(line):end]
+                start = source.line_start(line) + len(text) - len(text.lstrip())
+                where = "" if error["exact"] else " (in code the runner generated for this line)"
+                out.append(Diagnostic(KERNEL_COMPILE_ERROR.code,
+                                      f"{run.report.backend or 'the backend'} rejected the kernel: "
+                                      f"{error['message']}{where}", Span(start, max(start, end)), Severity.ERROR))
+        return out
+
+
+def run_report(uri: str, entry_point: str | None, text: str | None, workspace: Path | None = None,
+               progress=None, cancel: threading.Event | None = None):
+    """(markdown report, RunReport or None); never raises for the kernel's mistakes."""
     from ..runner.description import RunDescriptionError, load_run_description, sidecar_path
     from ..runner.execute import run_kernel
 
     path = _path(uri)
     if path is None:
-        return "coop-lsp can run only kernels saved as files (file:// URIs).", False
+        return "coop-lsp can run only kernels saved as files (file:// URIs).", None
     try:
         description = load_run_description(sidecar_path(path), workspace)
     except RunDescriptionError as error:
-        return f"**Run kernel**: {error}\n\nSee docs/runner.md for the run description.", False
+        return f"**Run kernel**: {error}\n\nSee docs/runner.md for the run description.", None
     if entry_point:
         description.entry_point = entry_point
-    report = run_kernel(path, description, text=text)
-    return report.render("markdown"), report.ok
+    report = run_kernel(path, description, text=text, progress=progress, cancel=cancel)
+    return report.render("markdown"), report
+
+
+def run_report_markdown(uri: str, entry_point: str | None, text: str | None, workspace: Path | None = None):
+    """(markdown report, ok), for callers that need no more."""
+    markdown, report = run_report(uri, entry_point, text, workspace)
+    return markdown, report is not None and report.ok
 
 
 # Not the event loop's default executor: asyncio.run joins that one before start_io returns, so a server
@@ -46,7 +111,28 @@ def run_report_markdown(uri: str, entry_point: str | None, text: str | None, wor
 _RUNS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="coop-run")
 
 
-def register(ls, command: str) -> None:
+async def _start_progress(ls, title: str, cancel: threading.Event) -> str | None:
+    """A cancellable work-done progress, where the client supports them; its token."""
+    window = getattr(ls.client_capabilities, "window", None) if ls.client_capabilities else None
+    if not getattr(window, "work_done_progress", False):
+        return None
+    token = f"coop-run-{uuid.uuid4()}"
+    try:
+        await asyncio.wait_for(ls.work_done_progress.create_async(token), timeout=5)
+    except Exception:  # noqa: BLE001 - no progress bar is no reason not to run
+        return None
+    future = ls.work_done_progress.tokens.get(token)
+    if future is not None:
+        future.add_done_callback(lambda f: cancel.set() if f.cancelled() else None)
+    ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title=title, cancellable=True,
+                                                                 message="starting"))
+    return token
+
+
+def register(ls, command: str, cancel_command: str, republish) -> None:
+    runs = KernelRuns()
+    ls.kernel_runs = runs
+
     @ls.command(command)
     async def run_kernel_command(*args):
         params = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
@@ -56,6 +142,7 @@ def register(ls, command: str) -> None:
         entry = params[1] if len(params) > 1 and isinstance(params[1], str) else None
         state = getattr(ls, "documents", {}).get(uri)
         text = state.document.text if state is not None else None
+        version = state.document.version if state is not None else None
         root = None
         try:
             root_uri = ls.workspace.root_uri
@@ -63,8 +150,41 @@ def register(ls, command: str) -> None:
         except Exception:  # noqa: BLE001 - no workspace: the description's folder is the limit
             root = None
         loop = asyncio.get_running_loop()
-        markdown, ok = await loop.run_in_executor(_RUNS, run_report_markdown, uri, entry, text, root)
+        cancel = threading.Event()
+        runs.cancels.setdefault(uri, set()).add(cancel)
+        name = (_path(uri) or Path(uri)).name
+        token = await _start_progress(ls, f"Running {entry or name}", cancel)
+
+        def progress(step: str) -> None:
+            if token is not None:
+                loop.call_soon_threadsafe(ls.work_done_progress.report, token,
+                                          lsp.WorkDoneProgressReport(message=step))
+        try:
+            markdown, report = await loop.run_in_executor(_RUNS, run_report, uri, entry, text, root, progress,
+                                                          cancel)
+        except asyncio.CancelledError:  # the client cancelled the request: kill the run too
+            cancel.set()
+            raise
+        finally:
+            runs.cancels.get(uri, set()).discard(cancel)
+            if token is not None:
+                ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message="done"))
+        if report is not None:
+            runs.record(uri, LastRun(entry or "main", version, report))
+            republish(uri)
         first = markdown.splitlines()[0].lstrip("# ") if markdown else ""
+        ok = report is not None and report.ok
         ls.window_show_message(lsp.ShowMessageParams(
             type=lsp.MessageType.Info if ok else lsp.MessageType.Warning, message=f"coop-lsp: {first}"))
         return markdown
+
+    @ls.command(cancel_command)
+    def cancel_run_command(*args):
+        params = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+        uris = [params[0]] if params and isinstance(params[0], str) else list(runs.cancels)
+        cancelled = 0
+        for uri in uris:
+            for event in runs.cancels.get(uri, set()):
+                event.set()
+                cancelled += 1
+        return cancelled

@@ -14,6 +14,7 @@ import concurrent.futures
 import json
 import logging
 import os
+import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,7 @@ VERSION = "0.1.0"
 CONFIG_SECTION = "coop-lsp"
 DEBOUNCE_SECONDS = 0.15
 RUN_KERNEL_COMMAND = "coop-lsp.runKernel"
+CANCEL_RUN_COMMAND = "coop-lsp.cancelRun"
 MAX_WORKSPACE_FILES = 2000
 
 
@@ -210,7 +212,17 @@ class CoopLanguageServer(LanguageServer):
 
     def lsp_diagnostics(self, uri: str, analysis: Analysis) -> list[lsp.Diagnostic]:
         convert = Converter(analysis.source, self.unit)
-        return [convert.diagnostic(uri, d) for d in self.settings.apply(analysis.diagnostics)]
+        found = self.settings.apply(analysis.diagnostics)
+        runs = getattr(self, "kernel_runs", None)
+        if runs is not None:
+            found = found + runs.compile_diagnostics(uri, analysis.version, analysis.source)
+        return [convert.diagnostic(uri, d) for d in found]
+
+    def republish(self, uri: str) -> None:
+        """Publishes the current analysis again, e.g. with the errors of a kernel run added."""
+        state = self.documents.get(uri)
+        if state is not None and state.analysis is not None:
+            self.publish(state, state.analysis)
 
     def publish(self, state: DocumentState, analysis: Analysis) -> None:
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
@@ -374,7 +386,14 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         result = ide_hover.hover(analysis, convert.offset(params.position), ls.settings.dialect)
         if result is None:
             return None
-        return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=result.markdown),
+        markdown = result.markdown
+        entry = _entry_point_at(analysis, convert.offset(params.position))
+        last = ls.kernel_runs.last.get(params.text_document.uri, {}).get(entry.name) if entry else None
+        if last is not None:
+            markdown += (f"\n\n---\n**Last run** ({time.strftime('%H:%M:%S', time.localtime(last.finished))}"
+                         f"{'' if last.version == analysis.version else ', an earlier version'}): "
+                         f"{last.summary()}\n\n" + last.report.render("markdown").split("\n", 2)[-1])
+        return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=markdown),
                          range=convert.range(result.span))
 
     @ls.feature(lsp.TEXT_DOCUMENT_DEFINITION)
@@ -524,9 +543,16 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         if found is None:
             return None
         analysis, convert = found
-        return [lsp.InlayHint(position=convert.position(h.offset), label=h.label, kind=lsp.InlayHintKind.Type,
-                              padding_left=False)
-                for h in presentation.inlay_hints(analysis, convert.span(params.range))]
+        hints = [lsp.InlayHint(position=convert.position(h.offset), label=h.label, kind=lsp.InlayHintKind.Type,
+                               padding_left=False)
+                 for h in presentation.inlay_hints(analysis, convert.span(params.range))]
+        wanted = convert.span(params.range)
+        for entry in _compute_entry_points(analysis):
+            last = ls.kernel_runs.last.get(params.text_document.uri, {}).get(entry.name)
+            if last is not None and wanted.start <= entry.span.end <= wanted.end:
+                hints.append(lsp.InlayHint(position=convert.position(entry.span.end),
+                                           label=f"last run: {last.summary()}", padding_left=True))
+        return hints
 
     @ls.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
     async def folding_range(params: lsp.FoldingRangeParams):
@@ -565,7 +591,7 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
 
     # ------------------------------------------------------------- actions
     @ls.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
-                lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+                lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.Source]))
     async def code_action(params: lsp.CodeActionParams):
         uri = params.text_document.uri
         found = await ls.features(uri)
@@ -579,6 +605,12 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
                 title=action.title, kind=lsp.CodeActionKind.QuickFix, is_preferred=action.preferred,
                 diagnostics=[convert.diagnostic(uri, action.diagnostic)] if action.diagnostic else None,
                 edit=lsp.WorkspaceEdit(changes={uri: [convert.text_edit(e) for e in action.edits]})))
+        # Inside a compute entry point: run it (the same command as its code lens).
+        entry = _entry_point_at(analysis, convert.span(params.range).start)
+        if entry is not None:
+            out.append(lsp.CodeAction(title=f"Run kernel '{entry.name}'", kind=lsp.CodeActionKind.Source,
+                                      command=lsp.Command(title="Run kernel", command=RUN_KERNEL_COMMAND,
+                                                          arguments=[uri, entry.name])))
         return out
 
     @ls.feature(lsp.TEXT_DOCUMENT_CODE_LENS)
@@ -587,19 +619,11 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         if found is None:
             return None
         analysis, convert = found
-        out = []
-        for symbol in analysis.model.symbols:
-            declaration = symbol.declaration
-            if symbol.kind != "function" or declaration is None:
-                continue
-            if any(c.type == "attribute" and analysis.data[c.start_byte:c.end_byte].lstrip(b"@ ").startswith(b"compute")
-                   for c in declaration.children):
-                out.append(lsp.CodeLens(range=convert.range(symbol.span), command=lsp.Command(
-                    title="Run kernel", command=RUN_KERNEL_COMMAND, arguments=[params.text_document.uri,
-                                                                              symbol.name])))
-        return out
+        return [lsp.CodeLens(range=convert.range(symbol.span), command=lsp.Command(
+            title="Run kernel", command=RUN_KERNEL_COMMAND, arguments=[params.text_document.uri, symbol.name]))
+            for symbol in _compute_entry_points(analysis)]
 
-    run_command.register(ls, RUN_KERNEL_COMMAND)
+    run_command.register(ls, RUN_KERNEL_COMMAND, CANCEL_RUN_COMMAND, ls.republish)
 
     @ls.feature(lsp.SHUTDOWN)
     def shutdown(*args):
@@ -607,6 +631,27 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
             if state.pending is not None:
                 state.pending.cancel()
         ls.analysis_executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _compute_entry_points(analysis: Analysis) -> list:
+    out = []
+    model = getattr(analysis, "model", None)
+    for symbol in (model.symbols if model is not None else ()):
+        declaration = symbol.declaration
+        if symbol.kind != "function" or declaration is None:
+            continue
+        if any(c.type == "attribute" and analysis.data[c.start_byte:c.end_byte].lstrip(b"@ ").startswith(b"compute")
+               for c in declaration.children):
+            out.append(symbol)
+    return out
+
+
+def _entry_point_at(analysis: Analysis, offset: int):
+    """The compute entry point whose declaration contains `offset`, if any."""
+    for symbol in _compute_entry_points(analysis):
+        if symbol.declaration.start_byte <= offset <= symbol.declaration.end_byte:
+            return symbol
+    return None
 
 
 def _workspace_folders(ls: CoopLanguageServer) -> list[str]:
