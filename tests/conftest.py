@@ -17,6 +17,18 @@ from .support import agreement
 
 
 @pytest.fixture(scope="session")
+def adapter():
+    """The wgpu-native adapter's name (lavapipe in CI); tests that run kernels skip without one."""
+    from coop_lsp.runner.execute import wgpu_adapter
+
+    found, what = wgpu_adapter()
+    if not found:
+        pytest.skip(f"no wgpu-native adapter: {what} (install the wgpu package and, without a GPU, "
+                    "Debian's mesa-vulkan-drivers libvulkan1)")
+    return what
+
+
+@pytest.fixture(scope="session")
 def tint():
     """The pinned Tint on Dawn's Null backend; tests that need it skip without it."""
     if not tint_available():

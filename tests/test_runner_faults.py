@@ -15,19 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from coop_lsp.runner.execute import wgpu_adapter
-
 from .support import runner_faults
 from .support.runner_faults import FAULTS
-
-
-@pytest.fixture(scope="module")
-def adapter():
-    found, what = wgpu_adapter()
-    if not found:
-        pytest.skip(f"no wgpu-native adapter: {what} (install the wgpu package and, without a GPU, "
-                    "Debian's mesa-vulkan-drivers libvulkan1)")
-    return what
 
 
 @pytest.mark.parametrize("fault", FAULTS, ids=[f.name for f in FAULTS])

@@ -15,19 +15,10 @@ import pytest
 
 from coop_lsp.cli.main import main as cli_main
 from coop_lsp.runner.description import parse_run_description
-from coop_lsp.runner.execute import run_kernel, wgpu_adapter
+from coop_lsp.runner.execute import run_kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-
-
-@pytest.fixture(scope="module")
-def adapter():
-    found, what = wgpu_adapter()
-    if not found:
-        pytest.skip(f"no wgpu-native adapter: {what} (install the wgpu package and, without a GPU, "
-                    "Debian's mesa-vulkan-drivers libvulkan1)")
-    return what
 
 
 def small(run: str, m: int, n: int, k: int, **tiles: int):

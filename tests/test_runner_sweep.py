@@ -16,7 +16,7 @@ from coop_lsp.cli.main import main as cli_main
 from coop_lsp.devices.profiles import ProfileError, parse_profile, shipped_profiles
 from coop_lsp.runner import execute
 from coop_lsp.runner.description import RunDescriptionError, load_run_description
-from coop_lsp.runner.execute import RunReport, wgpu_adapter
+from coop_lsp.runner.execute import RunReport
 from coop_lsp.runner.sweep import (SweepError, SweepResult, fastest, parse_assignment, sweep_axes, sweep_page,
                                    sweep_table, throughput_chart)
 
@@ -162,14 +162,6 @@ def test_profile_peaks_are_validated():
 
 
 # ------------------------------------------------------------------ end to end
-@pytest.fixture(scope="module")
-def adapter():
-    found, what = wgpu_adapter()
-    if not found:
-        pytest.skip(f"no wgpu-native adapter: {what}")
-    return what
-
-
 def test_cli_sweep_runs_each_variant_and_writes_the_report(adapter, tmp_path, capsys):
     page = tmp_path / "sweep.html"
     code = cli_main(["run", str(ROOT / "examples/plain/gemm_tiled_f32.wgsl"), "--run",

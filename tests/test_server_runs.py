@@ -14,10 +14,9 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from coop_lsp.runner.execute import wgpu_adapter
 from tests.test_server import _make_client, open_document, published
 
-pytestmark = pytest.mark.asyncio(loop_scope="function")
+pytestmark = [pytest.mark.asyncio(loop_scope="function"), pytest.mark.usefixtures("adapter")]
 
 KERNEL = ("@group(0) @binding(0) var<storage, read_write> c: array<f32>;\n"
           "@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {\n"
@@ -31,13 +30,6 @@ ENDLESS = ("@group(0) @binding(0) var<storage, read_write> c: array<f32>;\n"
            "    var x = 0.0;\n"
            "    for (var i = 0u; i < 65535u; i++) { for (var j = 0u; j < 65535u; j++) { x += 1.0; } }\n"
            "    c[g.x % 4u] = x;\n}\n")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def adapter():
-    found, what = wgpu_adapter()
-    if not found:
-        pytest.skip(f"no wgpu-native adapter: {what}")
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "coop_lsp.server.main"],
