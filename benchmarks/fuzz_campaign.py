@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks.fuzz_campaign --inputs 1000000 --jobs 8
     .venv/bin/python -m benchmarks.fuzz_campaign --minutes 30 --targets lint,incremental
+    .venv/bin/python -m benchmarks.fuzz_campaign --combine run1.json run2.json --fixed "abc123: what it fixed"
 
 Targets (each input goes to one, in turn):
   lint         generated modules and mutated seeds through tests/fuzz/invariants.check_lint
@@ -109,8 +110,27 @@ def work(job: tuple[int, int, int, list[str]]):
     return index, counts, found
 
 
+def combine(paths: list[Path], fixed: list[str]) -> dict:
+    """One campaign from several runs (other machines, other seeds): every run as it was written, with
+    its machine, and the totals; `fixed` names the commits that fixed what the runs found."""
+    runs = [json.loads(path.read_text()) for path in paths]
+    totals: Counter = Counter()
+    for run in runs:
+        figures = run["figures"]
+        for key in ("inputs", "inputs_lint", "inputs_incremental", "inputs_ide", "new_problems",
+                    "new_problem_kinds", "crashed_batches"):
+            totals[key] += figures.get(key, 0)
+        totals["seconds"] += figures.get("seconds", 0)
+    return {"runs": runs, "total": dict(totals), "fixed": fixed,
+            "open_new_problems": runs[-1]["figures"].get("new_problems", 0) if runs else 0}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--combine", nargs="+", type=Path, metavar="RUN.json",
+                        help="write one campaign from the results of several runs (oldest first)")
+    parser.add_argument("--fixed", action="append", default=[], metavar="COMMIT: WHAT",
+                        help="with --combine: what fixed the problems the runs found")
     parser.add_argument("--inputs", type=int, default=100_000)
     parser.add_argument("--minutes", type=float, default=None, help="stop after this long instead")
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
@@ -120,6 +140,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--findings", type=Path, default=RESULTS / "fuzz_findings")
     parser.add_argument("--no-write", action="store_true", help="do not write the results file")
     args = parser.parse_args(argv)
+    if args.combine:
+        figures = combine(args.combine, args.fixed)
+        path = write_result("fuzz_campaign", figures,
+                            "Several runs of benchmarks/fuzz_campaign.py (each with its machine, seed and "
+                            "figures); problems found by a run were fixed before the next.")
+        print(json.dumps(figures["total"], indent=2), f"wrote {path}", sep="\n", file=sys.stderr)
+        return 0
     targets = args.targets.split(",")
     deadline = time.monotonic() + args.minutes * 60 if args.minutes else None
     total = Counter()
