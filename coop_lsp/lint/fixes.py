@@ -110,9 +110,15 @@ def without_fixes_that_break_syntax(diagnostics: list[Diagnostic], data: bytes) 
 
     kept = []
     for diagnostic in diagnostics:
+        if diagnostic.code in VERIFIED_BY_THE_SYNTAX_LAYER:
+            kept.append(diagnostic)
+            continue
         good = tuple(fix for fix in diagnostic.fixes if parses_no_worse(fix))
         kept.append(diagnostic if len(good) == len(diagnostic.fixes) else replace(diagnostic, fixes=good))
     return kept
 
 
 MAX_FIXES_REPARSED = 16
+# S001 offers an insertion only after re-parsing shows it removes a syntax error
+# (syntax/diagnostics.py, _insertion_helps): checking it again would double the cost.
+VERIFIED_BY_THE_SYNTAX_LAYER = frozenset({"S001"})
