@@ -79,6 +79,8 @@ def main(argv: list[str]) -> int:
         return 2
     options = {"backend": args.backend, "timeout_s": args.timeout,
                "robustness": False if args.no_robustness else None}
+    if sys.stderr.isatty():  # a person is watching: say what the worker is doing
+        options["progress"] = lambda step: print(f"  {step}...", file=sys.stderr, flush=True)
     if args.sweep:
         return _sweep(args, kernel, run_path, variants, fixed, workspace, options)
     report = run_kernel(kernel, description, **options)
@@ -101,6 +103,7 @@ def _sweep(args, kernel, run_path, variants, fixed, workspace, options) -> int:
     def progress(index, total, label):
         print(f"[{index + 1}/{total}] {label}", file=sys.stderr, flush=True)
 
+    options.pop("progress", None)  # one line per variant is enough
     results = run_sweep(kernel, run_path, variants, fixed, workspace, progress=progress, **options)
     if args.format == "json":
         print(json.dumps([{"values": r.values, **r.report.to_json()} for r in results], indent=2))

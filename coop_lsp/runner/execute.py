@@ -577,7 +577,11 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
                                    start_new_session=True)
         _RUNNING.add(process)
         try:
-            ended = _wait(process, job_dir, timeout_s, progress, cancel)
+            try:
+                ended = _wait(process, job_dir, timeout_s, progress, cancel)
+            except BaseException:  # Ctrl-C in `coop-lint run`: the worker is in its own session, end it too
+                _kill(process)
+                raise
             if ended != "exited":
                 _kill(process)
                 stage = _stage_of(job_dir)
