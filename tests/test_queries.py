@@ -151,7 +151,9 @@ def test_highlights_on_example(path: Path) -> None:
             assert row in comment_rows, f"{path}:{row + 1} is not captured as @comment"
     # numbers
     numbers = texts(found, "number") | texts(found, "number.float")
-    assert "1024u" in numbers and numbers <= {t for t in numbers if re.fullmatch(r"[0-9.xXa-fA-FpP+-]+[iufh]?", t)}
+    size = re.search(r"(?:const|override) M: u32 = (\d+u);", source.decode())  # every example declares its M
+    assert size is not None and size.group(1) in numbers
+    assert numbers <= {t for t in numbers if re.fullmatch(r"[0-9.xXa-fA-FpP+-]+[iufh]?", t)}
     # attributes and builtin values
     assert {"compute", "workgroup_size", "group", "binding", "builtin"} <= texts(found, "attribute")
     assert "workgroup_id" in texts(found, "variable.builtin")
