@@ -26,6 +26,8 @@ class Analysis:
     result: LintResult
     _occurrences: dict[int, list[Span]] | None = field(default=None, repr=False)
     _scopes: dict[int, Span | None] = field(default_factory=dict, repr=False)
+    # Per-symbol results of editor features that depend only on this version (completion items).
+    memo: dict = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, text: str, version: int | None = None, targets: tuple[str, ...] = (),

@@ -8,6 +8,8 @@ last analysis of the document.
 
 from __future__ import annotations
 
+import functools
+
 import re
 from dataclasses import dataclass, field
 
@@ -273,15 +275,31 @@ _SYMBOL_ITEM_KIND = {"function": "function", "struct": "struct", "alias": "type"
 
 
 def general_items(analysis: Analysis, offset: int, dialect: str | None) -> list[CompletionItem]:
+    # An item depends only on its symbol in this version; module-scope symbols come up at every position.
+    memo = analysis.memo.setdefault("completion_items", {})
     items: list[CompletionItem] = []
     for symbol in analysis.visible_symbols(offset):
-        kind = _SYMBOL_ITEM_KIND.get(symbol.kind, "variable")
-        detail = describe_symbol(analysis, symbol)
-        if symbol.kind == "function":
-            items.append(CompletionItem(symbol.name, kind, detail, insert_text=_function_snippet(analysis, symbol),
-                                        snippet=True, sort="0"))
-        else:
-            items.append(CompletionItem(symbol.name, kind, detail, sort="0"))
+        item = memo.get(id(symbol))
+        if item is None or item[0] is not symbol:
+            item = memo[id(symbol)] = (symbol, _symbol_item(analysis, symbol))
+        items.append(item[1])
+    return items + list(_language_items(dialect))
+
+
+def _symbol_item(analysis: Analysis, symbol: Symbol) -> CompletionItem:
+    kind = _SYMBOL_ITEM_KIND.get(symbol.kind, "variable")
+    detail = describe_symbol(analysis, symbol)
+    if symbol.kind == "function":
+        return CompletionItem(symbol.name, kind, detail, insert_text=_function_snippet(analysis, symbol),
+                              snippet=True, sort="0")
+    return CompletionItem(symbol.name, kind, detail, sort="0")
+
+
+# The same for every document and position, and the larger part of a completion list (every builtin
+# with its documentation): built once per dialect.
+@functools.lru_cache(maxsize=None)
+def _language_items(dialect: str | None) -> tuple[CompletionItem, ...]:
+    items: list[CompletionItem] = []
     for keyword in sorted(KEYWORDS):
         items.append(CompletionItem(keyword, "keyword", sort="3"))
     for name in TYPE_NAMES:
@@ -299,7 +317,7 @@ def general_items(analysis: Analysis, offset: int, dialect: str | None) -> list[
     for name, (signature, _doc, _example, dialects) in MATRIX_TYPE_DOCS.items():
         if dialect is None or dialect in dialects:
             items.append(CompletionItem(name, "type", signature, type_markdown(name) or "", sort="2"))
-    return items
+    return tuple(items)
 
 
 # ------------------------------------------------------------------ signature help
