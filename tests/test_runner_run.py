@@ -42,10 +42,10 @@ CASES = [
     ("standard/gemm_blocked", "gemm_blocked", (64, 64, 32)),
     # vec4<u32> workgroup memory: offsets and strides in 16-byte elements, f16 read from words
     ("chromium/gemm_tiled", "gemm_tiled", (64, 64, 32, {"BM": 64, "BN": 64, "WM": 32, "WN": 32})),
+    # 8 x 8 tiles: its 16 written-out 16x16x16 multiplies take lavapipe minutes to compile. Two block-rows
+    # of two blocks also exercise the grouped launch order.
+    ("chromium/gemm_tiled_4x4", "gemm_tiled_4x4", (64, 64, 16, {"BM": 32, "BN": 32, "TILE": 8})),
 ]
-# gemm_tiled_4x4.wgsl is not here: its 16 written-out multiplies emulate into a shader that lavapipe takes
-# over two minutes to compile; it runs natively in benchmarks/runner_gpu.py, and its loop twin above covers
-# the same memory layout.
 
 
 @pytest.mark.parametrize("kernel, run, sizes", CASES, ids=[c[0] for c in CASES])

@@ -12,8 +12,9 @@
 // benchmarks/results/gemm_tiled_sweep.md). Here every tile index is a
 // constant and B tiles are loaded one at a time, each used by four
 // multiplies at once, so only 16 accumulators, 4 A tiles and one B tile are
-// live. The knobs left for `coop-lint run --sweep` are BM, BN and BK
-// (../runs/gemm_tiled_4x4.run.toml).
+// live. The knobs left for `coop-lint run --sweep` are BM, BN, BK and GROUP
+// (../runs/gemm_tiled_4x4.run.toml); TILE must be a shape the adapter offers
+// (16 on NVIDIA) except in the emulation, which CI runs with 8 x 8 tiles.
 //
 // Requires 32-wide subgroups (NVIDIA's only size); on any other split the
 // kernel returns without writing C, which the reference check catches.
@@ -33,10 +34,10 @@ const BM: u32 = 128u;
 const BN: u32 = 128u;
 const BK: u32 = 16u;
 const GROUP: u32 = 8u; // block-rows per band of the launch order
-const WM: u32 = 64u; // fixed: the multiply step below is written for 4 x 4 tiles
-const WN: u32 = 64u;
+const TILE: u32 = 16u; // the adapter's f16 -> f32 config is 16 x 16 x 16; the emulation takes any
+const WM: u32 = 4u * TILE; // fixed: the multiply step below is written for 4 x 4 tiles
+const WN: u32 = 4u * TILE;
 
-const TILE: u32 = 16u;
 const SUBGROUP_SIZE: u32 = 32u;
 const HALVES: u32 = 8u; // f16 values per vec4<u32>
 
@@ -56,7 +57,7 @@ const A_COPIES: u32 = BM * BK / HALVES / WG_SIZE;
 const B_COPIES: u32 = BK * BN / HALVES / WG_SIZE;
 
 const_assert BM % WM == 0 && BN % WN == 0 && WM == 4u * TILE && WN == 4u * TILE;
-const_assert GROUP > 0u && BK % TILE == 0 && M % BM == 0 && N % BN == 0 && K % BK == 0;
+const_assert GROUP > 0u && TILE % HALVES == 0 && BK % TILE == 0 && M % BM == 0 && N % BN == 0 && K % BK == 0;
 const_assert BM * BK / HALVES % WG_SIZE == 0 && BK * BN / HALVES % WG_SIZE == 0;
 
 alias TileA = subgroup_matrix_left<f16, TILE, TILE>;
@@ -118,22 +119,22 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>,
             let l3 = subgroupMatrixLoad<TileA, row_major>(&a_stages, a_at + 3u * TILE * A_LD, A_LD);
             let b_at = b_base + kk * B_LD;
             var r: TileB;
-            r = subgroupMatrixLoad<TileB, row_major>(&b_stages, b_at, B_LD); // columns 0..15
+            r = subgroupMatrixLoad<TileB, row_major>(&b_stages, b_at, B_LD); // tile column 0
             acc[0] = subgroupMatrixMultiplyAccumulate(l0, r, acc[0]);
             acc[4] = subgroupMatrixMultiplyAccumulate(l1, r, acc[4]);
             acc[8] = subgroupMatrixMultiplyAccumulate(l2, r, acc[8]);
             acc[12] = subgroupMatrixMultiplyAccumulate(l3, r, acc[12]);
-            r = subgroupMatrixLoad<TileB, row_major>(&b_stages, b_at + 2u, B_LD); // columns 16..31
+            r = subgroupMatrixLoad<TileB, row_major>(&b_stages, b_at + 1u * TILE / HALVES, B_LD); // tile column 1
             acc[1] = subgroupMatrixMultiplyAccumulate(l0, r, acc[1]);
             acc[5] = subgroupMatrixMultiplyAccumulate(l1, r, acc[5]);
             acc[9] = subgroupMatrixMultiplyAccumulate(l2, r, acc[9]);
             acc[13] = subgroupMatrixMultiplyAccumulate(l3, r, acc[13]);
-            r = subgroupMatrixLoad<TileB, row_major>(&b_stages, b_at + 4u, B_LD); // columns 32..47
+            r = subgroupMatrixLoad<TileB, row_major>(&b_stages, b_at + 2u * TILE / HALVES, B_LD); // tile column 2
             acc[2] = subgroupMatrixMultiplyAccumulate(l0, r, acc[2]);
             acc[6] = subgroupMatrixMultiplyAccumulate(l1, r, acc[6]);
             acc[10] = subgroupMatrixMultiplyAccumulate(l2, r, acc[10]);
             acc[14] = subgroupMatrixMultiplyAccumulate(l3, r, acc[14]);
-            r = subgroupMatrixLoad<TileB, row_major>(&b_stages, b_at + 6u, B_LD); // columns 48..63
+            r = subgroupMatrixLoad<TileB, row_major>(&b_stages, b_at + 3u * TILE / HALVES, B_LD); // tile column 3
             acc[3] = subgroupMatrixMultiplyAccumulate(l0, r, acc[3]);
             acc[7] = subgroupMatrixMultiplyAccumulate(l1, r, acc[7]);
             acc[11] = subgroupMatrixMultiplyAccumulate(l2, r, acc[11]);
