@@ -52,7 +52,8 @@ class OutputCheck:
 @dataclass
 class RunReport:
     kernel: str
-    status: str = "error"  # correct, incorrect, unchecked, failed, timeout, error
+    status: str = "error"  # correct, incorrect, unchecked, failed, timeout, cancelled, error
+    entry_point: str = ""
     backend: str = ""  # "dawn" or "wgpu"
     emulated: bool = False
     notes: list[str] = field(default_factory=list)
@@ -418,6 +419,7 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             text = apply_constants(text, desc.constants, module)
             module = load_kernel(text)
         entry = module.entry_point(desc.entry_point)
+        report.entry_point = entry.name
         overrides = _overrides(module, desc.overrides)
         inputs, bindings = _inputs(desc, module)
         if api is None:

@@ -170,7 +170,7 @@ def register(ls, command: str, cancel_command: str, republish) -> None:
             if token is not None:
                 ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message="done"))
         if report is not None:
-            runs.record(uri, LastRun(entry or "main", version, report))
+            runs.record(uri, LastRun(report.entry_point or entry or "", version, report))
             republish(uri)
         first = markdown.splitlines()[0].lstrip("# ") if markdown else ""
         ok = report is not None and report.ok
