@@ -600,7 +600,7 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
             _RUNNING.discard(process)
         result_file = job_dir / "result.json"
         if not result_file.exists():
-            stage = (job_dir / "stage").read_text() if (job_dir / "stage").exists() else "starting"
+            stage = _stage_of(job_dir)
             tail = (job_dir / "log.txt").read_text(errors="replace").strip().splitlines()[-5:]
             report.status, report.stage = "failed", stage
             report.error = (f"the worker died with {_exit_reason(process.returncode)} while {stage}"
@@ -669,10 +669,9 @@ def compile_errors(error: str, compiled: str, original: str) -> list[dict]:
     translated or emulated). A line the runner generated maps to the nearest original line before it."""
     import difflib
 
-    found = [(int(m.group(1)), int(m.group(2)), m.group(3), m.group(4).strip())
-             for m in _COMPILER_MESSAGE.finditer(error)]
-    found += [(int(m.group(2)), int(m.group(3)), "error", m.group(1).strip())
-              for m in _NAGA_MESSAGE.finditer(error)]
+    found = [(int(m.group(1)), int(m.group(2)), m.group(4).strip())
+             for m in _COMPILER_MESSAGE.finditer(error) if m.group(3) == "error"]
+    found += [(int(m.group(2)), int(m.group(3)), m.group(1).strip()) for m in _NAGA_MESSAGE.finditer(error)]
     if not found:
         return []
     compiled_lines, original_lines = compiled.splitlines(), original.splitlines()
@@ -687,9 +686,7 @@ def compile_errors(error: str, compiled: str, original: str) -> list[dict]:
             else:
                 mapping[i + 1] = (max(1, o0), False)
     out = []
-    for line, column, severity, message in found:
+    for line, column, message in found:
         target, exact = mapping.get(line, (1, False))
-        if severity != "error":
-            continue
         out.append({"line": target, "column": column if exact else 1, "message": message, "exact": exact})
     return out
