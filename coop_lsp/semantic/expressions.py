@@ -292,8 +292,24 @@ class ExpressionChecker:
                 value = c.binary(operator, left.value, right.value, operand_type)
             except c.ConstError as error:
                 ctx.report("T014", str(error), ctx.span(node))
+        if left.value is None and right.const and isinstance(right.value, int) and not isinstance(right.value, bool):
+            self._check_constant_right_operand(node, operator, left.type, right.value)
         return Typed(result, value, const=left.const and right.const,
                      override=left.override and right.override)
+
+    def _check_constant_right_operand(self, node: ts.Node, operator: str, left: t.Type, right: int) -> None:
+        """A constant divisor or shift amount is checked even when the other operand is only known at
+        run time: compilers reject `i % 0u` and `i << 32u` when the shader is created, dead code included."""
+        element = left.element if isinstance(left, t.Vector) else left
+        if not isinstance(element, t.Scalar) or not element.is_integer:
+            return
+        if operator in ("/", "%") and right == 0:
+            what = "division" if operator == "/" else "remainder"
+            self.ctx.report("T014", f"integer {what} by a constant zero (even in code that never runs)",
+                            self.ctx.span(node))
+        elif operator in ("<<", ">>") and element.name in ("i32", "u32") and right >= 32:
+            self.ctx.report("T014", f"shift by {right}: a shift of a 32-bit '{element.name}' must be less than 32",
+                            self.ctx.span(node))
 
     # ---------------------------------------------------------------- calls
     def call(self, node: ts.Node) -> Typed:

@@ -61,6 +61,39 @@ fn f() -> i32 {
 //       ^ T014 zero
 }
 
+// === a run-time value divided by a constant zero
+@compute @workgroup_size(1)
+fn main(@builtin(local_invocation_index) i: u32) {
+  _ = i / 0u;
+//    ^ T014 zero
+}
+
+// === a run-time remainder by a constant zero in code that never runs
+const PAIRS = 0u;
+fn pick(i: u32) -> u32 {
+  if (PAIRS == 0u) { return i; }
+  return i % PAIRS;
+//       ^ T014 zero
+}
+
+// === a run-time vector divided by a constant scalar zero
+fn halve(v: vec2<i32>) -> vec2<i32> {
+  return v / (1 - 1);
+//       ^ T014 zero
+}
+
+// === a run-time value divided by a non-zero constant is fine
+fn third(i: u32) -> u32 { return i / 3u; }
+
+// === a run-time float divided by a constant zero is not an error
+fn inf(x: f32) -> f32 { return x / 0.0; }
+
+// === a run-time value shifted by a constant 32
+fn shift(i: u32) -> u32 {
+  return i << 32u;
+//       ^ T014 less than 32
+}
+
 // === float division by zero is not a constant error for abstract floats
 const x = 1.0 / 0.0;
 //        ^ T014 'abstract-float'
