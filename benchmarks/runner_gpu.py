@@ -12,9 +12,10 @@ process with a time limit):
 Then, in the same run:
   - cuBLAS through PyTorch (fp16 inputs, f32 accumulation) at 4096^3, timed with
     CUDA events, in a child process so that CUDA and Dawn never share one;
-  - chromium/gemm_tiled.wgsl at 4096^3 over the tile sizes of SWEEP, without
-    robustness, then the fastest variant again with robustness (Dawn's
-    default) and with workgroup memory left uninitialised.
+  - the tiled GEMM kernels (chromium/gemm_tiled, gemm_tiled_4x4 and
+    gemm_pipelined) at 4096^3 over the variants of SWEEP, without robustness,
+    then the fastest variant again with robustness (Dawn's default) and with
+    workgroup memory left uninitialised.
 Writes $OUT/runner_gpu.json (or benchmarks/results/runner_gpu.json) with, per
 run, the status, max errors, median time, TFLOP/s, timing source and the
 independent wall-clock check, and gemm_tiled_sweep.md (table and chart).
@@ -44,9 +45,10 @@ from coop_lsp.runner.sweep import SweepResult, fastest, sweep_page, sweep_table 
 # The sweep at 4096^3, in the order it was explored: chromium/gemm_tiled.wgsl (loops, an array of
 # (WM / 16) x (WN / 16) accumulators) from the project's earlier 64 x 64 block towards larger blocks and
 # register tiles, then chromium/gemm_tiled_4x4.wgsl (the 4 x 4 register tile written out) over block
-# shapes, then over GROUP, the launch order of the blocks (1: row by row). Variants that need more
-# workgroup memory than the adapter has fail at pipeline creation and
-# stay in the table as such.
+# shapes, then over GROUP, the launch order of the blocks (1: row by row), then
+# chromium/gemm_pipelined.wgsl (the step loop written out with constant buffers) over DEPTH, the slices
+# read ahead, and the shapes around its best. Variants that need more workgroup memory than the adapter
+# has fail at pipeline creation and stay in the table as such.
 SWEEP = [("gemm_tiled", dict(BM=bm, BN=bn, BK=bk, WM=wm, WN=wn)) for bm, bn, bk, wm, wn in [
     (64, 64, 32, 32, 32),
     (64, 128, 32, 32, 64),
@@ -65,6 +67,18 @@ SWEEP = [("gemm_tiled", dict(BM=bm, BN=bn, BK=bk, WM=wm, WN=wn)) for bm, bn, bk,
     (128, 256, 16, 8),
     (128, 256, 16, 16),
     (256, 128, 16, 8),
+]] + [("gemm_pipelined", dict(BM=bm, BN=bn, BK=bk, TILES_N=tiles_n, DEPTH=depth, GROUP=group))
+      for bm, bn, bk, tiles_n, depth, group in [
+    (128, 128, 16, 4, 1, 1),
+    (128, 128, 16, 4, 0, 1),
+    (128, 128, 16, 4, 2, 1),
+    (128, 128, 16, 4, 3, 1),
+    (128, 128, 16, 4, 4, 1),
+    (128, 128, 16, 4, 2, 8),
+    (128, 256, 16, 4, 2, 1),
+    (256, 128, 16, 4, 2, 1),
+    (128, 128, 16, 2, 2, 1),
+    (128, 128, 32, 4, 2, 1),
 ]]
 TILED_SIZE = 4096
 
