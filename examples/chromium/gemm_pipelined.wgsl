@@ -24,6 +24,12 @@
 // barrier each step costs more than the tensor cores. Larger blocks move
 // less but take more registers: 128 x 256 (eight subgroups, one workgroup
 // per multiprocessor) was not faster, and BK = 32 was slower everywhere.
+// Workgroup memory is as tight: the default shape uses 21 KiB, and 4 KiB
+// more of it (an unused array) cost a third of the speed, 255 -> 165
+// TFLOP/s, as if NVIDIA's driver gave each multiprocessor about 48 KiB, room
+// for two such workgroups but not for two of 25 KiB. Shapes that need more
+// workgroup memory (BK = 32, wider A slices, more buffers) lose a workgroup
+// per multiprocessor.
 //
 // Knobs for `coop-lint run --sweep` (../runs/gemm_pipelined.run.toml): BM,
 // BN, BK, DEPTH, GROUP (block-rows per band of the launch order, as in
