@@ -47,7 +47,7 @@ from coop_lsp.runner.sweep import SweepResult, fastest, sweep_page, sweep_table 
 # register tiles, then chromium/gemm_tiled_4x4.wgsl (the 4 x 4 register tile written out) over block
 # shapes, then over GROUP, the launch order of the blocks (1: row by row), then
 # chromium/gemm_pipelined.wgsl (the step loop written out with constant buffers) over DEPTH, the slices
-# read ahead, and the shapes around its best. Variants that need more workgroup memory than the adapter
+# read ahead, and the shapes around its best, with two workgroup buffers and then with one. Variants that need more workgroup memory than the adapter
 # has fail at pipeline creation and stay in the table as such.
 SWEEP = [("gemm_tiled", dict(BM=bm, BN=bn, BK=bk, WM=wm, WN=wn)) for bm, bn, bk, wm, wn in [
     (64, 64, 32, 32, 32),
@@ -67,18 +67,27 @@ SWEEP = [("gemm_tiled", dict(BM=bm, BN=bn, BK=bk, WM=wm, WN=wn)) for bm, bn, bk,
     (128, 256, 16, 8),
     (128, 256, 16, 16),
     (256, 128, 16, 8),
-]] + [("gemm_pipelined", dict(BM=bm, BN=bn, BK=bk, TILES_N=tiles_n, DEPTH=depth, GROUP=group))
-      for bm, bn, bk, tiles_n, depth, group in [
-    (128, 128, 16, 4, 1, 1),
-    (128, 128, 16, 4, 0, 1),
-    (128, 128, 16, 4, 2, 1),
-    (128, 128, 16, 4, 3, 1),
-    (128, 128, 16, 4, 4, 1),
-    (128, 128, 16, 4, 2, 8),
-    (128, 256, 16, 4, 2, 1),
-    (256, 128, 16, 4, 2, 1),
-    (128, 128, 16, 2, 2, 1),
-    (128, 128, 32, 4, 2, 1),
+]] + [("gemm_pipelined", dict(BM=bm, BN=bn, BK=bk, TILES_N=tiles_n, DEPTH=depth, GROUP=group, BUFFERS=buffers))
+      for bm, bn, bk, tiles_n, depth, group, buffers in [
+    (128, 128, 16, 4, 1, 1, 2),
+    (128, 128, 16, 4, 0, 1, 2),
+    (128, 128, 16, 4, 2, 1, 2),
+    (128, 128, 16, 4, 3, 1, 2),
+    (128, 128, 16, 4, 4, 1, 2),
+    (128, 128, 16, 4, 2, 8, 2),
+    (128, 256, 16, 4, 2, 1, 2),
+    (256, 128, 16, 4, 2, 1, 2),
+    (128, 128, 16, 2, 2, 1, 2),
+    (128, 128, 32, 4, 2, 1, 2),
+    # One buffer: half the workgroup memory, so BK = 32 still leaves room for two workgroups.
+    (128, 128, 16, 4, 2, 1, 1),
+    (128, 128, 32, 4, 1, 1, 1),
+    (128, 128, 32, 4, 2, 1, 1),
+    (128, 128, 32, 4, 1, 8, 1),
+    (128, 128, 32, 4, 0, 8, 1),
+    (128, 256, 32, 4, 1, 8, 1),
+    (128, 256, 32, 2, 2, 8, 1),
+    (128, 128, 64, 4, 1, 8, 1),
 ]]
 TILED_SIZE = 4096
 

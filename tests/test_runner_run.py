@@ -45,10 +45,12 @@ CASES = [
     # 8 x 8 tiles: its 16 written-out 16x16x16 multiplies take lavapipe minutes to compile. Two block-rows
     # of two blocks also exercise the grouped launch order.
     ("chromium/gemm_tiled_4x4", "gemm_tiled_4x4", (64, 64, 16, {"BM": 32, "BN": 32, "TILE": 8})),
-    # Two slices in flight, two block-rows per band, and more invocations than A has 16-byte elements
-    # per slice (some copy nothing).
+    # Two buffers with two slices in flight, then one buffer with two barriers a step; two block-rows per
+    # band, and more invocations than A has 16-byte elements per slice (some copy nothing).
     ("chromium/gemm_pipelined", "gemm_pipelined",
-     (64, 64, 64, {"BM": 32, "BN": 64, "TILES_N": 2, "TILE": 8, "DEPTH": 2, "GROUP": 2})),
+     (64, 64, 64, {"BM": 32, "BN": 64, "BK": 16, "TILES_N": 2, "TILE": 8, "DEPTH": 2, "GROUP": 2, "BUFFERS": 2})),
+    ("chromium/gemm_pipelined", "gemm_pipelined",
+     (64, 64, 64, {"BM": 32, "BN": 64, "BK": 16, "TILES_N": 2, "TILE": 8, "DEPTH": 1, "GROUP": 2, "BUFFERS": 1})),
 ]
 
 

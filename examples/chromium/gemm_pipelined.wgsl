@@ -15,25 +15,24 @@
 //     Same block shape as gemm_tiled_4x4.wgsl: about 190 -> 245 TFLOP/s.
 //   - DEPTH: the global reads of slice s + DEPTH start at step s and wait in
 //     register set (s + DEPTH) % 4 until the end of step s + DEPTH - 1, so
-//     they have DEPTH steps of multiplies to arrive. DEPTH = 2 gave about
-//     4% more than 1; 3 and 4 cost registers and were slower. DEPTH = 0
-//     reads after the multiplies (fewest registers), as fast as 1.
-// What limits it now: a variant that skips the global reads runs about
-// 1.7x faster, one that skips the multiplies only 1.5x, so moving A and B
-// from L2 into workgroup memory (2 GiB for 128 x 128 blocks) and the
-// barrier each step costs more than the tensor cores. Larger blocks move
-// less but take more registers: 128 x 256 (eight subgroups, one workgroup
-// per multiprocessor) was not faster, and BK = 32 was slower everywhere.
-// Workgroup memory is as tight: the default shape uses 21 KiB, and 4 KiB
-// more of it (an unused array) cost a third of the speed, 255 -> 165
-// TFLOP/s, as if NVIDIA's driver gave each multiprocessor about 48 KiB, room
-// for two such workgroups but not for two of 25 KiB. Shapes that need more
-// workgroup memory (BK = 32, wider A slices, more buffers) lose a workgroup
-// per multiprocessor.
+//     they have DEPTH steps of multiplies to arrive. With two buffers and
+//     BK = 16, DEPTH = 2 gave about 4% more than 1; 3 and 4 cost registers.
+//   - Workgroup memory decides how many workgroups share a multiprocessor:
+//     giving the two-buffer BK = 16 kernel (21 KiB) an unused 4 KiB array
+//     took it from 255 to 165 TFLOP/s, as if NVIDIA's driver gave each
+//     multiprocessor about 48 KiB, room for two such workgroups but not for
+//     two of 25 KiB. That is why BK = 32 with two buffers (38 KiB) was
+//     slower. BUFFERS = 1 halves the memory for a second barrier per step:
+//     BK = 32 in 19 KiB, two workgroups per multiprocessor, about 272.
+// What limits it now: variants that skip the global reads run about 1.7x
+// faster, ones that skip the multiplies 1.5x, so moving A and B from L2
+// into workgroup memory (2 GiB for 128 x 128 blocks) and the barriers cost
+// more than the tensor cores; larger blocks move less but need more
+// registers and memory than two workgroups per multiprocessor leave.
 //
 // Knobs for `coop-lint run --sweep` (../runs/gemm_pipelined.run.toml): BM,
-// BN, BK, DEPTH, GROUP (block-rows per band of the launch order, as in
-// gemm_tiled_4x4.wgsl), TILES_N (2 or 4 result tiles across per subgroup:
+// BN, BK, DEPTH, BUFFERS, GROUP (block-rows per band of the launch order, as
+// in gemm_tiled_4x4.wgsl), TILES_N (2 or 4 result tiles across per subgroup:
 // 4 gives the most reuse, 2 half the registers) and TILE, which must be a
 // shape the adapter offers (16 on NVIDIA) except in the emulation, which CI
 // runs with 8 x 8 tiles.
@@ -54,12 +53,13 @@ const K: u32 = 4096u;
 
 const BM: u32 = 128u;
 const BN: u32 = 128u;
-const BK: u32 = 16u;
+const BK: u32 = 32u;
 const TILE: u32 = 16u;
 const TILES_M: u32 = 4u; // fixed: multiply() is written for 4 result tiles down
 const TILES_N: u32 = 4u; // 2 or 4
-const DEPTH: u32 = 2u; // slices read ahead of the one being multiplied, 0 to 4
-const GROUP: u32 = 1u; // block-rows per band of the launch order (as in gemm_tiled_4x4.wgsl)
+const DEPTH: u32 = 1u; // slices read ahead of the one being multiplied, 0 to 4
+const GROUP: u32 = 8u; // block-rows per band of the launch order (as in gemm_tiled_4x4.wgsl)
+const BUFFERS: u32 = 1u; // workgroup buffers: 2, or 1 (half the memory, two barriers a step)
 const WM: u32 = TILES_M * TILE;
 const WN: u32 = TILES_N * TILE;
 
@@ -87,7 +87,7 @@ const SETS: u32 = 4u;
 
 const_assert TILES_N == 2u || TILES_N == 4u;
 const_assert GROUP > 0u;
-const_assert DEPTH <= SETS;
+const_assert DEPTH <= SETS && (BUFFERS == 1u || BUFFERS == 2u);
 const_assert BM % WM == 0 && BN % WN == 0 && TILE % HALVES == 0 && BK % TILE == 0;
 const_assert M % BM == 0 && N % BN == 0 && K % BK == 0 && STEPS % SETS == 0;
 
@@ -108,8 +108,8 @@ alias InFlight = array<Copies, SETS>;
 @group(0) @binding(1) var<storage, read> b: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> c: array<f32>;
 
-var<workgroup> a_stages: array<vec4<u32>, 2 * A_STAGE>;
-var<workgroup> b_stages: array<vec4<u32>, 2 * B_STAGE>;
+var<workgroup> a_stages: array<vec4<u32>, BUFFERS * A_STAGE>;
+var<workgroup> b_stages: array<vec4<u32>, BUFFERS * B_STAGE>;
 
 @compute @workgroup_size(WG_SIZE, 1, 1)
 fn main(@builtin(workgroup_id) wg: vec3<u32>,
@@ -215,7 +215,7 @@ fn multiply(acc: ptr<function, Accumulators>, a_at: u32, b_at: u32) {
 }
 
 // Step s + p of the K loop, p a constant at every call. On entry slice
-// s + p is in workgroup buffer p % 2, visible to everyone, and slices
+// s + p is in workgroup buffer p % BUFFERS, visible to everyone, and slices
 // s + p + 1 to s + p + DEPTH - 1 are in flight in their register sets.
 // The set of slice s + p + DEPTH last held slice s + p + DEPTH - SETS, which
 // went to workgroup memory at least one step ago, so it is free.
@@ -226,15 +226,19 @@ fn step(acc: ptr<function, Accumulators>, copies: ptr<function, InFlight>, s: u3
     if (DEPTH > 0u) {
         fetch(copies, (p + DEPTH) % SETS, block, s + p + DEPTH, lid);
     }
-    let buffer = p % 2u;
+    let buffer = p % BUFFERS;
     multiply(acc, buffer * A_STAGE + tiles.x, buffer * B_STAGE + tiles.y);
     if (DEPTH == 0u) {
-        // No reads in flight during the multiplies: fewer registers, so
-        // perhaps more workgroups per multiprocessor to hide the wait.
+        // No reads in flight during the multiplies: fewer registers.
         fetch(copies, (p + 1u) % SETS, block, s + p + 1u, lid);
     }
-    // Everyone finished reading the other buffer before the last barrier.
-    stage(copies, (p + 1u) % SETS, 1u - buffer, lid);
+    if (BUFFERS == 1u) {
+        // One buffer: everyone must have finished reading it.
+        workgroupBarrier();
+    }
+    // With two buffers everyone finished reading the other one before the
+    // last barrier.
+    stage(copies, (p + 1u) % SETS, (p + 1u) % BUFFERS, lid);
     workgroupBarrier();
 }
 
