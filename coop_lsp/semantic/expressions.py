@@ -33,6 +33,8 @@ class Typed:
     # A const-expression (its value may still be unknown to us) or an override-expression.
     const: bool = False
     override: bool = False
+    # A constant vector built right here from known scalars: its component values.
+    components: tuple | None = None
 
     def __post_init__(self) -> None:
         # Every const-expression is also an override-expression.
@@ -63,7 +65,8 @@ class ExpressionChecker:
             self.ctx.report("T003", f"type '{typed.type.type.describe()}' cannot be used as a value",
                             self.ctx.span(node))
             return ERROR
-        return Typed(t.store_type(typed.type), typed.value, typed.symbol, typed.const, typed.override)
+        return Typed(t.store_type(typed.type), typed.value, typed.symbol, typed.const, typed.override,
+                     typed.components)
 
     def template_value(self, node: ts.Node) -> Typed:
         """A template argument: a type, an enumerant (`storage`, `row_major`, `A`) or a constant."""
@@ -78,7 +81,8 @@ class ExpressionChecker:
         typed = self.expression(node)
         if isinstance(typed.type, t.TypeOf):
             return typed
-        return Typed(t.store_type(typed.type), typed.value, typed.symbol, typed.const, typed.override)
+        return Typed(t.store_type(typed.type), typed.value, typed.symbol, typed.const, typed.override,
+                     typed.components)
 
     def const_int(self, node: ts.Node) -> int | None:
         typed = self.value(node)
@@ -292,23 +296,27 @@ class ExpressionChecker:
                 value = c.binary(operator, left.value, right.value, operand_type)
             except c.ConstError as error:
                 ctx.report("T014", str(error), ctx.span(node))
-        if left.value is None and right.const and isinstance(right.value, int) and not isinstance(right.value, bool):
-            self._check_constant_right_operand(node, operator, left.type, right.value)
+        if left.value is None and right.const:
+            known = right.components if right.components is not None else (right.value,)
+            if all(isinstance(v, int) and not isinstance(v, bool) for v in known):
+                self._check_constant_right_operand(node, operator, left.type, known)
         return Typed(result, value, const=left.const and right.const,
                      override=left.override and right.override)
 
-    def _check_constant_right_operand(self, node: ts.Node, operator: str, left: t.Type, right: int) -> None:
-        """A constant divisor or shift amount is checked even when the other operand is only known at
-        run time: compilers reject `i % 0u` and `i << 32u` when the shader is created, dead code included."""
+    def _check_constant_right_operand(self, node: ts.Node, operator: str, left: t.Type, right: tuple) -> None:
+        """A constant divisor or shift amount (each component of one) is checked even when the other operand
+        is only known at run time: compilers reject `i % 0u` and `i << 32u` when the shader is created, dead
+        code included."""
         element = left.element if isinstance(left, t.Vector) else left
         if not isinstance(element, t.Scalar) or not element.is_integer:
             return
-        if operator in ("/", "%") and right == 0:
+        if operator in ("/", "%") and 0 in right:
             what = "division" if operator == "/" else "remainder"
-            self.ctx.report("T014", f"integer {what} by a constant zero (even in code that never runs)",
+            divisor = "a constant zero" if len(right) == 1 else "a constant vector with a zero component"
+            self.ctx.report("T014", f"integer {what} by {divisor} (even in code that never runs)",
                             self.ctx.span(node))
-        elif operator in ("<<", ">>") and element.name in ("i32", "u32") and right >= 32:
-            self.ctx.report("T014", f"shift by {right}: a shift of a 32-bit '{element.name}' must be less than 32",
+        elif operator in ("<<", ">>") and element.name in ("i32", "u32") and max(right) >= 32:
+            self.ctx.report("T014", f"shift by {max(right)}: a shift of a 32-bit '{element.name}' must be less than 32",
                             self.ctx.span(node))
 
     # ---------------------------------------------------------------- calls
@@ -568,7 +576,7 @@ class ExpressionChecker:
             for arg_node, arg in zip(arg_nodes, args):
                 component = arg.type.element if isinstance(arg.type, t.Vector) else arg.type
                 self.expect_convertible(arg_node, component, constructed.element, "component")
-            return Typed(constructed, const=constant)
+            return Typed(constructed, const=constant, components=_known_components(args, constructed.size))
         if isinstance(constructed, t.Struct):
             if args and len(args) != len(constructed.members):
                 ctx.report("T004", f"struct '{constructed.name}' has {len(constructed.members)} members, "
@@ -603,7 +611,7 @@ class ExpressionChecker:
         if not args and name != "array":
             # The zero value: vecN() is a vector of abstract ints, matCxR() of abstract floats.
             if name.startswith("vec"):
-                return Typed(t.Vector(int(name[3]), t.ABSTRACT_INT), const=True)
+                return Typed(t.Vector(int(name[3]), t.ABSTRACT_INT), const=True, components=(0,) * int(name[3]))
             columns, rows = name[3:].split("x")
             return Typed(t.Matrix(int(columns), int(rows), t.ABSTRACT_FLOAT), const=True)
         if not args:
@@ -627,7 +635,8 @@ class ExpressionChecker:
                             self.ctx.span(name_node))
             return ERROR
         if name.startswith("vec"):
-            return Typed(t.Vector(int(name[3]), common), const=constant)
+            return Typed(t.Vector(int(name[3]), common), const=constant,
+                         components=_known_components(args, int(name[3])))
         columns, rows = name[3:].split("x")
         return Typed(t.Matrix(int(columns), int(rows), common), const=constant)
 
@@ -688,6 +697,24 @@ def _common(a: t.Type, b: t.Type) -> t.Type | None:
     if t.conversion_rank(b, a) is not None:
         return a
     return None
+
+
+def _known_components(args: list[Typed], size: int) -> tuple | None:
+    """The component values of a vector constructed from known scalars (or one, splatted) and vectors
+    whose components are known; None when any is unknown."""
+    if not args:
+        return (0,) * size
+    values: list = []
+    for arg in args:
+        if arg.components is not None:
+            values.extend(arg.components)
+        elif isinstance(arg.type, t.Scalar) and arg.value is not None:
+            values.append(arg.value)
+        else:
+            return None
+    if len(values) == 1:
+        values *= size
+    return tuple(values) if len(values) == size else None
 
 
 def binary_result_type(operator: str, left: t.Type, right: t.Type) -> t.Type | None:

@@ -82,6 +82,27 @@ fn halve(v: vec2<i32>) -> vec2<i32> {
 //       ^ T014 zero
 }
 
+// === a run-time vector divided by a constant vector with a zero component
+fn split(v: vec2<u32>) -> vec2<u32> {
+  return v % vec2(4u, 0u);
+//       ^ T014 zero component
+}
+
+// === a run-time vector divided by the zero vector
+fn zero(v: vec3<i32>) -> vec3<i32> {
+  return v / vec3<i32>();
+//       ^ T014 zero component
+}
+
+// === a run-time vector shifted by a constant vector with a component of 32 or more
+fn widen(v: vec2<u32>) -> vec2<u32> {
+  return v << vec2(1u, 40u);
+//       ^ T014 less than 32
+}
+
+// === a run-time vector divided by a constant vector without zeros is fine
+fn quarter(v: vec2<u32>) -> vec2<u32> { return v / vec2(4u); }
+
 // === a run-time value divided by a non-zero constant is fine
 fn third(i: u32) -> u32 { return i / 3u; }
 
