@@ -122,7 +122,9 @@ CONST_EVALUATION = register(Rule(
     code="T014", name="const_evaluation", severity=Severity.ERROR, layer="semantic",
     summary="A constant expression that cannot be evaluated: overflow, division by zero, out of range.",
     explanation="Constant expressions are evaluated when the shader is created, and errors in them "
-                "are shader-creation errors.",
+                "are shader-creation errors. A constant divisor that is zero (or has a zero component) "
+                "and a constant shift of 32 or more are errors too when the other operand is only known "
+                "at run time, even in code that never runs: `i % Z` with `const Z = 0u` fails to compile.",
     suppressible=False,
 ))
 
