@@ -258,7 +258,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
         if symbol.kind != "const":
             result = t.concretize(result)
         if symbol.kind == "const" and initializer is not None:
-            symbol.value = initializer.value
+            symbol.value, symbol.components = initializer.value, initializer.components
         if symbol.kind == "var":
             if t.is_handle(result) and node.child_by_field_name("template") is None:
                 symbol.space, symbol.access = "handle", "read"
@@ -457,6 +457,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
         declared = self._declare(node, self.scope)
         if declared is not None:
             declared.type, declared.value, declared.resolved = symbol.type, symbol.value, True
+            declared.components = symbol.components
             declared.space, declared.access = symbol.space, symbol.access
 
     _stmt_variable_declaration = _local

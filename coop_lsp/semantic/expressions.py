@@ -158,7 +158,7 @@ class ExpressionChecker:
         if symbol.kind == "var":
             return Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
         if symbol.kind == "const":
-            return Typed(value_type, symbol.value, symbol, const=True, override=True)
+            return Typed(value_type, symbol.value, symbol, const=True, override=True, components=symbol.components)
         return Typed(value_type, None, symbol, override=symbol.kind == "override")
 
     # ------------------------------------------------------------ accessors

@@ -20,6 +20,7 @@ class Symbol:
     declaration: object = None  # the tree-sitter node of the whole declaration
     type: t.Type = t.ERROR
     value: object = None  # the constant value of a const (int, float, bool or None)
+    components: tuple | None = None  # a const vector's component values, when known
     space: str = ""  # address space of a var
     access: str = ""  # access mode of a var
     # Functions: parameter types and return type, filled in when the signature is resolved.

@@ -254,8 +254,8 @@ def _signature(symbol: Symbol | None) -> object:
         return None
     if not symbol.resolved or symbol.resolving:
         return _UNRESOLVED
-    return (symbol.kind, _type_key(symbol.type), repr(symbol.value), symbol.space, symbol.access,
-            tuple(_type_key(p) for p in symbol.parameters), _type_key(symbol.return_type),
+    return (symbol.kind, _type_key(symbol.type), repr(symbol.value), repr(symbol.components), symbol.space,
+            symbol.access, tuple(_type_key(p) for p in symbol.parameters), _type_key(symbol.return_type),
             getattr(symbol, "cycle_reported", False))
 
 

@@ -100,6 +100,13 @@ fn widen(v: vec2<u32>) -> vec2<u32> {
 //       ^ T014 less than 32
 }
 
+// === a run-time vector divided by a named constant vector with a zero component
+const STEPS = vec2(8u, 0u);
+fn per_step(v: vec2<u32>) -> vec2<u32> {
+  return v / STEPS;
+//       ^ T014 zero component
+}
+
 // === a run-time vector divided by a constant vector without zeros is fine
 fn quarter(v: vec2<u32>) -> vec2<u32> { return v / vec2(4u); }
 
