@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -70,3 +71,32 @@ def test_binary_file_does_not_crash(tmp_path):
     assert completed.returncode == 1
     assert b"S005" in completed.stdout
     assert b"Traceback" not in completed.stderr
+
+
+PUSH_CONSTANT = """struct Params { scale: f32 }
+var<push_constant> params: Params;
+
+@compute @workgroup_size(64)
+fn main() {
+    _ = params.scale;
+}
+"""
+
+
+def test_dialect_decides_whose_compiler_counts_for_a_module_without_enables(tmp_path):
+    # Plain WGSL with naga's push constants: a portability warning by default, an error when the
+    # project says it ships to Chrome (Tint), a warning again for wgpu.
+    kernel = tmp_path / "kernel.wgsl"
+    kernel.write_text(PUSH_CONSTANT)
+    codes = {}
+    for dialect in ("auto", "chromium", "wgpu"):
+        out = run("--dialect", dialect, "--output-format", "json", str(kernel)).stdout.decode()
+        codes[dialect] = [(d["code"], d["severity"]) for d in json.loads(out)]
+    assert codes == {"auto": [("T013", "warning")], "chromium": [("T001", "error")], "wgpu": [("T013", "warning")]}
+
+
+def test_dialect_from_the_configuration_file(tmp_path):
+    (tmp_path / "coop-lint.toml").write_text('dialect = "standard"\n')
+    (tmp_path / "kernel.wgsl").write_text(PUSH_CONSTANT)
+    completed = run("kernel.wgsl", cwd=tmp_path)
+    assert completed.returncode == 1 and b"T001 [error]" in completed.stdout, completed.stdout.decode()

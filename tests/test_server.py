@@ -296,6 +296,21 @@ async def test_targets_from_the_client_check_the_kernel_against_device_profiles(
     await settled(client, URI, lambda diagnostics: list(diagnostics) == [])
 
 
+async def test_dialect_setting_decides_whose_compiler_counts(client: LanguageClient):
+    # naga's push constants in a module without enables: a portability warning until the editor says the
+    # kernel ships to Chrome, then an error from Tint's point of view.
+    open_document(client, "struct P { s: f32 }\nvar<push_constant> p: P;\n"
+                          "@compute @workgroup_size(1) fn main() { _ = p.s; }\n")
+    assert [d.code for d in await published(client, URI, 1)] == ["T013"]
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(
+        settings={"coop-lsp": {"dialect": "chromium"}}))
+    await settled(client, URI, lambda diagnostics: [(d.code, d.severity) for d in diagnostics] == [
+        ("T001", lsp.DiagnosticSeverity.Error)])
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(
+        settings={"coop-lsp": {"dialect": "auto"}}))
+    await settled(client, URI, lambda diagnostics: [d.code for d in diagnostics] == ["T013"])
+
+
 async def test_formatting(client: LanguageClient):
     text = "fn main() {\n      let x = 1;   \n}\n"
     open_document(client, text)

@@ -167,7 +167,7 @@ def _os_error(error: OSError) -> str:
 def _lint_data(data: bytes, settings: Settings, language: str | None):
     """(source, findings) of a WGSL file or of the WGSL embedded in a host file."""
     if language is None:
-        result = lint_source(data, targets=settings.targets)
+        result = lint_source(data, targets=settings.targets, dialect=settings.dialect)
         diagnostics = settings.apply(result.diagnostics)
         if result.source.decode_error is not None:
             # Spans count bytes of the repaired text, not of the file: no fixes.
@@ -178,7 +178,7 @@ def _lint_data(data: bytes, settings: Settings, language: str | None):
     for embedded in find_embedded(data, language):
         if embedded.skipped:
             continue
-        for d in settings.apply(lint_source(embedded.content, targets=settings.targets).diagnostics):
+        for d in settings.apply(lint_source(embedded.content, targets=settings.targets, dialect=settings.dialect).diagnostics):
             mapped = embedded.map_diagnostic(d)
             diagnostics.append(mapped if source.decode_error is None else _without_fixes(mapped))
     diagnostics.sort(key=lambda d: d.sort_key)

@@ -31,22 +31,22 @@ class Analysis:
 
     @classmethod
     def of(cls, text: str, version: int | None = None, targets: tuple[str, ...] = (),
-           reuse: Reuse | None = None) -> "Analysis":
+           reuse: Reuse | None = None, dialect: str = "auto") -> "Analysis":
         """Lints `text`, checking it against the device profiles named in `targets`.
 
         `reuse` belongs to the document whose versions are analysed one after the other: the checks of
         the functions an edit did not touch are replayed from it (with the same result)."""
-        return cls(text, version, lint_source(text, targets=targets, reuse=reuse))
+        return cls(text, version, lint_source(text, targets=targets, reuse=reuse, dialect=dialect))
 
     @classmethod
     def of_parsed(cls, parsed: Parsed, version: int | None = None, targets: tuple[str, ...] = (),
-                  reuse: Reuse | None = None) -> "Analysis":
+                  reuse: Reuse | None = None, dialect: str = "auto") -> "Analysis":
         """Like `of`, on a tree already parsed (incrementally, by the server's Document) that no one edits
         any more (a `tree.copy()`). A tree with errors is parsed again from the text: tree-sitter's error
         recovery after an incremental edit can differ from a fresh parse, and the findings must not."""
         if parsed.root.has_error:
-            return cls.of(parsed.source.text, version, targets, reuse)
-        return cls(parsed.source.text, version, lint_parsed(parsed, targets=targets, reuse=reuse))
+            return cls.of(parsed.source.text, version, targets, reuse, dialect)
+        return cls(parsed.source.text, version, lint_parsed(parsed, targets=targets, reuse=reuse, dialect=dialect))
 
     # ------------------------------------------------------------ basics
     @property

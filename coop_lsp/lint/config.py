@@ -198,7 +198,7 @@ class Settings:
     select: frozenset[str] | None = None  # None: every rule
     ignore: frozenset[str] = frozenset()
     severity: dict[str, Severity | None] = field(default_factory=dict)
-    dialect: str = "auto"  # not yet read by the checks: stored for them
+    dialect: str = "auto"  # whose compiler counts where the module's enables do not say
     targets: tuple[str, ...] = ()
 
     def enabled(self, code: str) -> bool:

@@ -34,8 +34,10 @@ class LintResult:
 
 
 def lint_source(text: str | bytes, targets: tuple[str, ...] | list[str] = (),
-                project: Path | None = None, reuse: Reuse | None = None) -> LintResult:
-    """Every check over one source; `targets` are device profile names to check the kernel against.
+                project: Path | None = None, reuse: Reuse | None = None, dialect: str = "auto") -> LintResult:
+    """Every check over one source; `targets` are device profile names to check the kernel against, and
+    `dialect` (auto, wgpu, chromium, standard) says whose compiler counts when the module's `enable`
+    directives do not.
 
     `reuse` (one per document, see Reuse) replays the checks of declarations unchanged since its
     last use; the result is the same."""
@@ -44,7 +46,7 @@ def lint_source(text: str | bytes, targets: tuple[str, ...] | list[str] = (),
     except ParseAbandoned as error:
         source = SourceText.from_bytes(text) if isinstance(text, bytes) else SourceText(text)
         return LintResult(source, [Diagnostic(SYNTAX_ERROR.code, str(error), Span(0, 0))], None)
-    return lint_parsed(parsed, targets, project, reuse)
+    return lint_parsed(parsed, targets, project, reuse, dialect)
 
 
 @dataclass(eq=False)
@@ -62,23 +64,23 @@ class Reuse:
 
 
 def lint_parsed(parsed: Parsed, targets: tuple[str, ...] | list[str] = (), project: Path | None = None,
-                reuse: Reuse | None = None) -> LintResult:
+                reuse: Reuse | None = None, dialect: str = "auto") -> LintResult:
     """Lints an already parsed source (a tree that no one edits while this runs)."""
     if reuse is None:
-        return _lint(parsed, targets, project, None)
+        return _lint(parsed, targets, project, None, dialect)
     try:
-        result = _lint(parsed, targets, project, reuse)
+        result = _lint(parsed, targets, project, reuse, dialect)
     except Exception:  # noqa: BLE001 - see below
         result = None
     if result is None or any(d.code == INTERNAL_ERROR.code for d in result.diagnostics):
         # Something failed, perhaps in replaying: the result must still be a fresh lint's, and what
         # was kept for the next version may be half made. Forget it and lint without it.
         reuse.clear()
-        return _lint(parsed, targets, project, None)
+        return _lint(parsed, targets, project, None, dialect)
     return result
 
 
-def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None) -> LintResult:
+def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, dialect: str) -> LintResult:
     if reuse is not None:
         reuse.declarations.begin()
     diagnostics = syntax_diagnostics(parsed, reuse=reuse.declarations if reuse is not None else None)
@@ -87,7 +89,7 @@ def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None) ->
     model = None
     bodies = reuse.bodies if reuse is not None else None
     try:
-        semantic, model = call_with_deep_stack(lambda: check(parsed, bodies))
+        semantic, model = call_with_deep_stack(lambda: check(parsed, bodies, dialect))
         diagnostics.extend(_outside_broken_statements(parsed, diagnostics, semantic))
     except Exception as error:  # noqa: BLE001 - one failing check must not hide the others
         diagnostics.append(Diagnostic(

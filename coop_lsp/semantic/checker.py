@@ -38,9 +38,12 @@ _DECLARATION_KINDS = {
 }
 
 
-def check(parsed: Parsed, reuse: BodyReuse | None = None) -> tuple[list[Diagnostic], SemanticModel]:
-    """Checks a module; with `reuse`, the checks of bodies unchanged since its last use are replayed."""
+def check(parsed: Parsed, reuse: BodyReuse | None = None,
+          dialect: str = "auto") -> tuple[list[Diagnostic], SemanticModel]:
+    """Checks a module; with `reuse`, the checks of bodies unchanged since its last use are replayed.
+    `dialect` other than "auto" names the compiler that counts where the module's enables do not."""
     checker = Checker(parsed, reuse)
+    checker.ctx.configured_dialect = dialect if dialect in ("wgpu", "chromium", "standard") else None
     if reuse is not None:
         reuse.begin()
     checker.run()

@@ -169,7 +169,8 @@ class CoopLanguageServer(LanguageServer):
             # The Document edits its tree in place on the next change: the analysis thread gets a copy.
             snapshot = Parsed(key.source, key.tree.copy())
             state.inflight = loop.run_in_executor(self.analysis_executor, Analysis.of_parsed, snapshot,
-                                                  state.document.version, self.settings.targets, state.reuse)
+                                                  state.document.version, self.settings.targets, state.reuse,
+                                                  self.settings.dialect or "auto")
             state.inflight_key = key
         future = state.inflight
         analysis = await asyncio.shield(future)
