@@ -18,17 +18,19 @@
 //     they have DEPTH steps of multiplies to arrive. With two buffers and
 //     BK = 16, DEPTH = 2 gave about 4% more than 1; 3 and 4 cost registers.
 //   - Workgroup memory decides how many workgroups share a multiprocessor:
+//     in a one-off diagnostic run (2026-11-23, not kept in benchmarks/),
 //     giving the two-buffer BK = 16 kernel (21 KiB) an unused 4 KiB array
 //     took it from 255 to 165 TFLOP/s, as if NVIDIA's driver gave each
 //     multiprocessor about 48 KiB, room for two such workgroups but not for
 //     two of 25 KiB. That is why BK = 32 with two buffers (38 KiB) was
 //     slower. BUFFERS = 1 halves the memory for a second barrier per step:
 //     BK = 32 in 19 KiB, two workgroups per multiprocessor, about 272.
-// What limits it now: variants that skip the global reads run about 1.7x
-// faster, ones that skip the multiplies 1.5x, so moving A and B from L2
-// into workgroup memory (2 GiB for 128 x 128 blocks) and the barriers cost
-// more than the tensor cores; larger blocks move less but need more
-// registers and memory than two workgroups per multiprocessor leave.
+// What limits it now (one-off diagnostic variants, same day): skipping the
+// global reads made it about 1.7x faster, skipping the multiplies 1.5x, so
+// moving A and B from L2 into workgroup memory (2 GiB for 128 x 128 blocks)
+// and the barriers cost more than the tensor cores; larger blocks move less
+// but need more registers and memory than two workgroups per multiprocessor
+// leave.
 //
 // Knobs for `coop-lint run --sweep` (../runs/gemm_pipelined.run.toml): BM,
 // BN, BK, DEPTH, BUFFERS, GROUP (block-rows per band of the launch order, as
