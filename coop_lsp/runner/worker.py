@@ -162,11 +162,18 @@ def run(job_dir: Path) -> dict:
         # on_submitted_work_done_sync fails with a cffi signature mismatch).
         device.queue.read_buffer(sync_buffer)
 
+    def host_ms(passes: int, query_set=None) -> float:
+        """The host clock around one submission of `passes` passes; they are recorded before the clock
+        starts, since recording hundreds of passes from Python takes milliseconds the GPU never sees."""
+        commands = batch(passes, query_set).finish()
+        start = time.perf_counter()
+        device.queue.submit([commands])
+        wait()
+        return (time.perf_counter() - start) * 1e3
+
     _stage(job_dir, "running the kernel")
-    start = time.perf_counter()
     device.queue.submit([batch(1).finish()])
     wait()
-    result["first_run_ms"] = (time.perf_counter() - start) * 1e3
 
     _stage(job_dir, "reading the results back")
     for b in job["bindings"]:
@@ -184,13 +191,7 @@ def run(job_dir: Path) -> dict:
     # The timed repetitions go back to back in one submission, as a real
     # workload would run, each pass between its own pair of timestamps.
     query_set = device.create_query_set(type="timestamp", count=2 * reps) if use_timestamps else None
-    # Encoding is done before the clock starts: recording hundreds of passes
-    # from Python takes milliseconds that the GPU never sees.
-    commands = batch(reps, query_set).finish()
-    start = time.perf_counter()
-    device.queue.submit([commands])
-    wait()
-    result["batch_wall_ms"] = (time.perf_counter() - start) * 1e3
+    batch_ms = host_ms(reps, query_set)
     gpu_times = _resolve_timestamps(device, usage, query_set, reps) if use_timestamps else []
     result["gpu_ms"] = gpu_times
 
@@ -198,13 +199,9 @@ def run(job_dir: Path) -> dict:
     # batch long enough (about 50 ms) that submission and completion costs
     # vanish into it. It checks the timestamps, and stands in for them where
     # the adapter has none.
-    estimate = statistics.median(gpu_times) if gpu_times else result["batch_wall_ms"] / reps
+    estimate = statistics.median(gpu_times) if gpu_times else batch_ms / reps
     count = max(1, min(int(50.0 / max(estimate, 1e-3)), int(job.get("max_independent_dispatches", 2000))))
-    commands = batch(count).finish()
-    start = time.perf_counter()
-    device.queue.submit([commands])
-    wait()
-    result["independent"] = {"dispatches": count, "wall_ms": (time.perf_counter() - start) * 1e3}
+    result["independent"] = {"dispatches": count, "wall_ms": host_ms(count)}
     _stage(job_dir, "done")
     return result
 
