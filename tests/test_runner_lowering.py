@@ -79,3 +79,26 @@ fn load(p: ptr<storage, array<f16>, read>) -> subgroup_matrix_left<f16, 16, 16> 
 def test_kernel_with_errors_is_refused():
     with pytest.raises(KernelError, match="error"):
         emulate("fn main( {")
+
+
+def test_helper_returning_a_matrix_stays_a_call():
+    # A user function whose result is a matrix is not a constructor: lowering it as one
+    # filled every tile with the offset it was given, and the run came out wrong.
+    text = """enable f16;
+enable chromium_experimental_subgroup_matrix;
+alias Tile = subgroup_matrix_left<f16, 16, 16>;
+@group(0) @binding(0) var<storage, read_write> a: array<f16>;
+fn load_tile(at: u32) -> Tile {
+    return subgroupMatrixLoad<Tile, row_major>(&a, at, 16u);
+}
+@compute @workgroup_size(32) fn main() {
+    let loaded = load_tile(16u);
+    let filled = Tile(2.0h);
+    subgroupMatrixStore(&a, 0u, loaded, false, 16u);
+    subgroupMatrixStore(&a, 256u, filled, false, 16u);
+}
+"""
+    code = _code(emulate(text).text)
+    assert "load_tile(16u)" in code
+    assert code.count("coop_emu_splat") == 2  # the helper's definition and the one constructor
+

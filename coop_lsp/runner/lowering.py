@@ -200,6 +200,11 @@ class _Rewriter:
                 else self.standard_to_tint(node, function, name, args)
         if name in NAGA_BUILTINS:
             return self.naga_builtin(node, function, name, args)
+        callee = self.module.model.symbol_at(function.start_byte, function.end_byte) \
+            if function.type == "identifier" else None
+        if callee is not None and callee.kind == "function":
+            # A helper that returns a matrix is an ordinary call; only a type name constructs one.
+            return None
         found = self.module.model.type_at(node.start_byte, node.end_byte, node.type)
         if isinstance(found, t.CoopMatrix) and self.mode == "emulate":
             # A constructor: T() is the zero array already; T(v) fills every element.
