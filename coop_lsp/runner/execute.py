@@ -453,8 +453,7 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
                                    original_text=text)
         if result is None:
             return report
-        report.adapter = result.get("adapter", {}).get("device", "") or result.get("adapter", {}).get(
-            "description", "")
+        report.adapter = _adapter_name(result.get("adapter", {}))
         _huge_dispatch_note(report)
         types = {name: b.type for b, _, name, _ in bindings}
         report.checks = check_results(desc, inputs, outputs, types)
@@ -584,6 +583,7 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
             except BaseException:  # Ctrl-C in `coop-lint run`: the worker is in its own session, end it too
                 _kill(process)
                 raise
+            report.adapter = _adapter_name(_read_json(job_dir / "adapter.json"))
             if ended != "exited":
                 _kill(process)
                 stage = _stage_of(job_dir)
@@ -629,6 +629,18 @@ def stop_all_runs() -> None:
     """Kills every worker in flight; the runs waiting on them report the kill."""
     for process in list(_RUNNING):
         _kill(process)
+
+
+def _adapter_name(info: dict) -> str:
+    return info.get("device", "") or info.get("description", "")
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        found = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 def _exit_reason(code: int | None) -> str:

@@ -95,6 +95,8 @@ def run(job_dir: Path) -> dict:
     gpu_module, adapter, device, features, extra = _open(job)
     info = dict(adapter.info)
     result: dict = {"adapter": {k: str(v) for k, v in info.items()}, "features": features, **extra}
+    # Written now so that a run killed later (time limit, signal, lost device) still names its adapter.
+    (job_dir / "adapter.json").write_text(json.dumps(result["adapter"]))
     usage = gpu_module.BufferUsage
 
     _stage(job_dir, "compiling the kernel")

@@ -124,7 +124,12 @@ def _timed_out(report: RunReport, limit: float) -> list[str]:
             problems.append(f"the time-out does not give its limit: {report.error}")
         if report.stage != "running the kernel":
             problems.append(f"killed while {report.stage!r}, not while running the kernel (limit too short?)")
-    return problems
+    return problems + _names_adapter(report)
+
+
+def _names_adapter(report: RunReport) -> list[str]:
+    # The worker had opened the device before it was killed; the report must still say which.
+    return [] if report.adapter else [f"the report does not name the adapter: {report.render()}"]
 
 
 def _expect_endless_one(report: RunReport) -> list[str]:
@@ -172,7 +177,7 @@ def _expect_signal(name: str) -> Callable[[RunReport], list[str]]:
                 problems.append(f"the error does not name {name}: {report.error}")
             if report.stage != "running the kernel":
                 problems.append(f"stage {report.stage!r}, expected 'running the kernel'")
-        return problems
+        return problems + _names_adapter(report)
     return expect
 
 
