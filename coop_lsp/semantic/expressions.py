@@ -509,6 +509,8 @@ class ExpressionChecker:
         pointer = args[0].type
         element_bytes = array_element_bytes(pointer.store.element) if isinstance(pointer, t.Pointer) and \
             isinstance(pointer.store, t.Array) else None
+        if element_bytes is not None:
+            self._matrix_extent(name, matrix, col_major, pointer.store, args, arg_nodes)
         if not isinstance(stride, int) or isinstance(stride, bool) or element_bytes is None:
             return
         if stride < 0:
@@ -522,6 +524,29 @@ class ExpressionChecker:
             self.ctx.report("T009", f"stride {stride} ({stride * element_bytes} bytes) is less than one matrix "
                                     f"{lines} ({count} x {matrix.element.byte_size} = {needed} bytes); "
                                     f"{lines}s would overlap", self.ctx.span(stride_node))
+
+    def _matrix_extent(self, name, matrix: t.CoopMatrix, col_major: bool, array: t.Array, args, arg_nodes) -> None:
+        """Tint's check that a fixed-size array holds the whole access: the rows (or columns) from the
+        offset on, `stride` elements apart, the last one only as long as the matrix is wide. A run-time
+        offset counts as 0 and a run-time stride as the shortest one, so what is left is the least any
+        call could need; Tint checks this in dead code too."""
+        if not isinstance(array.count, int):
+            return
+        slot = _array_stride(array.element)
+        lines, length = (matrix.columns, matrix.rows) if col_major else (matrix.rows, matrix.columns)
+        line_bytes = length * matrix.element.byte_size
+        offset, stride = args[1].value, args[-1].value
+        offset = offset if isinstance(offset, int) and not isinstance(offset, bool) and args[1].const else 0
+        stride_bytes = stride * slot if isinstance(stride, int) and not isinstance(stride, bool) and \
+            args[-1].const else line_bytes
+        if offset < 0 or stride_bytes < line_bytes:
+            return  # T003 and T009 say what is wrong with those
+        needed = offset * slot + (lines - 1) * stride_bytes + line_bytes
+        have = array.count * slot
+        if needed > have:
+            self.ctx.report("T016", f"the matrix access needs {needed} bytes of the array but "
+                                    f"'{array.describe()}' has {have}: {_extent_reason(offset, lines, stride_bytes, line_bytes, col_major)}",
+                            self.ctx.span(arg_nodes[0]))
 
     def _naga_stride(self, name, match, args, arg_nodes) -> None:
         """naga strides count elements between columns (coopLoad) or rows (the T forms)."""
@@ -783,3 +808,16 @@ def binary_result_type(operator: str, left: t.Type, right: t.Type) -> t.Type | N
     return None
 
 
+
+
+def _array_stride(element: t.Type) -> int:
+    """Bytes from one array element to the next: a vec3 takes the room of a vec4."""
+    if isinstance(element, t.Vector):
+        return (4 if element.size == 3 else element.size) * element.element.byte_size
+    return array_element_bytes(element) or 0
+
+
+def _extent_reason(offset: int, lines: int, stride_bytes: int, line_bytes: int, col_major: bool) -> str:
+    kind = "column" if col_major else "row"
+    start = f"{offset} elements in, " if offset else ""
+    return f"{start}{lines} {kind}s {stride_bytes} bytes apart, the last {line_bytes} bytes long"

@@ -128,6 +128,19 @@ CONST_EVALUATION = register(Rule(
     suppressible=False,
 ))
 
+MATRIX_EXTENT = register(Rule(
+    code="T016", name="matrix_access_past_array", severity=Severity.ERROR, layer="semantic",
+    summary="A matrix load or store that needs more of a fixed-size array than it has.",
+    explanation="A load or store touches every row (or column, for col_major) of the matrix from the "
+                "offset on, `stride` elements apart. Where the array has a fixed size, Tint rejects the "
+                "shader when that span cannot fit, counting a run-time offset as 0 and a run-time stride "
+                "as one row, and even in code that never runs. Make the array larger, or the tile, stride "
+                "or offset smaller.",
+    example="var<workgroup> w: array<f16, 63>;\n"
+            "subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>, row_major>(&w, 0u, 8u)  // needs 128 bytes",
+    suppressible=False,
+))
+
 UNUSED_RESULT = register(Rule(
     code="T015", name="unused_result", severity=Severity.ERROR, layer="semantic",
     summary="The result of a builtin that must be used is thrown away.",

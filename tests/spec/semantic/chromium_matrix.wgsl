@@ -740,3 +740,105 @@ fn main(@builtin(subgroup_invocation_id) lane: u32, @builtin(workgroup_id) wg: v
   subgroupMatrixStore<row_major>(&out, wg.x * 64u, m, 8u);
   out[wg.x * 64u + lane] += subgroupAdd(1.0);
 }
+
+// === fixed-size array one element short of the tile
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<f16, 63>;
+fn f() {
+  let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>, row_major>(&tile, 0u, 8u);
+//                                                                       ^ T016 needs 128 bytes
+}
+
+// === fixed-size array exactly the tile
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<f16, 64>;
+fn f() { let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>, row_major>(&tile, 0u, 8u); }
+
+// === the last row needs only the tile's width, not a whole stride
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<f16, 71>;
+fn f() { let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>, row_major>(&tile, 0u, 9u); }
+
+// === a constant offset counts
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<f16, 64>;
+fn f() {
+  let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>, row_major>(&tile, 1u, 8u);
+//                                                                       ^ T016 1 elements in
+}
+
+// === a run-time offset counts as zero
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<f16, 64>;
+fn f(at: u32) { let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>, row_major>(&tile, at, 8u); }
+
+// === a run-time stride counts as one row
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<f16, 32>;
+fn f(at: u32, stride: u32) {
+  let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>, row_major>(&tile, at, stride);
+//                                                                       ^ T016 has 64
+}
+
+// === packed halves: the stride counts vec4<u32> elements
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<vec4<u32>, 7>;
+fn f() {
+  let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>, row_major>(&tile, 0u, 1u);
+//                                                                       ^ T016 has 112
+}
+
+// === packed halves, padded rows: the last row is 16 bytes, not a whole stride
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<vec4<u32>, 15>;
+fn f() { let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>, row_major>(&tile, 0u, 2u); }
+
+// === column major walks the columns
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<f16, 120>;
+fn f() {
+  let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 8>, col_major>(&tile, 0u, 16u);
+//                                                                        ^ T016 16 columns
+}
+
+// === store into a storage array that is too small
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> out: array<f32, 63>;
+fn f() {
+  subgroupMatrixStore<row_major>(&out, 0u, subgroup_matrix_result<f32, 8, 8>(), 8u);
+//                               ^ T016 needs 256 bytes
+}
+
+// === a fixed-size array inside a struct
+enable chromium_experimental_subgroup_matrix;
+struct Block { data: array<f32, 32> }
+@group(0) @binding(0) var<storage, read_write> blk: Block;
+fn f() {
+  let m = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, row_major>(&blk.data, 0u, 8u);
+//                                                                       ^ T016 has 128
+}
+
+// === checked in code that never runs
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<f16, 64>;
+fn f() {
+  if (false) {
+    let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>, row_major>(&tile, 0u, 9u);
+//                                                                         ^ T016 needs 142 bytes
+  }
+}
+
+// === a runtime-sized array is not checked
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+fn f() { subgroupMatrixStore<row_major>(&out, 4096u, subgroup_matrix_result<f32, 8, 8>(), 8u); }
