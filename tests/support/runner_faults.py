@@ -297,15 +297,15 @@ def leftovers(processes: list[subprocess.Popen]) -> list[str]:
 
 
 # ------------------------------------------------------------------ in-process faults
-def run_good(directory: Path) -> list[str]:
+def run_good(directory: Path, backend: str = "auto") -> list[str]:
     """The run after a fault: a small kernel that must come out right."""
     kernel = directory / "good.wgsl"
     kernel.write_text(GOOD)
-    report = run_kernel(kernel, parse_run_description(GOOD_RUN))
+    report = run_kernel(kernel, parse_run_description(GOOD_RUN), backend=backend)
     return [] if report.status == "correct" else [f"the next run is {report.status}: {report.render()}"]
 
 
-def run_fault(fault: Fault, directory: Path) -> Outcome:
+def run_fault(fault: Fault, directory: Path, backend: str = "auto", robustness: bool | None = None) -> Outcome:
     directory.mkdir(parents=True, exist_ok=True)
     kernel = directory / "fault.wgsl"
     kernel.write_text(fault.kernel)
@@ -325,7 +325,8 @@ def run_fault(fault: Fault, directory: Path) -> Outcome:
 
             killer = threading.Thread(target=inject, daemon=True)
             killer.start()
-        report = run_kernel(kernel, description, timeout_s=fault.timeout_s)
+        report = run_kernel(kernel, description, backend=backend, timeout_s=fault.timeout_s,
+                            robustness=robustness)
         if killer is not None:
             killer.join(5)
     outcome = Outcome(fault.name, report, seconds=time.perf_counter() - started,
@@ -334,7 +335,7 @@ def run_fault(fault: Fault, directory: Path) -> Outcome:
         outcome.problems.append("the signal was never sent (the kernel did not start running?)")
     outcome.problems += fault.expect(report)
     outcome.problems += leftovers(processes)
-    outcome.problems += run_good(directory)
+    outcome.problems += run_good(directory, backend)
     return outcome
 
 
