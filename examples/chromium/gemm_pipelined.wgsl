@@ -24,13 +24,20 @@
 //     multiprocessor about 48 KiB, room for two such workgroups but not for
 //     two of 25 KiB. That is why BK = 32 with two buffers (38 KiB) was
 //     slower. BUFFERS = 1 halves the memory for a second barrier per step:
-//     BK = 32 in 19 KiB, two workgroups per multiprocessor, about 272.
+//     BK = 32 in 19 KiB, two workgroups per multiprocessor, 272-276.
 // What limits it now (one-off diagnostic variants, same day): skipping the
 // global reads made it about 1.7x faster, skipping the multiplies 1.5x, so
 // moving A and B from L2 into workgroup memory (2 GiB for 128 x 128 blocks)
 // and the barriers cost more than the tensor cores; larger blocks move less
 // but need more registers and memory than two workgroups per multiprocessor
 // leave.
+// Tried and slower (one-off variants of this kernel, 2026-11-23, TFLOP/s):
+// subgroupMatrixLoad of the A tiles straight from the storage buffer, no
+// staging of A (168); the same for B (153) or both (111); two subgroups
+// that only copy while four only multiply (at most 170, likely spilling);
+// staging the next slice before the multiplies, two buffers (at most 242);
+// loading all of a slice's tiles before the first barrier so that the
+// multiplies overlap the staging (232 at BK = 32: too many registers).
 //
 // Knobs for `coop-lint run --sweep` (../runs/gemm_pipelined.run.toml): BM,
 // BN, BK, DEPTH, BUFFERS, GROUP (block-rows per band of the launch order, as
