@@ -26,7 +26,7 @@ from pathlib import Path
 from .description import (BACKENDS, RunDescription, RunDescriptionError, default_tolerance, load_run_description,
                           sidecar_path)
 from .kernel import KernelError, KernelModule, load_kernel
-from .lowering import emulate, to_tint
+from .lowering import emulate, emulated_matrix_bytes, to_tint
 
 DTYPES = {"f32": "float32", "f16": "float16", "i32": "int32", "u32": "uint32", "i8": "int8", "u8": "uint8"}
 ELEMENT_BYTES = {"f32": 4, "f16": 2, "i32": 4, "u32": 4, "i8": 1, "u8": 1}
@@ -452,6 +452,7 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
                                    report.robustness, timeout_s or desc.timeout_s, report, progress, cancel,
                                    original_text=text)
         if result is None:
+            _explain_failure(report, module, code)
             return report
         report.adapter = _adapter_name(result.get("adapter", {}))
         _huge_dispatch_note(report)
@@ -629,6 +630,31 @@ def stop_all_runs() -> None:
     """Kills every worker in flight; the runs waiting on them report the kill."""
     for process in list(_RUNNING):
         _kill(process)
+
+
+# Errors that name no cause: a driver that gave up compiling, or a device lost on the way.
+_UNEXPLAINED = re.compile(r"VK_ERROR_UNKNOWN|GPUInternalError|device is lost|device lost", re.IGNORECASE)
+_DEVICE_LOST = re.compile(r"device is lost|device lost|VK_ERROR_DEVICE_LOST", re.IGNORECASE)
+
+
+def _explain_failure(report: RunReport, module, code: str) -> None:
+    """Notes for failures whose error text does not say why."""
+    if _DEVICE_LOST.search(report.error):
+        report.notes.append(f"the GPU device was lost while {report.stage or 'running'}; the run's worker process "
+                            "ended with it, and the next run opens a new device")
+    if report.emulated and report.stage in ("compiling the kernel", "creating the pipeline") \
+            and _UNEXPLAINED.search(report.error):
+        report.notes.append(_emulation_size(module, code))
+
+
+def _emulation_size(module, code: str) -> str:
+    held = emulated_matrix_bytes(module)
+    total = sum(size for _, size in held)
+    largest = ", ".join(f"'{name}' {size / 1024:g} KiB" for name, size in held[:3])
+    return (f"the emulated kernel is {len(code.encode()) / 1024:.0f} KiB of WGSL (each matrix builtin written out "
+            f"element by element) and keeps every matrix whole in each invocation: {total / 1024:g} KiB of private "
+            f"memory per invocation ({largest or 'none'}); drivers may refuse to compile emulations this large: "
+            "fewer or smaller result tiles per subgroup emulate more easily (see docs/runner.md)")
 
 
 def _adapter_name(info: dict) -> str:

@@ -529,6 +529,29 @@ def emulate(text: str, subgroup_size: int = 32) -> Lowered:
     return _run(module, "emulate", subgroup_size)
 
 
+def emulated_matrix_bytes(module: KernelModule) -> list[tuple[str, int]]:
+    """(name, bytes) of each local variable, let or parameter that holds matrices, largest first: the
+    private memory the emulation gives every invocation, since it keeps each matrix whole in each."""
+    found = []
+    for symbol in module.model.symbols:
+        if symbol.kind in ("var", "let", "parameter"):
+            size = _matrix_bytes(symbol.type)
+            if size:
+                found.append((symbol.name, size))
+    return sorted(found, key=lambda item: -item[1])
+
+
+def _matrix_bytes(value: t.Type) -> int:
+    if isinstance(value, t.CoopMatrix):
+        element = _storage_element(value.element.name)
+        return value.rows * value.columns * _SCALAR_BYTES.get(element, 4)
+    if isinstance(value, t.Array) and isinstance(value.count, int):
+        return value.count * _matrix_bytes(value.element)
+    if isinstance(value, t.Struct):
+        return sum(_matrix_bytes(member.type) for member in value.members)
+    return 0
+
+
 def to_tint(text: str) -> Lowered:
     """The kernel in Tint's dialect (chromium_experimental_subgroup_matrix)."""
     module = load_kernel(text)
