@@ -8,7 +8,10 @@ tests/support/runner_faults.py, which benchmarks/stress.py runs too.
 Device loss is not here: no fault we could inject made lavapipe report a lost
 device (it runs shaders on CPU threads with no GPU watchdog, robustness2 makes
 stray accesses harmless, and it cuts loops at 65,535 iterations), and a test
-that called device.destroy() would be faking it.
+that called device.destroy() would be faking it. On a real GPU one fault does
+lose the device (an emulation the driver will not compile, through
+wgpu-native): benchmarks/runner_faults_gpu.py runs it there, with all of these;
+tests/test_runner_failure_notes.py checks how the runner reports it.
 """
 
 from __future__ import annotations
