@@ -229,6 +229,11 @@ class ExpressionChecker:
             return ERROR
         if reference is not None:
             return Typed(t.Reference(reference.space, result, reference.access))
+        if isinstance(target, t.Vector) and base.components is not None:
+            picked = tuple(base.components[_swizzle_index(ch)] for ch in name)
+            if len(picked) == 1:
+                return Typed(result, picked[0], const=base.const, override=base.override)
+            return Typed(result, const=base.const, override=base.override, components=picked)
         return Typed(result, const=base.const, override=base.override)
 
     # ------------------------------------------------------------ operators
@@ -287,7 +292,7 @@ class ExpressionChecker:
             ctx.report("T004", f"no matching overload for operator '{operator}' ({left.type.describe()}, "
                                f"{right.type.describe()})", Span(node.start_byte, node.end_byte))
             return ERROR
-        value = None
+        value = components = None
         if isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
             operand_type = _common(left.type, right.type) or left.type
             if operator in ("<<", ">>"):
@@ -296,12 +301,32 @@ class ExpressionChecker:
                 value = c.binary(operator, left.value, right.value, operand_type)
             except c.ConstError as error:
                 ctx.report("T014", str(error), ctx.span(node))
-        if left.value is None and right.const:
+        elif isinstance(result, t.Vector):
+            components = self._fold_componentwise(node, operator, left, right, result.size)
+        if left.value is None and left.components is None and right.const:
             known = right.components if right.components is not None else (right.value,)
             if all(isinstance(v, int) and not isinstance(v, bool) for v in known):
                 self._check_constant_right_operand(node, operator, left.type, known)
         return Typed(result, value, const=left.const and right.const,
-                     override=left.override and right.override)
+                     override=left.override and right.override, components=components)
+
+    def _fold_componentwise(self, node: ts.Node, operator: str, left: Typed, right: Typed, size: int) -> tuple | None:
+        """The components of a vector operation whose operands' values are all known (a scalar operand
+        applies to each component); None when any is unknown."""
+        if not (left.const and right.const):
+            return None  # compilers evaluate only const-expressions; a let's value is a run-time one
+        sides = [_spread(operand, size) for operand in (left, right)]
+        if sides[0] is None or sides[1] is None:
+            return None
+        left_element, right_element = t.element_scalar(left.type), t.element_scalar(right.type)
+        if left_element is None or right_element is None:
+            return None
+        element = left_element if operator in ("<<", ">>") else _common(left_element, right_element) or left_element
+        try:
+            return tuple(c.binary(operator, a, b, element) for a, b in zip(*sides))
+        except c.ConstError as error:
+            self.ctx.report("T014", str(error), self.ctx.span(node))
+            return None
 
     def _check_constant_right_operand(self, node: ts.Node, operator: str, left: t.Type, right: tuple) -> None:
         """A constant divisor or shift amount (each component of one) is checked even when the other operand
@@ -722,6 +747,19 @@ def _common(a: t.Type, b: t.Type) -> t.Type | None:
     if t.conversion_rank(b, a) is not None:
         return a
     return None
+
+
+def _spread(operand: Typed, size: int) -> tuple | None:
+    """An operand's values as `size` components: a vector's own, or a scalar's repeated."""
+    if operand.components is not None:
+        return operand.components if len(operand.components) == size else None
+    if isinstance(operand.type, t.Scalar) and operand.value is not None:
+        return (operand.value,) * size
+    return None
+
+
+def _swizzle_index(letter: str) -> int:
+    return next(letters.index(letter) for letters in _SWIZZLE_SETS if letter in letters)
 
 
 def _known_components(args: list[Typed], size: int) -> tuple | None:

@@ -124,7 +124,8 @@ CONST_EVALUATION = register(Rule(
     explanation="Constant expressions are evaluated when the shader is created, and errors in them "
                 "are shader-creation errors. A constant divisor that is zero (or has a zero component) "
                 "and a constant shift of 32 or more are errors too when the other operand is only known "
-                "at run time, even in code that never runs: `i % Z` with `const Z = 0u` fails to compile.",
+                "at run time, even in code that never runs: `i % Z` with `const Z = 0u` fails to compile, "
+                "and so does `v / (STEPS - 8u)` when a component of the constant vector `STEPS` is 8.",
     suppressible=False,
 ))
 

@@ -107,6 +107,48 @@ fn per_step(v: vec2<u32>) -> vec2<u32> {
 //       ^ T014 zero component
 }
 
+// === a run-time vector divided by a constant vector difference that is zero
+fn none(v: vec2<u32>) -> vec2<u32> {
+  return v / (vec2(1u) - vec2(1u));
+//       ^ T014 zero component
+}
+
+// === a run-time vector divided by a swizzle of a constant vector with a zero component
+fn swapped(v: vec2<u32>) -> vec2<u32> {
+  return v % vec2(4u, 0u).yx;
+//       ^ T014 zero component
+}
+
+// === a run-time vector shifted by a constant vector product of 32 or more
+fn scaled(v: vec2<u32>) -> vec2<u32> {
+  return v << (vec2(1u, 2u) * 20u);
+//       ^ T014 less than 32
+}
+
+// === a run-time value divided by one zero component of a constant vector
+fn picked(i: u32) -> u32 {
+  return i / vec2(3u, 0u).y;
+//       ^ T014 constant zero
+}
+
+// === a run-time vector divided by a constant vector arithmetic without zeros is fine
+fn thirds(v: vec2<u32>) -> vec2<u32> { return v / (vec2(2u, 4u) - 1u).yx; }
+
+// === a let's value is a run-time one: no constant folding through it
+fn doubled(v: vec2<u32>) -> vec2<u32> {
+  let big = 4000000000u;
+  let z = 0u;
+  return vec2(big) * 2u + v / vec2(z);
+}
+
+// === a const vector division by zero
+const ratio = vec2(1u) / vec2(0u, 1u);
+//            ^ T014 division by zero
+
+// === const vector arithmetic and swizzles fold into const_assert
+const steps = (vec2(4u, 8u) - 2u).yx;
+const_assert steps.x == 6u && steps.y == 2u;
+
 // === a run-time vector divided by a constant vector without zeros is fine
 fn quarter(v: vec2<u32>) -> vec2<u32> { return v / vec2(4u); }
 
