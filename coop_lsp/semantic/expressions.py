@@ -535,7 +535,7 @@ class ExpressionChecker:
         element_bytes = array_element_bytes(pointer.store.element) if isinstance(pointer, t.Pointer) and \
             isinstance(pointer.store, t.Array) else None
         if element_bytes is not None:
-            self._matrix_extent(name, matrix, col_major, pointer.store, args, arg_nodes)
+            self._matrix_extent(matrix, col_major, pointer.store, element_bytes, args, arg_nodes)
         if not isinstance(stride, int) or isinstance(stride, bool) or element_bytes is None:
             return
         if stride < 0:
@@ -550,14 +550,15 @@ class ExpressionChecker:
                                     f"{lines} ({count} x {matrix.element.byte_size} = {needed} bytes); "
                                     f"{lines}s would overlap", self.ctx.span(stride_node))
 
-    def _matrix_extent(self, name, matrix: t.CoopMatrix, col_major: bool, array: t.Array, args, arg_nodes) -> None:
+    def _matrix_extent(self, matrix: t.CoopMatrix, col_major: bool, array: t.Array, slot: int, args,
+                       arg_nodes) -> None:
         """Tint's check that a fixed-size array holds the whole access: the rows (or columns) from the
         offset on, `stride` elements apart, the last one only as long as the matrix is wide. A run-time
         offset counts as 0 and a run-time stride as the shortest one, so what is left is the least any
-        call could need; Tint checks this in dead code too."""
+        call could need; Tint checks this in dead code too. Offsets and strides count `slot` bytes an
+        element (12 for a vec3<f32>, as Tint counts them), the array's size its padded elements."""
         if not isinstance(array.count, int):
             return
-        slot = _array_stride(array.element)
         lines, length = (matrix.columns, matrix.rows) if col_major else (matrix.rows, matrix.columns)
         line_bytes = length * matrix.element.byte_size
         offset, stride = args[1].value, args[-1].value
@@ -567,7 +568,7 @@ class ExpressionChecker:
         if offset < 0 or stride_bytes < line_bytes:
             return  # T003 and T009 say what is wrong with those
         needed = offset * slot + (lines - 1) * stride_bytes + line_bytes
-        have = array.count * slot
+        have = array.count * _array_stride(array.element)
         if needed > have:
             self.ctx.report("T016", f"the matrix access needs {needed} bytes of the array but "
                                     f"'{array.describe()}' has {have}: {_extent_reason(offset, lines, stride_bytes, line_bytes, col_major)}",
@@ -844,8 +845,6 @@ def binary_result_type(operator: str, left: t.Type, right: t.Type) -> t.Type | N
             return t.Vector(size, scalar)
         return scalar
     return None
-
-
 
 
 def _array_stride(element: t.Type) -> int:

@@ -842,3 +842,16 @@ fn f() {
 enable chromium_experimental_subgroup_matrix;
 @group(0) @binding(0) var<storage, read_write> out: array<f32>;
 fn f() { subgroupMatrixStore<row_major>(&out, 4096u, subgroup_matrix_result<f32, 8, 8>(), 8u); }
+
+// === vec3 elements: strides count 12 bytes, the array its padded 16-byte elements
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<vec3<f32>, 18>;
+fn f() { let m = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, row_major>(&tile, 0u, 3u); }
+
+// === vec3 elements, one too few
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<vec3<f32>, 17>;
+fn f() {
+  let m = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, row_major>(&tile, 0u, 3u);
+//                                                                       ^ T016 needs 284 bytes
+}
