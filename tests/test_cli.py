@@ -100,3 +100,16 @@ def test_dialect_from_the_configuration_file(tmp_path):
     (tmp_path / "kernel.wgsl").write_text(PUSH_CONSTANT)
     completed = run("kernel.wgsl", cwd=tmp_path)
     assert completed.returncode == 1 and b"T001 [error]" in completed.stdout, completed.stdout.decode()
+
+
+def test_reader_that_stops_early_gets_no_traceback(tmp_path):
+    # `coop-lint . | head -1`: the pipe closes while findings are still being written.
+    for index in range(40):
+        (tmp_path / f"k{index}.wgsl").write_text("fn f() {\n  let x = 1\n}\n" * 50)
+    process = subprocess.Popen([sys.executable, "-m", "coop_lsp.cli.main", str(tmp_path)], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout.readline().endswith(b"S001 [error] expected ';' after 'let' declaration\n")
+    process.stdout.close()
+    stderr = process.stderr.read()
+    assert process.wait(timeout=60) == 141  # as if killed by SIGPIPE
+    assert b"Traceback" not in stderr, stderr.decode()

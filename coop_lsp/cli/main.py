@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
+import signal
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -74,7 +76,16 @@ def _error(message: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # The reader went away (`coop-lint ... | head`): stop quietly, as a program killed by SIGPIPE
+        # would, instead of a traceback, and keep the interpreter's last flush from failing again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+
+
+def _main(argv: list[str]) -> int:
     if argv and argv[0] in ("rules", "rule"):
         return _rules_command(argv)
     if argv and argv[0] == "run":
