@@ -106,7 +106,11 @@ def binary(operator: str, left, right, scalar: t.Scalar):
     elif operator in ("<<", ">>") and right < 0:
         raise ConstError(f"shift by a negative amount ({right})")
     elif operator in ("<<", ">>") and not concrete_int and right >= 64:
-        raise ConstError(f"shift by {right} is not less than the 64 bits of an abstract integer")
+        # An abstract integer shifted past its 64 bits is an error only if bits are lost: 0 << 70 is 0,
+        # and a right shift ends at 0 or -1.
+        if operator == "<<" and left != 0:
+            raise ConstError(f"'{left} << {right}' shifts every bit out of an abstract integer")
+        result = 0 if operator == "<<" or left >= 0 else -1
     elif operator == "<<":
         if concrete_int and right >= 32:
             raise ConstError(f"shift left value must be less than the bit width of the left operand (32), "

@@ -353,3 +353,18 @@ const_assert lowest < 0;
 
 // === abs of i32 min overflows in the i32 type only at runtime
 fn f(x: i32) -> i32 { return abs(x); }
+
+// === an abstract zero shifted past 64 bits is still zero
+const none = 0 << 2147483649;
+const_assert none == 0;
+
+// === an abstract vector of zeros shifted past 64 bits (Dawn's test/tint/bug/chromium/1372963.wgsl)
+fn g() -> vec4<i32> { return vec4(-0) << vec4(2147483649); }
+
+// === an abstract right shift past 64 bits ends at 0 or -1
+const down = -8 >> 70;
+const_assert down == -1 && (8 >> 70) == 0;
+
+// === an abstract one shifted past 64 bits loses its bit
+const lost = 1 << 70;
+//           ^ T014 shifts every bit out
