@@ -18,7 +18,6 @@ or no GPU adapter was found.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import tempfile
 import time
@@ -28,12 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks import runner_gpu  # noqa: E402
 from benchmarks.common import write_result  # noqa: E402
-from coop_lsp.runner.description import parse_run_description  # noqa: E402
 from coop_lsp.runner.execute import dawn_gpu_available, run_kernel, wgpu_adapter  # noqa: E402
 from tests.support import runner_faults  # noqa: E402
-
-EXAMPLES = ROOT / "examples"
 
 
 def _cases():
@@ -60,12 +57,11 @@ def _refused_emulation(directory: Path, backend: str) -> runner_faults.Outcome:
     """A fault only a real driver produces: gemm_tiled.wgsl's emulation (4 x 4 tiles of 16 x 16, written
     out element by element) is more than NVIDIA's compiler takes; wgpu-native then loses its device."""
     directory.mkdir(parents=True, exist_ok=True)
-    run = (EXAMPLES / "runs" / "gemm_tiled.run.toml").read_text()
-    description = parse_run_description(re.sub(r"(?m)^M = \d+\nN = \d+\nK = \d+$", "M = 128\nN = 128\nK = 128", run))
+    description = runner_gpu.description("gemm_tiled", 128, 1, 3, 120)
     started = time.perf_counter()
     with runner_faults.recording_workers() as processes:
-        report = run_kernel(EXAMPLES / "chromium" / "gemm_tiled.wgsl", description, api=backend,
-                            emulate_kernel=True, timeout_s=120)
+        report = run_kernel(runner_gpu.EXAMPLES / "chromium" / "gemm_tiled.wgsl", description, api=backend,
+                            emulate_kernel=True)
     outcome = runner_faults.Outcome(REFUSED, report, seconds=time.perf_counter() - started)
     if report.status == "correct":
         return outcome  # a driver that compiles it: nothing to explain
@@ -87,12 +83,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-write", action="store_true")
     options = parser.parse_args()
-    backends = {}
-    if dawn_gpu_available():
-        backends["dawn"] = ""
+    backends = ["dawn"] if dawn_gpu_available() else []
     found, adapter = wgpu_adapter()
     if found and "llvmpipe" not in adapter.lower():
-        backends["wgpu"] = adapter
+        backends.append("wgpu")
     if not backends:
         print("no GPU adapter: nothing to measure", file=sys.stderr)
         return 1

@@ -632,18 +632,19 @@ def stop_all_runs() -> None:
         _kill(process)
 
 
-# Errors that name no cause: a driver that gave up compiling, or a device lost on the way.
-_UNEXPLAINED = re.compile(r"VK_ERROR_UNKNOWN|GPUInternalError|device is lost|device lost", re.IGNORECASE)
+# Errors that name no cause: a device lost on the way, or a driver that gave up compiling.
 _DEVICE_LOST = re.compile(r"device is lost|device lost|VK_ERROR_DEVICE_LOST", re.IGNORECASE)
+_DRIVER_GAVE_UP = re.compile(r"VK_ERROR_UNKNOWN|GPUInternalError")
 
 
 def _explain_failure(report: RunReport, module, code: str) -> None:
     """Notes for failures whose error text does not say why."""
-    if _DEVICE_LOST.search(report.error):
+    lost = _DEVICE_LOST.search(report.error) is not None
+    if lost:
         report.notes.append(f"the GPU device was lost while {report.stage or 'running'}; the run's worker process "
                             "ended with it, and the next run opens a new device")
     if report.emulated and report.stage in ("compiling the kernel", "creating the pipeline") \
-            and _UNEXPLAINED.search(report.error):
+            and (lost or _DRIVER_GAVE_UP.search(report.error)):
         report.notes.append(_emulation_size(module, code))
 
 

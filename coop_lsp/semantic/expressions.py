@@ -294,11 +294,8 @@ class ExpressionChecker:
             return ERROR
         value = components = None
         if isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
-            operand_type = _common(left.type, right.type) or left.type
-            if operator in ("<<", ">>"):
-                operand_type = left.type
             try:
-                value = c.binary(operator, left.value, right.value, operand_type)
+                value = c.binary(operator, left.value, right.value, _operand_scalar(operator, left.type, right.type))
             except c.ConstError as error:
                 ctx.report("T014", str(error), ctx.span(node))
         elif isinstance(result, t.Vector):
@@ -321,7 +318,7 @@ class ExpressionChecker:
         left_element, right_element = t.element_scalar(left.type), t.element_scalar(right.type)
         if left_element is None or right_element is None:
             return None
-        element = left_element if operator in ("<<", ">>") else _common(left_element, right_element) or left_element
+        element = _operand_scalar(operator, left_element, right_element)
         try:
             return tuple(c.binary(operator, a, b, element) for a, b in zip(*sides))
         except c.ConstError as error:
@@ -748,6 +745,14 @@ def _common(a: t.Type, b: t.Type) -> t.Type | None:
     if t.conversion_rank(b, a) is not None:
         return a
     return None
+
+
+def _operand_scalar(operator: str, left: t.Type, right: t.Type) -> t.Type:
+    """The scalar type an operation is evaluated in: a shift keeps its left operand's, others convert
+    both operands to their common type."""
+    if operator in ("<<", ">>"):
+        return left
+    return _common(left, right) or left
 
 
 def _spread(operand: Typed, size: int) -> tuple | None:
