@@ -165,8 +165,13 @@ def _inputs(args: argparse.Namespace, finder: ConfigFinder):
             display = args.stdin_filename or "<stdin>"
             yield display, (Path(args.stdin_filename) if args.stdin_filename else None), _read_stdin
             continue
-        for path in collect([name], finder, hosts=args.hosts, force_exclude=args.force_exclude):
+        for path in collect([name], finder, hosts=args.hosts, force_exclude=args.force_exclude,
+                            on_empty=_warn_nothing_to_lint):
             yield str(path), path, path.read_bytes
+
+
+def _warn_nothing_to_lint(name: str, reason: str) -> None:
+    print(f"coop-lint: warning: {name}: nothing to lint: {reason}", file=sys.stderr)
 
 
 def _os_error(error: OSError) -> str:
@@ -255,6 +260,8 @@ def _finish(args, reports: list[render.FileReport], diffs: list[str], fixed_stdi
             summary = _summary(linted, findings, args.fix)
             if summary:
                 stream.write(summary + "\n")
+            elif not linted and not errors:
+                print("No files were checked.", file=sys.stderr)
             elif linted:
                 # Standard error, so that clean output stays empty for tools that read it.
                 count = len(linted)
@@ -299,6 +306,7 @@ def _summary(reports: list[render.FileReport], findings: int, fixing: bool) -> s
         if fixable and not fixing:
             text += f" ({fixable} fixable with --fix)"
         parts.append(text + ".")
+    parts.append(f"{len(reports)} file{'s' if len(reports) != 1 else ''} checked.")
     return " ".join(parts)
 
 
