@@ -75,6 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "also lists its entries that no longer occur")
     parser.add_argument("--baseline-prune", action="store_true",
                         help="with --baseline: remove the entries that no longer occur from FILE")
+    parser.add_argument("--watch", action="store_true",
+                        help="lint, then re-lint the files that change and print only what changed, until Ctrl-C")
     parser.add_argument("--version", action="version", version=f"coop-lint {__version__}")
     return parser
 
@@ -115,6 +117,9 @@ def _main(argv: list[str]) -> int:
         return _error("no files given (pass PATHs, or '-' for standard input)")
     if args.fix and args.diff:
         return _error("--fix and --diff cannot be used together (--diff shows what --fix would do)")
+    if args.watch and (args.fix or args.diff or args.write_baseline or "-" in args.paths):
+        return _error("--watch re-lints files as they change: it cannot be combined with --fix, --diff, "
+                      "--write-baseline or standard input")
     if args.write_baseline and (args.fix or args.diff or args.baseline):
         return _error("--write-baseline records findings as they are: it cannot be combined with --fix, --diff or --baseline")
     try:
@@ -140,6 +145,9 @@ def _lint(args: argparse.Namespace) -> int:
     def settings_for(path: Path | None) -> Settings:
         base = finder.for_path(path if path is not None else Path.cwd()).settings_for(path)
         return with_command_line(base, cli_select, cli_ignore, args.dialect, cli_targets)
+
+    if args.watch:
+        return _watch(args, finder, settings_for, baseline)
 
     reports: list[render.FileReport] = []
     fixed_stdin: bytes | None = None
@@ -175,6 +183,48 @@ def _lint(args: argparse.Namespace) -> int:
         except BaselineError as error:
             return _error(str(error))
     return _finish(args, reports, diffs, fixed_stdin)
+
+
+def _watch(args, finder: ConfigFinder, settings_for, baseline: Baseline | None) -> int:
+    from .watch import watch
+
+    def collect_files() -> list[Path]:
+        found = []
+        for name in args.paths:
+            try:
+                found.extend(collect([name], finder, hosts=args.hosts, force_exclude=args.force_exclude))
+            except UsageError:
+                pass  # a folder deleted while watching: its files drop out
+        return found
+
+    def lint_files(paths: list[Path]) -> list[render.FileReport]:
+        reports = []
+        for path in paths:
+            try:
+                data = path.read_bytes()
+            except OSError as error:
+                reports.append(render.FileReport(str(path), None, error=_os_error(error)))
+                continue
+            report, _ = _lint_one(str(path), data, settings_for(path), language_of(path.suffix), fix=False)
+            reports.append(report)
+        if baseline is not None:
+            _apply_baseline(args, baseline, reports)
+        return reports
+
+    def show(stream, reports: list[render.FileReport]) -> None:
+        for report in reports:
+            if report.error:
+                stream.write(f"{report.display}: error: {report.error}\n")
+            elif not report.diagnostics:
+                stream.write(f"{report.display}: no findings\n")
+        _render(args, stream, [r for r in reports if not r.error and r.diagnostics])
+        stream.flush()
+
+    # Up front, once: a missing path is a usage error and an empty one is named, as without --watch.
+    for _ in collect(args.paths, finder, hosts=args.hosts, force_exclude=args.force_exclude,
+                     on_empty=_warn_nothing_to_lint):
+        pass
+    return watch(collect_files, lint_files, show, sys.stdout, sys.stderr)
 
 
 def _open_baseline(args: argparse.Namespace, finder: ConfigFinder) -> Baseline | None:
