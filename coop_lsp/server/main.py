@@ -15,7 +15,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default)")
     parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead")
     parser.add_argument("--debounce-ms", type=float, default=DEBOUNCE_SECONDS * 1000,
-                        help="wait this long after an edit before checking the document (default %(default)s)")
+                        help="check a document only once it has been quiet this long (default %(default)s: check at "
+                             "once, one check at a time per document; the diagnosticsDelayMs setting overrides it)")
     parser.add_argument("--log-file", metavar="PATH", help="write the server's log here")
     parser.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     parser.add_argument("--version", action="version", version=f"coop-lsp {VERSION}")

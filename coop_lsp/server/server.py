@@ -3,8 +3,7 @@
 Every feature is computed by `coop_lsp.ide` on an `Analysis` of one document
 version. Analyses run on one worker thread so that the event loop keeps
 reading messages (edits, cancellations) while a large file is checked;
-diagnostics are published only for the version they were computed from,
-and only while it is still the newest.
+when diagnostics are checked and published is `scheduling`'s business.
 """
 
 from __future__ import annotations
@@ -37,13 +36,14 @@ from ..syntax.parser import Parsed
 from . import run_command
 from . import tokens as tokens_
 from .idle_gc import IdleCollector
+from .scheduling import DiagnosticsScheduler
 from .convert import Converter, unit_of
 
 log = logging.getLogger(__name__)
 
 VERSION = "0.1.0"
 CONFIG_SECTION = "coop-lsp"
-DEBOUNCE_SECONDS = 0.15
+DEBOUNCE_SECONDS = 0.0  # no fixed wait: see scheduling.py
 RUN_KERNEL_COMMAND = "coop-lsp.runKernel"
 CANCEL_RUN_COMMAND = "coop-lsp.cancelRun"
 MAX_WORKSPACE_FILES = 2000
@@ -101,12 +101,18 @@ class DocumentState:
     analysis_key: object = None  # the Parsed object the analysis was computed from
     inflight: asyncio.Future | None = None
     inflight_key: object = None
-    pending: asyncio.Task | None = None
     mtime: float | None = None  # for documents read from disk because the client never opened them
     published: list = field(default_factory=list)
     tokens: tuple[str, list[int]] | None = None  # the semantic tokens last sent, and their result id
     # What this document's last analysis leaves for the next (used on the analysis thread only).
     reuse: Reuse = field(default_factory=Reuse)
+
+
+@dataclass(eq=False, slots=True)
+class _Checked:
+    key: object  # the Parsed object the analysis was computed from
+    version: int | None
+    analysis: Analysis
 
 
 class CoopLanguageServer(LanguageServer):
@@ -119,6 +125,7 @@ class CoopLanguageServer(LanguageServer):
         self.analysis_executor = concurrent.futures.ThreadPoolExecutor(max_workers=1,
                                                                        thread_name_prefix="coop-analysis")
         self.idle_gc = IdleCollector()
+        self.scheduler = DiagnosticsScheduler(self._current, self._check, self._send_diagnostics, debounce)
 
     def report_server_error(self, error: Exception, source) -> None:
         if isinstance(error, json.JSONDecodeError) or isinstance(error.__cause__, json.JSONDecodeError):
@@ -165,6 +172,10 @@ class CoopLanguageServer(LanguageServer):
         if state.analysis is not None and state.analysis_key is key:
             return state.analysis
         if state.inflight is None or state.inflight_key is not key:
+            if state.inflight is not None:
+                # A version that is no longer the newest: dropped if it has not started (one that has
+                # finishes on the thread, and what it leaves in `reuse` speeds up this one).
+                state.inflight.cancel()
             loop = asyncio.get_running_loop()
             # The Document edits its tree in place on the next change: the analysis thread gets a copy.
             snapshot = Parsed(key.source, key.tree.copy())
@@ -173,7 +184,13 @@ class CoopLanguageServer(LanguageServer):
                                                   self.settings.dialect or "auto")
             state.inflight_key = key
         future = state.inflight
-        analysis = await asyncio.shield(future)
+        try:
+            analysis = await asyncio.shield(future)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if future.cancelled() and task is not None and not task.cancelling():
+                return await self.analysis(state)  # it went stale before it ran: the newest version's
+            raise
         if state.inflight is future:
             state.inflight = state.inflight_key = None
             self.idle_gc.analysed()
@@ -190,26 +207,23 @@ class CoopLanguageServer(LanguageServer):
 
     # --------------------------------------------------------- diagnostics
     def schedule_diagnostics(self, state: DocumentState, delay: float | None = None) -> None:
-        if state.pending is not None and not state.pending.done():
-            state.pending.cancel()
-        state.pending = asyncio.get_running_loop().create_task(
-            self._publish_later(state, state.document.parsed, self.debounce if delay is None else delay))
+        if delay is None and self.settings.diagnostics_delay_ms is not None:
+            delay = self.settings.diagnostics_delay_ms / 1000
+        self.scheduler.changed(state.uri, delay)
 
-    async def _publish_later(self, state: DocumentState, key: object, delay: float) -> None:
-        try:
-            if delay:
-                await asyncio.sleep(delay)
-            if state.document.parsed is not key or self.documents.get(state.uri) is not state:
-                return
-            analysis = await self.analysis(state)
-            # An edit that arrived while checking makes this result stale: never publish it.
-            if state.document.parsed is not key or self.documents.get(state.uri) is not state:
-                return
-            self.publish(state, analysis)
-        except asyncio.CancelledError:
-            pass
-        except Exception:  # noqa: BLE001 - diagnostics must never take the server down
-            log.exception("publishing diagnostics for %s failed", state.uri)
+    def _current(self, uri: str):
+        state = self.documents.get(uri)
+        return None if state is None else (state.document.parsed, state.document.version)
+
+    async def _check(self, uri: str) -> "_Checked":
+        state = self.documents[uri]
+        key = state.document.parsed
+        analysis = await self.analysis(state)
+        return _Checked(key, analysis.version, analysis)
+
+    def _send_diagnostics(self, uri: str, checked: "_Checked") -> None:
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+            uri=uri, version=checked.version, diagnostics=self.lsp_diagnostics(uri, checked.analysis)))
 
     def lsp_diagnostics(self, uri: str, analysis: Analysis) -> list[lsp.Diagnostic]:
         convert = Converter(analysis.source, self.unit)
@@ -226,8 +240,8 @@ class CoopLanguageServer(LanguageServer):
             self.publish(state, state.analysis)
 
     def publish(self, state: DocumentState, analysis: Analysis) -> None:
-        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-            uri=state.uri, version=analysis.version, diagnostics=self.lsp_diagnostics(state.uri, analysis)))
+        """Publishes if `analysis` is of the document's newest version (never one older than the client has)."""
+        self.scheduler.offer(state.uri, _Checked(state.analysis_key, analysis.version, analysis))
 
     def republish_all(self) -> None:
         """Re-checks every open document, e.g. after the targets changed."""
@@ -320,9 +334,8 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: lsp.DidCloseTextDocumentParams):
         state = ls.documents.pop(params.text_document.uri, None)
+        ls.scheduler.forget(params.text_document.uri)
         if state is not None:
-            if state.pending is not None:
-                state.pending.cancel()
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=state.uri, diagnostics=[]))
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
@@ -628,9 +641,7 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
 
     @ls.feature(lsp.SHUTDOWN)
     def shutdown(*args):
-        for state in ls.documents.values():
-            if state.pending is not None:
-                state.pending.cancel()
+        ls.scheduler.stop()
         ls.analysis_executor.shutdown(wait=False, cancel_futures=True)
 
 
