@@ -34,6 +34,7 @@ from ..lint import Reuse
 from ..syntax import Document
 from ..syntax.parser import Parsed
 from . import run_command
+from .capabilities import VERSION
 from . import tokens as tokens_
 from .idle_gc import IdleCollector
 from .scheduling import DiagnosticsScheduler
@@ -41,7 +42,6 @@ from .convert import Converter, unit_of
 
 log = logging.getLogger(__name__)
 
-VERSION = "0.1.0"
 CONFIG_SECTION = "coop-lsp"
 DEBOUNCE_SECONDS = 0.0  # no fixed wait: see scheduling.py
 RUN_KERNEL_COMMAND = "coop-lsp.runKernel"
@@ -59,6 +59,20 @@ class _Malformed:
 class CoopProtocol(LanguageServerProtocol):
     """pygls's protocol, minus its own copy of every document (the server keeps `syntax.Document`s),
     and answering every malformed request with an error response, as JSON-RPC requires."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Request ids the command line answered before pygls was imported (fast_start.py): pygls handles
+        # them as usual, but its response is not sent a second time.
+        self.answered_early: set = set()
+
+    def _send_response(self, msg_id, result=None, error=None):
+        if msg_id in self.answered_early:
+            self.answered_early.discard(msg_id)
+            if error is not None:
+                log.warning("initialize was answered early, but pygls refused its params: %s", error)
+            return
+        super()._send_response(msg_id, result, error)
 
     def structure_message(self, data):
         try:
