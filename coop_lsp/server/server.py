@@ -25,7 +25,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
-from ..core.text import Position
+from ..core.text import Position, SourceText
 from ..ide import actions, completion as ide_completion, formatting as ide_formatting, hover as ide_hover, navigation
 from ..ide import presentation
 from ..ide.analysis import Analysis
@@ -47,6 +47,8 @@ DEBOUNCE_SECONDS = 0.0  # no fixed wait: see scheduling.py
 RUN_KERNEL_COMMAND = "coop-lsp.runKernel"
 CANCEL_RUN_COMMAND = "coop-lsp.cancelRun"
 MAX_WORKSPACE_FILES = 2000
+# Documents that keep their trees and per-function caches; the others rest (see CoopLanguageServer.rest).
+WARM_DOCUMENTS = 3
 
 
 class _Malformed:
@@ -109,7 +111,7 @@ class CoopProtocol(LanguageServerProtocol):
 @dataclass(eq=False)
 class DocumentState:
     uri: str
-    document: Document
+    parsed_document: Document | None
     opened: bool = True
     analysis: Analysis | None = None
     analysis_key: object = None  # the Parsed object the analysis was computed from
@@ -120,6 +122,27 @@ class DocumentState:
     tokens: tuple[str, list[int]] | None = None  # the semantic tokens last sent, and their result id
     # What this document's last analysis leaves for the next (used on the analysis thread only).
     reuse: Reuse = field(default_factory=Reuse)
+    # A document no one is editing keeps its text, and what the client may ask of it without an edit:
+    # its diagnostics and symbols (see `CoopLanguageServer.rest`).
+    resting_text: tuple[str, int] | None = None
+    resting_diagnostics: tuple[int, list] | None = None  # (version, LSP diagnostics)
+    resting_symbols: list | None = None  # navigation.WorkspaceSymbol, every module-scope one
+
+    @property
+    def document(self) -> Document:
+        """The document, parsed again if it was resting."""
+        if self.parsed_document is None:
+            text, version = self.resting_text
+            self.parsed_document, self.resting_text = Document(text, version), None
+        return self.parsed_document
+
+    @property
+    def resting(self) -> bool:
+        return self.parsed_document is None
+
+    @property
+    def version(self) -> int:
+        return self.resting_text[1] if self.parsed_document is None else self.parsed_document.version
 
 
 @dataclass(eq=False, slots=True)
@@ -140,6 +163,7 @@ class CoopLanguageServer(LanguageServer):
                                                                        thread_name_prefix="coop-analysis")
         self.idle_gc = IdleCollector()
         self.scheduler = DiagnosticsScheduler(self._current, self._check, self._send_diagnostics, debounce)
+        self.warm: list[str] = []  # the documents being worked on, most recent last (see `rest`)
 
     def report_server_error(self, error: Exception, source) -> None:
         if isinstance(error, json.JSONDecodeError) or isinstance(error.__cause__, json.JSONDecodeError):
@@ -212,10 +236,48 @@ class CoopLanguageServer(LanguageServer):
             state.analysis, state.analysis_key = analysis, key
         return analysis
 
+    # --------------------------------------------------------- memory
+    def touch(self, uri: str) -> None:
+        """`uri` is being worked on (edited, or asked about): it keeps everything its next edit replays."""
+        if self.warm and self.warm[-1] == uri:
+            return
+        if uri in self.warm:
+            self.warm.remove(uri)
+        self.warm.append(uri)
+        del self.warm[:-WARM_DOCUMENTS]
+        self.rest_the_others()
+
+    def rest_the_others(self) -> None:
+        for uri, state in self.documents.items():
+            if uri not in self.warm and not state.resting:
+                self.rest(state)
+
+    def rest(self, state: DocumentState) -> bool:
+        """Keeps only the text, diagnostics and symbols of a document no one is working on: its tree,
+        analysis and per-function caches (most of a document's memory) go, and come back on the next edit
+        or request (a full check, as on opening it). Not while it is being checked."""
+        if state.inflight is not None or self.scheduler.busy(state.uri):
+            return False
+        document = state.parsed_document
+        if state.analysis is not None and state.analysis_key is document.parsed:
+            if state.resting_diagnostics is None or state.resting_diagnostics[0] != document.version:
+                state.resting_diagnostics = (document.version, self.lsp_diagnostics(state.uri, state.analysis))
+            state.resting_symbols = navigation.workspace_symbols(state.analysis, "")
+        else:
+            state.resting_diagnostics = state.resting_symbols = None
+        state.resting_text = (document.text, document.version)
+        state.parsed_document = None
+        state.analysis = state.analysis_key = None
+        state.tokens = None
+        state.reuse = Reuse()
+        return True
+
     async def features(self, uri: str) -> tuple[Analysis, Converter] | None:
         state = self.state(uri)
         if state is None:
             return None
+        if state.opened:
+            self.touch(uri)
         analysis = await self.analysis(state)
         return analysis, Converter(analysis.source, self.unit)
 
@@ -236,8 +298,20 @@ class CoopLanguageServer(LanguageServer):
         return _Checked(key, analysis.version, analysis)
 
     def _send_diagnostics(self, uri: str, checked: "_Checked") -> None:
+        diagnostics = self.lsp_diagnostics(uri, checked.analysis)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-            uri=uri, version=checked.version, diagnostics=self.lsp_diagnostics(uri, checked.analysis)))
+            uri=uri, version=checked.version, diagnostics=diagnostics))
+        state = self.documents.get(uri)
+        if state is not None:
+            state.resting_diagnostics = (checked.version, diagnostics)
+            if uri not in self.warm:
+                # Once the scheduler's check of it has ended.
+                asyncio.get_running_loop().call_soon(self._rest_if_cold, uri)
+
+    def _rest_if_cold(self, uri: str) -> None:
+        state = self.documents.get(uri)
+        if state is not None and uri not in self.warm and not state.resting:
+            self.rest(state)
 
     def lsp_diagnostics(self, uri: str, analysis: Analysis) -> list[lsp.Diagnostic]:
         convert = Converter(analysis.source, self.unit)
@@ -324,6 +398,7 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         item = params.text_document
         state = DocumentState(item.uri, Document(item.text, item.version))
         ls.documents[item.uri] = state
+        ls.touch(item.uri)
         ls.schedule_diagnostics(state, delay=0)
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -333,6 +408,7 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
             log.warning("didChange for a document that is not open: %s", params.text_document.uri)
             return
         version = params.text_document.version
+        ls.touch(state.uri)
         unit = ls.unit
         for change in params.content_changes:
             if isinstance(change, lsp.TextDocumentContentChangePartial):
@@ -349,6 +425,8 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
     def did_close(params: lsp.DidCloseTextDocumentParams):
         state = ls.documents.pop(params.text_document.uri, None)
         ls.scheduler.forget(params.text_document.uri)
+        if params.text_document.uri in ls.warm:
+            ls.warm.remove(params.text_document.uri)
         if state is not None:
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=state.uri, diagnostics=[]))
 
@@ -364,6 +442,12 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         state = ls.state(params.text_document.uri)
         if state is None:
             return lsp.RelatedFullDocumentDiagnosticReport(items=[])
+        kept = state.resting_diagnostics
+        if state.resting and kept is not None and kept[0] == state.version:
+            result_id = f"rest-{state.version}"
+            if params.previous_result_id == result_id:
+                return lsp.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+            return lsp.RelatedFullDocumentDiagnosticReport(items=kept[1], result_id=result_id)
         analysis = await ls.analysis(state)
         result_id = f"{id(analysis)}-{analysis.version}"
         if params.previous_result_id == result_id:
@@ -394,7 +478,7 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
                     continue
                 analysis = await ls.analysis(state)
                 items.append(lsp.WorkspaceFullDocumentDiagnosticReport(
-                    uri=uri, version=state.document.version if state.opened else None,
+                    uri=uri, version=state.version if state.opened else None,
                     items=ls.lsp_diagnostics(uri, analysis)))
                 if token is not None and index % 10 == 0:
                     ls.work_done_progress.report(token, lsp.WorkDoneProgressReport(
@@ -491,11 +575,17 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
     async def workspace_symbol(params: lsp.WorkspaceSymbolParams):
         out = []
         for uri, state in list(ls.documents.items()):
-            analysis = await ls.analysis(state)
-            convert = Converter(analysis.source, ls.unit)
-            for symbol in navigation.workspace_symbols(analysis, params.query):
+            if state.resting and state.resting_symbols is not None:
+                convert = Converter(SourceText(state.resting_text[0]), ls.unit)
+                symbols = [s for s in state.resting_symbols if navigation.matches_query(params.query, s.name)]
+            else:
+                analysis = await ls.analysis(state)
+                convert = Converter(analysis.source, ls.unit)
+                symbols = navigation.workspace_symbols(analysis, params.query)
+            for symbol in symbols:
                 out.append(lsp.SymbolInformation(name=symbol.name, kind=_SYMBOL_KINDS[symbol.kind],
                                                  location=lsp.Location(uri=uri, range=convert.range(symbol.span))))
+        ls.rest_the_others()
         return out
 
     # ------------------------------------------------------------- completion
