@@ -61,6 +61,13 @@ class Editor:
         scheduler.changed(URI)
 
 
+async def until(condition, timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.005)
+
+
 async def settle() -> None:
     for _ in range(5):
         await asyncio.sleep(0)
@@ -106,7 +113,7 @@ async def test_random_typing_never_publishes_an_older_version_after_a_newer_one(
         for _ in range(rng.randrange(5, 60)):
             await asyncio.sleep(rng.choice((0.0, 0.0005, 0.002)))
             editor.edit(scheduler)
-        await asyncio.sleep(0.05)
+        await until(lambda: editor.published and editor.published[-1] == editor.text.version)
         assert editor.published == sorted(set(editor.published))
         assert all(editor.current_when_published)
         assert editor.published[-1] == editor.text.version
@@ -114,12 +121,14 @@ async def test_random_typing_never_publishes_an_older_version_after_a_newer_one(
 
 async def test_a_delay_waits_until_the_document_is_quiet():
     editor = Editor(durations={})
-    scheduler = DiagnosticsScheduler(editor.current, editor.check, editor.publish, delay=0.05)
-    for _ in range(5):
+    scheduler = DiagnosticsScheduler(editor.current, editor.check, editor.publish, delay=0.5)
+    for _ in range(3):
         editor.edit(scheduler)
         await asyncio.sleep(0.01)
     assert editor.checked == []
-    await asyncio.sleep(0.1)
+    editor.edit(scheduler)
+    editor.edit(scheduler)
+    await until(lambda: editor.published)
     assert editor.checked == [6] and editor.published == [6]
 
 

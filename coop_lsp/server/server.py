@@ -486,6 +486,7 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         finally:
             if token is not None:
                 ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{len(files)} files"))
+            ls.rest_the_others()
         return lsp.WorkspaceDiagnosticReport(items=items)
 
     # ------------------------------------------------------------- hover and navigation
