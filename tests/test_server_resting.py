@@ -89,3 +89,19 @@ async def test_a_resting_document_answers_and_edits_like_any_other():
     expected = lint_source(TEXT.format(i=1).replace("1.5;", "1u;")).diagnostics
     assert [d.code for d in edited.resting_diagnostics[1]] == [d.code for d in expected]
     ls.analysis_executor.shutdown(wait=False)
+
+
+async def test_a_document_opened_again_at_a_lower_version_gets_diagnostics():
+    ls = await opened_server(1)
+    did_open = ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_OPEN]
+    did_change = ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_CHANGE]
+    did_change(lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri(0), version=7),
+        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=TEXT.format(i=0))]))
+    await until(lambda: ls.documents[uri(0)].resting_diagnostics[0] == 7)
+    # Some clients open a document again without closing it, counting versions from 1 again.
+    did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
+        uri=uri(0), language_id="wgsl", version=1, text="fn f() { let x: u32 = 1.5; }\n")))
+    await until(lambda: ls.documents[uri(0)].resting_diagnostics is not None)
+    assert ls.documents[uri(0)].resting_diagnostics[0] == 1
+    ls.analysis_executor.shutdown(wait=False)

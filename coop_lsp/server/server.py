@@ -398,6 +398,8 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         item = params.text_document
         state = DocumentState(item.uri, Document(item.text, item.version))
         ls.documents[item.uri] = state
+        # Opened again without a close: its versions may start over.
+        ls.scheduler.forget(item.uri)
         ls.touch(item.uri)
         ls.schedule_diagnostics(state, delay=0)
 
