@@ -4,8 +4,9 @@ The key hashes the file's bytes, how it is read (WGSL or a host language),
 the settings that apply to it (rules, severities, dialect), the device
 profiles its targets name (their content, not only their names: a saved
 project profile can change), and coop-lint itself (its version and the size
-and time of each of its modules, so that an edited checkout never reads
-results of the code before the edit). Entries live in
+and time of each of its modules and of the grammar package it parses with,
+so that an edited checkout never reads results of the code before the
+edit). Entries live in
 `<cache dir>/<version>/<2 hex>/<rest of the key>`, each written to a
 temporary file and renamed into place, so concurrent runs never read half
 an entry. An entry that cannot be read back (corrupt, from another version,
@@ -162,17 +163,29 @@ _fingerprint: bytes | None = None
 def _code_fingerprint() -> bytes:
     global _fingerprint
     if _fingerprint is None:
-        package = Path(__file__).resolve().parent.parent
         digest = hashlib.sha256()
-        for path in sorted(package.rglob("*")):
-            if path.suffix in (".py", ".so", ".json") and "__pycache__" not in path.parts:
-                try:
-                    stat = path.stat()
-                except OSError:
-                    continue
-                digest.update(f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+        # coop_lsp, and the grammar and parser it parses with (installed apart from it).
+        for package in _packages():
+            for path in sorted(package.rglob("*")):
+                if path.suffix in (".py", ".so", ".pyd", ".json") and "__pycache__" not in path.parts:
+                    try:
+                        stat = path.stat()
+                    except OSError:
+                        continue
+                    digest.update(f"{path}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
         _fingerprint = digest.digest()
     return _fingerprint
+
+
+def _packages() -> list[Path]:
+    import importlib.util
+
+    found = [Path(__file__).resolve().parent.parent]
+    for name in ("tree_sitter_wgsl", "tree_sitter"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            found.append(Path(spec.origin).resolve().parent)
+    return found
 
 
 class _Unpickler(pickle.Unpickler):
