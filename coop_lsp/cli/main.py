@@ -18,20 +18,23 @@ import difflib
 import os
 import signal
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from .. import __version__
+from ..core.diagnostic import Diagnostic
 from ..core.rules import find as find_rule
-from ..core.text import SourceText
-from ..lint import lint_source
+from ..core.text import SourceText, Span
 from ..lint.config import DIALECTS, ConfigError, ConfigFinder, Settings, codes_of, targets_of, with_command_line
 from ..lint.fixes import fix_until_stable
-from ..lint.hosts import find_embedded, language_of
+from ..lint.hosts import language_of
+from ..lint.rules import INTERNAL_ERROR
 from . import render
+from .cache import ResultCache, cache_root
+from .checking import Job, lint_data as _lint_data, run_job
 from . import baseline as baseline_file
 from .baseline import Baseline, BaselineError
 from .files import UsageError, collect
+from .parallel import default_jobs, run_parallel
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -66,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     parser.add_argument("--hosts", action="store_true",
                         help="in folders, also lint WGSL tagged in .py, .js, .ts and .rs files (see docs/embedded.md)")
+    parser.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
+                        help="lint in N worker processes (default 0: one per CPU core; 1: in this process)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the result cache")
+    parser.add_argument("--cache-dir", metavar="DIR",
+                        help=f"where the result cache lives (default ${{COOP_LINT_CACHE_DIR}} or ./.coop-lint-cache)")
     parser.add_argument("--force-exclude", action="store_true",
                         help="apply the configuration's exclude to files named on the command line too (pre-commit)")
     parser.add_argument("--write-baseline", metavar="FILE",
@@ -117,6 +126,8 @@ def _main(argv: list[str]) -> int:
         return _error("no files given (pass PATHs, or '-' for standard input)")
     if args.fix and args.diff:
         return _error("--fix and --diff cannot be used together (--diff shows what --fix would do)")
+    if args.jobs < 0:
+        return _error("--jobs expects a number of processes, 0 for one per CPU core")
     if args.watch and (args.fix or args.diff or args.write_baseline or "-" in args.paths):
         return _error("--watch re-lints files as they change: it cannot be combined with --fix, --diff, "
                       "--write-baseline or standard input")
@@ -149,19 +160,79 @@ def _lint(args: argparse.Namespace) -> int:
     if args.watch:
         return _watch(args, finder, settings_for, baseline)
 
-    reports: list[render.FileReport] = []
-    fixed_stdin: bytes | None = None
-    diffs: list[str] = []
+    inputs = []  # (display, path, is standard input, data or None, error)
     for display, path, reader in _inputs(args, finder):
-        is_stdin = reader is _read_stdin
         try:
-            data = reader()
+            inputs.append((display, path, reader is _read_stdin, reader(), None))
         except OSError as error:
-            reports.append(render.FileReport(display, None, error=_os_error(error)))
+            inputs.append((display, path, reader is _read_stdin, None, _os_error(error)))
+    if args.fix or args.diff:
+        return _fix(args, inputs, settings_for, baseline)
+    cache = None if args.no_cache else ResultCache(cache_root(args.cache_dir))
+    reports: list[render.FileReport | None] = []
+    keys: dict[int, str] = {}
+    jobs: dict[int, Job] = {}
+    profiles: dict[tuple[str, ...], str | None] = {}
+    for index, (display, path, is_stdin, data, error) in enumerate(inputs):
+        if data is None:
+            reports.append(render.FileReport(display, None, error=error))
             continue
         settings = settings_for(path)
         language = language_of(path.suffix) if path is not None else None
-        report, fixed = _lint_one(display, data, settings, language, fix=args.fix or args.diff)
+        reports.append(None)
+        if cache is not None and not is_stdin:
+            fingerprint = profiles.get(settings.targets, "")
+            if fingerprint == "":
+                fingerprint = profiles[settings.targets] = _profiles_fingerprint(settings.targets)
+            if fingerprint is not None:
+                keys[index] = cache.key(data, language, settings, fingerprint)
+                found = cache.get(keys[index])
+                if found is not None:
+                    reports[index] = render.FileReport(display, SourceText.from_bytes(data), found)
+                    continue
+        jobs[index] = Job(data, settings, language)
+    workers = args.jobs or default_jobs()
+    order = list(jobs)
+    if workers > 1 and len(order) > 1:
+        found = run_parallel([jobs[i] for i in order], run_job, workers, _died, _failed)
+    else:
+        found = [run_job(jobs[i]) for i in order]
+    for index, diagnostics in zip(order, found):
+        display, _, _, data, _ = inputs[index]
+        reports[index] = render.FileReport(display, SourceText.from_bytes(data), diagnostics)
+        if cache is not None and index in keys and not any(d.code == INTERNAL_ERROR.code for d in diagnostics):
+            cache.put(keys[index], diagnostics)
+    if cache is not None:
+        for note in cache.notes:
+            print(f"coop-lint: note: {note}", file=sys.stderr)
+    return _conclude(args, baseline, reports, [], None)
+
+
+def _conclude(args, baseline: Baseline | None, reports: list[render.FileReport], diffs: list[str],
+              fixed_stdin: bytes | None) -> int:
+    """The baseline's say on the findings, then the report and the exit status."""
+    if baseline is not None:
+        try:
+            if args.write_baseline:
+                return _write_baseline(args, baseline, reports)
+            _apply_baseline(args, baseline, reports)
+        except BaselineError as error:
+            return _error(str(error))
+    return _finish(args, reports, diffs, fixed_stdin)
+
+
+def _fix(args, inputs, settings_for, baseline: Baseline | None) -> int:
+    """--fix and --diff: one file after the other, in this process (each fix is checked by linting again)."""
+    reports: list[render.FileReport] = []
+    fixed_stdin: bytes | None = None
+    diffs: list[str] = []
+    for display, path, is_stdin, data, error in inputs:
+        if data is None:
+            reports.append(render.FileReport(display, None, error=error))
+            continue
+        settings = settings_for(path)
+        language = language_of(path.suffix) if path is not None else None
+        report, fixed = _lint_one(display, data, settings, language, fix=True)
         reports.append(report)
         if is_stdin and args.fix:
             # --fix on standard input writes the text, fixed or not, to standard output.
@@ -175,14 +246,32 @@ def _lint(args: argparse.Namespace) -> int:
                 path.write_bytes(fixed)
             except OSError as error:
                 report.error = f"cannot write the fixed file: {_os_error(error)}"
-    if baseline is not None:
-        try:
-            if args.write_baseline:
-                return _write_baseline(args, baseline, reports)
-            _apply_baseline(args, baseline, reports)
-        except BaselineError as error:
-            return _error(str(error))
-    return _finish(args, reports, diffs, fixed_stdin)
+    return _conclude(args, baseline, reports, diffs, fixed_stdin)
+
+
+def _profiles_fingerprint(targets: tuple[str, ...]) -> str | None:
+    """What the targets' device profiles say, for the cache key; None when a target is the live adapter
+    (its answer may change between runs: no caching)."""
+    if not targets:
+        return "()"
+    if "connected" in targets:
+        return None
+    from ..devices.profiles import resolve_targets
+
+    from .cache import canonical
+
+    chosen, problems = resolve_targets(targets)
+    return canonical((chosen, problems))
+
+
+def _died(job: Job, why: str) -> list[Diagnostic]:
+    return [Diagnostic(INTERNAL_ERROR.code, f"internal error: the worker process checking this file {why}; "
+                                            "its findings are unknown", Span(0, 0))]
+
+
+def _failed(job: Job, trace: str) -> list[Diagnostic]:
+    last = trace.strip().splitlines()[-1] if trace.strip() else "unknown error"
+    return [Diagnostic(INTERNAL_ERROR.code, f"internal error while checking this file: {last}", Span(0, 0))]
 
 
 def _watch(args, finder: ConfigFinder, settings_for, baseline: Baseline | None) -> int:
@@ -311,31 +400,6 @@ def _os_error(error: OSError) -> str:
     if isinstance(error, IsADirectoryError):
         return "is a directory"
     return error.strerror or str(error)
-
-
-def _lint_data(data: bytes, settings: Settings, language: str | None):
-    """(source, findings) of a WGSL file or of the WGSL embedded in a host file."""
-    if language is None:
-        result = lint_source(data, targets=settings.targets, dialect=settings.dialect)
-        diagnostics = settings.apply(result.diagnostics)
-        if result.source.decode_error is not None:
-            # Spans count bytes of the repaired text, not of the file: no fixes.
-            diagnostics = [d if not d.fixes else _without_fixes(d) for d in diagnostics]
-        return result.source, diagnostics
-    source = SourceText.from_bytes(data)
-    diagnostics = []
-    for embedded in find_embedded(data, language):
-        if embedded.skipped:
-            continue
-        for d in settings.apply(lint_source(embedded.content, targets=settings.targets, dialect=settings.dialect).diagnostics):
-            mapped = embedded.map_diagnostic(d)
-            diagnostics.append(mapped if source.decode_error is None else _without_fixes(mapped))
-    diagnostics.sort(key=lambda d: d.sort_key)
-    return source, diagnostics
-
-
-def _without_fixes(diagnostic):
-    return replace(diagnostic, fixes=())
 
 
 def _lint_one(display: str, data: bytes, settings: Settings, language: str | None, fix: bool):
