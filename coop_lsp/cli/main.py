@@ -28,6 +28,8 @@ from ..lint import lint_source
 from ..lint.config import DIALECTS, ConfigError, ConfigFinder, Settings, codes_of, targets_of, with_command_line
 from ..lint.fixes import fix_until_stable
 from ..lint.hosts import find_embedded, language_of
+from ..lint.templates import lint_template, needs_template_lint, options_for, parse_define
+from ..source import FileCache
 from . import render
 from .files import UsageError, collect
 
@@ -62,6 +64,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--statistics", action="store_true", help="print how many findings of each rule, not the findings")
     parser.add_argument("-q", "--quiet", action="store_true", help="print the findings and nothing else")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    parser.add_argument("-D", "--define", action="append", metavar="NAME[=VALUE]", default=[],
+                        help="define a macro, placeholder or WESL feature for templates; may repeat (docs/templates.md)")
+    parser.add_argument("-I", "--include-dir", action="append", metavar="DIR", default=[],
+                        help="a folder to search for #include files and naga_oil modules; may repeat")
+    parser.add_argument("--variant", action="append", metavar="NAME",
+                        help="lint only these variant sets of the configuration (comma-separated; may repeat)")
     parser.add_argument("--hosts", action="store_true",
                         help="in folders, also lint WGSL tagged in .py, .js, .ts and .rs files (see docs/embedded.md)")
     parser.add_argument("--force-exclude", action="store_true",
@@ -126,6 +134,13 @@ def _lint(args: argparse.Namespace) -> int:
         base = finder.for_path(path if path is not None else Path.cwd()).settings_for(path)
         return with_command_line(base, cli_select, cli_ignore, args.dialect, cli_targets)
 
+    try:
+        defines = dict(parse_define(d) for d in args.define)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    chosen = frozenset(n.strip() for v in args.variant for n in v.split(",") if n.strip()) if args.variant else None
+    templates = _Templates(defines, tuple(Path(d) for d in args.include_dir), chosen)
+
     reports: list[render.FileReport] = []
     fixed_stdin: bytes | None = None
     diffs: list[str] = []
@@ -138,7 +153,8 @@ def _lint(args: argparse.Namespace) -> int:
             continue
         settings = settings_for(path)
         language = language_of(path.suffix) if path is not None else None
-        report, fixed = _lint_one(display, data, settings, language, fix=args.fix or args.diff)
+        report, fixed = _lint_one(display, data, settings, language, fix=args.fix or args.diff,
+                                  path=path, templates=templates)
         reports.append(report)
         if is_stdin and args.fix:
             # --fix on standard input writes the text, fixed or not, to standard output.
@@ -152,7 +168,50 @@ def _lint(args: argparse.Namespace) -> int:
                 path.write_bytes(fixed)
             except OSError as error:
                 report.error = f"cannot write the fixed file: {_os_error(error)}"
+    if chosen is not None and not chosen <= templates.matched:
+        unknown = ", ".join(sorted(chosen - templates.matched))
+        return _error(f"--variant {unknown}: no variant set of that name applies to the files linted")
+    reports.extend(templates.included_reports(reports))
     return _finish(args, reports, diffs, fixed_stdin)
+
+
+class _Templates:
+    """The command line's template options, and the findings in included files (each file once)."""
+
+    def __init__(self, defines: dict[str, str], include_dirs: tuple[Path, ...], chosen: frozenset[str] | None):
+        self.defines, self.include_dirs, self.chosen = defines, include_dirs, chosen
+        self.cache = FileCache()
+        self.matched: set[str] = set()
+        self.included: dict[Path, dict] = {}
+
+    def options(self, settings: Settings):
+        options = options_for(settings.variants, self.defines, self.include_dirs, self.chosen)
+        if options is not None and self.chosen is not None:
+            self.matched.update(v.name for v in options.variants if v.name in self.chosen)
+        return options
+
+    def add_included(self, path: Path, diagnostics) -> None:
+        kept = self.included.setdefault(path, {})
+        for diagnostic in diagnostics:
+            kept.setdefault((diagnostic.span, diagnostic.code, diagnostic.message), diagnostic)
+
+    def included_reports(self, reports: list[render.FileReport]) -> list[render.FileReport]:
+        linted = {Path(r.display).resolve() for r in reports}
+        extra = []
+        for path, found in sorted(self.included.items()):
+            if path in linted or not found:
+                continue
+            try:
+                source = SourceText.from_bytes(path.read_bytes())
+            except OSError:
+                continue
+            try:
+                display = os.path.relpath(path)
+            except ValueError:
+                display = str(path)
+            extra.append(render.FileReport(display, source, sorted(found.values(), key=lambda d: d.sort_key)))
+        return extra
+
 
 
 def _read_stdin() -> bytes:
@@ -175,8 +234,22 @@ def _os_error(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def _lint_data(data: bytes, settings: Settings, language: str | None):
+def _lint_data(data: bytes, settings: Settings, language: str | None, path: Path | None = None,
+               templates: _Templates | None = None):
     """(source, findings) of a WGSL file or of the WGSL embedded in a host file."""
+    options = templates.options(settings) if templates is not None and language is None else None
+    if language is None and needs_template_lint(data, options):
+        from ..lint.templates import TemplateOptions
+        lint = lint_template(path, data, options or TemplateOptions(), settings.targets, settings.dialect,
+                             cache=templates.cache if templates is not None else None)
+        source = SourceText.from_bytes(data)
+        for index, found in lint.diagnostics.items():
+            if index != 0 and templates is not None and lint.files[index] is not None:
+                templates.add_included(lint.files[index], settings.apply(found))
+        diagnostics = settings.apply(lint.main)
+        if source.decode_error is not None:
+            diagnostics = [d if not d.fixes else _without_fixes(d) for d in diagnostics]
+        return source, diagnostics
     if language is None:
         result = lint_source(data, targets=settings.targets, dialect=settings.dialect)
         diagnostics = settings.apply(result.diagnostics)
@@ -200,16 +273,17 @@ def _without_fixes(diagnostic):
     return replace(diagnostic, fixes=())
 
 
-def _lint_one(display: str, data: bytes, settings: Settings, language: str | None, fix: bool):
-    source, diagnostics = _lint_data(data, settings, language)
+def _lint_one(display: str, data: bytes, settings: Settings, language: str | None, fix: bool,
+              path: Path | None = None, templates: _Templates | None = None):
+    source, diagnostics = _lint_data(data, settings, language, path, templates)
     report = render.FileReport(display, source, diagnostics)
     if not fix or not any(render.fixable(d) for d in diagnostics):
         return report, None
-    outcome = fix_until_stable(data, lambda text: _lint_data(text, settings, language)[1], diagnostics)
+    outcome = fix_until_stable(data, lambda text: _lint_data(text, settings, language, path, templates)[1], diagnostics)
     if outcome.refused:
         report.notes.append(outcome.refused)
     if outcome.applied:
-        report.source, report.diagnostics = _lint_data(outcome.data, settings, language)
+        report.source, report.diagnostics = _lint_data(outcome.data, settings, language, path, templates)
         report.fixed = outcome.applied
     return report, outcome.data
 

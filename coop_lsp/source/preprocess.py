@@ -29,6 +29,7 @@ _CODE_TOKEN = re.compile(
     rb"\{\{[ \t]*([A-Za-z_]\w*)[ \t]*\}\}|\$\{[ \t]*([A-Za-z_]\w*)[ \t]*\}|#\{([A-Za-z_]\w*)\}"
     rb"|([A-Za-z_]\w*(?:[ \t]*::[ \t]*[A-Za-z_]\w*)+)|([A-Za-z_]\w*)|(//)|(/\*)")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_DECLARATION = re.compile(rb"[ \t]*(?:fn|alias|struct|const|override|var(?:[ \t]*<[^>]*>)?|let)[ \t]+([A-Za-z_]\w*)")
 _INCLUDE = re.compile(rb'[ \t]*(?:"([^"]*)"|<([^>]*)>)')
 _NAGA_IMPORT_ITEMS = re.compile(r"^([\w:\"./-]+?)(?:::\{([^}]*)\}|\s+as\s+(\w+))?\s*$")
 
@@ -73,6 +74,8 @@ class Expansion:
     inactive: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     # Names a directive tests or defines: a macro the program is expected to pass.
     macro_names: set[str] = field(default_factory=set)
+    # Names declared in lines a conditional left out: an unresolved use of one is a variant problem.
+    inactive_declarations: set[str] = field(default_factory=set)
     macro_uses: list[MacroUse] = field(default_factory=list)
     # Where each macro in effect at the end was defined: name -> (file, span of the #define, value).
     definitions: dict[str, tuple[int, Span, str]] = field(default_factory=dict)
@@ -225,10 +228,21 @@ class _Expander:
             directive = _DIRECTIVE.match(data, start, end) if not in_comment else None
             if directive is not None and data[directive.end() : directive.end() + 1] != b"{":
                 name = (directive.group(1) or b"").decode("ascii", "replace")
-                # naga_oil writes `#else ifdef X`; read it as an #elif.
                 rest_start = directive.end()
                 was_active = active
-                self._directive(file, data, name, rest_start, end, stack, chain, start, template)
+                directive_data, directive_end = data, end
+                if data[start:end].rstrip().endswith(b"\\"):
+                    # A directive continued on the next lines: read it as one line, keep the line breaks.
+                    joined = bytearray(data[:end])
+                    while joined.rstrip().endswith(b"\\") and index < len(lines):
+                        del joined[len(joined.rstrip()) - 1:]
+                        next_start, next_end, next_after = lines[index]
+                        index += 1
+                        joined += b" " + data[next_start:next_end]
+                        self.out.generated(file, b"\n", Span(next_end, next_end))
+                        after = next_after
+                    directive_data, directive_end = bytes(joined), len(joined)
+                self._directive(file, directive_data, name, rest_start, directive_end, stack, chain, start, template)
                 now_active = not stack or stack[-1].active
                 if was_active and not now_active:
                     inactive_start = after
@@ -241,6 +255,9 @@ class _Expander:
             if not active:
                 if after > end:
                     self.out.generated(file, b"\n", Span(end, end))
+                declared = _DECLARATION.match(data, start, end)
+                if declared is not None:
+                    self.result.inactive_declarations.add(declared.group(1).decode("ascii"))
                 continue
             if wesl.starts_import(data, start, end) and not in_comment:
                 import_buffer = [(start, end, after)]
@@ -306,6 +323,10 @@ class _Expander:
                 return
             stack.pop()
         elif not active:
+            if name in ("define", "undef"):
+                found = re.match(r"\s*([A-Za-z_]\w*)", rest)
+                if found is not None:
+                    self.result.macro_names.add(found.group(1))
             return
         elif name == "define":
             match = re.match(r"\s*([A-Za-z_]\w*)(\()?\s*(.*)$", rest)
