@@ -109,7 +109,7 @@ def lint_template(path: Path | None, data: bytes, options: TemplateOptions, targ
             diagnostic = replace(diagnostic, message=diagnostic.message + _naming(labels, total, diagnostic.code))
         lint.diagnostics.setdefault(index, []).append(diagnostic)
     if total > 1 and all(v.name is not None for v in variants):
-        lint.diagnostics.setdefault(0, []).extend(_code_in_no_variant(runs))
+        lint.diagnostics.setdefault(0, []).extend(_code_in_no_variant(runs, data))
     if options.skipped_variants:
         lint.diagnostics.setdefault(0, []).append(Diagnostic(
             TOO_MANY_VARIANTS.code,
@@ -203,7 +203,16 @@ def _map_fix(origins, fix: Fix, file: int) -> Fix | None:
     return Fix(fix.title, tuple(edits), fix.safe)
 
 
-def _code_in_no_variant(runs: list[VariantLint]) -> list[Diagnostic]:
+def _has_code(text: bytes) -> bool:
+    """Whether lines hold WGSL, not only directives (an `#error` guard), comments or blanks."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith((b"#", b"//")):
+            return True
+    return False
+
+
+def _code_in_no_variant(runs: list[VariantLint], data: bytes) -> list[Diagnostic]:
     common: list[tuple[int, int]] | None = None
     for run in runs:
         ranges = sorted(run.expansion.inactive.get(0, []))
@@ -212,7 +221,14 @@ def _code_in_no_variant(runs: list[VariantLint]) -> list[Diagnostic]:
             return []
     return [Diagnostic(CODE_IN_NO_VARIANT.code,
                        f"no configured variant compiles these lines ({len(runs)} variants checked)",
-                       Span(start, end), Severity.INFO) for start, end in (common or []) if end > start]
+                       Span(start, _trimmed_end(data, start, end)), Severity.INFO)
+            for start, end in (common or []) if end > start and _has_code(data[start:end])]
+
+
+def _trimmed_end(data: bytes, start: int, end: int) -> int:
+    while end > start and data[end - 1 : end] in (b"\n", b"\r"):
+        end -= 1
+    return end
 
 
 def _intersect(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -124,9 +124,12 @@ def without_inactive_attributes(data: bytes, feature: Callable[[str], bool],
     out = bytearray(data)
     previous_taken: bool | None = None  # whether the chain before an @elif/@else took an element
     position = 0
+    comments = _comment_ranges(data)
     for match in _CONDITION.finditer(data):
         if match.start() < position:
             continue  # inside an element already blanked
+        if _inside(comments, match.start()):
+            continue
         kind = match.group(1).decode()
         cursor = match.end()
         condition = True
@@ -159,6 +162,19 @@ def without_inactive_attributes(data: bytes, feature: Callable[[str], bool],
         if kind == "else":
             previous_taken = None
     return bytes(out)
+
+
+_COMMENT = re.compile(rb"//[^\n]*|/\*.*?(?:\*/|\Z)", re.S)
+
+
+def _comment_ranges(data: bytes) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _COMMENT.finditer(data)]
+
+
+def _inside(ranges: list[tuple[int, int]], offset: int) -> bool:
+    import bisect
+    index = bisect.bisect_right(ranges, (offset, 1 << 62)) - 1
+    return index >= 0 and ranges[index][0] <= offset < ranges[index][1]
 
 
 def _blank(out: bytearray, start: int, end: int) -> None:
