@@ -259,7 +259,11 @@ def _lint_data(data: bytes, settings: Settings, language: str | None, path: Path
         return result.source, diagnostics
     source = SourceText.from_bytes(data)
     diagnostics = []
+    options = templates.options(settings) if templates is not None else None
     for embedded in find_embedded(data, language):
+        if embedded.skipped and embedded.interpolation and options is not None:
+            diagnostics.extend(_lint_interpolated(embedded, options, settings, source))
+            continue
         if embedded.skipped:
             continue
         for d in settings.apply(lint_source(embedded.content, targets=settings.targets, dialect=settings.dialect).diagnostics):
@@ -267,6 +271,17 @@ def _lint_data(data: bytes, settings: Settings, language: str | None, path: Path
             diagnostics.append(mapped if source.decode_error is None else _without_fixes(mapped))
     diagnostics.sort(key=lambda d: d.sort_key)
     return source, diagnostics
+
+
+def _lint_interpolated(embedded, options, settings: Settings, source: SourceText):
+    """An f-string or template literal, linted once per variant with its names' values."""
+    from ..source.interpolate import interpolate
+    lint = lint_template(None, embedded.content, options, settings.targets, settings.dialect,
+                         expander=lambda variant: interpolate(embedded.content, embedded.interpolation,
+                                                              variant.define_map))
+    for diagnostic in settings.apply(lint.main):
+        mapped = embedded.map_diagnostic(diagnostic)
+        yield mapped if source.decode_error is None else _without_fixes(mapped)
 
 
 def _without_fixes(diagnostic):

@@ -74,7 +74,8 @@ def needs_template_lint(data: bytes, options: TemplateOptions | None) -> bool:
 
 
 def lint_template(path: Path | None, data: bytes, options: TemplateOptions, targets=(), dialect: str = "auto",
-                  project: Path | None = None, cache: FileCache | None = None) -> TemplateLint:
+                  project: Path | None = None, cache: FileCache | None = None, expander=None) -> TemplateLint:
+    """`expander(variant)` makes a variant's Expansion; by default the file's template is expanded."""
     cache = cache or FileCache()
     files: list[Path | None] = [path.resolve() if path is not None else None]
     variants = options.variants or (Variant(None),)
@@ -84,8 +85,8 @@ def lint_template(path: Path | None, data: bytes, options: TemplateOptions, targ
     found: dict[tuple, tuple[Diagnostic, int, list[str]]] = {}
     runs: list[VariantLint] = []
     for variant in variants:
-        expansion = expand(path, data, variant.define_map, options.include_dirs, options.override_file_defines,
-                           cache)
+        expansion = expander(variant) if expander is not None else expand(
+            path, data, variant.define_map, options.include_dirs, options.override_file_defines, cache)
         result = linted_outputs.get(expansion.data)
         if result is None:
             result = lint_source(expansion.data, targets=targets, project=project, reuse=reuse, dialect=dialect)
@@ -108,7 +109,7 @@ def lint_template(path: Path | None, data: bytes, options: TemplateOptions, targ
         if total > 1 or (diagnostic.code == "D001" and variants[0].name is not None):
             diagnostic = replace(diagnostic, message=diagnostic.message + _naming(labels, total, diagnostic.code))
         lint.diagnostics.setdefault(index, []).append(diagnostic)
-    if total > 1 and all(v.name is not None for v in variants):
+    if total > 1 and all(v.name is not None for v in variants) and expander is None:
         lint.diagnostics.setdefault(0, []).extend(_code_in_no_variant(runs, data))
     if options.skipped_variants:
         lint.diagnostics.setdefault(0, []).append(Diagnostic(
