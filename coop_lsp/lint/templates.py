@@ -1,9 +1,10 @@
 """Linting a template: every variant expanded, linted, mapped back to the lines the author edits.
 
 A finding that several variants share is reported once, on the source line, naming the variants it
-occurs in. Variants share their work: included files are read and split once (FileCache), a variant
-whose WGSL equals an earlier one's is not linted again, and one Reuse replays the checks of declarations
-that did not change from one variant to the next.
+occurs in. Variants share their work: included files are read and split once, each file's conditional
+structure and each line's names are worked out once (FileCache), and a variant whose WGSL equals an
+earlier one's is not linted again. (Replaying unchanged declarations with lint.Reuse was measured and
+cost more than it saved: a define such as a tile size changes nearly every function.)
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from ..core.diagnostic import Diagnostic, Edit, Fix, Related, Severity
 from ..core.text import Span
 from ..source import Expansion, FileCache, expand
 from ..source.rules import CODE_IN_NO_VARIANT, TOO_MANY_VARIANTS, UNDEFINED_IN_VARIANT
-from .engine import LintResult, Reuse, lint_source
+from .engine import LintResult, lint_source
 
-MAX_VARIANTS = 64
+MAX_VARIANTS = 256
 DOCS = "docs/templates.md"
 # In a template, an unresolved name in capitals is a macro the program passes, as C programmers write them.
 _MACRO_LIKE = re.compile(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
@@ -79,7 +80,6 @@ def lint_template(path: Path | None, data: bytes, options: TemplateOptions, targ
     cache = cache or FileCache()
     files: list[Path | None] = [path.resolve() if path is not None else None]
     variants = options.variants or (Variant(None),)
-    reuse = Reuse()
     linted_outputs: dict[bytes, LintResult] = {}
     # key -> (diagnostic in its source file, file index, names of the variants it occurs in)
     found: dict[tuple, tuple[Diagnostic, int, list[str]]] = {}
@@ -89,7 +89,7 @@ def lint_template(path: Path | None, data: bytes, options: TemplateOptions, targ
             path, data, variant.define_map, options.include_dirs, options.override_file_defines, cache)
         result = linted_outputs.get(expansion.data)
         if result is None:
-            result = lint_source(expansion.data, targets=targets, project=project, reuse=reuse, dialect=dialect)
+            result = lint_source(expansion.data, targets=targets, project=project, dialect=dialect)
             linted_outputs[expansion.data] = result
         runs.append(VariantLint(variant, expansion, result))
         diagnostics = result.diagnostics

@@ -16,6 +16,24 @@ class TemplateFile:
     data: bytes
     # (start, end without the line break, start of the next line) of each line; split once per file.
     lines: list[tuple[int, int, int]] = field(default_factory=list)
+    _structure: "Structure | None" = None
+    _line_names: dict[int, tuple[frozenset[str], bool, bool]] = field(default_factory=dict)
+
+    def line_names(self, index: int, scan) -> tuple[frozenset[str], bool, bool]:
+        """(names a code line uses, whether it holds a placeholder or path, whether it leaves a block comment
+        open), worked out once per line for all variants; `scan(data, start, end)` does the work."""
+        found = self._line_names.get(index)
+        if found is None:
+            start, end, _after = self.lines[index]
+            found = self._line_names[index] = scan(self.data, start, end)
+        return found
+
+    @property
+    def structure(self) -> "Structure":
+        """Where each conditional branch ends, worked out once for all variants."""
+        if self._structure is None:
+            self._structure = Structure.of(self)
+        return self._structure
 
     @classmethod
     def of(cls, path: Path | None, data: bytes) -> "TemplateFile":
@@ -27,6 +45,51 @@ class TemplateFile:
                 end -= 1
             lines.append((start, end, after))
         return cls(path, data, lines)
+
+
+_DIRECTIVE_NAME = re.compile(rb"[ \t]*#[ \t]*([A-Za-z_]\w*)")
+_DECLARED = re.compile(rb"[ \t]*(?:fn|alias|struct|const|override|var(?:[ \t]*<[^>]*>)?|let)[ \t]+([A-Za-z_]\w*)")
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+_OPENERS = (b"if", b"ifdef", b"ifndef")
+_BRANCHES = (b"elif", b"else")
+
+
+@dataclass(slots=True)
+class Structure:
+    # line index of #if/#ifdef/#ifndef/#elif/#else -> line index of the next #elif/#else/#endif of its block
+    next_branch: dict[int, int]
+    declared: list[tuple[int, str]]  # (line index, name) of each line that declares something
+    macro_names: set[str]  # every name a directive of the file defines or tests, active or not
+
+    @classmethod
+    def of(cls, template: "TemplateFile") -> "Structure":
+        data = template.data
+        next_branch: dict[int, int] = {}
+        declared: list[tuple[int, str]] = []
+        open_branches: list[int] = []  # the latest branch line of each open block
+        macro_names: set[str] = set()
+        for index, (start, end, _after) in enumerate(template.lines):
+            match = _DIRECTIVE_NAME.match(data, start, end)
+            if match is None:
+                found = _DECLARED.match(data, start, end)
+                if found is not None:
+                    declared.append((index, found.group(1).decode("ascii")))
+                continue
+            name = match.group(1)
+            if name in _OPENERS or name in _BRANCHES or name in (b"define", b"undef"):
+                words = _WORD.findall(data, match.end(), end)
+                if name == b"define":
+                    words = words[:1]
+                macro_names.update(w.decode("ascii") for w in words)
+            if name in _OPENERS:
+                open_branches.append(index)
+            elif name in _BRANCHES and open_branches:
+                next_branch[open_branches[-1]] = index
+                open_branches[-1] = index
+            elif name == b"endif" and open_branches:
+                next_branch[open_branches.pop()] = index
+        macro_names -= {"defined", "ifdef", "ifndef", "if", "true", "false"}
+        return cls(next_branch, declared, macro_names)
 
 
 class FileCache:

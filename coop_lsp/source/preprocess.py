@@ -31,7 +31,8 @@ _CODE_TOKEN = re.compile(
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _DECLARATION = re.compile(rb"[ \t]*(?:fn|alias|struct|const|override|var(?:[ \t]*<[^>]*>)?|let)[ \t]+([A-Za-z_]\w*)")
 _INCLUDE = re.compile(rb'[ \t]*(?:"([^"]*)"|<([^>]*)>)')
-_NAGA_IMPORT_ITEMS = re.compile(r"^([\w:\"./-]+?)(?:::\{([^}]*)\}|\s+as\s+(\w+))?\s*$")
+# `#import a::b`, `#import a::b as c`, `#import a::b::{x, y}`, and the older `#import a::b x, y`.
+_NAGA_IMPORT_ITEMS = re.compile(r"^([\w:\"./-]+?)(?:::\{([^}]*)\}|\s+as\s+(\w+)|\s+(\w+(?:\s*,?\s*\w+)*))?\s*$")
 
 MAX_EXPANSION_DEPTH = 64
 MAX_OUTPUT_BYTES = 16 << 20
@@ -113,10 +114,27 @@ class _Output:
         self.chunks: list[bytes] = []
         self.size = 0
         self.origins = OriginMap()
+        self._run: Piece | None = None
 
     def copy(self, file: int, data: bytes, start: int, end: int) -> None:
         if end > start:
             self._write(data[start:end], Piece(self.size, self.size + end - start, file, start, end, True))
+
+    def newlines(self, file: int, count: int, at: int) -> None:
+        """Line breaks left by directives and left-out lines; a run of them maps to its first line's end."""
+        if count <= 0:
+            return
+        pieces = self.origins.pieces
+        last = pieces[-1] if pieces else None
+        if last is not None and self._run is last and last.file == file:
+            if self.size + count > MAX_OUTPUT_BYTES:
+                raise _TooLarge()
+            self.chunks.append(b"\n" * count)
+            self.size += count
+            pieces[-1] = self._run = Piece(last.out_start, self.size, file, last.src_start, last.src_end, False)
+            return
+        self._write(b"\n" * count, Piece(self.size, self.size + count, file, at, at, False))
+        self._run = self.origins.pieces[-1]
 
     def generated(self, file: int, text: bytes, src: Span, unresolved: bool = False) -> None:
         if text:
@@ -159,6 +177,8 @@ class _Expander:
         self.pending_modules: list[tuple[Path, int, Span]] = []
         self.aliases: dict[str, str] = {}  # naga_oil / WESL: a short name -> the module path it stands for
         self.wesl_root = wesl.package_root(self.main_path)
+        # name -> (its value, its full expansion) while no macro changes; cleared by #define and #undef
+        self._expanded: dict[str, tuple[str, str]] = {}
 
     # -- driver -----------------------------------------------------------
 
@@ -208,6 +228,8 @@ class _Expander:
         file = self._index(template.path if not is_main else self.main_path)
         data = wesl.without_inactive_attributes(template.data, self._feature, lambda s, m: self._problem(
             file, s, BAD_DIRECTIVE.code, m)) if b"@" in template.data else template.data
+        if b"#" in template.data:
+            self.result.macro_names |= template.structure.macro_names
         stack: list[_Conditional] = []
         inactive_start: int | None = None
         in_comment = False
@@ -216,6 +238,7 @@ class _Expander:
         import_buffer: list[tuple[int, int, int]] | None = None
         while index < len(lines):
             start, end, after = lines[index]
+            line_index = index
             index += 1
             active = not stack or stack[-1].active
             if import_buffer is not None:
@@ -250,11 +273,18 @@ class _Expander:
                     self.result.inactive.setdefault(file, []).append((inactive_start, start))
                     inactive_start = None
                 if after > end and name not in ("include",) or (name == "include" and not was_active):
-                    self.out.generated(file, b"\n", Span(end, end))
+                    self.out.newlines(file, 1, end)
+                top = stack[-1] if stack else None
+                if top is not None and not top.active and top.parent_active:
+                    # A branch this variant leaves out: jump to its #elif/#else/#endif (found once per file).
+                    target = template.structure.next_branch.get(line_index, len(lines))
+                    if target > index:
+                        self._skip(template, file, index, target)
+                        index = target
                 continue
             if not active:
                 if after > end:
-                    self.out.generated(file, b"\n", Span(end, end))
+                    self.out.newlines(file, 1, end)
                 declared = _DECLARATION.match(data, start, end)
                 if declared is not None:
                     self.result.inactive_declarations.add(declared.group(1).decode("ascii"))
@@ -266,6 +296,14 @@ class _Expander:
                     self._wesl_import(file, data, import_buffer)
                     import_buffer = None
                 continue
+            if not in_comment and data is template.data:
+                names, special, opens_comment = template.line_names(line_index, _scan_line)
+                if not special and (not self.macros or names.isdisjoint(self.macros)):
+                    self.out.copy(file, data, start, end)  # nothing to expand: the common case
+                    in_comment = opens_comment
+                    if after > end:
+                        self.out.copy(file, data, end, after)
+                    continue
             in_comment = self._code_line(file, data, start, end, in_comment)
             if after > end:
                 self.out.copy(file, data, end, after)
@@ -276,6 +314,17 @@ class _Expander:
         for open_block in stack:
             self._problem(file, open_block.span, UNBALANCED_CONDITIONAL.code,
                           "this conditional block has no '#endif' before the end of the file")
+
+    def _skip(self, template: TemplateFile, file: int, first: int, stop: int) -> None:
+        lines = template.lines
+        breaks = stop - first if lines[stop - 1][2] > lines[stop - 1][1] else stop - first - 1
+        self.out.newlines(file, breaks, lines[first][0])
+        declared = template.structure.declared
+        import bisect
+        position = bisect.bisect_left(declared, (first, ""))
+        while position < len(declared) and declared[position][0] < stop:
+            self.result.inactive_declarations.add(declared[position][1])
+            position += 1
 
     # -- directives -------------------------------------------------------
 
@@ -342,12 +391,14 @@ class _Expander:
             if macro in self.given and self.override:
                 return  # the program's define wins over the file's default
             self.macros[macro] = value
+            self._expanded.clear()
             self.result.definitions[macro] = (file, span, value)
         elif name == "undef":
             macro = rest.strip()
             self.result.macro_names.add(macro)
             if not (macro in self.given and self.override):
                 self.macros.pop(macro, None)
+                self._expanded.clear()
                 self.result.definitions.pop(macro, None)
         elif name == "include":
             self._include(file, data, rest_start, end, span, chain, template)
@@ -554,6 +605,16 @@ class _Expander:
 
     def _expand_text(self, name: str, value: str, file: int, span: Span) -> str:
         """A macro's value with the macros it names expanded; a name is not expanded inside itself."""
+        cached = self._expanded.get(name)
+        if cached is not None and cached[0] == value:
+            return cached[1]
+        problems = len(self.result.problems)
+        expanded = self._expand_uncached(name, value, file, span)
+        if len(self.result.problems) == problems:  # a faulty macro is reported at each use
+            self._expanded[name] = (value, expanded)
+        return expanded
+
+    def _expand_uncached(self, name: str, value: str, file: int, span: Span) -> str:
         budget = [MAX_EXPANSION_DEPTH * 64]
 
         def expand(text: str, active: frozenset[str], depth: int) -> str:
@@ -579,6 +640,26 @@ class _Expander:
             return _IDENT.sub(one, text)
 
         return expand(value, frozenset({name}), 1)
+
+
+def _scan_line(data: bytes, start: int, end: int) -> tuple[frozenset[str], bool, bool]:
+    names: set[str] = set()
+    scan = start
+    while True:
+        match = _CODE_TOKEN.search(data, scan, end)
+        if match is None or match.lastindex == 6:
+            return frozenset(names), False, False
+        group = match.lastindex
+        if group == 7:
+            close = data.find(b"*/", match.end(), end)
+            if close == -1:
+                return frozenset(names), False, True
+            scan = close + 2
+            continue
+        if group != 5:
+            return frozenset(names), True, False
+        names.add(match.group(5).decode("ascii"))
+        scan = match.end()
 
 
 def _strip_comment(text: str) -> str:
