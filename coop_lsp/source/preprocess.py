@@ -481,6 +481,8 @@ class _Expander:
         module = match.group(1).strip('"')
         self.aliases[match.group(3) or module.split("::")[-1]] = module
         target = self._naga_module(module)
+        if target is None and self._naga_prefix(module):
+            return  # a path prefix (`#import a::b as p`, used as `p::c::item`): modules load where used
         if target is None:
             self._problem(file, span, UNRESOLVED_IMPORT.code,
                           f"no file declares '#define_import_path {module}' in the include directories")
@@ -495,6 +497,11 @@ class _Expander:
             if found is not None:
                 return found
         return None
+
+    def _naga_prefix(self, module: str) -> bool:
+        roots = [self.main_path.parent] if self.main_path is not None else []
+        return any(name.startswith(module + "::") for root in [*roots, *self.include_dirs]
+                   for name in self.cache.import_paths(root))
 
     def _wesl_import(self, file: int, data: bytes, lines) -> None:
         start, end = lines[0][0], lines[-1][1]
