@@ -368,3 +368,36 @@ def test_findings_in_included_files_are_reported_in_those_files(tmp_path):
 def test_the_template_examples_lint_clean_with_their_variants():
     done = run("examples/templates")
     assert done.returncode == 0, done.stdout
+
+
+def test_naga_oil_conditionals_and_substitutions():
+    text = b"#if MODE == 2\nconst a = #{WIDTH}u;\n#else ifdef OTHER\nconst b = 1;\n#else\nconst c = 1;\n#endif\n"
+    assert lines_of(expand(None, text, {"MODE": "2", "WIDTH": "4"}).data) == ["const a = 4u;"]
+    assert lines_of(expand(None, text, {"OTHER": ""}).data) == ["const b = 1;"]
+    assert lines_of(expand(None, text, {}).data) == ["const c = 1;"]
+
+
+def test_wesl_if_on_struct_members_keeps_positions():
+    text = b"struct S {\n  x: f32,\n  @if(HALF) y: f16,\n  @if(!HALF) y: f32,\n}\n"
+    half = expand(None, text, {"HALF": "true"})
+    assert len(half.data) == len(text) and lines_of(half.data)[2:4] == ["y: f16,", "}"]
+    assert lines_of(expand(None, text, {}).data)[2:4] == ["y: f32,", "}"]
+
+
+_PIECES = ["#define A 1\n", "#define B (A + B)\n", "#ifdef A\n", "#if A > 0 &&\n", "#elif B\n", "#else\n",
+           "#endif\n", "#include \"x.tmpl\"\n", "#undef A\n", "{{A}}", "${B}", "#{A}", "@if(A) ", "@else ",
+           "import package::x;\n", "#import a::b\n", "const c = A;\n", "fn f() { }\n", "/*", "*/", "\\\n",
+           "\x00", "é", "#", "@", "{", "}", "::", "\n"]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_bad_input_never_crashes_or_hangs(tmp_path, seed):
+    import random
+    rng = random.Random(seed)
+    text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 80))).encode()
+    path = write(tmp_path, "k.wgsl", "")
+    path.write_bytes(text)
+    started = time.perf_counter()
+    lint = lint_template(path, text, TemplateOptions((Variant("a", (("A", "1"),)), Variant("b"))))
+    assert time.perf_counter() - started < 10
+    assert not any(d.code == "X001" for found in lint.diagnostics.values() for d in found)
