@@ -229,6 +229,29 @@ def wesl(corpus: Path, compilers: Compilers, scratch: Path) -> dict | None:
     return record
 
 
+def plain_overhead(files: int = 200) -> dict:
+    """What the template layer adds to a plain file's lint: the check that it is not a template (the CLI's
+    only extra step for a file with no variants and no -D), against the lint itself."""
+    import random
+
+    from coop_lsp.lint import lint_source
+    from coop_lsp.lint.templates import needs_template_lint
+
+    from .common import synthetic_kernel
+    rng = random.Random(5)
+    texts = [synthetic_kernel(lines=rng.choice((40, 120, 400))).encode() for _ in range(files)]
+    started = time.perf_counter()
+    for _ in range(20):
+        flags = [needs_template_lint(text, options_for((), {})) for text in texts]
+    check = (time.perf_counter() - started) / 20
+    started = time.perf_counter()
+    for text in texts:
+        lint_source(text)
+    lint = time.perf_counter() - started
+    return {"files": files, "templates_detected": sum(flags), "check_ms_total": round(check * 1e3, 2),
+            "lint_ms_total": round(lint * 1e3, 1), "overhead_percent": round(check / lint * 100, 3)}
+
+
 def summarize(record: dict) -> dict:
     files = record["files"]
     variants = sum(f["variants"] for f in files)
@@ -263,12 +286,15 @@ def main(argv: list[str]) -> int:
                 suites.append(summarize(found))
                 print(f"{found['suite']}: {found['totals']}")
     compilers.tint.close()
-    path = write_result("templates", {"suites": suites}, notes=(
+    overhead = plain_overhead()
+    print(f"plain files: {overhead}")
+    path = write_result("templates", {"suites": suites, "plain_file_overhead": overhead}, notes=(
         "Each template linted with its project's variant sets (ggml's from its C++; naga_oil and WESL: no define, "
         "then each tested name alone); every variant's WGSL compiled by the named compiler. false_errors: variants "
         "the compiler accepts where coop-lint reports an error; missed_rejections: variants the compiler rejects "
         "with no coop-lint error (often a name a real program would resolve, e.g. a WESL dependency package); "
-        "all_over_n_times_one: time of all variants over N x one variant alone."))
+        "all_over_n_times_one: time of all variants over N x one variant alone. plain_file_overhead: the template "
+        "check on synthetic plain kernels against their lint."))
     print(f"written to {path}")
     return 0
 
