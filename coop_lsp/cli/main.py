@@ -28,8 +28,6 @@ from ..lint import lint_source
 from ..lint.config import DIALECTS, ConfigError, ConfigFinder, Settings, codes_of, targets_of, with_command_line
 from ..lint.fixes import fix_until_stable
 from ..lint.hosts import find_embedded, language_of
-from ..lint.templates import lint_template, needs_template_lint, options_for, parse_define
-from ..source import FileCache
 from . import render
 from .files import UsageError, collect
 
@@ -134,6 +132,7 @@ def _lint(args: argparse.Namespace) -> int:
         base = finder.for_path(path if path is not None else Path.cwd()).settings_for(path)
         return with_command_line(base, cli_select, cli_ignore, args.dialect, cli_targets)
 
+    from ..lint.templates import parse_define
     try:
         defines = dict(parse_define(d) for d in args.define)
     except ValueError as error:
@@ -180,11 +179,21 @@ class _Templates:
 
     def __init__(self, defines: dict[str, str], include_dirs: tuple[Path, ...], chosen: frozenset[str] | None):
         self.defines, self.include_dirs, self.chosen = defines, include_dirs, chosen
-        self.cache = FileCache()
+        self._cache = None
         self.matched: set[str] = set()
         self.included: dict[Path, dict] = {}
 
+    @property
+    def cache(self):
+        if self._cache is None:
+            from ..source import FileCache
+            self._cache = FileCache()
+        return self._cache
+
     def options(self, settings: Settings):
+        if not settings.variants and not self.defines and not self.include_dirs and self.chosen is None:
+            return None  # plain linting: the template layer is not even imported
+        from ..lint.templates import options_for
         options = options_for(settings.variants, self.defines, self.include_dirs, self.chosen)
         if options is not None and self.chosen is not None:
             self.matched.update(v.name for v in options.variants if v.name in self.chosen)
@@ -238,18 +247,10 @@ def _lint_data(data: bytes, settings: Settings, language: str | None, path: Path
                templates: _Templates | None = None):
     """(source, findings) of a WGSL file or of the WGSL embedded in a host file."""
     options = templates.options(settings) if templates is not None and language is None else None
-    if language is None and needs_template_lint(data, options):
-        from ..lint.templates import TemplateOptions
-        lint = lint_template(path, data, options or TemplateOptions(), settings.targets, settings.dialect,
-                             cache=templates.cache if templates is not None else None)
-        source = SourceText.from_bytes(data)
-        for index, found in lint.diagnostics.items():
-            if index != 0 and templates is not None and lint.files[index] is not None:
-                templates.add_included(lint.files[index], settings.apply(found))
-        diagnostics = settings.apply(lint.main)
-        if source.decode_error is not None:
-            diagnostics = [d if not d.fixes else _without_fixes(d) for d in diagnostics]
-        return source, diagnostics
+    if language is None and (options is not None or _may_be_template(data)):
+        found = _lint_template_data(data, settings, path, templates, options)
+        if found is not None:
+            return found
     if language is None:
         result = lint_source(data, targets=settings.targets, dialect=settings.dialect)
         diagnostics = settings.apply(result.diagnostics)
@@ -273,8 +274,31 @@ def _lint_data(data: bytes, settings: Settings, language: str | None, path: Path
     return source, diagnostics
 
 
+def _lint_template_data(data: bytes, settings: Settings, path: Path | None, templates, options):
+    """(source, findings) of a template, every variant; None when the file is plain WGSL after all."""
+    from ..lint.templates import TemplateOptions, lint_template, needs_template_lint
+    if not needs_template_lint(data, options):
+        return None
+    lint = lint_template(path, data, options or TemplateOptions(), settings.targets, settings.dialect,
+                         cache=templates.cache if templates is not None else None)
+    source = SourceText.from_bytes(data)
+    for index, found in lint.diagnostics.items():
+        if index != 0 and templates is not None and lint.files[index] is not None:
+            templates.add_included(lint.files[index], settings.apply(found))
+    diagnostics = settings.apply(lint.main)
+    if source.decode_error is not None:
+        diagnostics = [d if not d.fixes else _without_fixes(d) for d in diagnostics]
+    return source, diagnostics
+
+
+def _may_be_template(data: bytes) -> bool:
+    """A cheap first test (source.is_template decides): bytes plain WGSL never holds."""
+    return b"#" in data or b"{{" in data or b"${" in data or b"@if" in data or b"@el" in data or b"import" in data
+
+
 def _lint_interpolated(embedded, options, settings: Settings, source: SourceText):
     """An f-string or template literal, linted once per variant with its names' values."""
+    from ..lint.templates import lint_template
     from ..source.interpolate import interpolate
     lint = lint_template(None, embedded.content, options, settings.targets, settings.dialect,
                          expander=lambda variant: interpolate(embedded.content, embedded.interpolation,

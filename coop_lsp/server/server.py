@@ -31,10 +31,8 @@ from ..ide import actions, completion as ide_completion, formatting as ide_forma
 from ..ide import presentation
 from ..ide.analysis import Analysis
 from ..ide.settings import Settings
-from ..ide.templates import template_view
 from ..lint import Reuse
 from ..lint.config import ConfigError, ConfigFinder
-from ..source import FileCache
 from ..syntax import Document
 from ..syntax.parser import Parsed
 from . import run_command
@@ -128,7 +126,7 @@ class CoopLanguageServer(LanguageServer):
         self.idle_gc = IdleCollector()
         # Templates: the open documents' text for #include and import (FileCache overlays), the variant
         # tables of coop-lint's configuration, and the variant the user chose per document.
-        self.template_files = FileCache()
+        self._template_files = None
         self.config_finder = ConfigFinder()
         self.active_variants: dict[str, str] = {}
 
@@ -193,6 +191,19 @@ class CoopLanguageServer(LanguageServer):
             state.analysis, state.analysis_key = analysis, key
         return analysis
 
+    @property
+    def template_files(self):
+        if self._template_files is None:
+            # Made on the first template; it starts with the open documents' unsaved text.
+            from ..source import FileCache
+            overlays = {}
+            for state in self.documents.values():
+                path = _uri_path(state.uri)
+                if path is not None:
+                    overlays[path] = state.document.text.encode("utf-8", errors="surrogatepass")
+            self._template_files = FileCache(overlays)
+        return self._template_files
+
     def _analyse(self, parsed: Parsed, version, targets, reuse, dialect: str, uri: str) -> Analysis:
         """On the analysis thread: the document's analysis, and for a template its active variant's."""
         analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect)
@@ -202,8 +213,10 @@ class CoopLanguageServer(LanguageServer):
             tables = self.config_finder.for_path(path).settings_for(path).variants if path is not None else ()
         except (ConfigError, OSError):
             tables = ()
-        if not tables and b"#" not in data and b"{" not in data and b"@" not in data and b"import" not in data:
+        if not tables and b"#" not in data and b"{{" not in data and b"${" not in data and b"@if" not in data \
+                and b"@el" not in data and b"import" not in data:
             return analysis  # plain WGSL: nothing more to do
+        from ..ide.templates import template_view
         try:
             analysis.template = template_view(path, data, tables, self.active_variants.get(uri),
                                               self.template_files, targets, dialect)
@@ -385,8 +398,8 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         state = ls.documents.pop(params.text_document.uri, None)
         ls.active_variants.pop(params.text_document.uri, None)
         path = _uri_path(params.text_document.uri)
-        if path is not None:
-            ls.template_files.forget(path)
+        if path is not None and ls._template_files is not None:
+            ls._template_files.forget(path)
         if state is not None:
             if state.pending is not None:
                 state.pending.cancel()
@@ -773,8 +786,8 @@ def _entry_point_at(analysis: Analysis, offset: int):
 def _overlay(ls: CoopLanguageServer, uri: str, text: str) -> None:
     """Templates that include an open document read its unsaved text."""
     path = _uri_path(uri)
-    if path is not None:
-        ls.template_files.overlay(path, text.encode("utf-8", errors="surrogatepass"))
+    if path is not None and ls._template_files is not None:
+        ls._template_files.overlay(path, text.encode("utf-8", errors="surrogatepass"))
 
 
 def _workspace_folders(ls: CoopLanguageServer) -> list[str]:
