@@ -116,7 +116,7 @@ def template_view(path: Path | None, data: bytes, tables, active: str | None, ca
     names = tuple(v.name for v in options.variants if v.name is not None)
     chosen: Variant = next((v for v in options.variants if v.name == active), options.variants[0])
     one = TemplateOptions((chosen,), options.include_dirs, options.override_file_defines, options.known_names)
-    lint = lint_template(path, data, one, targets, dialect, cache=cache)
+    lint = lint_template(path, data, one, targets, dialect, cache=cache, keep_results=True)
     run = lint.variants[0]
     analysis = Analysis(run.expansion.data.decode("utf-8", "replace"), None, run.result)
     view = TemplateView(path, names, chosen.name, lint, analysis, cache)

@@ -50,7 +50,10 @@ class TemplateOptions:
 class VariantLint:
     variant: Variant
     expansion: Expansion
-    result: LintResult
+    diagnostics: list[Diagnostic]  # in the variant's WGSL, before mapping
+    # The whole lint (tree, semantic model), kept only when asked: a hundred variants' trees held at once
+    # made each further variant slower (the garbage collector walks them all).
+    result: LintResult | None = None
 
 
 @dataclass(slots=True)
@@ -75,24 +78,26 @@ def needs_template_lint(data: bytes, options: TemplateOptions | None) -> bool:
 
 
 def lint_template(path: Path | None, data: bytes, options: TemplateOptions, targets=(), dialect: str = "auto",
-                  project: Path | None = None, cache: FileCache | None = None, expander=None) -> TemplateLint:
-    """`expander(variant)` makes a variant's Expansion; by default the file's template is expanded."""
+                  project: Path | None = None, cache: FileCache | None = None, expander=None,
+                  keep_results: bool = False) -> TemplateLint:
+    """`expander(variant)` makes a variant's Expansion; by default the file's template is expanded.
+    `keep_results` keeps each variant's LintResult (the editor analyses its one active variant)."""
     cache = cache or FileCache()
     files: list[Path | None] = [path.resolve() if path is not None else None]
     variants = options.variants or (Variant(None),)
-    linted_outputs: dict[bytes, LintResult] = {}
+    linted_outputs: dict[bytes, tuple[list[Diagnostic], LintResult | None]] = {}
     # key -> (diagnostic in its source file, file index, names of the variants it occurs in)
     found: dict[tuple, tuple[Diagnostic, int, list[str]]] = {}
     runs: list[VariantLint] = []
     for variant in variants:
         expansion = expander(variant) if expander is not None else expand(
             path, data, variant.define_map, options.include_dirs, options.override_file_defines, cache)
-        result = linted_outputs.get(expansion.data)
-        if result is None:
+        known = linted_outputs.get(expansion.data)
+        if known is None:
             result = lint_source(expansion.data, targets=targets, project=project, dialect=dialect)
-            linted_outputs[expansion.data] = result
-        runs.append(VariantLint(variant, expansion, result))
-        diagnostics = result.diagnostics
+            known = linted_outputs[expansion.data] = (result.diagnostics, result if keep_results else None)
+        diagnostics, result = known
+        runs.append(VariantLint(variant, expansion, diagnostics, result))
         label = variant.name or "default"
         for file, diagnostic in _variant_findings(expansion, diagnostics, variant, options):
             index = _file_index(files, expansion.origins.files[file] if file < len(expansion.origins.files)
