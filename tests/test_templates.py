@@ -401,3 +401,26 @@ def test_bad_input_never_crashes_or_hangs(tmp_path, seed):
     lint = lint_template(path, text, TemplateOptions((Variant("a", (("A", "1"),)), Variant("b"))))
     assert time.perf_counter() - started < 10
     assert not any(d.code == "X001" for found in lint.diagnostics.values() for d in found)
+
+
+def test_a_name_two_imported_modules_declare_is_renamed_as_the_composers_mangle(tmp_path):
+    write(tmp_path, "a.wgsl", "#define_import_path a\nfn f() -> f32 { return 1.0; }\nfn only_a() -> f32 { return f(); }\n")
+    write(tmp_path, "b.wgsl", "#define_import_path b\nfn f() -> u32 { return 2u; }\n")
+    path = write(tmp_path, "main.wgsl", "#import a\n#import b::{f}\n"
+                                        "fn f2() -> f32 { return a::f() + a::only_a() + f32(f()) + f32(b::f()); }\n")
+    expansion = expand(path, path.read_bytes(), {})
+    text = expansion.data.decode()
+    assert "fn f() -> f32" in text and "fn f_b() -> u32" in text
+    assert "return f() + only_a() + f32(f_b()) + f32(f_b());" in text
+    assert lint_template(path, path.read_bytes(), TemplateOptions()).main == []
+
+
+def test_an_imported_modules_directives_go_before_every_declaration(tmp_path):
+    write(tmp_path, "half.wgsl", "#define_import_path half\nenable f16;\nfn h() -> f16 { return 1h; }\n")
+    path = write(tmp_path, "main.wgsl", "#import half\nfn f() -> f32 { return f32(half::h()); }\n")
+    expansion = expand(path, path.read_bytes(), {})
+    assert expansion.data.startswith(b"enable f16;\n")
+    assert lint_template(path, path.read_bytes(), TemplateOptions()).main == []
+    # Positions after the moved directive still map to their lines.
+    offset = expansion.data.index(b"fn f()")
+    assert expansion.origins.locate(offset) == (0, path.read_bytes().index(b"fn f()"))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 _LINE = re.compile(rb"[^\n]*\n|[^\n]+")
-_IMPORT_PATH = re.compile(rb"^[ \t]*#define_import_path[ \t]+([\w:]+)", re.M)
+_IMPORT_PATH = re.compile(rb"^[ \t]*#define_import_path[ \t]+\"?([\w:]+)", re.M)
 
 
 @dataclass(slots=True)
@@ -48,7 +48,8 @@ class TemplateFile:
 
 
 _DIRECTIVE_NAME = re.compile(rb"[ \t]*#[ \t]*([A-Za-z_]\w*)")
-_DECLARED = re.compile(rb"[ \t]*(?:fn|alias|struct|const|override|var(?:[ \t]*<[^>]*>)?|let)[ \t]+([A-Za-z_]\w*)")
+_DECLARED = re.compile(rb"([ \t]*)(?:@\w+(?:\([^)]*\))?[ \t]*)*(?:fn|alias|struct|const|override|var(?:[ \t]*<[^>]*>)?|let)"
+                       rb"[ \t]+([A-Za-z_]\w*)")
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 _OPENERS = (b"if", b"ifdef", b"ifndef")
 _BRANCHES = (b"elif", b"else")
@@ -60,6 +61,7 @@ class Structure:
     next_branch: dict[int, int]
     declared: list[tuple[int, str]]  # (line index, name) of each line that declares something
     macro_names: set[str]  # every name a directive of the file defines or tests, active or not
+    top_level: set[str]  # names declared at the start of a line: the module's declarations, roughly
 
     @classmethod
     def of(cls, template: "TemplateFile") -> "Structure":
@@ -68,12 +70,16 @@ class Structure:
         declared: list[tuple[int, str]] = []
         open_branches: list[int] = []  # the latest branch line of each open block
         macro_names: set[str] = set()
+        top_level: set[str] = set()
         for index, (start, end, _after) in enumerate(template.lines):
             match = _DIRECTIVE_NAME.match(data, start, end)
             if match is None:
                 found = _DECLARED.match(data, start, end)
                 if found is not None:
-                    declared.append((index, found.group(1).decode("ascii")))
+                    name = found.group(2).decode("ascii")
+                    declared.append((index, name))
+                    if not found.group(1):
+                        top_level.add(name)
                 continue
             name = match.group(1)
             if name in _OPENERS or name in _BRANCHES or name in (b"define", b"undef"):
@@ -89,7 +95,7 @@ class Structure:
             elif name == b"endif" and open_branches:
                 next_branch[open_branches.pop()] = index
         macro_names -= {"defined", "ifdef", "ifndef", "if", "true", "false"}
-        return cls(next_branch, declared, macro_names)
+        return cls(next_branch, declared, macro_names, top_level)
 
 
 class FileCache:

@@ -29,7 +29,9 @@ _CODE_TOKEN = re.compile(
     rb"\{\{[ \t]*([A-Za-z_]\w*)[ \t]*\}\}|\$\{[ \t]*([A-Za-z_]\w*)[ \t]*\}|#\{([A-Za-z_]\w*)\}"
     rb"|([A-Za-z_]\w*(?:[ \t]*::[ \t]*[A-Za-z_]\w*)+)|([A-Za-z_]\w*)|(//)|(/\*)")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
-_DECLARATION = re.compile(rb"[ \t]*(?:fn|alias|struct|const|override|var(?:[ \t]*<[^>]*>)?|let)[ \t]+([A-Za-z_]\w*)")
+_DECLARATION = re.compile(rb"[ \t]*(?:@\w+(?:\([^)]*\))?[ \t]*)*(?:fn|alias|struct|const|override"
+                          rb"|var(?:[ \t]*<[^>]*>)?|let)[ \t]+([A-Za-z_]\w*)")
+_GLOBAL_DIRECTIVE = re.compile(rb"(?:enable|requires|diagnostic)\b")
 _INCLUDE = re.compile(rb'[ \t]*(?:"([^"]*)"|<([^>]*)>)')
 # `#import a::b`, `#import a::b as c`, `#import a::b::{x, y}`, and the older `#import a::b x, y`.
 _NAGA_IMPORT_ITEMS = re.compile(r"^([\w:\"./-]+?)(?:::\{([^}]*)\}|\s+as\s+(\w+)|\s+(\w+(?:\s*,?\s*\w+)*))?\s*$")
@@ -183,6 +185,12 @@ class _Expander:
         self.wesl_root = wesl.package_root(self.main_path)
         # name -> (its value, its full expansion) while no macro changes; cleared by #define and #undef
         self._expanded: dict[str, tuple[str, str]] = {}
+        # Imported modules join one WGSL module, so a name two of them declare is renamed in the module
+        # (`f` -> `f_b`), and references to it (`b::f`, an imported `f`) follow: as the composers mangle.
+        self.taken: set[str] = set(self.main.structure.top_level) if b"import" in data else set()
+        self.module_renames: dict[Path, dict[str, str]] = {}
+        self.renames: dict[str, str] = {}  # the file being expanded: identifier -> its name in the WGSL
+        self.hoisted: list[tuple[int, bytes, int, int]] = []  # modules' global directives: (file, data, start, end)
 
     # -- driver -----------------------------------------------------------
 
@@ -196,12 +204,29 @@ class _Expander:
         except _TooLarge:
             result.problems.append(Problem(0, Span(0, 0), RECURSIVE_MACRO.code,
                                            f"the expanded WGSL passed {MAX_OUTPUT_BYTES >> 20} MiB; expansion stopped"))
+        if self.hoisted:
+            self._hoist()
         result.data = b"".join(self.out.chunks)
         result.origins = self.out.origins
         result.origins.files = self.files
         for name in self.macros:
             result.definitions.setdefault(name, (0, Span(0, 0), self.macros[name]))
         return result
+
+    def _hoist(self) -> None:
+        """An imported module's `enable`, `requires` and `diagnostic` directives go before everything:
+        WGSL wants directives before any declaration, and modules join after the importing file."""
+        prefix = _Output()
+        for file, data, start, end in self.hoisted:
+            prefix.copy(file, data, start, end)
+            prefix.newlines(file, 1, end)
+        shift = prefix.size
+        for piece in self.out.origins.pieces:
+            prefix.origins.add(Piece(piece.out_start + shift, piece.out_end + shift, piece.file, piece.src_start,
+                                     piece.src_end, piece.verbatim, piece.unresolved))
+        prefix.chunks.extend(self.out.chunks)
+        prefix.size += self.out.size
+        self.out = prefix
 
     def _index(self, path: Path | None) -> int:
         for index, known in enumerate(self.files):
@@ -224,11 +249,35 @@ class _Expander:
             return
         if self.out.size and not self.out.chunks[-1].endswith(b"\n"):
             self.out.generated(from_file, b"\n", span)
-        self._file(loaded, (resolved,), is_main=False)
+        saved, self.renames = self.renames, self._register_module(resolved, resolved.stem)
+        try:
+            self._file(loaded, (resolved,), is_main=False, is_module=True)
+        finally:
+            self.renames = saved
+
+    def _register_module(self, path: Path, alias: str) -> dict[str, str]:
+        """The renames of a module's declarations that clash with names already taken (worked out once)."""
+        resolved = path.resolve()
+        known = self.module_renames.get(resolved)
+        if known is not None:
+            return known
+        renames: dict[str, str] = {}
+        loaded = self.cache.get(resolved)
+        tag = re.sub(r"\W", "_", alias) or "m"
+        for name in sorted(loaded.structure.top_level if loaded is not None else ()):
+            if name in self.taken:
+                mangled, number = f"{name}_{tag}", 2
+                while mangled in self.taken:
+                    mangled, number = f"{name}_{tag}{number}", number + 1
+                renames[name] = mangled
+                name = mangled
+            self.taken.add(name)
+        self.module_renames[resolved] = renames
+        return renames
 
     # -- one file ---------------------------------------------------------
 
-    def _file(self, template: TemplateFile, chain: tuple[Path, ...], is_main: bool) -> None:
+    def _file(self, template: TemplateFile, chain: tuple[Path, ...], is_main: bool, is_module: bool = False) -> None:
         file = self._index(template.path if not is_main else self.main_path)
         data = wesl.without_inactive_attributes(template.data, self._feature, lambda s, m: self._problem(
             file, s, BAD_DIRECTIVE.code, m)) if b"@" in template.data else template.data
@@ -300,9 +349,14 @@ class _Expander:
                     self._wesl_import(file, data, import_buffer)
                     import_buffer = None
                 continue
+            if is_module and _GLOBAL_DIRECTIVE.match(data, start, end) is not None:
+                self.hoisted.append((file, data, start, end))
+                self.out.newlines(file, 1 if after > end else 0, end)
+                continue
             if not in_comment and data is template.data:
                 names, special, opens_comment = template.line_names(line_index, _scan_line)
-                if not special and (not self.macros or names.isdisjoint(self.macros)):
+                if not special and (not self.macros or names.isdisjoint(self.macros)) and (
+                        not self.renames or names.isdisjoint(self.renames)):
                     self.out.copy(file, data, start, end)  # nothing to expand: the common case
                     in_comment = opens_comment
                     if after > end:
@@ -477,7 +531,7 @@ class _Expander:
     # -- imports ----------------------------------------------------------
 
     def _naga_import(self, file: int, span: Span, text: str) -> None:
-        text = text.strip()
+        text = text.strip().rstrip(";").strip()
         match = _NAGA_IMPORT_ITEMS.match(text)
         if match is None:
             self._problem(file, span, BAD_DIRECTIVE.code, f"cannot read '#import {text}'")
@@ -493,6 +547,11 @@ class _Expander:
             return
         self.result.links.append(Link(file, span, target))
         self.pending_modules.append((target, file, span))
+        renames = self._register_module(target, match.group(3) or module.split("::")[-1])
+        items = (match.group(2) or match.group(4) or "").replace(",", " ").split()
+        for item in items:
+            if item in renames:
+                self.renames[item] = renames[item]
 
     def _naga_module(self, module: str) -> Path | None:
         roots = [self.main_path.parent] if self.main_path is not None else []
@@ -527,6 +586,11 @@ class _Expander:
             self.aliases[alias] = "::".join(segments)
             self.result.links.append(Link(file, span, module_file))
             self.pending_modules.append((module_file, file, span))
+            renames = self._register_module(module_file, module_file.stem)
+            if item is not None:
+                wgsl_name = renames.get(item, item)
+                if wgsl_name != alias:
+                    self.renames[alias] = wgsl_name  # `import a::f as g;` or a renamed `f`
 
     def _feature(self, name: str) -> bool:
         self.result.macro_names.add(name)
@@ -579,17 +643,21 @@ class _Expander:
                 continue
             if group == 4:
                 path = re.sub(rb"\s+", b"", match.group(4)).decode("ascii")
-                last = path.rsplit("::", 1)[-1]
-                self._qualified(path, file, token_span)
+                last = self._qualified(path, file, token_span)
                 out.copy(file, data, pos, match.start())
                 out.generated(file, last.encode(), token_span)
                 pos = match.end()
                 continue
-            if not macros:
+            if not macros and not self.renames:
                 continue
             name = match.group(5).decode("ascii")
             value = macros.get(name)
             if value is None:
+                renamed = self.renames.get(name)
+                if renamed is not None and data[match.start() - 1 : match.start()] != b".":
+                    out.copy(file, data, pos, match.start())
+                    pos = match.end()
+                    out.generated(file, renamed.encode(), token_span)
                 continue
             out.copy(file, data, pos, match.start())
             pos = match.end()
@@ -599,7 +667,7 @@ class _Expander:
         out.copy(file, data, pos, end)
         return False
 
-    def _qualified(self, path: str, file: int, span: Span) -> None:
+    def _qualified(self, path: str, file: int, span: Span) -> str:
         """A `module::item` reference: load the module it names, once (WESL allows such a reference
         without an import; naga_oil only after `#import`)."""
         module = path.rsplit("::", 1)[0]
@@ -611,8 +679,12 @@ class _Expander:
         if target is None:
             found = self._naga_module(module)
             target = (found, None) if found is not None else None
-        if target is not None and target[0].resolve() not in self.modules_loaded:
+        if target is None:
+            return path.rsplit("::", 1)[-1]
+        if target[0].resolve() not in self.modules_loaded:
             self.pending_modules.append((target[0], file, span))
+        name = path.rsplit("::", 1)[-1]
+        return self._register_module(target[0], target[0].stem).get(name, name)
 
     def _expand_text(self, name: str, value: str, file: int, span: Span) -> str:
         """A macro's value with the macros it names expanded; a name is not expanded inside itself."""
