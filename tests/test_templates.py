@@ -424,3 +424,14 @@ def test_an_imported_modules_directives_go_before_every_declaration(tmp_path):
     # Positions after the moved directive still map to their lines.
     offset = expansion.data.index(b"fn f()")
     assert expansion.origins.locate(offset) == (0, path.read_bytes().index(b"fn f()"))
+
+
+def test_renaming_leaves_attributes_and_members_alone(tmp_path):
+    write(tmp_path, "m.wgsl", "#define_import_path m\nstruct fragment { fragment: f32 }\n"
+                              "fn g(v: fragment) -> f32 { return v.fragment; }\n")
+    path = write(tmp_path, "main.wgsl", "#import m\n@fragment\nfn fragment() -> @location(0) vec4f "
+                                        "{ return vec4f(m::g(m::fragment(1.0))); }\n")
+    text = expand(path, path.read_bytes(), {}).data.decode()
+    assert "@fragment\nfn fragment()" in text and "struct fragment_m { fragment: f32 }" in text
+    assert "fn g(v: fragment_m) -> f32 { return v.fragment; }" in text
+    assert "g(fragment_m(1.0))" in text

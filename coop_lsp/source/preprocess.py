@@ -31,6 +31,7 @@ _CODE_TOKEN = re.compile(
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _DECLARATION = re.compile(rb"[ \t]*(?:@\w+(?:\([^)]*\))?[ \t]*)*(?:fn|alias|struct|const|override"
                           rb"|var(?:[ \t]*<[^>]*>)?|let)[ \t]+([A-Za-z_]\w*)")
+_MEMBER_DECLARATION = re.compile(rb"[ \t]*:(?!:)")
 _GLOBAL_DIRECTIVE = re.compile(rb"(?:enable|requires|diagnostic)\b")
 _INCLUDE = re.compile(rb'[ \t]*(?:"([^"]*)"|<([^>]*)>)')
 # `#import a::b`, `#import a::b as c`, `#import a::b::{x, y}`, and the older `#import a::b x, y`.
@@ -654,7 +655,9 @@ class _Expander:
             value = macros.get(name)
             if value is None:
                 renamed = self.renames.get(name)
-                if renamed is not None and data[match.start() - 1 : match.start()] != b".":
+                if renamed is not None and data[match.start() - 1 : match.start()] not in (b".", b"@") \
+                        and not _MEMBER_DECLARATION.match(data, match.end(), end):
+                    # Not an attribute (`@fragment`), a member access or a member declared `name: type`.
                     out.copy(file, data, pos, match.start())
                     pos = match.end()
                     out.generated(file, renamed.encode(), token_span)
