@@ -435,3 +435,10 @@ def test_renaming_leaves_attributes_and_members_alone(tmp_path):
     assert "@fragment\nfn fragment()" in text and "struct fragment_m { fragment: f32 }" in text
     assert "fn g(v: fragment_m) -> f32 { return v.fragment; }" in text
     assert "g(fragment_m(1.0))" in text
+
+
+def test_onnx_runtime_param_declares_a_value_the_program_passes(tmp_path):
+    text = b"#param n_bits\n#if n_bits == 4\nconst four = 1;\n#else\nconst eight = 1;\n#endif\n"
+    four = expand(None, text, {"n_bits": "4"})
+    assert lines_of(four.data) == ["const four = 1;"] and four.problems == [] and "n_bits" in four.macro_names
+    assert lines_of(expand(None, text, {"n_bits": "8"}).data) == ["const eight = 1;"]

@@ -466,6 +466,9 @@ class _Expander:
         elif name == "define_import_path":
             if file == 0:
                 self.aliases.setdefault(rest.strip().split("::")[-1], rest.strip())
+        elif name == "param":
+            # ONNX Runtime's templates declare the values their program passes: macros of the variant.
+            self.result.macro_names.update(_IDENT.findall(rest)[:1])
         elif name in ("pragma", "version", "extension", "line", "error", "warning"):
             if name == "error":
                 self._problem(file, span, BAD_DIRECTIVE.code, f"#error {rest.strip()}")

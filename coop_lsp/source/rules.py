@@ -51,7 +51,8 @@ BAD_DIRECTIVE = register(Rule(
             "an `#if` expression that is not an integer expression.",
     explanation="Supported: `#define NAME [value]`, `#undef`, `#ifdef`, `#ifndef`, `#if` with `defined()` and "
                 "integer operators, `#elif`, `#else`, `#endif`, `#include \"file\"`, and naga_oil's "
-                "`#import`, `#define_import_path`, `#else ifdef`.",
+                "`#import`, `#define_import_path`, `#else ifdef`, and ONNX Runtime's `#param NAME` (a value the "
+                "program passes).",
 ))
 UNDEFINED_IN_VARIANT = register(Rule(
     code="M007", name="undefined_in_variant", severity=Severity.ERROR, layer="source",
