@@ -29,6 +29,8 @@ from ..lint.config import DIALECTS, ConfigError, ConfigFinder, Settings, codes_o
 from ..lint.fixes import fix_until_stable
 from ..lint.hosts import find_embedded, language_of
 from . import render
+from . import baseline as baseline_file
+from .baseline import Baseline, BaselineError
 from .files import UsageError, collect
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -72,6 +74,15 @@ def build_parser() -> argparse.ArgumentParser:
                         help="in folders, also lint WGSL tagged in .py, .js, .ts and .rs files (see docs/embedded.md)")
     parser.add_argument("--force-exclude", action="store_true",
                         help="apply the configuration's exclude to files named on the command line too (pre-commit)")
+    parser.add_argument("--write-baseline", metavar="FILE",
+                        help="record the current findings in FILE and exit 0 (adopting coop-lint in an existing codebase)")
+    parser.add_argument("--baseline", metavar="FILE",
+                        help="report only findings that are not in FILE (a --write-baseline file); "
+                             "also lists its entries that no longer occur")
+    parser.add_argument("--baseline-prune", action="store_true",
+                        help="with --baseline: remove the entries that no longer occur from FILE")
+    parser.add_argument("--watch", action="store_true",
+                        help="lint, then re-lint the files that change and print only what changed, until Ctrl-C")
     parser.add_argument("--version", action="version", version=f"coop-lint {__version__}")
     return parser
 
@@ -112,6 +123,11 @@ def _main(argv: list[str]) -> int:
         return _error("no files given (pass PATHs, or '-' for standard input)")
     if args.fix and args.diff:
         return _error("--fix and --diff cannot be used together (--diff shows what --fix would do)")
+    if args.watch and (args.fix or args.diff or args.write_baseline or "-" in args.paths):
+        return _error("--watch re-lints files as they change: it cannot be combined with --fix, --diff, "
+                      "--write-baseline or standard input")
+    if args.write_baseline and (args.fix or args.diff or args.baseline):
+        return _error("--write-baseline records findings as they are: it cannot be combined with --fix, --diff or --baseline")
     try:
         return _lint(args)
     except ConfigError as error:
@@ -124,6 +140,10 @@ def _main(argv: list[str]) -> int:
 
 def _lint(args: argparse.Namespace) -> int:
     finder = ConfigFinder(Path(args.config) if args.config else None, isolated=args.isolated)
+    try:
+        baseline = _open_baseline(args, finder)
+    except BaselineError as error:
+        return _error(str(error))
     cli_select = codes_of(",".join(args.select), "command line", "--select") if args.select else None
     cli_ignore = codes_of(",".join(args.ignore), "command line", "--ignore", ignoring=True) if args.ignore else frozenset()
     cli_targets = targets_of(",".join(args.target), "command line", "--target") if args.target else None
@@ -139,6 +159,9 @@ def _lint(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     chosen = frozenset(n.strip() for v in args.variant for n in v.split(",") if n.strip()) if args.variant else None
     templates = _Templates(defines, tuple(Path(d) for d in args.include_dir), chosen)
+
+    if args.watch:
+        return _watch(args, finder, settings_for, baseline, templates)
 
     reports: list[render.FileReport] = []
     fixed_stdin: bytes | None = None
@@ -171,6 +194,13 @@ def _lint(args: argparse.Namespace) -> int:
         unknown = ", ".join(sorted(chosen - templates.matched))
         return _error(f"--variant {unknown}: no variant set of that name applies to the files linted")
     reports.extend(templates.included_reports(reports))
+    if baseline is not None:
+        try:
+            if args.write_baseline:
+                return _write_baseline(args, baseline, reports)
+            _apply_baseline(args, baseline, reports)
+        except BaselineError as error:
+            return _error(str(error))
     return _finish(args, reports, diffs, fixed_stdin)
 
 
@@ -222,6 +252,109 @@ class _Templates:
         return extra
 
 
+def _watch(args, finder: ConfigFinder, settings_for, baseline: Baseline | None, templates=None) -> int:
+    from .watch import watch
+
+    def collect_files() -> list[Path]:
+        found = []
+        for name in args.paths:
+            try:
+                found.extend(collect([name], finder, hosts=args.hosts, force_exclude=args.force_exclude))
+            except UsageError:
+                pass  # a folder deleted while watching: its files drop out
+        return found
+
+    def lint_files(paths: list[Path]) -> list[render.FileReport]:
+        reports = []
+        for path in paths:
+            try:
+                data = path.read_bytes()
+            except OSError as error:
+                reports.append(render.FileReport(str(path), None, error=_os_error(error)))
+                continue
+            report, _ = _lint_one(str(path), data, settings_for(path), language_of(path.suffix), fix=False,
+                                  path=path, templates=templates)
+            reports.append(report)
+        if baseline is not None:
+            _apply_baseline(args, baseline, reports)
+        return reports
+
+    def show(stream, reports: list[render.FileReport]) -> None:
+        for report in reports:
+            if report.error:
+                stream.write(f"{report.display}: error: {report.error}\n")
+            elif not report.diagnostics:
+                stream.write(f"{report.display}: no findings\n")
+        _render(args, stream, [r for r in reports if not r.error and r.diagnostics])
+        stream.flush()
+
+    # Up front, once: a missing path is a usage error and an empty one is named, as without --watch.
+    for _ in collect(args.paths, finder, hosts=args.hosts, force_exclude=args.force_exclude,
+                     on_empty=_warn_nothing_to_lint):
+        pass
+    return watch(collect_files, lint_files, show, sys.stdout, sys.stderr)
+
+
+def _open_baseline(args: argparse.Namespace, finder: ConfigFinder) -> Baseline | None:
+    """The baseline of this run, read before any linting so that a bad file stops the run early."""
+    if args.write_baseline:
+        return Baseline(Path(args.write_baseline), [])
+    path = Path(args.baseline) if args.baseline else finder.for_path(Path.cwd()).baseline
+    if path is None:
+        if args.baseline_prune:
+            raise BaselineError("--baseline-prune needs a baseline (--baseline FILE, or `baseline` in the configuration)")
+        return None
+    return baseline_file.read(path)
+
+
+def _write_baseline(args, baseline: Baseline, reports: list[render.FileReport]) -> int:
+    errors = [r for r in reports if r.error]
+    for report in errors:
+        print(f"coop-lint: error: {report.display}: {report.error}", file=sys.stderr)
+    if errors:
+        return EXIT_ERROR  # a baseline missing the findings of unreadable files would hide them later
+    entries = [baseline_file.entry_for(baseline, r.display, r.source, d)
+               for r in reports if r.source is not None for d in r.diagnostics]
+    baseline_file.write(baseline.path, entries)
+    if not args.quiet:
+        files = len({e.file for e in entries})
+        print(f"Wrote {len(entries)} finding{'s' if len(entries) != 1 else ''} in {files} file{'s' if files != 1 else ''} "
+              f"to {baseline.path} ({len(reports)} file{'s' if len(reports) != 1 else ''} checked).", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+def _apply_baseline(args, baseline: Baseline, reports: list[render.FileReport]) -> None:
+    baseline.start_matching()
+    checked = set()
+    known = 0
+    for report in reports:
+        if report.source is None:
+            continue
+        key = baseline.key_of(report.display)
+        checked.add(key)
+        findings = [(d.code, *baseline_file.fingerprints(report.source, d)) for d in report.diagnostics]
+        in_baseline = baseline.match_file(key, findings)
+        known += sum(in_baseline)
+        report.diagnostics = [d for d, old in zip(report.diagnostics, in_baseline) if not old]
+    stale = baseline.stale(checked)
+    if not args.quiet and known:
+        print(f"coop-lint: {known} finding{'s' if known != 1 else ''} in the baseline {baseline.path} not shown.",
+              file=sys.stderr)
+    if stale and baseline.written_by != __version__:
+        print(f"coop-lint: the baseline was written by coop-lint {baseline.written_by}; its entries that no longer "
+              f"match are listed below, not dropped.", file=sys.stderr)
+    for entry in stale:
+        print(f"coop-lint: baseline: {entry.file}:{entry.line}: {entry.code} no longer occurs ({entry.message})",
+              file=sys.stderr)
+    if stale and args.baseline_prune:
+        gone = set(map(id, stale))
+        baseline_file.write(baseline.path, [e for e in baseline.entries if id(e) not in gone])
+        print(f"coop-lint: removed {len(stale)} stale entr{'ies' if len(stale) != 1 else 'y'} from {baseline.path}.",
+              file=sys.stderr)
+    elif stale:
+        print(f"coop-lint: {len(stale)} baseline entr{'ies' if len(stale) != 1 else 'y'} no longer occur; "
+              f"--baseline-prune removes {'them' if len(stale) != 1 else 'it'}.", file=sys.stderr)
+
 
 def _read_stdin() -> bytes:
     return sys.stdin.buffer.read()
@@ -233,8 +366,13 @@ def _inputs(args: argparse.Namespace, finder: ConfigFinder):
             display = args.stdin_filename or "<stdin>"
             yield display, (Path(args.stdin_filename) if args.stdin_filename else None), _read_stdin
             continue
-        for path in collect([name], finder, hosts=args.hosts, force_exclude=args.force_exclude):
+        for path in collect([name], finder, hosts=args.hosts, force_exclude=args.force_exclude,
+                            on_empty=_warn_nothing_to_lint):
             yield str(path), path, path.read_bytes
+
+
+def _warn_nothing_to_lint(name: str, reason: str) -> None:
+    print(f"coop-lint: warning: {name}: nothing to lint: {reason}", file=sys.stderr)
 
 
 def _os_error(error: OSError) -> str:
@@ -368,6 +506,8 @@ def _finish(args, reports: list[render.FileReport], diffs: list[str], fixed_stdi
             summary = _summary(linted, findings, args.fix)
             if summary:
                 stream.write(summary + "\n")
+            elif not linted and not errors:
+                print("No files were checked.", file=sys.stderr)
             elif linted:
                 # Standard error, so that clean output stays empty for tools that read it.
                 count = len(linted)
@@ -412,6 +552,7 @@ def _summary(reports: list[render.FileReport], findings: int, fixing: bool) -> s
         if fixable and not fixing:
             text += f" ({fixable} fixable with --fix)"
         parts.append(text + ".")
+    parts.append(f"{len(reports)} file{'s' if len(reports) != 1 else ''} checked.")
     return " ".join(parts)
 
 

@@ -248,6 +248,7 @@ class Config:
     overrides: tuple[Override, ...] = ()
     hosts: bool = False
     variants: tuple[VariantTable, ...] = ()
+    baseline: Path | None = None  # resolved against the configuration file's folder
 
     def relative(self, path: Path) -> str | None:
         try:
@@ -284,7 +285,7 @@ class Config:
 
 
 _TOP_KEYS = ("select", "ignore", "severity", "dialect", "targets", "exclude", "per-file-ignores",
-             "overrides", "hosts", "variants")
+             "overrides", "hosts", "variants", "baseline")
 _VARIANT_KEYS = ("files", "include", "override-file-defines", "sets")
 _SET_KEYS = ("name", "defines")
 _DEFINE_NAME = re.compile(r"^[A-Za-z_]\w*$")
@@ -371,6 +372,10 @@ def parse_table(table: dict, path: Path, section: str) -> Config:
         if not isinstance(table["hosts"], bool):
             raise ConfigError(where, k("hosts"), "expected true or false")
         values["hosts"] = table["hosts"]
+    if "baseline" in table:
+        if not isinstance(table["baseline"], str) or not table["baseline"]:
+            raise ConfigError(where, k("baseline"), 'expected the path of a baseline file, such as "coop-lint-baseline.json"')
+        values["baseline"] = path.parent / table["baseline"]
     if "per-file-ignores" in table:
         pfi = table["per-file-ignores"]
         if not isinstance(pfi, dict):
