@@ -442,3 +442,16 @@ def test_onnx_runtime_param_declares_a_value_the_program_passes(tmp_path):
     four = expand(None, text, {"n_bits": "4"})
     assert lines_of(four.data) == ["const four = 1;"] and four.problems == [] and "n_bits" in four.macro_names
     assert lines_of(expand(None, text, {"n_bits": "8"}).data) == ["const eight = 1;"]
+
+
+@pytest.mark.tint
+@pytest.mark.parametrize("relative", ["cpp/gemm.wgsl", "placeholders/scale.wgsl", "wesl/shaders/main.wesl"])
+def test_every_variant_of_the_examples_compiles_in_tint(relative, tint):
+    path = EXAMPLES / relative
+    options = options_for(load(EXAMPLES / "coop-lint.toml").settings_for(path).variants, {})
+    lint = lint_template(path, path.read_bytes(), options)
+    assert len(lint.variants) == len(options.variants) >= 2
+    for run in lint.variants:
+        verdict = tint.compile(run.expansion.data.decode())
+        assert verdict.accepted, (run.variant.name, verdict.errors)
+    assert lint.main == []
