@@ -10,16 +10,21 @@ WGSL wants its `enable` directives before any declaration.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.text import Span
+from .expansion import Expansion, Link, MacroUse, Problem
 from .expression import ExpressionError, evaluate, value_of_text
 from .files import FileCache, TemplateFile
-from .origin import OriginMap, Piece
+from .modules import ModuleImports
+from .origin import OriginMap
+from .output import MAX_OUTPUT_BYTES, Output, TooLarge
 from .rules import (BAD_DIRECTIVE, INCLUDE_CYCLE, MISSING_INCLUDE, PLACEHOLDER_WITHOUT_VALUE, RECURSIVE_MACRO,
-                    UNBALANCED_CONDITIONAL, UNRESOLVED_IMPORT)
+                    UNBALANCED_CONDITIONAL)
 from . import wesl
+
+__all__ = ["Expansion", "Link", "MacroUse", "Problem", "expand", "is_template"]
 
 # Anything that makes a file a template; a file without any of these (and no defines given) is WGSL.
 _TEMPLATE_MARK = re.compile(rb"^[ \t]*#|\{\{|\$\{|@(?:if|elif|else)\b|^[ \t]*import[ \t]", re.M)
@@ -34,67 +39,9 @@ _DECLARATION = re.compile(rb"[ \t]*(?:@\w+(?:\([^)]*\))?[ \t]*)*(?:fn|alias|stru
 _MEMBER_DECLARATION = re.compile(rb"[ \t]*:(?!:)")
 _GLOBAL_DIRECTIVE = re.compile(rb"(?:enable|requires|diagnostic)\b")
 _INCLUDE = re.compile(rb'[ \t]*(?:"([^"]*)"|<([^>]*)>)')
-# `#import a::b`, `#import a::b as c`, `#import a::b::{x, y}`, and the older `#import a::b x, y`.
-_NAGA_IMPORT_ITEMS = re.compile(r"^([\w:\"./-]+?)(?:::\{([^}]*)\}|\s+as\s+(\w+)|\s+(\w+(?:\s*,?\s*\w+)*))?\s*$")
 
 MAX_EXPANSION_DEPTH = 64
-MAX_OUTPUT_BYTES = 16 << 20
 MAX_INCLUDE_DEPTH = 64
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """A finding of the template layer, in a source file."""
-
-    file: int
-    span: Span
-    code: str
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class MacroUse:
-    file: int
-    span: Span  # the name in the source
-    name: str
-    value: str
-
-
-@dataclass(frozen=True, slots=True)
-class Link:
-    """A place in a source that names another file (#include, #import, import)."""
-
-    file: int
-    span: Span
-    target: Path
-
-
-@dataclass(slots=True)
-class Expansion:
-    data: bytes
-    origins: OriginMap
-    problems: list[Problem] = field(default_factory=list)
-    # Source lines (file index -> [(start, end)] byte ranges) that a conditional left out.
-    inactive: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
-    # Names a directive tests or defines: a macro the program is expected to pass.
-    macro_names: set[str] = field(default_factory=set)
-    # Names declared in lines a conditional left out: an unresolved use of one is a variant problem.
-    inactive_declarations: set[str] = field(default_factory=set)
-    macro_uses: list[MacroUse] = field(default_factory=list)
-    # Where each macro in effect at the end was defined: name -> (file, span of the #define, value).
-    definitions: dict[str, tuple[int, Span, str]] = field(default_factory=dict)
-    links: list[Link] = field(default_factory=list)
-
-    @property
-    def plain(self) -> bool:
-        return self.origins.is_identity
-
-    def file_index(self, path: Path) -> int | None:
-        resolved = path.resolve()
-        for index, known in enumerate(self.origins.files):
-            if known is not None and known == resolved:
-                return index
-        return None
 
 
 def is_template(data: bytes) -> bool:
@@ -116,49 +63,6 @@ def expand(path: Path | None, data: bytes, defines: dict[str, str] | None = None
     return expander.run()
 
 
-class _Output:
-    def __init__(self) -> None:
-        self.chunks: list[bytes] = []
-        self.size = 0
-        self.origins = OriginMap()
-        self._run: Piece | None = None
-
-    def copy(self, file: int, data: bytes, start: int, end: int) -> None:
-        if end > start:
-            self._write(data[start:end], Piece(self.size, self.size + end - start, file, start, end, True))
-
-    def newlines(self, file: int, count: int, at: int) -> None:
-        """Line breaks left by directives and left-out lines; a run of them maps to its first line's end."""
-        if count <= 0:
-            return
-        pieces = self.origins.pieces
-        last = pieces[-1] if pieces else None
-        if last is not None and self._run is last and last.file == file:
-            if self.size + count > MAX_OUTPUT_BYTES:
-                raise _TooLarge()
-            self.chunks.append(b"\n" * count)
-            self.size += count
-            pieces[-1] = self._run = Piece(last.out_start, self.size, file, last.src_start, last.src_end, False)
-            return
-        self._write(b"\n" * count, Piece(self.size, self.size + count, file, at, at, False))
-        self._run = self.origins.pieces[-1]
-
-    def generated(self, file: int, text: bytes, src: Span, unresolved: bool = False) -> None:
-        if text:
-            self._write(text, Piece(self.size, self.size + len(text), file, src.start, src.end, False, unresolved))
-
-    def _write(self, text: bytes, piece: Piece) -> None:
-        if self.size + len(text) > MAX_OUTPUT_BYTES:
-            raise _TooLarge()
-        self.chunks.append(text)
-        self.size += len(text)
-        self.origins.add(piece)
-
-
-class _TooLarge(Exception):
-    pass
-
-
 @dataclass(slots=True)
 class _Conditional:
     parent_active: bool
@@ -168,7 +72,7 @@ class _Conditional:
     seen_else: bool = False
 
 
-class _Expander:
+class _Expander(ModuleImports):
     def __init__(self, path, data, defines, include_dirs, override, cache: FileCache) -> None:
         self.main_path = path.resolve() if path is not None else None
         self.main = TemplateFile.of(self.main_path, data)
@@ -178,7 +82,7 @@ class _Expander:
         self.given = set(defines)
         self.macros: dict[str, str] = dict(defines)
         self.result = Expansion(b"", OriginMap())
-        self.out = _Output()
+        self.out = Output()
         self.files: list[Path | None] = []
         self.modules_loaded: set[Path] = set()
         self.pending_modules: list[tuple[Path, int, Span]] = []
@@ -202,7 +106,7 @@ class _Expander:
             while self.pending_modules:
                 target, file, span = self.pending_modules.pop(0)
                 self._module(target, file, span)
-        except _TooLarge:
+        except TooLarge:
             result.problems.append(Problem(0, Span(0, 0), RECURSIVE_MACRO.code,
                                            f"the expanded WGSL passed {MAX_OUTPUT_BYTES >> 20} MiB; expansion stopped"))
         if self.hoisted:
@@ -214,21 +118,6 @@ class _Expander:
             result.definitions.setdefault(name, (0, Span(0, 0), self.macros[name]))
         return result
 
-    def _hoist(self) -> None:
-        """An imported module's `enable`, `requires` and `diagnostic` directives go before everything:
-        WGSL wants directives before any declaration, and modules join after the importing file."""
-        prefix = _Output()
-        for file, data, start, end in self.hoisted:
-            prefix.copy(file, data, start, end)
-            prefix.newlines(file, 1, end)
-        shift = prefix.size
-        for piece in self.out.origins.pieces:
-            prefix.origins.add(Piece(piece.out_start + shift, piece.out_end + shift, piece.file, piece.src_start,
-                                     piece.src_end, piece.verbatim, piece.unresolved))
-        prefix.chunks.extend(self.out.chunks)
-        prefix.size += self.out.size
-        self.out = prefix
-
     def _index(self, path: Path | None) -> int:
         for index, known in enumerate(self.files):
             if known == path and path is not None:
@@ -238,43 +127,6 @@ class _Expander:
 
     def _problem(self, file: int, span: Span, code: str, message: str) -> None:
         self.result.problems.append(Problem(file, span, code, message))
-
-    def _module(self, target: Path, from_file: int, span: Span) -> None:
-        resolved = target.resolve()
-        if resolved in self.modules_loaded:
-            return
-        self.modules_loaded.add(resolved)
-        loaded = self.cache.get(resolved)
-        if loaded is None:
-            self._problem(from_file, span, UNRESOLVED_IMPORT.code, f"cannot read '{target}'")
-            return
-        if self.out.size and not self.out.chunks[-1].endswith(b"\n"):
-            self.out.generated(from_file, b"\n", span)
-        saved, self.renames = self.renames, self._register_module(resolved, resolved.stem)
-        try:
-            self._file(loaded, (resolved,), is_main=False, is_module=True)
-        finally:
-            self.renames = saved
-
-    def _register_module(self, path: Path, alias: str) -> dict[str, str]:
-        """The renames of a module's declarations that clash with names already taken (worked out once)."""
-        resolved = path.resolve()
-        known = self.module_renames.get(resolved)
-        if known is not None:
-            return known
-        renames: dict[str, str] = {}
-        loaded = self.cache.get(resolved)
-        tag = re.sub(r"\W", "_", alias) or "m"
-        for name in sorted(loaded.structure.top_level if loaded is not None else ()):
-            if name in self.taken:
-                mangled, number = f"{name}_{tag}", 2
-                while mangled in self.taken:
-                    mangled, number = f"{name}_{tag}{number}", number + 1
-                renames[name] = mangled
-                name = mangled
-            self.taken.add(name)
-        self.module_renames[resolved] = renames
-        return renames
 
     # -- one file ---------------------------------------------------------
 
@@ -534,68 +386,6 @@ class _Expander:
 
     # -- imports ----------------------------------------------------------
 
-    def _naga_import(self, file: int, span: Span, text: str) -> None:
-        text = text.strip().rstrip(";").strip()
-        match = _NAGA_IMPORT_ITEMS.match(text)
-        if match is None:
-            self._problem(file, span, BAD_DIRECTIVE.code, f"cannot read '#import {text}'")
-            return
-        module = match.group(1).strip('"')
-        self.aliases[match.group(3) or module.split("::")[-1]] = module
-        target = self._naga_module(module)
-        if target is None and self._naga_prefix(module):
-            return  # a path prefix (`#import a::b as p`, used as `p::c::item`): modules load where used
-        if target is None:
-            self._problem(file, span, UNRESOLVED_IMPORT.code,
-                          f"no file declares '#define_import_path {module}' in the include directories")
-            return
-        self.result.links.append(Link(file, span, target))
-        self.pending_modules.append((target, file, span))
-        renames = self._register_module(target, match.group(3) or module.split("::")[-1])
-        items = (match.group(2) or match.group(4) or "").replace(",", " ").split()
-        for item in items:
-            if item in renames:
-                self.renames[item] = renames[item]
-
-    def _naga_module(self, module: str) -> Path | None:
-        roots = [self.main_path.parent] if self.main_path is not None else []
-        for root in [*roots, *self.include_dirs]:
-            found = self.cache.import_paths(root).get(module)
-            if found is not None:
-                return found
-        return None
-
-    def _naga_prefix(self, module: str) -> bool:
-        roots = [self.main_path.parent] if self.main_path is not None else []
-        return any(name.startswith(module + "::") for root in [*roots, *self.include_dirs]
-                   for name in self.cache.import_paths(root))
-
-    def _wesl_import(self, file: int, data: bytes, lines) -> None:
-        start, end = lines[0][0], lines[-1][1]
-        text = data[start:end].decode("utf-8", "replace")
-        span = Span(start, end)
-        try:
-            paths = wesl.import_paths(text)
-        except ValueError as error:
-            self._problem(file, span, BAD_DIRECTIVE.code, f"cannot read the import: {error}")
-            return
-        current = self.files[file]
-        for segments, alias in paths:
-            target = wesl.resolve(segments, current, self.wesl_root)
-            if target is None:
-                self._problem(file, span, UNRESOLVED_IMPORT.code,
-                              f"cannot find module '{'::'.join(segments)}' (package root: {self.wesl_root})")
-                continue
-            module_file, item = target
-            self.aliases[alias] = "::".join(segments)
-            self.result.links.append(Link(file, span, module_file))
-            self.pending_modules.append((module_file, file, span))
-            renames = self._register_module(module_file, module_file.stem)
-            if item is not None:
-                wgsl_name = renames.get(item, item)
-                if wgsl_name != alias:
-                    self.renames[alias] = wgsl_name  # `import a::f as g;` or a renamed `f`
-
     def _feature(self, name: str) -> bool:
         self.result.macro_names.add(name)
         value = self.macros.get(name)
@@ -672,25 +462,6 @@ class _Expander:
             out.generated(file, expanded.encode(), token_span)
         out.copy(file, data, pos, end)
         return False
-
-    def _qualified(self, path: str, file: int, span: Span) -> str:
-        """A `module::item` reference: load the module it names, once (WESL allows such a reference
-        without an import; naga_oil only after `#import`)."""
-        module = path.rsplit("::", 1)[0]
-        first = module.split("::")[0]
-        if first in self.aliases:
-            module = self.aliases[first] + module[len(first):]
-        segments = module.split("::")
-        target = wesl.resolve(segments, self.files[file], self.wesl_root) if self.wesl_root is not None else None
-        if target is None:
-            found = self._naga_module(module)
-            target = (found, None) if found is not None else None
-        if target is None:
-            return path.rsplit("::", 1)[-1]
-        if target[0].resolve() not in self.modules_loaded:
-            self.pending_modules.append((target[0], file, span))
-        name = path.rsplit("::", 1)[-1]
-        return self._register_module(target[0], target[0].stem).get(name, name)
 
     def _expand_text(self, name: str, value: str, file: int, span: Span) -> str:
         """A macro's value with the macros it names expanded; a name is not expanded inside itself."""
