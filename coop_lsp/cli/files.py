@@ -19,7 +19,7 @@ from pathlib import Path
 from ..lint.config import ConfigFinder, glob_regex
 from ..lint.hosts import HOST_SUFFIXES
 
-WGSL_SUFFIXES = frozenset({".wgsl"})
+WGSL_SUFFIXES = frozenset({".wgsl", ".wesl"})
 # Folders no one wants linted, git or not.
 _SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", "target",
                            ".tox"})

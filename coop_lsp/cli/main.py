@@ -26,11 +26,11 @@ from ..core.rules import find as find_rule
 from ..core.text import SourceText, Span
 from ..lint.config import DIALECTS, ConfigError, ConfigFinder, Settings, codes_of, targets_of, with_command_line
 from ..lint.fixes import fix_until_stable
-from ..lint.hosts import language_of
+from ..lint.hosts import find_embedded, language_of
 from ..lint.rules import INTERNAL_ERROR
 from . import render
 from .cache import ResultCache, cache_root
-from .checking import Job, lint_data as _lint_data, run_job
+from .checking import Job, lint_data as lint_plain, run_job, without_fixes
 from . import baseline as baseline_file
 from .baseline import Baseline, BaselineError
 from .files import UsageError, collect
@@ -67,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--statistics", action="store_true", help="print how many findings of each rule, not the findings")
     parser.add_argument("-q", "--quiet", action="store_true", help="print the findings and nothing else")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    parser.add_argument("-D", "--define", action="append", metavar="NAME[=VALUE]", default=[],
+                        help="define a macro, placeholder or WESL feature for templates; may repeat (docs/templates.md)")
+    parser.add_argument("-I", "--include-dir", action="append", metavar="DIR", default=[],
+                        help="a folder to search for #include files and naga_oil modules; may repeat")
+    parser.add_argument("--variant", action="append", metavar="NAME",
+                        help="lint only these variant sets of the configuration (comma-separated; may repeat)")
     parser.add_argument("--hosts", action="store_true",
                         help="in folders, also lint WGSL tagged in .py, .js, .ts and .rs files (see docs/embedded.md)")
     parser.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
@@ -157,8 +163,16 @@ def _lint(args: argparse.Namespace) -> int:
         base = finder.for_path(path if path is not None else Path.cwd()).settings_for(path)
         return with_command_line(base, cli_select, cli_ignore, args.dialect, cli_targets)
 
+    from ..lint.templates import parse_define
+    try:
+        defines = dict(parse_define(d) for d in args.define)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    chosen = frozenset(n.strip() for v in args.variant for n in v.split(",") if n.strip()) if args.variant else None
+    templates = _Templates(defines, tuple(Path(d) for d in args.include_dir), chosen)
+
     if args.watch:
-        return _watch(args, finder, settings_for, baseline)
+        return _watch(args, finder, settings_for, baseline, templates)
 
     inputs = []  # (display, path, is standard input, data or None, error)
     for display, path, reader in _inputs(args, finder):
@@ -167,7 +181,7 @@ def _lint(args: argparse.Namespace) -> int:
         except OSError as error:
             inputs.append((display, path, reader is _read_stdin, None, _os_error(error)))
     if args.fix or args.diff:
-        return _fix(args, inputs, settings_for, baseline)
+        return _fix(args, inputs, settings_for, baseline, templates)
     cache = None if args.no_cache else ResultCache(cache_root(args.cache_dir))
     reports: list[render.FileReport | None] = []
     keys: dict[int, str] = {}
@@ -180,6 +194,12 @@ def _lint(args: argparse.Namespace) -> int:
         settings = settings_for(path)
         language = language_of(path.suffix) if path is not None else None
         reports.append(None)
+        if _is_template_work(data, settings, language, templates):
+            # A template's findings depend on the files it includes and collect findings in them:
+            # linted here, every variant, and never cached by its own bytes alone.
+            reports[index] = _lint_one(display, data, settings, language, fix=False, path=path,
+                                       templates=templates)[0]
+            continue
         if cache is not None and not is_stdin:
             fingerprint = profiles.get(settings.targets, "")
             if fingerprint == "":
@@ -205,12 +225,16 @@ def _lint(args: argparse.Namespace) -> int:
     if cache is not None:
         for note in cache.notes:
             print(f"coop-lint: note: {note}", file=sys.stderr)
-    return _conclude(args, baseline, reports, [], None)
+    return _conclude(args, baseline, reports, [], None, templates)
 
 
 def _conclude(args, baseline: Baseline | None, reports: list[render.FileReport], diffs: list[str],
-              fixed_stdin: bytes | None) -> int:
-    """The baseline's say on the findings, then the report and the exit status."""
+              fixed_stdin: bytes | None, templates: "_Templates") -> int:
+    """Findings in included files, the baseline's say on the findings, then the report and the exit status."""
+    if templates.chosen is not None and not templates.chosen <= templates.matched:
+        unknown = ", ".join(sorted(templates.chosen - templates.matched))
+        return _error(f"--variant {unknown}: no variant set of that name applies to the files linted")
+    reports.extend(templates.included_reports(reports))
     if baseline is not None:
         try:
             if args.write_baseline:
@@ -221,7 +245,7 @@ def _conclude(args, baseline: Baseline | None, reports: list[render.FileReport],
     return _finish(args, reports, diffs, fixed_stdin)
 
 
-def _fix(args, inputs, settings_for, baseline: Baseline | None) -> int:
+def _fix(args, inputs, settings_for, baseline: Baseline | None, templates: "_Templates") -> int:
     """--fix and --diff: one file after the other, in this process (each fix is checked by linting again)."""
     reports: list[render.FileReport] = []
     fixed_stdin: bytes | None = None
@@ -232,7 +256,7 @@ def _fix(args, inputs, settings_for, baseline: Baseline | None) -> int:
             continue
         settings = settings_for(path)
         language = language_of(path.suffix) if path is not None else None
-        report, fixed = _lint_one(display, data, settings, language, fix=True)
+        report, fixed = _lint_one(display, data, settings, language, fix=True, path=path, templates=templates)
         reports.append(report)
         if is_stdin and args.fix:
             # --fix on standard input writes the text, fixed or not, to standard output.
@@ -246,7 +270,7 @@ def _fix(args, inputs, settings_for, baseline: Baseline | None) -> int:
                 path.write_bytes(fixed)
             except OSError as error:
                 report.error = f"cannot write the fixed file: {_os_error(error)}"
-    return _conclude(args, baseline, reports, diffs, fixed_stdin)
+    return _conclude(args, baseline, reports, diffs, fixed_stdin, templates)
 
 
 def _profiles_fingerprint(targets: tuple[str, ...]) -> str | None:
@@ -274,7 +298,55 @@ def _failed(job: Job, trace: str) -> list[Diagnostic]:
     return [Diagnostic(INTERNAL_ERROR.code, f"internal error while checking this file: {last}", Span(0, 0))]
 
 
-def _watch(args, finder: ConfigFinder, settings_for, baseline: Baseline | None) -> int:
+class _Templates:
+    """The command line's template options, and the findings in included files (each file once)."""
+
+    def __init__(self, defines: dict[str, str], include_dirs: tuple[Path, ...], chosen: frozenset[str] | None):
+        self.defines, self.include_dirs, self.chosen = defines, include_dirs, chosen
+        self._cache = None
+        self.matched: set[str] = set()
+        self.included: dict[Path, dict] = {}
+
+    @property
+    def cache(self):
+        if self._cache is None:
+            from ..source import FileCache
+            self._cache = FileCache()
+        return self._cache
+
+    def options(self, settings: Settings):
+        if not settings.variants and not self.defines and not self.include_dirs and self.chosen is None:
+            return None  # plain linting: the template layer is not even imported
+        from ..lint.templates import options_for
+        options = options_for(settings.variants, self.defines, self.include_dirs, self.chosen)
+        if options is not None and self.chosen is not None:
+            self.matched.update(v.name for v in options.variants if v.name in self.chosen)
+        return options
+
+    def add_included(self, path: Path, diagnostics) -> None:
+        kept = self.included.setdefault(path, {})
+        for diagnostic in diagnostics:
+            kept.setdefault((diagnostic.span, diagnostic.code, diagnostic.message), diagnostic)
+
+    def included_reports(self, reports: list[render.FileReport]) -> list[render.FileReport]:
+        linted = {Path(r.display).resolve() for r in reports}
+        extra = []
+        for path, found in sorted(self.included.items()):
+            if path in linted or not found:
+                continue
+            try:
+                source = SourceText.from_bytes(path.read_bytes())
+            except OSError:
+                continue
+            try:
+                display = os.path.relpath(path)
+            except ValueError:
+                display = str(path)
+            extra.append(render.FileReport(display, source, sorted(found.values(), key=lambda d: d.sort_key)))
+        return extra
+
+
+def _watch(args, finder: ConfigFinder, settings_for, baseline: Baseline | None, templates=None) -> int:
     from .watch import watch
 
     def collect_files() -> list[Path]:
@@ -294,7 +366,8 @@ def _watch(args, finder: ConfigFinder, settings_for, baseline: Baseline | None) 
             except OSError as error:
                 reports.append(render.FileReport(str(path), None, error=_os_error(error)))
                 continue
-            report, _ = _lint_one(str(path), data, settings_for(path), language_of(path.suffix), fix=False)
+            report, _ = _lint_one(str(path), data, settings_for(path), language_of(path.suffix), fix=False,
+                                  path=path, templates=templates)
             reports.append(report)
         if baseline is not None:
             _apply_baseline(args, baseline, reports)
@@ -402,16 +475,90 @@ def _os_error(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def _lint_one(display: str, data: bytes, settings: Settings, language: str | None, fix: bool):
-    source, diagnostics = _lint_data(data, settings, language)
+def _lint_data(data: bytes, settings: Settings, language: str | None, path: Path | None = None,
+               templates: _Templates | None = None):
+    """(source, findings) of a WGSL file or of the WGSL embedded in a host file."""
+    options = templates.options(settings) if templates is not None and language is None else None
+    if language is None and (options is not None or _may_be_template(data)):
+        found = _lint_template_data(data, settings, path, templates, options)
+        if found is not None:
+            return found
+    options = templates.options(settings) if templates is not None and language is not None else None
+    if options is None:
+        return lint_plain(data, settings, language)
+    from ..lint import lint_source
+
+    source = SourceText.from_bytes(data)
+    diagnostics = []
+    for embedded in find_embedded(data, language):
+        if embedded.skipped and embedded.interpolation and options is not None:
+            diagnostics.extend(_lint_interpolated(embedded, options, settings, source))
+            continue
+        if embedded.skipped:
+            continue
+        for d in settings.apply(lint_source(embedded.content, targets=settings.targets, dialect=settings.dialect).diagnostics):
+            mapped = embedded.map_diagnostic(d)
+            diagnostics.append(mapped if source.decode_error is None else without_fixes(mapped))
+    diagnostics.sort(key=lambda d: d.sort_key)
+    return source, diagnostics
+
+
+def _lint_template_data(data: bytes, settings: Settings, path: Path | None, templates, options):
+    """(source, findings) of a template, every variant; None when the file is plain WGSL after all."""
+    from ..lint.templates import TemplateOptions, lint_template, needs_template_lint
+    if not needs_template_lint(data, options):
+        return None
+    lint = lint_template(path, data, options or TemplateOptions(), settings.targets, settings.dialect,
+                         cache=templates.cache if templates is not None else None)
+    source = SourceText.from_bytes(data)
+    for index, found in lint.diagnostics.items():
+        if index != 0 and templates is not None and lint.files[index] is not None:
+            templates.add_included(lint.files[index], settings.apply(found))
+    diagnostics = settings.apply(lint.main)
+    if source.decode_error is not None:
+        diagnostics = [d if not d.fixes else without_fixes(d) for d in diagnostics]
+    return source, diagnostics
+
+
+def _may_be_template(data: bytes) -> bool:
+    """A cheap first test (source.is_template decides): bytes plain WGSL never holds."""
+    return b"#" in data or b"{{" in data or b"${" in data or b"@if" in data or b"@el" in data or b"import" in data
+
+
+def _lint_interpolated(embedded, options, settings: Settings, source: SourceText):
+    """An f-string or template literal, linted once per variant with its names' values."""
+    from ..lint.templates import lint_template
+    from ..source.interpolate import interpolate
+    lint = lint_template(None, embedded.content, options, settings.targets, settings.dialect,
+                         expander=lambda variant: interpolate(embedded.content, embedded.interpolation,
+                                                              variant.define_map))
+    for diagnostic in settings.apply(lint.main):
+        mapped = embedded.map_diagnostic(diagnostic)
+        yield mapped if source.decode_error is None else without_fixes(mapped)
+
+
+def _is_template_work(data: bytes, settings: Settings, language: str | None, templates: _Templates) -> bool:
+    """Whether this file needs the template layer (variants, defines, directives or interpolations)."""
+    options = templates.options(settings)
+    if language is not None:
+        return options is not None
+    if options is None and not _may_be_template(data):
+        return False
+    from ..lint.templates import needs_template_lint
+    return needs_template_lint(data, options)
+
+
+def _lint_one(display: str, data: bytes, settings: Settings, language: str | None, fix: bool,
+              path: Path | None = None, templates: _Templates | None = None):
+    source, diagnostics = _lint_data(data, settings, language, path, templates)
     report = render.FileReport(display, source, diagnostics)
     if not fix or not any(render.fixable(d) for d in diagnostics):
         return report, None
-    outcome = fix_until_stable(data, lambda text: _lint_data(text, settings, language)[1], diagnostics)
+    outcome = fix_until_stable(data, lambda text: _lint_data(text, settings, language, path, templates)[1], diagnostics)
     if outcome.refused:
         report.notes.append(outcome.refused)
     if outcome.applied:
-        report.source, report.diagnostics = _lint_data(outcome.data, settings, language)
+        report.source, report.diagnostics = _lint_data(outcome.data, settings, language, path, templates)
         report.fixed = outcome.applied
     return report, outcome.data
 

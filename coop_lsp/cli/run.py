@@ -1,5 +1,6 @@
 """coop-lint run KERNEL.wgsl [--run RUN.toml] [--backend auto|dawn|wgpu|emulate] [--format text|json|markdown]
                              [--set NAME=V]... [--sweep NAME=V1,V2,...]... [--report FILE.md|FILE.html]
+                             [-D NAME[=VALUE]]... [-I DIR]... [--variant NAME]
 
 Compiles, runs and checks a kernel with its run description (by default
 KERNEL.run.toml beside it; see docs/runner.md). --set changes a [sizes] value;
@@ -39,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="run once per value of a [sizes] entry; several --sweep run every combination")
     parser.add_argument("--report", metavar="FILE", help="also write a report page with a chart: FILE.md or "
                         "FILE.html")
+    parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME[=VALUE]",
+                        help="a template's define: the kernel runs as this variant (docs/templates.md); may repeat")
+    parser.add_argument("-I", "--include-dir", action="append", default=[], metavar="DIR",
+                        help="a folder to search for the template's #include files; may repeat")
+    parser.add_argument("--variant", metavar="NAME", help="run the configuration's variant set of this name")
     return parser
 
 
@@ -56,10 +62,15 @@ def main(argv: list[str]) -> int:
     if not kernel.is_file():
         print(f"coop-lint: error: {kernel}: no such file", file=sys.stderr)
         return 2
+    try:
+        variant_text = _variant_text(args, kernel)
+    except ValueError as error:
+        print(f"coop-lint: error: {error}", file=sys.stderr)
+        return 2
     if args.show_lowered:
         from ..runner.lowering import emulate, to_tint
         try:
-            text = kernel.read_text()
+            text = variant_text if variant_text is not None else kernel.read_text()
             print((to_tint(text) if args.backend == "dawn" else emulate(text)).text, end="")
         except KernelError as error:
             print(f"coop-lint: error: {error}", file=sys.stderr)
@@ -82,7 +93,12 @@ def main(argv: list[str]) -> int:
     if sys.stderr.isatty():  # a person is watching: say what the worker is doing
         options["progress"] = lambda step: print(f"  {step}...", file=sys.stderr, flush=True)
     if args.sweep:
+        if variant_text is not None:
+            print("coop-lint: error: -D, -I and --variant do not combine with --sweep yet", file=sys.stderr)
+            return 2
         return _sweep(args, kernel, run_path, variants, fixed, workspace, options)
+    if variant_text is not None:
+        options["text"] = variant_text
     report = run_kernel(kernel, description, **options)
     print(report.render(args.format), end="")
     if args.report:
@@ -115,6 +131,33 @@ def _sweep(args, kernel, run_path, variants, fixed, workspace, options) -> int:
     if all(r.report.status == "error" for r in results):
         return 2
     return 0 if fastest(results) is not None else 1
+
+
+def _variant_text(args, kernel: Path) -> str | None:
+    """The WGSL of the variant that -D/-I/--variant pick from a template; None when none is asked for."""
+    if not args.define and not args.include_dir and not args.variant:
+        return None
+    from ..lint.config import ConfigError, ConfigFinder
+    from ..lint.templates import options_for, parse_define
+    from ..source import expand
+    from ..core.rules import rule
+
+    defines = dict(parse_define(d) for d in args.define)
+    try:
+        tables = ConfigFinder().for_path(kernel).settings_for(kernel).variants
+    except ConfigError as error:
+        raise ValueError(str(error)) from None
+    options = options_for(tables, defines, tuple(Path(d) for d in args.include_dir),
+                          frozenset({args.variant}) if args.variant else None)
+    variant = options.variants[0] if options is not None else None
+    if args.variant and (variant is None or variant.name != args.variant):
+        raise ValueError(f"--variant {args.variant}: no variant set of that name applies to {kernel}")
+    expansion = expand(kernel, kernel.read_bytes(), variant.define_map if variant else defines,
+                       options.include_dirs if options else (), options.override_file_defines if options else False)
+    errors = [p for p in expansion.problems if rule(p.code).severity.name == "ERROR"]
+    if errors:
+        raise ValueError(f"{kernel}: {errors[0].code} {errors[0].message} (coop-lint {kernel} shows where)")
+    return expansion.data.decode("utf-8", "replace")
 
 
 def _page_format(path: str) -> str:

@@ -80,4 +80,5 @@ def _load_all_layers() -> None:
     from ..lint import rules as _lint_rules  # noqa: F401
     from ..runner import rules as _runner_rules  # noqa: F401
     from ..semantic import rules as _semantic_rules  # noqa: F401
+    from ..source import rules as _source_rules  # noqa: F401
     from ..syntax import rules as _syntax_rules  # noqa: F401

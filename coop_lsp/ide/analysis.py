@@ -28,6 +28,8 @@ class Analysis:
     _scopes: dict[int, Span | None] = field(default_factory=dict, repr=False)
     # Per-symbol results of editor features that depend only on this version (completion items).
     memo: dict = field(default_factory=dict, repr=False)
+    # For a template: its active variant (ide.templates.TemplateView); None for plain WGSL.
+    template: object = field(default=None, repr=False)
 
     @classmethod
     def of(cls, text: str, version: int | None = None, targets: tuple[str, ...] = (),

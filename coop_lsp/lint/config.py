@@ -192,6 +192,16 @@ class Override:
 
 
 @dataclass(frozen=True)
+class VariantTable:
+    """One `[[tool.coop-lint.variants]]`: the define sets of the files its globs match."""
+
+    files: tuple[str, ...]
+    include: tuple[Path, ...] = ()
+    override_file_defines: bool = False
+    sets: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+
+@dataclass(frozen=True)
 class Settings:
     """What applies to one file: which rules, at which severities, for which dialect and targets."""
 
@@ -200,6 +210,7 @@ class Settings:
     severity: dict[str, Severity | None] = field(default_factory=dict)
     dialect: str = "auto"  # whose compiler counts where the module's enables do not say
     targets: tuple[str, ...] = ()
+    variants: tuple[VariantTable, ...] = ()  # the variant tables whose globs match this file
 
     def enabled(self, code: str) -> bool:
         rule = find_rule(code)
@@ -236,6 +247,7 @@ class Config:
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
     overrides: tuple[Override, ...] = ()
     hosts: bool = False
+    variants: tuple[VariantTable, ...] = ()
     baseline: Path | None = None  # resolved against the configuration file's folder
 
     def relative(self, path: Path) -> str | None:
@@ -255,6 +267,7 @@ class Config:
         relative = self.relative(path) if path is not None else None
         if relative is None:
             return settings
+        variants = tuple(v for v in self.variants if any(path_matches(p, relative) for p in v.files))
         ignore = set(settings.ignore)
         for pattern, codes in self.per_file_ignores:
             if path_matches(pattern, relative):
@@ -268,11 +281,64 @@ class Config:
                 severity = {**severity, **override.severity}
                 dialect = override.dialect or dialect
                 targets = override.targets if override.targets is not None else targets
-        return Settings(select, frozenset(ignore), severity, dialect, targets)
+        return Settings(select, frozenset(ignore), severity, dialect, targets, variants)
 
 
 _TOP_KEYS = ("select", "ignore", "severity", "dialect", "targets", "exclude", "per-file-ignores",
-             "overrides", "hosts", "baseline")
+             "overrides", "hosts", "variants", "baseline")
+_VARIANT_KEYS = ("files", "include", "override-file-defines", "sets")
+_SET_KEYS = ("name", "defines")
+_DEFINE_NAME = re.compile(r"^[A-Za-z_]\w*$")
+
+
+def _define_value(value, where: str, key: str) -> str:
+    # TOML strings are the values as written; numbers and booleans are what they print as in WGSL.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    raise ConfigError(where, key, f"a define's value must be a string, number or boolean, not {type(value).__name__}")
+
+
+def _variant_tables(raw, root: Path, where: str, key: str) -> tuple[VariantTable, ...]:
+    if not isinstance(raw, list) or not all(isinstance(item, dict) for item in raw):
+        raise ConfigError(where, key, "expected an array of tables ([[tool.coop-lint.variants]])")
+    tables = []
+    for index, item in enumerate(raw):
+        prefix = f"{key}[{index}]."
+        _check_keys(item, _VARIANT_KEYS, where, prefix)
+        if "files" not in item:
+            raise ConfigError(where, prefix + "files", "each variants table needs the files it applies to")
+        include = _patterns(item.get("include", []), where, prefix + "include")
+        override = item.get("override-file-defines", False)
+        if not isinstance(override, bool):
+            raise ConfigError(where, prefix + "override-file-defines", "expected true or false")
+        sets_raw = item.get("sets", [])
+        if not isinstance(sets_raw, list) or not all(isinstance(s, dict) for s in sets_raw):
+            raise ConfigError(where, prefix + "sets", 'expected a list of tables such as { name = "vec-16", '
+                                                      'defines = { VEC = "" } }')
+        sets, names = [], set()
+        for number, entry in enumerate(sets_raw):
+            set_key = f"{prefix}sets[{number}]."
+            _check_keys(entry, _SET_KEYS, where, set_key)
+            name = entry.get("name")
+            if not isinstance(name, str) or not name.strip():
+                raise ConfigError(where, set_key + "name", "each set needs a name")
+            if name in names:
+                raise ConfigError(where, set_key + "name", f"two sets are named '{name}'")
+            names.add(name)
+            defines = entry.get("defines", {})
+            if not isinstance(defines, dict):
+                raise ConfigError(where, set_key + "defines", 'expected a table such as { VEC = "", TILE = "16u" }')
+            pairs = []
+            for define, value in defines.items():
+                if not _DEFINE_NAME.match(define):
+                    raise ConfigError(where, f"{set_key}defines.{define}", "a define's name must be an identifier")
+                pairs.append((define, _define_value(value, where, f"{set_key}defines.{define}")))
+            sets.append((name, tuple(pairs)))
+        tables.append(VariantTable(_patterns(item["files"], where, prefix + "files"),
+                                   tuple((root / p) for p in include), override, tuple(sets)))
+    return tuple(tables)
 _OVERRIDE_KEYS = ("files", "select", "ignore", "severity", "dialect", "targets")
 
 
@@ -316,6 +382,8 @@ def parse_table(table: dict, path: Path, section: str) -> Config:
             raise ConfigError(where, k("per-file-ignores"), 'expected a table such as { "legacy/*.wgsl" = ["T012"] }')
         values["per_file_ignores"] = tuple(
             (pattern, codes_of(codes, where, f"{k('per-file-ignores')}.\"{pattern}\"", ignoring=True)) for pattern, codes in pfi.items())
+    if "variants" in table:
+        values["variants"] = _variant_tables(table["variants"], path.parent, where, k("variants"))
     if "overrides" in table:
         raw = table["overrides"]
         if not isinstance(raw, list) or not all(isinstance(o, dict) for o in raw):
@@ -410,4 +478,5 @@ def with_command_line(settings: Settings, select: frozenset[str] | None, ignore:
         settings.severity,
         dialect or settings.dialect,
         targets if targets is not None else settings.targets,
+        settings.variants,
     )

@@ -15,7 +15,8 @@ host file: every byte of the WGSL text keeps the offset it came from, which
 also covers escape sequences in ordinary strings.
 
 JS template literals with `${...}` substitutions and Python f-strings are
-skipped: their text is only known at run time.
+skipped: their text is only known at run time, unless the variant gives the
+interpolated names values (-D or variant sets; docs/templates.md).
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ class Embedded:
     offsets: tuple[int, ...] | None  # host offset of each content byte (and one past); None: verbatim
     forbidden: bytes  # what a fix may not write into this literal (its delimiters, escapes)
     skipped: str | None = None  # why it is not linted
+    # "python" (an f-string) or "js" (a template literal with ${...}): lintable once the names have values
+    interpolation: str | None = None
 
     def to_host(self, offset: int) -> int:
         offset = max(0, min(offset, len(self.content)))
@@ -187,13 +190,16 @@ class _Scanner:
         multiline = len(delimiter) == 3 or lang == "rust" or quote == b"`"
         end, substitution = self._string_end(content_start, delimiter, raw, multiline)
         after = min(len(data), end + len(delimiter))
-        skipped = None
+        skipped = interpolation = None
         if b"f" in prefix or b"t" in prefix:
             skipped = "an f-string: its text is only known at run time"
+            interpolation = "python" if b"f" in prefix else None
         elif substitution:
             skipped = "a template literal with ${...}: its text is only known at run time"
+            interpolation = "js"
         forbidden = delimiter[:1] + b"\\" + (b"$" if quote == b"`" else b"") + (b"" if multiline else b"\n")
-        self._found(tagged_start, content_start, end, forbidden, delimiter, raw=raw, skipped=skipped)
+        self._found(tagged_start, content_start, end, forbidden, delimiter, raw=raw, skipped=skipped,
+                    interpolation=interpolation)
         return after
 
     def _string_end(self, i: int, delimiter: bytes, raw: bool, multiline: bool) -> tuple[int, bool]:
@@ -231,7 +237,7 @@ class _Scanner:
         return i
 
     def _found(self, tagged_start: int, start: int, end: int, forbidden: bytes | None, delimiter: bytes,
-               raw: bool, skipped: str | None = None) -> None:
+               raw: bool, skipped: str | None = None, interpolation: str | None = None) -> None:
         if not self._tag_applies(tagged_start):
             return
         body = self.data[start:end]
@@ -240,7 +246,7 @@ class _Scanner:
         else:
             content, offsets = _unescape(body, start, self.language)
         self.found.append(Embedded(start, end, content, offsets, forbidden if forbidden is not None else delimiter,
-                                   skipped))
+                                   skipped, interpolation))
 
     # -- other tokens ------------------------------------------------------
 

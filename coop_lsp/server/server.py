@@ -31,6 +31,7 @@ from ..ide import presentation
 from ..ide.analysis import Analysis
 from ..ide.settings import Settings
 from ..lint import Reuse
+from ..lint.config import ConfigError, ConfigFinder
 from ..syntax import Document
 from ..syntax.parser import Parsed
 from . import run_command
@@ -45,6 +46,9 @@ log = logging.getLogger(__name__)
 CONFIG_SECTION = "coop-lsp"
 DEBOUNCE_SECONDS = 0.0  # no fixed wait: see scheduling.py
 RUN_KERNEL_COMMAND = "coop-lsp.runKernel"
+SELECT_VARIANT_COMMAND = "coop-lsp.selectVariant"
+VARIANTS_COMMAND = "coop-lsp.variants"
+INACTIVE_REGIONS = "coop/inactiveRegions"
 CANCEL_RUN_COMMAND = "coop-lsp.cancelRun"
 MAX_WORKSPACE_FILES = 2000
 # Documents that keep their trees and per-function caches; the others rest (see CoopLanguageServer.rest).
@@ -120,6 +124,7 @@ class DocumentState:
     mtime: float | None = None  # for documents read from disk because the client never opened them
     published: list = field(default_factory=list)
     tokens: tuple[str, list[int]] | None = None  # the semantic tokens last sent, and their result id
+    had_template: bool = False  # inactive regions were sent for it: a plain version must clear them
     # What this document's last analysis leaves for the next (used on the analysis thread only).
     reuse: Reuse = field(default_factory=Reuse)
     # A document no one is editing keeps its text, and what the client may ask of it without an edit:
@@ -164,6 +169,11 @@ class CoopLanguageServer(LanguageServer):
         self.idle_gc = IdleCollector()
         self.scheduler = DiagnosticsScheduler(self._current, self._check, self._send_diagnostics, debounce)
         self.warm: list[str] = []  # the documents being worked on, most recent last (see `rest`)
+        # Templates: the open documents' text for #include and import (FileCache overlays), the variant
+        # tables of coop-lint's configuration, and the variant the user chose per document.
+        self._template_files = None
+        self.config_finder = ConfigFinder()
+        self.active_variants: dict[str, str] = {}
 
     def report_server_error(self, error: Exception, source) -> None:
         if isinstance(error, json.JSONDecodeError) or isinstance(error.__cause__, json.JSONDecodeError):
@@ -217,9 +227,9 @@ class CoopLanguageServer(LanguageServer):
             loop = asyncio.get_running_loop()
             # The Document edits its tree in place on the next change: the analysis thread gets a copy.
             snapshot = Parsed(key.source, key.tree.copy())
-            state.inflight = loop.run_in_executor(self.analysis_executor, Analysis.of_parsed, snapshot,
+            state.inflight = loop.run_in_executor(self.analysis_executor, self._analyse, snapshot,
                                                   state.document.version, self.settings.targets, state.reuse,
-                                                  self.settings.dialect or "auto")
+                                                  self.settings.dialect or "auto", state.uri)
             state.inflight_key = key
         future = state.inflight
         try:
@@ -272,6 +282,39 @@ class CoopLanguageServer(LanguageServer):
         state.reuse = Reuse()
         return True
 
+    @property
+    def template_files(self):
+        if self._template_files is None:
+            # Made on the first template; it starts with the open documents' unsaved text.
+            from ..source import FileCache
+            overlays = {}
+            for state in self.documents.values():
+                path = _uri_path(state.uri)
+                if path is not None:
+                    overlays[path] = state.document.text.encode("utf-8", errors="surrogatepass")
+            self._template_files = FileCache(overlays)
+        return self._template_files
+
+    def _analyse(self, parsed: Parsed, version, targets, reuse, dialect: str, uri: str) -> Analysis:
+        """On the analysis thread: the document's analysis, and for a template its active variant's."""
+        analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect)
+        data = parsed.source.data
+        path = _path_of(uri)
+        try:
+            tables = self.config_finder.for_path(path).settings_for(path).variants if path is not None else ()
+        except (ConfigError, OSError):
+            tables = ()
+        if not tables and b"#" not in data and b"{{" not in data and b"${" not in data and b"@if" not in data \
+                and b"@el" not in data and b"import" not in data:
+            return analysis  # plain WGSL: nothing more to do
+        from ..ide.templates import template_view
+        try:
+            analysis.template = template_view(path, data, tables, self.active_variants.get(uri),
+                                              self.template_files, targets, dialect)
+        except Exception:  # noqa: BLE001 - the plain analysis still serves the document
+            log.exception("expanding the template %s failed", uri)
+        return analysis
+
     async def features(self, uri: str) -> tuple[Analysis, Converter] | None:
         state = self.state(uri)
         if state is None:
@@ -303,10 +346,24 @@ class CoopLanguageServer(LanguageServer):
             uri=uri, version=checked.version, diagnostics=diagnostics))
         state = self.documents.get(uri)
         if state is not None:
+            self._send_inactive_regions(state, checked.analysis)
             state.resting_diagnostics = (checked.version, diagnostics)
             if uri not in self.warm:
                 # Once the scheduler's check of it has ended.
                 asyncio.get_running_loop().call_soon(self._rest_if_cold, uri)
+
+    def _send_inactive_regions(self, state: DocumentState, analysis: Analysis) -> None:
+        template = analysis.template
+        if template is not None or state.had_template:
+            # The lines the active variant leaves out, for the client to dim (an empty list clears them).
+            convert = Converter(analysis.source, self.unit)
+            regions = [convert.range(span) for span in template.inactive()] if template is not None else []
+            self.protocol.notify(INACTIVE_REGIONS, {
+                "uri": state.uri, "version": analysis.version, "variant": template.active if template else None,
+                "variants": list(template.variants) if template else [],
+                "regions": [{"start": {"line": r.start.line, "character": r.start.character},
+                             "end": {"line": r.end.line, "character": r.end.character}} for r in regions]})
+            state.had_template = template is not None
 
     def _rest_if_cold(self, uri: str) -> None:
         state = self.documents.get(uri)
@@ -315,7 +372,8 @@ class CoopLanguageServer(LanguageServer):
 
     def lsp_diagnostics(self, uri: str, analysis: Analysis) -> list[lsp.Diagnostic]:
         convert = Converter(analysis.source, self.unit)
-        found = self.settings.apply(analysis.diagnostics)
+        template = analysis.template
+        found = self.settings.apply(template.diagnostics if template is not None else analysis.diagnostics)
         runs = getattr(self, "kernel_runs", None)
         if runs is not None:
             found = found + runs.compile_diagnostics(uri, analysis.version, analysis.source)
@@ -330,6 +388,19 @@ class CoopLanguageServer(LanguageServer):
     def publish(self, state: DocumentState, analysis: Analysis) -> None:
         """Publishes if `analysis` is of the document's newest version (never one older than the client has)."""
         self.scheduler.offer(state.uri, _Checked(state.analysis_key, analysis.version, analysis))
+
+    def recheck_includers(self, uri: str) -> None:
+        """An edit to a file that open templates include or import re-checks those templates."""
+        path = _path_of(uri) or _uri_path(uri)
+        if path is None:
+            return
+        resolved = path.resolve()
+        for other in self.documents.values():
+            template = other.analysis.template if other.analysis is not None else None
+            if other.uri != uri and template is not None and resolved in template.included():
+                other.analysis = other.analysis_key = None
+                other.inflight = other.inflight_key = None
+                self.schedule_diagnostics(other)
 
     def republish_all(self) -> None:
         """Re-checks every open document, e.g. after the targets changed."""
@@ -352,6 +423,11 @@ class CoopLanguageServer(LanguageServer):
             return
         if result:
             self.settings = Settings.from_json(result[0])
+
+
+def _uri_path(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
 
 
 def _path_of(uri: str) -> Path | None:
@@ -401,6 +477,7 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         # Opened again without a close: its versions may start over.
         ls.scheduler.forget(item.uri)
         ls.touch(item.uri)
+        _overlay(ls, item.uri, item.text)
         ls.schedule_diagnostics(state, delay=0)
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -422,6 +499,8 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
                 state.document.set_text(change.text, version)
         state.document.version = version
         ls.schedule_diagnostics(state)
+        _overlay(ls, state.uri, state.document.text)
+        ls.recheck_includers(state.uri)
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: lsp.DidCloseTextDocumentParams):
@@ -429,12 +508,16 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         ls.scheduler.forget(params.text_document.uri)
         if params.text_document.uri in ls.warm:
             ls.warm.remove(params.text_document.uri)
+        ls.active_variants.pop(params.text_document.uri, None)
+        path = _uri_path(params.text_document.uri)
+        if path is not None and ls._template_files is not None:
+            ls._template_files.forget(path)
         if state is not None:
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=state.uri, diagnostics=[]))
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: lsp.DidSaveTextDocumentParams):
-        pass
+        ls.recheck_includers(params.text_document.uri)
 
     # ------------------------------------------------------------- pull diagnostics
     @ls.feature(lsp.TEXT_DOCUMENT_DIAGNOSTIC,
@@ -498,6 +581,11 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         if found is None:
             return None
         analysis, convert = found
+        if analysis.template is not None:
+            result = analysis.template.hover(convert.offset(params.position), ls.settings.dialect)
+            return None if result is None else lsp.Hover(
+                contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=result.markdown),
+                range=convert.range(result.span))
         result = ide_hover.hover(analysis, convert.offset(params.position), ls.settings.dialect)
         if result is None:
             return None
@@ -517,6 +605,17 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         if found is None:
             return None
         analysis, convert = found
+        template = analysis.template
+        if template is not None:
+            locations = []
+            for path, span in template.definition(convert.offset(params.position)):
+                if path is None:
+                    locations.append(lsp.Location(uri=params.text_document.uri, range=convert.range(span)))
+                    continue
+                source = template.source_of(path)
+                if source is not None:
+                    locations.append(lsp.Location(uri=path.as_uri(), range=Converter(source, ls.unit).range(span)))
+            return locations or None
         spans = navigation.definition(analysis, convert.offset(params.position))
         return [lsp.Location(uri=params.text_document.uri, range=convert.range(s)) for s in spans] or None
 
@@ -746,6 +845,38 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
 
     run_command.register(ls, RUN_KERNEL_COMMAND, CANCEL_RUN_COMMAND, ls.republish)
 
+    @ls.command(VARIANTS_COMMAND)
+    async def variants_command(*args):
+        """[uri] -> {variants, active}: the variant sets of a template and the one the editor shows."""
+        params = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+        if not params or not isinstance(params[0], str):
+            return {"variants": [], "active": None}
+        found = await ls.features(params[0])
+        template = found[0].template if found is not None else None
+        if template is None:
+            return {"variants": [], "active": None}
+        return {"variants": list(template.variants), "active": template.active}
+
+    @ls.command(SELECT_VARIANT_COMMAND)
+    async def select_variant_command(*args):
+        """[uri, name]: the variant whose findings, left-out lines, hover and navigation the editor shows."""
+        params = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+        if len(params) < 2 or not isinstance(params[0], str) or not isinstance(params[1], str):
+            return "coop-lsp.selectVariant expects [uri, variant name]"
+        uri, name = params[0], params[1]
+        ls.active_variants[uri] = name
+        state = ls.documents.get(uri)
+        if state is not None:
+            state.analysis = state.analysis_key = None
+            state.inflight = state.inflight_key = None
+            ls.schedule_diagnostics(state, delay=0)
+            found = await ls.features(uri)
+            template = found[0].template if found is not None else None
+            if template is not None and template.active != name:
+                ls.active_variants.pop(uri, None)
+                return f"no variant named '{name}' (known: {', '.join(template.variants) or 'none'})"
+        return name
+
     @ls.feature(lsp.SHUTDOWN)
     def shutdown(*args):
         ls.scheduler.stop()
@@ -771,6 +902,13 @@ def _entry_point_at(analysis: Analysis, offset: int):
         if symbol.declaration.start_byte <= offset <= symbol.declaration.end_byte:
             return symbol
     return None
+
+
+def _overlay(ls: CoopLanguageServer, uri: str, text: str) -> None:
+    """Templates that include an open document read its unsaved text."""
+    path = _uri_path(uri)
+    if path is not None and ls._template_files is not None:
+        ls._template_files.overlay(path, text.encode("utf-8", errors="surrogatepass"))
 
 
 def _workspace_folders(ls: CoopLanguageServer) -> list[str]:

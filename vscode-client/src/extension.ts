@@ -26,6 +26,7 @@ import {
   serverSettings,
   spawnFailureMessage,
 } from "./config";
+import { Variants } from "./variants";
 
 const CLIENT_ID = "coopLsp"; // also the prefix of `coopLsp.trace.server`
 const SECTION = "coopLsp";
@@ -35,6 +36,7 @@ let output: vscode.OutputChannel;
 let runOutput: vscode.OutputChannel;
 let status: vscode.StatusBarItem;
 let serverProblem: string | undefined;
+let variants: Variants;
 
 function readSettings(): ClientSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
@@ -58,14 +60,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   status = vscode.window.createStatusBarItem("coopLsp.target", vscode.StatusBarAlignment.Right, 100);
   status.name = "coop-lsp target";
   status.command = "coopLsp.selectTarget";
-  context.subscriptions.push(output, runOutput, status);
+  variants = new Variants();
+  context.subscriptions.push(output, runOutput, status, variants);
 
   context.subscriptions.push(
     vscode.commands.registerCommand("coopLsp.runKernel", runKernel),
     vscode.commands.registerCommand("coopLsp.selectTarget", selectTarget),
     vscode.commands.registerCommand("coopLsp.showDevices", showDevices),
     vscode.commands.registerCommand("coopLsp.restartServer", restartServer),
+    vscode.commands.registerCommand("coopLsp.selectVariant", () => variants.select(client?.isRunning() ? client : undefined)),
     vscode.window.onDidChangeActiveTextEditor(updateStatus),
+    vscode.window.onDidChangeActiveTextEditor(() => variants.refresh()),
+    vscode.window.onDidChangeVisibleTextEditors(() => variants.refresh()),
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
     vscode.workspace.onDidGrantWorkspaceTrust(() => { if (client === undefined) void startServer(); }),
   );
@@ -145,6 +151,7 @@ async function startServer(): Promise<void> {
   client = created;
   try {
     await created.start();
+    variants.listen(created);
     serverProblem = undefined;
   } catch (error) {
     client = undefined;

@@ -24,7 +24,8 @@ test("contributes the wgsl language, grammar, snippets, commands and settings", 
     assert.ok(existsSync(join(clientRoot, file)), file);
   }
   const commands = c.commands.map((x) => x.command);
-  for (const id of ["coopLsp.runKernel", "coopLsp.selectTarget", "coopLsp.showDevices", "coopLsp.restartServer"]) {
+  for (const id of ["coopLsp.runKernel", "coopLsp.selectTarget", "coopLsp.showDevices", "coopLsp.restartServer",
+    "coopLsp.selectVariant"]) {
     assert.ok(commands.includes(id), id);
     assert.ok(readFileSync(join(clientRoot, "src", "extension.ts"), "utf8").includes(`"${id}"`), `${id} is registered`);
   }
@@ -88,3 +89,10 @@ for (const [name, snippet] of Object.entries(snippets)) {
       assert.equal(result.status, 0, `coop-lint on the expanded snippet:\n${result.stdout}${result.stderr}\n${text}`);
     });
 }
+
+test("template variants: the status bar item picks one, the server's inactive regions are dimmed", () => {
+  const source = readFileSync(join(clientRoot, "src", "variants.ts"), "utf8");
+  assert.ok(source.includes('"coop/inactiveRegions"'), "listens to coop/inactiveRegions");
+  assert.ok(source.includes('"coop-lsp.selectVariant"'), "asks the server to switch variants");
+  assert.ok(source.includes("createStatusBarItem"), "shows the variant in the status bar");
+});
