@@ -1,5 +1,5 @@
 """coop-lint run KERNEL.wgsl [--run RUN.toml] [--backend auto|dawn|wgpu|emulate] [--format text|json|markdown]
-                             [--set NAME=V]... [--sweep NAME=V1,V2,...]... [--report FILE.md|FILE.html]
+                             [--set NAME=V]... [--sweep NAME=V1,V2,...]... [--report FILE.md|FILE.html] [--explain]
 
 Compiles, runs and checks a kernel with its run description (by default
 KERNEL.run.toml beside it; see docs/runner.md). --set changes a [sizes] value;
@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="replace a [sizes] value of the run description (M=1024); may repeat")
     parser.add_argument("--sweep", action="append", default=[], metavar="NAME=V1,V2,...",
                         help="run once per value of a [sizes] entry; several --sweep run every combination")
+    parser.add_argument("--explain", action="store_true",
+                        help="also time the kernel with the other bounds-check setting (Dawn) and list the "
+                             "performance findings (P rules) for the adapter's device profile")
     parser.add_argument("--report", metavar="FILE", help="also write a report page with a chart: FILE.md or "
                         "FILE.html")
     return parser
@@ -84,7 +87,10 @@ def main(argv: list[str]) -> int:
     if args.sweep:
         return _sweep(args, kernel, run_path, variants, fixed, workspace, options)
     report = run_kernel(kernel, description, **options)
-    print(report.render(args.format), end="")
+    if args.explain:
+        _print_explained(report, kernel, description, options, args.format)
+    else:
+        print(report.render(args.format), end="")
     if args.report:
         from ..runner.sweep import SweepResult, sweep_page
 
@@ -115,6 +121,23 @@ def _sweep(args, kernel, run_path, variants, fixed, workspace, options) -> int:
     if all(r.report.status == "error" for r in results):
         return 2
     return 0 if fastest(results) is not None else 1
+
+
+def _print_explained(report, kernel, description, options, fmt: str) -> None:
+    import json
+
+    from ..runner.execute import run_kernel
+    from .explain import explain
+
+    def rerun(robustness: bool):
+        return run_kernel(kernel, description, **{**options, "robustness": robustness})
+
+    explanation = explain(report, kernel.read_text(), description, rerun)
+    if fmt == "json":
+        print(json.dumps({**report.to_json(), "explain": explanation.to_json()}, indent=2))
+    else:
+        print(report.render(fmt) + ("\n" if fmt == "markdown" else "") + explanation.render(fmt == "markdown"),
+              end="")
 
 
 def _page_format(path: str) -> str:
