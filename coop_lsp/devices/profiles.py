@@ -90,7 +90,8 @@ class Profile:
                                 "subgroup_size": list(c.subgroup_size)} for c in self.configs],
             **({"peak": {"tflops": dict(self.peak_tflops), "memory_gbps": self.peak_memory_gbps}}
                if self.peak_tflops or self.peak_memory_gbps else {}),
-            **({"performance": self.performance} if self.performance else {}),
+            # A copy: whoever edits the JSON must not change the profile.
+            **({"performance": json.loads(json.dumps(self.performance))} if self.performance else {}),
         }
 
 

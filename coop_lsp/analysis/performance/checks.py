@@ -230,7 +230,7 @@ def _bank_conflicts(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
     cost = rule_cost(target.performance, r.BANK_CONFLICTS.code)
     banks = fact(target.performance, "memory_banks", "count")
     width = fact(target.performance, "memory_banks", "width_bytes")
-    if cost is None or banks is None or width is None:
+    if cost is None or not banks or not width or banks <= 0 or width <= 0:
         return []
     out, seen = [], set()
     for call in facts.calls:
