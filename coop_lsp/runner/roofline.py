@@ -98,15 +98,17 @@ def roofline_svg(points: list[tuple[str, float, float, bool]], peak_tflops: floa
                  f'{x(x_high):.1f},{y(peak_tflops):.1f}"/>')
     parts.append(f'<text x="{x(ridge) + 6:.1f}" y="{y(peak_tflops) - 6:.1f}" fill="#c33">peak {peak_tflops:.0f} '
                  f'TFLOP/s, {memory_gbps:.0f} GB/s, ridge {ridge:.0f} FLOP/byte</text>')
-    for index, (label, intensity, tflops, ok) in enumerate(points):
-        if intensity <= 0 or tflops <= 0:
-            continue
+    placed = sorted((p for p in points if p[1] > 0 and p[2] > 0), key=lambda p: y(p[2]))
+    label_y = -1e9
+    for label, intensity, tflops, ok in placed:
         colour = "#2a7" if ok else "#bbb"
         parts.append(f'<circle class="point" cx="{x(intensity):.1f}" cy="{y(tflops):.1f}" r="5" fill="{colour}" '
                      f'data-label="{html.escape(label)}" data-intensity="{intensity:.6g}" data-tflops="{tflops:.6g}">'
                      f'<title>{html.escape(label)}: {tflops:.1f} TFLOP/s at {intensity:.4g} FLOP/byte</title></circle>')
-        parts.append(f'<text class="label" x="{x(intensity) + 8:.1f}" y="{y(tflops) + 4 + 12 * (index % 3 - 1):.1f}">'
-                     f'{html.escape(label)} {tflops:.0f}</text>')
+        # Variants of one sweep share an intensity: stack their labels instead of overprinting them.
+        label_y = max(y(tflops) + 4, label_y + 13)
+        parts.append(f'<text class="label" x="{x(intensity) + 8:.1f}" y="{label_y:.1f}">'
+                     f'{html.escape(label)}: {tflops:.0f} TFLOP/s</text>')
     parts.append("</svg>")
     return "\n".join(parts)
 
