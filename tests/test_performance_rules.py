@@ -14,7 +14,7 @@ import pytest
 from coop_lsp.analysis.performance import performance_diagnostics
 from coop_lsp.analysis.performance.checks import conflict_degree
 from coop_lsp.analysis.performance.rules import MEANINGFUL_SLOWDOWN, PERFORMANCE_RULES
-from coop_lsp.cli.explain import explain
+from coop_lsp.ide.explain import explain
 from coop_lsp.core.diagnostic import Severity
 from coop_lsp.core.rules import all_rules
 from coop_lsp.devices.profiles import ProfileError, parse_profile, shipped_profiles
@@ -245,3 +245,13 @@ def test_explain_without_a_profile_for_the_adapter_says_so():
     explanation = explain(r, NAIVE, None, lambda robustness: pytest.fail("no rerun on an emulation"))
     text = explanation.render()
     assert "no device profile names the adapter 'llvmpipe'" in text and explanation.findings == []
+
+
+def test_the_editor_run_result_carries_the_same_findings():
+    from coop_lsp.ide.explain import advice_markdown
+
+    advice = advice_markdown(report(28.7), NAIVE, None)
+    assert advice.startswith("**Performance advice** (nvidia-h100")
+    assert "P001 [warning]" in advice and "P007 [info]" in advice and "measured 1.9x slower" in advice
+    failed = report(28.7, status="failed")
+    assert advice_markdown(failed, NAIVE, None) == ""

@@ -127,7 +127,7 @@ def _print_explained(report, kernel, description, options, fmt: str) -> None:
     import json
 
     from ..runner.execute import run_kernel
-    from .explain import explain
+    from ..ide.explain import explain
 
     def rerun(robustness: bool):
         return run_kernel(kernel, description, **{**options, "robustness": robustness})

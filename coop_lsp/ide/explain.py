@@ -1,10 +1,11 @@
-"""`coop-lint run --explain`: why the kernel runs as fast as it does.
+"""Why a kernel runs as fast as it does: `coop-lint run --explain` and the editor's run result.
 
-Adds to the run's report: the kernel timed again with the other bounds-check
-setting (Dawn only), and the performance findings (P rules) for the target
-whose profile names the adapter, read from the kernel as it ran (the run
-description's [constants] written in). The roofline line is in the report
-itself.
+Adds to a run's report: the kernel timed again with the other bounds-check
+setting (Dawn only; the command line does it, the editor does not, to keep
+its runs short), and the performance findings (P rules, P007 included) for
+the target whose profile names the adapter, read from the kernel as it ran
+(the run description's [constants] written in). The roofline line is in the
+report itself.
 """
 
 from __future__ import annotations
@@ -91,3 +92,15 @@ def performance_findings(text: str, description, target: str) -> list[dict]:
         out.append({"code": d.code, "severity": d.severity.label, "line": where.line + 1,
                     "column": where.column + 1, "message": d.message})
     return out
+
+
+def advice_markdown(report, kernel_text: str, description) -> str:
+    """The performance findings of a finished run as a markdown section, for the editor ('' when none apply)."""
+    if not report.ok or not report.peak_profile:
+        return ""
+    found = performance_findings(kernel_text, description, report.peak_profile)
+    lines = [f"**Performance advice** ({report.peak_profile}; `coop-lint run --explain` also times the bounds "
+             "checks both ways):", ""]
+    lines += [f"- line {f['line']}: {f['code']} [{f['severity']}] {f['message']}" for f in found] or \
+             ["- no performance findings"]
+    return "\n".join(lines) + "\n"
