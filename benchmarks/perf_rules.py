@@ -115,7 +115,8 @@ def rule_fires(code: str, text: str, profile) -> list[str]:
     result = lint_source(text)
     if result.model is None or result.parsed is None:
         return ["(did not parse)"]
-    found = performance_diagnostics(result.parsed.root, result.parsed.source, result.model, [profile])
+    # run=True: P007 is reported only beside a run, which is what this is.
+    found = performance_diagnostics(result.parsed.root, result.parsed.source, result.model, [profile], run=True)
     return [d.message for d in found if d.code == code]
 
 
