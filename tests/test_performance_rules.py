@@ -255,3 +255,21 @@ def test_the_editor_run_result_carries_the_same_findings():
     assert "P001 [warning]" in advice and "P007 [info]" in advice and "measured 1.9x slower" in advice
     failed = report(28.7, status="failed")
     assert advice_markdown(failed, NAIVE, None) == ""
+
+
+def test_a_real_run_without_flops_or_bytes_still_runs_and_the_roofline_says_what_is_missing(adapter, tmp_path):
+    from coop_lsp.runner.description import parse_run_description
+    from coop_lsp.runner.execute import run_kernel
+
+    kernel = tmp_path / "k.wgsl"
+    kernel.write_text("@group(0) @binding(0) var<storage, read_write> c: array<f32>;\n"
+                      "@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {\n"
+                      "    c[i] = f32(i);\n}\n")
+    description = parse_run_description(
+        'dispatch = [1]\n[[binding]]\nbinding = 0\ntype = "f32"\nsize = 4\n'
+        '[check]\nkind = "expression"\noutput = "c"\nexpected = "np.arange(4.0)"\n[timing]\nrepetitions = 2\n')
+    report = run_kernel(kernel, description)
+    assert report.status == "correct", report.render()
+    text = report.render()
+    assert "roofline: cannot place the run: flops: add flops" in text and "bytes: add bytes" in text
+    assert report.to_json()["roofline"]["missing"]
