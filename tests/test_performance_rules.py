@@ -273,3 +273,11 @@ def test_a_real_run_without_flops_or_bytes_still_runs_and_the_roofline_says_what
     text = report.render()
     assert "roofline: cannot place the run: flops: add flops" in text and "bytes: add bytes" in text
     assert report.to_json()["roofline"]["missing"]
+
+
+def test_a_milder_bank_conflict_than_the_measured_one_is_information():
+    text = next(c for c in CASES if c.name.startswith("P005:")).source.replace("const LD: u32 = 64u;",
+                                                                              "const LD: u32 = 16u;")
+    [finding] = [d for d in findings(text) if d.code == "P005"]
+    assert finding.severity == Severity.INFO
+    assert "up to 2 in one bank" in finding.message and "so expect less" in finding.message

@@ -4,7 +4,10 @@
 Compiles, runs and checks a kernel with its run description (by default
 KERNEL.run.toml beside it; see docs/runner.md). --set changes a [sizes] value;
 --sweep runs every combination of the listed values and prints a table with the
-fastest correct variant marked. Exit status: 0 when the results are correct (or
+fastest correct variant marked. Every timed run says where it sits on the
+target's roofline; --explain also times the kernel with the other bounds-check
+setting and lists the performance findings for the adapter's profile
+(coop_lsp/ide/explain.py, docs/performance.md). Exit status: 0 when the results are correct (or
 unchecked; for a sweep: when at least one variant is correct), 1 when they are
 wrong or the run failed (time-out, compile error, lost device), 2 on usage
 errors and mistakes in the run description.

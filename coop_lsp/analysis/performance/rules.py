@@ -80,7 +80,8 @@ BANK_CONFLICTS = register(Rule(
     explanation="Workgroup memory is split into banks (32 of 4 bytes on NVIDIA): accesses to different addresses "
                 "in one bank are served one after another. A tile load reads 8 rows at once; when the row stride is "
                 "a multiple of the bank line (128 bytes) or a large power of two, several rows start in the same "
-                "bank and the load takes several passes. Padding each staged row by 16 bytes spreads them." + _EVIDENCE,
+                "bank and the load takes several passes. Padding each staged row by 16 bytes spreads them. The measured pair "
+                "had 4 and 8 rows to a bank; a load with 2 or 3 is reported as information." + _EVIDENCE,
     example="const A_LD: u32 = BK / 8u;   // 64-byte rows: 4 rows share each bank\n"
             "let l = subgroupMatrixLoad<TileA, row_major>(&a_stage, at, A_LD);",
     fix="Pad every staged row by 16 bytes (8 halves, one vec4<u32>): add it to the stride constant, which the "
