@@ -236,6 +236,7 @@ class Config:
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
     overrides: tuple[Override, ...] = ()
     hosts: bool = False
+    baseline: Path | None = None  # resolved against the configuration file's folder
 
     def relative(self, path: Path) -> str | None:
         try:
@@ -271,7 +272,7 @@ class Config:
 
 
 _TOP_KEYS = ("select", "ignore", "severity", "dialect", "targets", "exclude", "per-file-ignores",
-             "overrides", "hosts")
+             "overrides", "hosts", "baseline")
 _OVERRIDE_KEYS = ("files", "select", "ignore", "severity", "dialect", "targets")
 
 
@@ -305,6 +306,10 @@ def parse_table(table: dict, path: Path, section: str) -> Config:
         if not isinstance(table["hosts"], bool):
             raise ConfigError(where, k("hosts"), "expected true or false")
         values["hosts"] = table["hosts"]
+    if "baseline" in table:
+        if not isinstance(table["baseline"], str) or not table["baseline"]:
+            raise ConfigError(where, k("baseline"), 'expected the path of a baseline file, such as "coop-lint-baseline.json"')
+        values["baseline"] = path.parent / table["baseline"]
     if "per-file-ignores" in table:
         pfi = table["per-file-ignores"]
         if not isinstance(pfi, dict):
