@@ -28,6 +28,20 @@ def _suppression(rule: Rule) -> str:
     return "Cannot be suppressed in WGSL (every compiler rejects the code); `--ignore` or the configuration can hide it."
 
 
+def _measured(rule: Rule) -> list[str]:
+    """The measured cost of a performance rule on every shipped target that records one."""
+    from ..devices.performance import rule_cost
+    from ..devices.profiles import shipped_profiles
+
+    out = []
+    for name, profile in sorted(shipped_profiles().items()):
+        cost = rule_cost(profile.performance, rule.code)
+        if cost is not None:
+            out.append(f"{cost.slower:.1f}x slower on {name}: slow {cost.slow or '?'}, fixed {cost.fixed or '?'} "
+                       f"({cost.source})")
+    return out
+
+
 def text(rule: Rule) -> str:
     lines = [f"{rule.code} {rule.name}", "",
              f"Severity: {rule.severity.label}. Layer: {rule.layer}.", "",
@@ -36,6 +50,9 @@ def text(rule: Rule) -> str:
         lines += ["", "Example", *("    " + line for line in rule.example.splitlines())]
     if rule.fix:
         lines += ["", "Fix", rule.fix]
+    measured = _measured(rule)
+    if measured:
+        lines += ["", "Measured", *measured]
     lines += ["", "Suppression", _suppression(rule)]
     return "\n".join(lines) + "\n"
 
@@ -55,5 +72,8 @@ def markdown() -> str:
             out += ["", "**Example.**", "", "```wgsl", r.example, "```"]
         if r.fix:
             out += ["", "**Fix.** " + r.fix]
+        measured = _measured(r)
+        if measured:
+            out += ["", "**Measured.** " + "; ".join(measured) + "."]
         out += ["", "**Suppression.** " + _suppression(r)]
     return "\n".join(out) + "\n"

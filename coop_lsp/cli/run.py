@@ -1,11 +1,14 @@
 """coop-lint run KERNEL.wgsl [--run RUN.toml] [--backend auto|dawn|wgpu|emulate] [--format text|json|markdown]
-                             [--set NAME=V]... [--sweep NAME=V1,V2,...]... [--report FILE.md|FILE.html]
+                             [--set NAME=V]... [--sweep NAME=V1,V2,...]... [--report FILE.md|FILE.html] [--explain]
                              [-D NAME[=VALUE]]... [-I DIR]... [--variant NAME]
 
 Compiles, runs and checks a kernel with its run description (by default
 KERNEL.run.toml beside it; see docs/runner.md). --set changes a [sizes] value;
 --sweep runs every combination of the listed values and prints a table with the
-fastest correct variant marked. Exit status: 0 when the results are correct (or
+fastest correct variant marked. Every timed run says where it sits on the
+target's roofline; --explain also times the kernel with the other bounds-check
+setting and lists the performance findings for the adapter's profile
+(coop_lsp/ide/explain.py, docs/performance.md). Exit status: 0 when the results are correct (or
 unchecked; for a sweep: when at least one variant is correct), 1 when they are
 wrong or the run failed (time-out, compile error, lost device), 2 on usage
 errors and mistakes in the run description.
@@ -38,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="replace a [sizes] value of the run description (M=1024); may repeat")
     parser.add_argument("--sweep", action="append", default=[], metavar="NAME=V1,V2,...",
                         help="run once per value of a [sizes] entry; several --sweep run every combination")
+    parser.add_argument("--explain", action="store_true",
+                        help="also time the kernel with the other bounds-check setting (Dawn) and list the "
+                             "performance findings (P rules) for the adapter's device profile")
     parser.add_argument("--report", metavar="FILE", help="also write a report page with a chart: FILE.md or "
                         "FILE.html")
     parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME[=VALUE]",
@@ -100,7 +106,10 @@ def main(argv: list[str]) -> int:
     if variant_text is not None:
         options["text"] = variant_text
     report = run_kernel(kernel, description, **options)
-    print(report.render(args.format), end="")
+    if args.explain:
+        _print_explained(report, kernel, description, options, args.format)
+    else:
+        print(report.render(args.format), end="")
     if args.report:
         from ..runner.sweep import SweepResult, sweep_page
 
@@ -158,6 +167,24 @@ def _variant_text(args, kernel: Path) -> str | None:
     if errors:
         raise ValueError(f"{kernel}: {errors[0].code} {errors[0].message} (coop-lint {kernel} shows where)")
     return expansion.data.decode("utf-8", "replace")
+
+
+def _print_explained(report, kernel, description, options, fmt: str) -> None:
+    import json
+
+    from ..runner.execute import run_kernel
+    from ..ide.explain import explain
+
+    def rerun(robustness: bool):
+        return run_kernel(kernel, description, **{**options, "robustness": robustness})
+
+    # A template's variant is explained as it ran, not as the template's text.
+    explanation = explain(report, options.get("text") or kernel.read_text(), description, rerun)
+    if fmt == "json":
+        print(json.dumps({**report.to_json(), "explain": explanation.to_json()}, indent=2))
+    else:
+        print(report.render(fmt) + ("\n" if fmt == "markdown" else "") + explanation.render(fmt == "markdown"),
+              end="")
 
 
 def _page_format(path: str) -> str:

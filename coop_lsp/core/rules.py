@@ -76,6 +76,7 @@ def _load_all_layers() -> None:
     # Rules live beside the code that reports them; importing the layers
     # registers them.
     from ..analysis import configs as _configuration_rules  # noqa: F401
+    from ..analysis.performance import rules as _performance_rules  # noqa: F401
     from ..analysis.uniformity import rules as _uniformity_rules  # noqa: F401
     from ..lint import rules as _lint_rules  # noqa: F401
     from ..runner import rules as _runner_rules  # noqa: F401

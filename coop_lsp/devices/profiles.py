@@ -13,6 +13,8 @@ docs/devices.md:
     features        WebGPU feature names ("shader-f16", "subgroups", ...)
     matrix_configs  [{"component", "result", "m", "n", "k", "subgroup_size": [min, max]}]:
                     A (M x K) x B (K x N) + C (M x N), element types as WGSL names
+    peak            {"tflops": {element type: number}, "memory_gbps": number}
+    performance     optional facts for the performance rules (coop_lsp/devices/performance.py)
 
 Profiles ship in coop_lsp/devices/profiles/; users add their own with
 `coop-lint devices --save NAME` (written to .coop-lint/devices/ in the project).
@@ -24,6 +26,8 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+
+from .performance import performance_problem
 
 FORMAT = "coop-lsp-device-profile"
 VERSION = 1
@@ -67,6 +71,10 @@ class Profile:
     # "percentage of peak" divides by. Empty where nobody wrote them down.
     peak_tflops: dict = field(default_factory=dict)
     peak_memory_gbps: float | None = None
+    # What the performance rules (P001...) read: occupancy, banks, bounds
+    # checks and the measured cost of each rule, every entry with its source.
+    # See coop_lsp/devices/performance.py; empty where nobody measured.
+    performance: dict = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -82,6 +90,8 @@ class Profile:
                                 "subgroup_size": list(c.subgroup_size)} for c in self.configs],
             **({"peak": {"tflops": dict(self.peak_tflops), "memory_gbps": self.peak_memory_gbps}}
                if self.peak_tflops or self.peak_memory_gbps else {}),
+            # A copy: whoever edits the JSON must not change the profile.
+            **({"performance": json.loads(json.dumps(self.performance))} if self.performance else {}),
         }
 
 
@@ -135,10 +145,14 @@ def parse_profile(data: object, where: str) -> Profile:
     memory = peak.get("memory_gbps")
     if memory is not None and (not isinstance(memory, (int, float)) or memory <= 0):
         raise fail("peak.memory_gbps", "expected a positive number")
+    performance = data.get("performance", {})
+    problem = performance_problem(performance)
+    if problem is not None:
+        raise fail(*problem)
     return Profile(name, str(data.get("title", name)), origin, tuple(dialects), size["min"], size["max"],
                    frozenset(features), tuple(configs), tuple(data.get("sources", [])),
                    dict(data.get("captured", {})), where, {k: float(v) for k, v in tflops.items()},
-                   float(memory) if memory is not None else None)
+                   float(memory) if memory is not None else None, performance)
 
 
 def load_profile(path: Path) -> Profile:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..analysis.configs import configuration_diagnostics
+from ..analysis.performance import performance_diagnostics
 from ..analysis.uniformity import uniformity_diagnostics
 from ..analysis.uniformity.reuse import SummaryReuse
 from ..devices.profiles import resolve_targets
@@ -113,6 +114,12 @@ def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, di
         except Exception as error:  # noqa: BLE001 - one failing analysis must not hide the others
             diagnostics.append(Diagnostic(
                 INTERNAL_ERROR.code, f"internal error in the configuration checks: {type(error).__name__}: {error}",
+                Span(0, 0)))
+        try:
+            diagnostics.extend(performance_diagnostics(parsed.root, parsed.source, model, profiles))
+        except Exception as error:  # noqa: BLE001 - one failing analysis must not hide the others
+            diagnostics.append(Diagnostic(
+                INTERNAL_ERROR.code, f"internal error in the performance checks: {type(error).__name__}: {error}",
                 Span(0, 0)))
     if model is not None and not parsed.root.has_error:
         # Before filtering: which filters control a finding is what makes them used.

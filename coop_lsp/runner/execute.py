@@ -27,6 +27,8 @@ from .description import (BACKENDS, RunDescription, RunDescriptionError, default
                           sidecar_path)
 from .kernel import KernelError, KernelModule, load_kernel
 from .lowering import emulate, emulated_matrix_bytes, to_tint
+from .roofline import describe as describe_roofline
+from .roofline import roofline_of
 
 DTYPES = {"f32": "float32", "f16": "float16", "i32": "int32", "u32": "uint32", "i8": "int8", "u8": "uint8"}
 ELEMENT_BYTES = {"f32": 4, "f16": 2, "i32": 4, "u32": 4, "i8": 1, "u8": 1}
@@ -75,6 +77,8 @@ class RunReport:
     # Compiler errors placed in the user's kernel: {"line", "column" (1-based), "message", "exact"}; exact is
     # False where the error was in code the runner generated and points at the nearest line of the kernel.
     source_errors: list[dict] = field(default_factory=list)
+    # Where the run sits on the target's roofline (see roofline.py).
+    roofline: dict = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -140,6 +144,8 @@ def _render(r: RunReport, markdown: bool) -> str:
             parts.append(f"{r.memory_fraction:.1%} of the memory bandwidth")
         lines.append(f"{bullet}throughput: {', '.join(parts)}"
                      + (f" (peaks from the {r.peak_profile} profile)" if r.peak_profile else ""))
+    if r.roofline:
+        lines.append(f"{bullet}{describe_roofline(r.roofline)}")
     return "\n".join(lines) + "\n"
 
 
@@ -504,6 +510,8 @@ def _timing(report: RunReport, result: dict, desc: RunDescription, bindings) -> 
     if median > 0 and nbytes:
         report.gbps = nbytes / (median * 1e-3) / 1e9
     _against_peak(report, desc, bindings)
+    report.roofline = roofline_of(report.tflops, report.gbps, report.peak_fraction, report.memory_fraction,
+                                  report.peak_profile)
 
 
 def _against_peak(report: RunReport, desc: RunDescription, bindings) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from .description import RunDescriptionError, load_run_description
 from .execute import RunReport, run_kernel
+from .roofline import sweep_roofline
 
 
 class SweepError(ValueError):
@@ -184,7 +185,14 @@ def sweep_page(results: list[SweepResult], fmt: str = "markdown", title: str = "
                 "td:first-child{text-align:left}</style>\n"
                 f"<h1>{html.escape(title)}</h1>\n"
                 + "".join(f"<p>{html.escape(c)}</p>\n" for c in context)
-                + table + "\n" + chart + "\n<h2>Fastest correct variant</h2>\n<pre>"
+                + table + "\n" + chart + "\n<h2>Roofline</h2>\n" + _roofline_html(results)
+                + "\n<h2>Fastest correct variant</h2>\n<pre>"
                 + html.escape(details) + "</pre>\n")
     return (f"# {title}\n\n" + "".join(f"{c}\n\n" for c in context) + sweep_table(results, markdown=True)
-            + "\n" + chart + "\n\n## Fastest correct variant\n\n" + details)
+            + "\n" + chart + "\n\n## Roofline\n\n" + sweep_roofline(results) + "\n\n## Fastest correct variant\n\n"
+            + details)
+
+
+def _roofline_html(results: list[SweepResult]) -> str:
+    chart = sweep_roofline(results)
+    return chart if chart.startswith("<svg") else f"<p>{html.escape(chart)}</p>"

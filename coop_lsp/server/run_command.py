@@ -39,6 +39,7 @@ class LastRun:
     version: int | None  # the document version that ran
     report: object  # runner.execute.RunReport
     finished: float = field(default_factory=time.time)
+    advice: str = ""  # markdown: the performance findings for the adapter's profile (ide.explain)
 
     def summary(self) -> str:
         r = self.report
@@ -83,20 +84,35 @@ class KernelRuns:
 def run_report(uri: str, entry_point: str | None, text: str | None, workspace: Path | None = None,
                progress=None, cancel: threading.Event | None = None):
     """(markdown report, RunReport or None); never raises for the kernel's mistakes."""
+    markdown, report, _ = _run(uri, entry_point, text, workspace, progress, cancel)
+    return markdown, report
+
+
+def _run(uri: str, entry_point: str | None, text: str | None, workspace: Path | None = None,
+         progress=None, cancel: threading.Event | None = None):
+    """(markdown report with the performance advice, RunReport or None, the advice alone)."""
     from ..runner.description import RunDescriptionError, load_run_description, sidecar_path
     from ..runner.execute import run_kernel
 
     path = _path(uri)
     if path is None:
-        return "coop-lsp can run only kernels saved as files (file:// URIs).", None
+        return "coop-lsp can run only kernels saved as files (file:// URIs).", None, ""
     try:
         description = load_run_description(sidecar_path(path), workspace)
     except RunDescriptionError as error:
-        return f"**Run kernel**: {error}\n\nSee docs/runner.md for the run description.", None
+        return f"**Run kernel**: {error}\n\nSee docs/runner.md for the run description.", None, ""
     if entry_point:
         description.entry_point = entry_point
     report = run_kernel(path, description, text=text, progress=progress, cancel=cancel)
-    return report.render("markdown"), report
+    advice = ""
+    try:
+        from ..ide.explain import advice_markdown
+
+        kernel_text = text if text is not None else path.read_text()
+        advice = advice_markdown(report, kernel_text, description)
+    except Exception:  # noqa: BLE001 - advice is extra: a failure in it must not lose the run's report
+        advice = ""
+    return report.render("markdown") + (f"\n{advice}" if advice else ""), report, advice
 
 
 def run_report_markdown(uri: str, entry_point: str | None, text: str | None, workspace: Path | None = None):
@@ -160,8 +176,8 @@ def register(ls, command: str, cancel_command: str, republish) -> None:
                 loop.call_soon_threadsafe(ls.work_done_progress.report, token,
                                           lsp.WorkDoneProgressReport(message=step))
         try:
-            markdown, report = await loop.run_in_executor(_RUNS, run_report, uri, entry, text, root, progress,
-                                                          cancel)
+            markdown, report, advice = await loop.run_in_executor(_RUNS, _run, uri, entry, text, root, progress,
+                                                                  cancel)
         except asyncio.CancelledError:  # the client cancelled the request: kill the run too
             cancel.set()
             raise
@@ -170,7 +186,7 @@ def register(ls, command: str, cancel_command: str, republish) -> None:
             if token is not None:
                 ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message="done"))
         if report is not None:
-            runs.record(uri, LastRun(report.entry_point or entry or "", version, report))
+            runs.record(uri, LastRun(report.entry_point or entry or "", version, report, advice=advice))
             republish(uri)
         first = markdown.splitlines()[0].lstrip("# ") if markdown else ""
         ok = report is not None and report.ok

@@ -595,7 +595,8 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         if last is not None:
             markdown += (f"\n\n---\n**Last run** ({time.strftime('%H:%M:%S', time.localtime(last.finished))}"
                          f"{'' if last.version == analysis.version else ', an earlier version'}): "
-                         f"{last.summary()}\n\n" + last.report.render("markdown").split("\n", 2)[-1])
+                         f"{last.summary()}\n\n" + last.report.render("markdown").split("\n", 2)[-1]
+                         + (f"\n{last.advice}" if last.advice else ""))
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=markdown),
                          range=convert.range(result.span))
 

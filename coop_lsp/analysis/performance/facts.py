@@ -1,0 +1,214 @@
+"""What the performance rules read from a module: matrix calls, loops, constants and workgroup memory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+
+from ...core.text import SourceText, Span
+from ...semantic import types as t
+from ...semantic.model import SemanticModel
+
+LOADS = {"subgroupMatrixLoad", "coopLoad", "coopLoadT"}
+STORES = {"subgroupMatrixStore", "coopStore", "coopStoreT"}
+MULTIPLIES = {"subgroupMatrixMultiply", "subgroupMatrixMultiplyAccumulate", "coopMultiplyAdd"}
+LOOPS = ("for_statement", "while_statement", "loop_statement")
+_ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+               "/": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None,
+               "<<": lambda a, b: a << b if 0 <= b < 64 else None, ">>": lambda a, b: a >> b if 0 <= b < 64 else None}
+
+
+@dataclass
+class MatrixCall:
+    node: ts.Node  # the call_expression
+    name: str
+    name_span: Span
+    arguments: list[ts.Node]
+    function: str  # the enclosing function's name
+    in_loop: bool  # lexically inside a loop of its function
+
+
+@dataclass
+class ModuleFacts:
+    root: ts.Node
+    source: SourceText
+    model: SemanticModel
+    functions: dict[str, ts.Node] = field(default_factory=dict)
+    # Functions that run inside a loop of some caller (transitively).
+    called_in_loops: set[str] = field(default_factory=set)
+    calls: list[MatrixCall] = field(default_factory=list)
+
+    def text(self, node: ts.Node) -> str:
+        return self.source.slice(Span(node.start_byte, node.end_byte))
+
+    def span(self, node: ts.Node) -> Span:
+        return Span(node.start_byte, node.end_byte)
+
+    def runs_in_loop(self, call: MatrixCall) -> bool:
+        return call.in_loop or call.function in self.called_in_loops
+
+    def type_of(self, node: ts.Node) -> t.Type | None:
+        return self.model.type_at(node.start_byte, node.end_byte, node.type)
+
+    def constant(self, node: ts.Node | None) -> int | None:
+        """The integer value of a constant expression built from literals, consts and arithmetic, else None."""
+        if node is None:
+            return None
+        if node.type == "int_literal":
+            digits = self.text(node).rstrip("iu")
+            try:
+                return int(digits, 16) if digits.lower().startswith("0x") else int(digits)
+            except ValueError:
+                return None
+        if node.type == "identifier":
+            symbol = self.model.symbol_at(node.start_byte, node.end_byte)
+            if symbol is not None and symbol.kind == "const" and isinstance(symbol.value, int) \
+                    and not isinstance(symbol.value, bool):
+                return symbol.value
+            return None
+        if node.type == "paren_expression" and node.named_child_count == 1:
+            return self.constant(node.named_children[0])
+        if node.type == "binary_expression":
+            operator = node.child_by_field_name("operator")
+            left = self.constant(node.child_by_field_name("left"))
+            right = self.constant(node.child_by_field_name("right"))
+            apply = _ARITHMETIC.get(self.text(operator)) if operator is not None else None
+            if apply is None or left is None or right is None:
+                return None
+            return apply(left, right)
+        return None
+
+    def pointee(self, argument: ts.Node) -> tuple[str, t.Type] | None:
+        """(address space, store type) of a pointer argument such as `&a` or `p`."""
+        kind = self.type_of(argument)
+        if isinstance(kind, t.Pointer):
+            return kind.space, kind.store
+        return None
+
+    def root_variable(self, node: ts.Node):
+        """The symbol a `&x`, `x[i]`, `(*p)[i]` or `x.m` expression starts from."""
+        while node is not None:
+            if node.type == "identifier":
+                return self.model.symbol_at(node.start_byte, node.end_byte)
+            if node.type in ("unary_expression",):
+                node = node.child_by_field_name("operand")
+            elif node.type in ("index_expression", "member_expression"):
+                node = node.child_by_field_name("value")
+            elif node.type == "paren_expression" and node.named_child_count == 1:
+                node = node.named_children[0]
+            else:
+                return None
+        return None
+
+
+def callee_name(call: ts.Node, source: SourceText) -> tuple[str, Span] | None:
+    callee = call.child_by_field_name("function")
+    if callee is None:
+        return None
+    name = callee.child_by_field_name("name") if callee.type == "templated_identifier" else callee
+    if name is None or name.type != "identifier":
+        return None
+    span = Span(name.start_byte, name.end_byte)
+    return source.slice(span), span
+
+
+def arguments_of(call: ts.Node) -> list[ts.Node]:
+    arguments = call.child_by_field_name("arguments")
+    return [a for a in (arguments.named_children if arguments is not None else []) if not a.is_extra]
+
+
+def enclosing_loop(node: ts.Node) -> ts.Node | None:
+    """The innermost loop around `node` inside its function."""
+    node = node.parent
+    while node is not None and node.type != "function_declaration":
+        if node.type in LOOPS:
+            return node
+        node = node.parent
+    return None
+
+
+def descendants(node: ts.Node):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
+
+
+def collect(root: ts.Node, source: SourceText, model: SemanticModel) -> ModuleFacts:
+    facts = ModuleFacts(root, source, model)
+    loop_calls: dict[str, set[str]] = {}  # function -> user functions it calls inside its loops
+    all_calls: dict[str, set[str]] = {}  # function -> user functions it calls anywhere
+    for function in root.named_children:
+        if function.type != "function_declaration":
+            continue
+        name_node = function.child_by_field_name("name")
+        if name_node is not None:
+            facts.functions[facts.text(name_node)] = function
+    for name, function in facts.functions.items():
+        loop_calls[name], all_calls[name] = set(), set()
+        for node in descendants(function):
+            if node.type != "call_expression":
+                continue
+            called = callee_name(node, source)
+            if called is None:
+                continue
+            callee, span = called
+            in_loop = enclosing_loop(node) is not None
+            if callee in facts.functions:
+                all_calls[name].add(callee)
+                if in_loop:
+                    loop_calls[name].add(callee)
+            elif callee in LOADS | STORES | MULTIPLIES:
+                facts.calls.append(MatrixCall(node, callee, span, arguments_of(node), name, in_loop))
+    # A function called in a loop runs in a loop, and so does everything it calls.
+    pending = [callee for callees in loop_calls.values() for callee in callees]
+    while pending:
+        callee = pending.pop()
+        if callee in facts.called_in_loops:
+            continue
+        facts.called_in_loops.add(callee)
+        pending.extend(all_calls.get(callee, ()))
+    return facts
+
+
+def byte_size(kind: t.Type) -> int | None:
+    """Bytes a value of this type takes in workgroup memory (WGSL's memory layout rules)."""
+    size_align = _layout(kind)
+    return size_align[0] if size_align is not None else None
+
+
+def _layout(kind: t.Type) -> tuple[int, int] | None:
+    if isinstance(kind, t.Scalar):
+        size = {"f16": 2, "bool": 4, "f32": 4, "i32": 4, "u32": 4}.get(kind.name)
+        return (size, size) if size else None
+    if isinstance(kind, t.Atomic):
+        return 4, 4
+    if isinstance(kind, t.Vector):
+        element = _layout(kind.element)
+        if element is None:
+            return None
+        return element[0] * kind.size, element[0] * (2 if kind.size == 2 else 4)
+    if isinstance(kind, t.Matrix):
+        column = _layout(t.Vector(kind.rows, kind.element))
+        if column is None:
+            return None
+        stride = -(-column[0] // column[1]) * column[1]
+        return stride * kind.columns, column[1]
+    if isinstance(kind, t.Array):
+        element = _layout(kind.element)
+        if element is None or not isinstance(kind.count, int):
+            return None
+        stride = -(-element[0] // element[1]) * element[1]
+        return stride * kind.count, element[1]
+    if isinstance(kind, t.Struct):
+        offset, align = 0, 1
+        for member in kind.members:
+            layout = _layout(member.type)
+            if layout is None:
+                return None
+            offset = -(-offset // layout[1]) * layout[1] + layout[0]
+            align = max(align, layout[1])
+        return -(-offset // align) * align, align
+    return None

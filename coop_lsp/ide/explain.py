@@ -1,0 +1,106 @@
+"""Why a kernel runs as fast as it does: `coop-lint run --explain` and the editor's run result.
+
+Adds to a run's report: the kernel timed again with the other bounds-check
+setting (Dawn only; the command line does it, the editor does not, to keep
+its runs short), and the performance findings (P rules, P007 included) for
+the target whose profile names the adapter, read from the kernel as it ran
+(the run description's [constants] written in). The roofline line is in the
+report itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+
+@dataclass
+class Explanation:
+    target: str = ""
+    bounds_checks: dict = field(default_factory=dict)
+    findings: list[dict] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"target": self.target, "bounds_checks": self.bounds_checks, "findings": self.findings,
+                "notes": self.notes}
+
+    def render(self, markdown: bool = False) -> str:
+        bullet = "- " if markdown else "  "
+        lines = ["### Explanation" if markdown else "explain:"]
+        checks = self.bounds_checks
+        if checks.get("on_ms") and checks.get("off_ms"):
+            lines.append(f"{bullet}bounds checks: {checks['on_ms']:.4f} ms with them (Dawn's default), "
+                         f"{checks['off_ms']:.4f} ms without (disable_robustness): they cost "
+                         f"{checks['on_ms'] / checks['off_ms']:.2f}x")
+        for note in self.notes:
+            lines.append(f"{bullet}{note}")
+        if self.target:
+            if self.findings:
+                lines.append(f"{bullet}performance findings for {self.target}:")
+                for f in self.findings:
+                    lines.append(f"{bullet}  {f['line']}:{f['column']}: {f['code']} [{f['severity']}] {f['message']}")
+            else:
+                lines.append(f"{bullet}no performance findings for {self.target}")
+        return "\n".join(lines) + "\n"
+
+
+def explain(report, kernel_text: str, description, rerun) -> Explanation:
+    """`rerun(robustness)` runs the same kernel again and returns its report (called at most once)."""
+    out = Explanation()
+    if report.backend == "dawn" and not report.emulated and report.ok and report.timing:
+        other = rerun(not report.robustness)
+        if other.ok and other.timing:
+            ms = {report.robustness: report.timing["median_ms"], other.robustness: other.timing["median_ms"]}
+            out.bounds_checks = {"on_ms": ms.get(True), "off_ms": ms.get(False)}
+        else:
+            out.notes.append(f"the run with bounds checks {'on' if not report.robustness else 'off'} did not "
+                             f"complete: {other.status} {other.error}".strip())
+    elif report.backend != "dawn" or report.emulated:
+        out.notes.append("bounds checks are timed both ways on Dawn only (native runs)")
+    out.target = report.peak_profile
+    if not out.target:
+        out.notes.append(f"no device profile names the adapter '{report.adapter or '?'}': no performance findings")
+        return out
+    out.findings = performance_findings(kernel_text, description, out.target)
+    return out
+
+
+def performance_findings(text: str, description, target: str) -> list[dict]:
+    """The P findings for `target` in the kernel as it ran, P007 (bounds checks) included, suppressions applied."""
+    from ..analysis.performance import performance_diagnostics
+    from ..devices.profiles import resolve_targets
+    from ..lint.engine import apply_filters, lint_source
+    from ..runner.execute import apply_constants
+    from ..runner.kernel import KernelError, load_kernel
+    from ..syntax.filters import DiagnosticFilters
+
+    try:
+        if description is not None and description.constants:
+            text = apply_constants(text, description.constants, load_kernel(text))
+    except (KernelError, ValueError):
+        pass  # lint the text as written
+    result = lint_source(text)
+    profiles, _ = resolve_targets((target,))
+    if result.model is None or result.parsed is None or result.parsed.root.has_error or not profiles:
+        return []
+    found = performance_diagnostics(result.parsed.root, result.source, result.model, profiles, run=True)
+    found = apply_filters(found, DiagnosticFilters.from_tree(result.parsed.root, result.source))
+    out = []
+    for d in sorted(found, key=lambda d: d.sort_key):
+        where = result.source.position(d.span.start)
+        out.append({"code": d.code, "severity": d.severity.label, "line": where.line + 1,
+                    "column": where.column + 1, "message": d.message})
+    return out
+
+
+def advice_markdown(report, kernel_text: str, description) -> str:
+    """The performance findings of a finished run as a markdown section, for the editor ('' when none apply)."""
+    if not report.ok or not report.peak_profile:
+        return ""
+    found = performance_findings(kernel_text, description, report.peak_profile)
+    lines = [f"**Performance advice** ({report.peak_profile}; `coop-lint run --explain` also times the bounds "
+             "checks both ways):", ""]
+    lines += [f"- line {f['line']}: {f['code']} [{f['severity']}] {f['message']}" for f in found] or \
+             ["- no performance findings"]
+    return "\n".join(lines) + "\n"

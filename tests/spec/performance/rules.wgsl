@@ -1,0 +1,264 @@
+// The performance rules (P001-P006), linted with the target nvidia-h100,
+// whose profile holds each rule's measured cost. Every case is a valid
+// module (Tint compiles it); the rules only say what is slow.
+
+// === P001: one result tile per subgroup, both operands loaded for one multiply
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<f16>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+@compute @workgroup_size(32) fn main() {
+  var acc = subgroup_matrix_result<f32, 16, 16>();
+  for (var k = 0u; k < 256u; k += 16u) {
+    let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, k, 256u);
+    let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, k * 256u, 256u);
+    acc = subgroupMatrixMultiplyAccumulate(l, r, acc);
+//        ^ P001 each tile this loop loads serves one 'subgroupMatrixMultiplyAccumulate'
+  }
+  subgroupMatrixStore<row_major>(&c, 0u, acc, 16u);
+}
+
+// === P001 quiet: each loaded A tile serves two multiplies
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<f16>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+@compute @workgroup_size(32) fn main() {
+  var acc0 = subgroup_matrix_result<f32, 16, 16>();
+  var acc1 = subgroup_matrix_result<f32, 16, 16>();
+  for (var k = 0u; k < 256u; k += 16u) {
+    let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, k, 256u);
+    let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, k * 256u, 256u);
+    let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, k * 256u + 16u, 256u);
+    acc0 = subgroupMatrixMultiplyAccumulate(l, r0, acc0);
+    acc1 = subgroupMatrixMultiplyAccumulate(l, r1, acc1);
+  }
+  subgroupMatrixStore<row_major>(&c, 0u, acc0, 32u);
+  subgroupMatrixStore<row_major>(&c, 16u, acc1, 32u);
+}
+
+// === P001 quiet: the left tile is loaded once, before the loop
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<f16>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+@compute @workgroup_size(32) fn main() {
+  var acc = subgroup_matrix_result<f32, 16, 16>();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, 0u, 256u);
+  for (var k = 0u; k < 256u; k += 16u) {
+    let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, k * 256u, 256u);
+    acc = subgroupMatrixMultiplyAccumulate(l, r, acc);
+  }
+  subgroupMatrixStore<row_major>(&c, 0u, acc, 16u);
+}
+
+// === P001 suppressed with diagnostic(off, coop.one_tile_per_subgroup)
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<f16>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+@diagnostic(off, coop.one_tile_per_subgroup)
+@compute @workgroup_size(32) fn main() {
+  var acc = subgroup_matrix_result<f32, 16, 16>();
+  for (var k = 0u; k < 256u; k += 16u) {
+    let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, k, 256u);
+    let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, k * 256u, 256u);
+    acc = subgroupMatrixMultiplyAccumulate(l, r, acc);
+  }
+  subgroupMatrixStore<row_major>(&c, 0u, acc, 16u);
+}
+
+// === P002: a workgroup of four subgroups loads its tiles from storage in the K loop
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<f16>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+@compute @workgroup_size(128) fn main(@builtin(subgroup_id) sg: u32) {
+  var acc0 = subgroup_matrix_result<f32, 16, 16>();
+  var acc1 = subgroup_matrix_result<f32, 16, 16>();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, 0u, 256u);
+  for (var k = 0u; k < 256u; k += 16u) {
+    let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, k * 256u + sg * 32u, 256u);
+//           ^ P002 reads tiles of the storage buffer 'a' inside the K loop (2 loads in 'main'): the 4 subgroups
+    let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, k * 256u + sg * 32u + 16u, 256u);
+    acc0 = subgroupMatrixMultiplyAccumulate(l, r0, acc0);
+    acc1 = subgroupMatrixMultiplyAccumulate(l, r1, acc1);
+  }
+  subgroupMatrixStore<row_major>(&c, sg * 32u, acc0, 128u);
+  subgroupMatrixStore<row_major>(&c, sg * 32u + 16u, acc1, 128u);
+}
+
+// === P002 quiet: one subgroup per workgroup has no one to share tiles with
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<f16>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+@compute @workgroup_size(32) fn main() {
+  var acc0 = subgroup_matrix_result<f32, 16, 16>();
+  var acc1 = subgroup_matrix_result<f32, 16, 16>();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, 0u, 256u);
+  for (var k = 0u; k < 256u; k += 16u) {
+    let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, k * 256u, 256u);
+    let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, k * 256u + 16u, 256u);
+    acc0 = subgroupMatrixMultiplyAccumulate(l, r0, acc0);
+    acc1 = subgroupMatrixMultiplyAccumulate(l, r1, acc1);
+  }
+  subgroupMatrixStore<row_major>(&c, 0u, acc0, 32u);
+  subgroupMatrixStore<row_major>(&c, 16u, acc1, 32u);
+}
+
+// === P002 quiet: the tiles come from a staged workgroup slice
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+var<workgroup> slice: array<vec4<u32>, 528>;
+@compute @workgroup_size(128) fn main(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) sg: u32) {
+  var acc0 = subgroup_matrix_result<f32, 16, 16>();
+  var acc1 = subgroup_matrix_result<f32, 16, 16>();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, 0u, 32u);
+  for (var k = 0u; k < 256u; k += 16u) {
+    for (var e = lid; e < 512u; e += 128u) {
+      slice[(e / 32u) * 33u + e % 32u] = a[k * 32u + e];
+    }
+    workgroupBarrier();
+    let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&slice, sg * 4u, 33u);
+    let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&slice, sg * 4u + 2u, 33u);
+    acc0 = subgroupMatrixMultiplyAccumulate(l, r0, acc0);
+    acc1 = subgroupMatrixMultiplyAccumulate(l, r1, acc1);
+    workgroupBarrier();
+  }
+  subgroupMatrixStore<row_major>(&c, sg * 32u, acc0, 128u);
+  subgroupMatrixStore<row_major>(&c, sg * 32u + 16u, acc1, 128u);
+}
+
+// === P003: an array of accumulators indexed by loop variables where it multiplies
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<f16>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+@compute @workgroup_size(32) fn main() {
+  var acc: array<subgroup_matrix_result<f32, 16, 16>, 4>;
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, 0u, 256u);
+  for (var k = 0u; k < 256u; k += 16u) {
+    for (var j = 0u; j < 4u; j++) {
+      let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, k * 256u + j * 16u, 256u);
+      acc[j] = subgroupMatrixMultiplyAccumulate(l, r, acc[j]);
+//    ^ P003 the array of matrices 'acc' is indexed by 'j', which is not a constant
+    }
+  }
+  subgroupMatrixStore<row_major>(&c, 0u, acc[0], 64u);
+}
+
+// === P003 quiet: constant indices in the loop, a runtime index only where it stores
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<f16>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+const LAST: u32 = 1u;
+@compute @workgroup_size(32) fn main() {
+  var acc: array<subgroup_matrix_result<f32, 16, 16>, 2>;
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, 0u, 256u);
+  for (var k = 0u; k < 256u; k += 16u) {
+    let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, k * 256u, 256u);
+    let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, k * 256u + 16u, 256u);
+    acc[0] = subgroupMatrixMultiplyAccumulate(l, r0, acc[0]);
+    acc[LAST * 2u - 1u] = subgroupMatrixMultiplyAccumulate(l, r1, acc[LAST * 2u - 1u]);
+  }
+  for (var j = 0u; j < 2u; j++) {
+    subgroupMatrixStore<row_major>(&c, j * 16u, acc[j], 32u);
+  }
+}
+
+// === P004: 32 KiB of workgroup memory leaves room for one workgroup where two fit 24 KiB each
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> c: array<f32>;
+var<workgroup> stage_a: array<vec4<u32>, 1024>;
+//             ^ P004 workgroup memory is 32.0 KiB ('stage_a' 16.0 KiB, 'stage_b' 16.0 KiB)
+var<workgroup> stage_b: array<vec4<u32>, 1024>;
+@compute @workgroup_size(128) fn main(@builtin(local_invocation_index) lid: u32) {
+  stage_a[lid] = vec4<u32>(lid);
+  stage_b[lid] = vec4<u32>(lid);
+  workgroupBarrier();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&stage_a, 0u, 3u);
+  let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&stage_b, 0u, 3u);
+  subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiply<f32>(l, r), 16u);
+}
+
+// === P004 quiet: 20 KiB, two workgroups per multiprocessor
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> c: array<f32>;
+var<workgroup> stage_a: array<vec4<u32>, 640>;
+var<workgroup> stage_b: array<vec4<u32>, 640>;
+@compute @workgroup_size(128) fn main(@builtin(local_invocation_index) lid: u32) {
+  stage_a[lid] = vec4<u32>(lid);
+  stage_b[lid] = vec4<u32>(lid);
+  workgroupBarrier();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&stage_a, 0u, 3u);
+  let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&stage_b, 0u, 3u);
+  subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiply<f32>(l, r), 16u);
+}
+
+// === P005: staged f16 rows 128 bytes apart put all 8 rows of a load in one bank
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> c: array<f32>;
+const LD: u32 = 64u;
+var<workgroup> slice: array<f16, 16 * LD>;
+@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) lid: u32) {
+  slice[lid] = f16(lid);
+  workgroupBarrier();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&slice, 0u, LD);
+//                                                                                     ^ P005 rows of 'slice' are 128 bytes apart (64 x 2-byte elements): the 8 rows a tile load reads at once put up to 8 in one bank
+  let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&slice, 16u, LD);
+  subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiply<f32>(l, r), 16u);
+}
+
+// === P005 quiet: the same rows padded by 8 halves (144 bytes apart)
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> c: array<f32>;
+const LD: u32 = 72u;
+var<workgroup> slice: array<f16, 16 * LD>;
+@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) lid: u32) {
+  slice[lid] = f16(lid);
+  workgroupBarrier();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&slice, 0u, LD);
+  let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&slice, 16u, LD);
+  subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiply<f32>(l, r), 16u);
+}
+
+// === P006: one f16 per invocation from storage in a copy loop
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<f16>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+var<workgroup> slice: array<f16, 384>;
+@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) lid: u32) {
+  for (var e = lid; e < 256u; e += 32u) {
+    slice[(e / 16u) * 24u + e % 16u] = a[e];
+//                                     ^ P006 each invocation reads one f16 (2 bytes) of the storage buffer 'a'
+  }
+  workgroupBarrier();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&slice, 0u, 24u);
+  subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiply<f32>(l, subgroup_matrix_right<f16, 16, 16>()), 16u);
+}
+
+// === P006 quiet: 8 halves per invocation as vec4<u32>, and one f16 outside any loop
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read> scale: array<f16>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+var<workgroup> slice: array<vec4<u32>, 48>;
+@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) lid: u32) {
+  for (var e = lid; e < 32u; e += 32u) {
+    slice[(e / 2u) * 3u + e % 2u] = a[e];
+  }
+  workgroupBarrier();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&slice, 0u, 3u);
+  let s = subgroup_matrix_result<f32, 16, 16>(f32(scale[0]));
+  subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiplyAccumulate(l, subgroup_matrix_right<f16, 16, 16>(), s), 16u);
+}
