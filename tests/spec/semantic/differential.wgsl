@@ -1,0 +1,45 @@
+// Regressions found by the differential campaign (benchmarks/differential.py):
+// one-edit mutants of real shaders where coop-lint and Tint disagreed, cut
+// down to the edit. Each case is compiled by Tint too.
+
+// === deprecated load with a bool majorness: Tint checks no extent
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<f32, 64>;
+fn f() {
+  let m = subgroupMatrixLoad<subgroup_matrix_result<f32, 32, 8>>(&tile, 0u, true, 8u);
+//        ^ T012 deprecated
+}
+
+// === deprecated store with a bool majorness: Tint checks no stride
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<f32, 64>;
+fn f() {
+  let m = subgroup_matrix_result<f32, 32, 8>();
+  subgroupMatrixStore(&tile, 0u, m, false, 8u);
+//^ T012 deprecated
+}
+
+// === the template form of the same store is checked
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<f32, 64>;
+fn f() {
+  let m = subgroup_matrix_result<f32, 32, 8>();
+  subgroupMatrixStore<row_major>(&tile, 0u, m, 8u);
+//                                             ^ T009 stride 8 (32 bytes) is less than one matrix row
+}
+
+// === subgroup builtins come with the matrix extension
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) li: u32) {
+  buf[li] = subgroupMax(buf[li]) + subgroupBroadcastFirst(buf[0]);
+}
+
+// === subgroup builtins without any extension
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) li: u32) {
+  buf[li] = subgroupMax(buf[li]);
+//          ^ T007 requires the extension 'subgroups'
+}
