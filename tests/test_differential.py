@@ -17,9 +17,9 @@ from benchmarks import differential, mutations
 from .support import agreement
 
 SEED, MUTANTS = 18, 240
-# Measured on this seed: 87.4% (208 of 238; most misses are the rule classes of issue 18 not yet
-# written, most false errors deliberate U002). Raise it as those land.
-AGREEMENT_FLOOR = 0.85
+# Measured on this seed: 88.2% (210 of 238; the misses are rule classes of issue 18 not yet written, the
+# false errors all deliberate U002). Raise it as those land.
+AGREEMENT_FLOOR = 0.86
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +49,16 @@ def test_verdicts_agree_with_tint_on_mutants(campaign):
     table = differential.summarise(records)["overall"]
     agreement.figure(f"agreement with Tint on {len(judged)} mutants (seed {SEED})",
                      f"{table['verdict_agreement']}; false errors {table['false_error']} "
-                     f"({table['false_error_deliberate']} deliberate: U002), missed {table['missed']}")
+                     f"({table['false_error_deliberate']} deliberate), missed {table['missed']}")
     assert rate >= AGREEMENT_FLOOR, differential.summarise(records)["disagreement_classes"]
+
+
+@pytest.mark.tint
+def test_every_false_error_on_mutants_is_deliberate(campaign):
+    records, _ = campaign
+    unplanned = [(r["base"], r["edit"], r["ours_first"]) for r in records
+                 if r["category"] == "false_error" and not differential.deliberate(r)]
+    assert not unplanned, unplanned
 
 
 @pytest.mark.tint
