@@ -437,8 +437,9 @@ class ExpressionChecker:
                                f"{self.stage} shader", ctx.span(name_node))
         template_args = [self.template_value(a) for a in (template.named_children if template else [])]
         args = [self.value(a) for a in arg_nodes]
-        if any(a.type is t.ERROR for a in template_args + args):
-            return ERROR
+        if any(a.type is t.ERROR or (isinstance(a.type, t.TypeOf) and a.type.type is t.ERROR)
+               for a in template_args + args):
+            return ERROR  # the error is reported where the type went wrong
         matches = match_call(builtin.overloads, [a.type for a in template_args], [a.type for a in args])
         if not matches and dialect is not None:
             template_nodes = list(template.named_children) if template else []

@@ -43,3 +43,13 @@ fn main(@builtin(local_invocation_index) li: u32) {
   buf[li] = subgroupMax(buf[li]);
 //          ^ T007 requires the extension 'subgroups'
 }
+
+// === a matrix type that is wrong is reported once, not again at the call
+enable wgpu_cooperative_matrix;
+@group(0) @binding(0) var<storage, read> words: array<u32>;
+fn f() {
+  let m = coopLoad<coop_mat8x8<i32, A>>(&words[0], 8u);
+//                 ^ T005 cooperative matrix element type must be f32 or f16, not 'i32'
+}
+// tint: skip -- wgpu dialect
+// naga: differs -- naga 29 validates element types that no GPU offers for cooperative matrices
