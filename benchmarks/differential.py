@@ -170,6 +170,12 @@ def _applicable(kind: str) -> list[int]:
     return cache[kind]
 
 
+def mutant_text(accepted: list[tuple[str, str]], seed: int, index: int, kinds: list[str] | None = None) -> str:
+    """The text of mutant `index` of a campaign over `accepted` bases, made again in this process."""
+    _STATE.update(bases=accepted, applicable={})
+    return make_mutant(seed, index, sorted(kinds or mutations.KINDS))[2]
+
+
 def make_mutant(seed: int, index: int, kinds: list[str]) -> tuple[str, str, str, str] | None:
     """(kind, base name, mutated text, description) of mutant `index`; the same for a seed on any machine."""
     rng = random.Random(f"{seed}:{index}")
@@ -335,8 +341,8 @@ def verdict_agreement(records: list[dict]) -> float:
 
 # ------------------------------------------------------------------ driver
 def run_campaign(bases: list[tuple[str, str]], mutants: int, seed: int, workers: int, use_naga: bool,
-                 kinds: list[str] | None = None, progress: bool = False) -> tuple[list[dict], int]:
-    """Judge `mutants` mutants; returns the records and the number of accepted bases."""
+                 kinds: list[str] | None = None, progress: bool = False) -> tuple[list[dict], list]:
+    """Judge `mutants` mutants; returns the records and the bases the compiler accepted (what was mutated)."""
     kinds = sorted(kinds or mutations.KINDS)
     context = multiprocessing.get_context("fork")
     with context.Pool(workers, initializer=_init_worker, initargs=(bases, use_naga)) as pool:
@@ -352,7 +358,7 @@ def run_campaign(bases: list[tuple[str, str]], mutants: int, seed: int, workers:
                 print(f"  {len(records)} mutants, {rate:.1f}/s, agreement {100 * verdict_agreement(records):.2f}%",
                       flush=True)
     records.sort(key=lambda r: r["index"])
-    return records, len(accepted)
+    return records, accepted
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -372,7 +378,9 @@ def main(argv: list[str] | None = None) -> int:
     bases = load_bases(args.corpus)
     kinds = args.kinds.split(",") if args.kinds else None
     started = time.monotonic()
-    records, accepted = run_campaign(bases, args.mutants, args.seed, args.workers, use_naga, kinds, progress=True)
+    records, accepted_list = run_campaign(bases, args.mutants, args.seed, args.workers, use_naga, kinds,
+                                          progress=True)
+    accepted = len(accepted_list)
     seconds = time.monotonic() - started
     summary = summarise(records)
     print(f"{len(bases)} bases, {accepted} accepted by their compiler; {summary['mutants_run']} mutants judged "

@@ -29,7 +29,9 @@ from . import tint_messages
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "tests" / "spec" / "TINT_COVERAGE.json"
-SUITES = ("syntax", "semantic", "uniformity")
+SUITES = ("syntax", "semantic", "uniformity", "tint_messages")
+MINED = ROOT / "tests" / "spec" / "tint_messages" / "mutants.wgsl"
+_DIRECTIVE_OR_ANNOTATION = re.compile(r"^\s*//\s*(\^|<-|tint:|naga:)")
 
 # Messages that are not rules of the WGSL a kernel author writes for a browser, and why. Matched in order
 # against the message template; the first match gives the reason.
@@ -130,15 +132,87 @@ def coverage(table: dict) -> dict:
             "share": covered / language if language else 0.0}
 
 
+def mine(messages: list[dict], covered: set[str], mutants: int, seed: int, workers: int) -> list[tuple[str, str]]:
+    """Cases for messages no spec case shows yet: the smallest one-edit mutant of our own spec cases and
+    examples on which Tint reports that message first and coop-lint agrees on verdict and line."""
+    from coop_lsp.lint import lint_source
+
+    from . import differential
+
+    bases = [(name, _without_annotations(text)) for name, text in differential.load_bases(None)]
+    records, accepted = differential.run_campaign(bases, mutants, seed, workers, use_naga=False)
+    wanted = {m["id"] for m in messages if m["id"] not in covered and out_of_scope(m["template"]) is None}
+    found: dict[str, str] = {}
+    with TintOracle() as tint:
+        for record in records:
+            if record["category"] != "both_reject" or not record.get("same_line"):
+                continue
+            template = best_template(record["compiler_first"][2], messages)
+            if template is None or template["id"] not in wanted:
+                continue
+            text = differential.mutant_text(accepted, seed, record["index"])
+            if template["id"] in found and len(found[template["id"]]) <= len(text):
+                continue
+            annotated = _annotated(text, lint_source(text))
+            if annotated is not None:
+                found[template["id"]] = annotated
+    return sorted(found.items())
+
+
+def _without_annotations(text: str) -> str:
+    return "\n".join(line for line in text.split("\n") if not _DIRECTIVE_OR_ANNOTATION.match(line))
+
+
+def _annotated(text: str, result) -> str | None:
+    """The text with each of our diagnostics written under its line, as spec cases write them."""
+    below: dict[int, list[str]] = {}
+    for diagnostic in result.diagnostics:
+        position = result.source.position(diagnostic.span.start)
+        fragment = diagnostic.message.splitlines()[0][:60].rstrip()
+        if position.column == 0:
+            note = f"// <- {diagnostic.code} {fragment}"
+        elif position.column >= 2:
+            note = "//" + " " * (position.column - 2) + f"^ {diagnostic.code} {fragment}"
+        else:
+            return None  # column 1 cannot be pointed at
+        below.setdefault(position.line, []).append(note)
+    lines = []
+    for number, line in enumerate(text.rstrip("\n").split("\n")):
+        lines.append(line)
+        lines.extend(below.get(number, []))
+    return "\n".join(lines) + "\n"
+
+
+def write_mined(cases: list[tuple[str, str]]) -> None:
+    header = ("// One case per Tint resolver/validator error that no hand-written spec case showed: the smallest\n"
+              "// one-edit mutant of our own spec cases and examples (benchmarks/differential.py) on which Tint\n"
+              "// reports that error first and coop-lint agrees with it on the verdict and the line. Made by\n"
+              "// `python -m benchmarks.tint_coverage DAWN --mine N`; each case is named after the message id\n"
+              "// in tests/spec/TINT_COVERAGE.json, and its annotations are coop-lint's diagnostics at the time.\n")
+    MINED.parent.mkdir(parents=True, exist_ok=True)
+    MINED.write_text(header + "".join(f"\n// === {ident}\n{text}" for ident, text in cases))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkout", type=Path, help="a google/dawn checkout (work tree or git directory)")
+    parser.add_argument("--mine", type=int, default=0, metavar="N",
+                        help="also look for cases among N mutants of our spec cases and examples")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     from dataclasses import asdict
 
     messages = [asdict(m) for m in tint_messages.extract(tint_messages.read_sources(args.checkout))]
     previous = {r["id"]: r for r in json.loads(TABLE.read_text())["messages"]} if TABLE.exists() else {}
     table = build(messages, previous)
+    if args.mine:
+        covered = {r["id"] for r in table["messages"] if "case" in r}
+        mined = mine(messages, covered, args.mine, args.seed, args.workers)
+        existing = [(c.name, c.source) for _, c in load_cases() if c.file == MINED]
+        write_mined(sorted(dict(existing + mined).items()))
+        print(f"{len(mined)} new cases in {MINED}")
+        table = build(messages, previous)
     TABLE.write_text(json.dumps(table, indent=1) + "\n")
     figures = coverage(table)
     print(f"{figures['covered']} of {figures['language_level']} language-level messages covered "
