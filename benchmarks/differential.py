@@ -54,6 +54,8 @@ DELIBERATE = {
     ("naga", "T006"): "naga validates coopMultiplyAdd with shapes that differ; SPIR-V does not",
     ("naga", "T010"): "naga validates a matrix in workgroup memory; SPIR-V allows only Function and Private",
     ("naga", "T005"): "naga validates element types no GPU offers for cooperative matrices (only f16/f32 run)",
+    ("naga", "U001"): "naga does not check that barriers and matrix operations run in uniform control flow; "
+                      "the WGSL spec and Tint do, and a divergent barrier hangs the GPU",
 }
 
 
@@ -361,6 +363,18 @@ def run_campaign(bases: list[tuple[str, str]], mutants: int, seed: int, workers:
     return records, accepted
 
 
+def _naga_description() -> str:
+    from coop_lsp.devices.naga import NagaOracle
+
+    oracle = NagaOracle()
+    try:
+        return f"{oracle.binary} ({oracle.version()})"
+    except Exception as error:  # noqa: BLE001 - the description is informative only
+        return f"unknown: {error}"
+    finally:
+        oracle.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, help="folder of public WGSL (e.g. /work/corpus/conformance)")
@@ -398,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
         path = write_result("differential", {
             "seed": args.seed, "workers": args.workers, "seconds": round(seconds, 1),
             "bases": len(bases), "bases_accepted": accepted, "base_names_sha256": corpus_hash,
-            "naga": use_naga, **summary,
+            "naga": use_naga, "naga_binary": _naga_description() if use_naga else None, **summary,
         }, notes="Seeded one-edit mutants of public WGSL (/work/corpus/conformance), examples/ and tests/spec "
                  "cases, compiled by Tint (wgpudawn, Null backend; naga-cli for the wgpu dialect) and linted by "
                  "lint_source; see benchmarks/differential.py. Categories: both_accept, false_error (we error, "
