@@ -54,14 +54,21 @@ DELIBERATE = {
     ("naga", "T006"): "naga validates coopMultiplyAdd with shapes that differ; SPIR-V does not",
     ("naga", "T010"): "naga validates a matrix in workgroup memory; SPIR-V allows only Function and Private",
     ("naga", "T005"): "naga validates element types no GPU offers for cooperative matrices (only f16/f32 run)",
+    ("naga", "S002"): "naga accepts operator mixes the WGSL grammar forbids without parentheses (Tint rejects them)",
     ("naga", "U001"): "naga does not check that barriers and matrix operations run in uniform control flow; "
                       "the WGSL spec and Tint do, and a divergent barrier hangs the GPU",
 }
 
 
+_NAGA_STRIDE = re.compile(r"no matching call to 'coop(Load|Store)T?' with arguments \((coop_mat\w+<[^>]*>, )?ptr<[^>]*>, "
+                          r"(?!u32\b)")
+
+
 def deliberate(record: dict) -> str | None:
-    code = (record.get("ours_first") or [None])[0]
-    return DELIBERATE.get((record["oracle"], code)) or DELIBERATE.get(("*", code))
+    first = record.get("ours_first") or [None, None, ""]
+    if record["oracle"] == "naga" and first[0] == "T004" and _NAGA_STRIDE.match(first[2]):
+        return "naga accepts a coopLoad/coopStore stride of any scalar type (even 16.5); the proposal's is u32"
+    return DELIBERATE.get((record["oracle"], first[0])) or DELIBERATE.get(("*", first[0]))
 
 
 CATEGORIES = ("both_accept", "false_error", "missed", "both_reject")

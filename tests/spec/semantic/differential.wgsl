@@ -53,3 +53,15 @@ fn f() {
 }
 // tint: skip -- wgpu dialect
 // naga: differs -- naga 29 validates element types that no GPU offers for cooperative matrices
+
+// === a float dimension counts as its integer part, as Tint reads it
+enable chromium_experimental_subgroup_matrix;
+fn f() {
+  let a = subgroup_matrix_result<f32, 8, 8f>(1);
+  let b = subgroup_matrix_left<f32, 8.5, 8>(1);
+}
+
+// === a float dimension below one is no dimension
+enable chromium_experimental_subgroup_matrix;
+fn f() { let s = subgroup_matrix_result<f32, 8, 0.5>(1); }
+//               ^ T005 row count must be a constant positive integer
