@@ -17,9 +17,10 @@ from benchmarks import differential, mutations
 from .support import agreement
 
 SEED, MUTANTS = 18, 240
-# Measured on this seed: 88.2% (210 of 238; the misses are rule classes of issue 18 not yet written, the
-# false errors all deliberate U002). Raise it as those land.
-AGREEMENT_FLOOR = 0.86
+# Verdict agreement, deliberate differences (U002) counted as agreeing, measured on this seed: 92.4%
+# (220 of 238; the rest are misses of rule classes issue 18 has yet to add). The bases are the repository's
+# own spec cases, so the mutants change as cases are added; the floor leaves room for that.
+AGREEMENT_FLOOR = 0.90
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +46,8 @@ def test_verdicts_agree_with_tint_on_mutants(campaign):
     records, accepted = campaign
     judged = [r for r in records if r["category"] in differential.CATEGORIES]
     assert len(accepted) > 200 and len(judged) >= MUTANTS * 0.9
-    rate = differential.verdict_agreement(records)
+    planned = sum(1 for r in judged if r["category"] == "false_error" and differential.deliberate(r))
+    rate = (sum(1 for r in judged if r["category"] in ("both_accept", "both_reject")) + planned) / len(judged)
     table = differential.summarise(records)["overall"]
     agreement.figure(f"agreement with Tint on {len(judged)} mutants (seed {SEED})",
                      f"{table['verdict_agreement']}; false errors {table['false_error']} "
