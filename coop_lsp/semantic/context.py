@@ -24,6 +24,12 @@ DIALECT_ENABLES = {"wgpu": NAGA_ENABLE, "chromium": TINT_ENABLE, "standard": STA
 ENABLE_DIALECTS = {enable: dialect for dialect, enable in DIALECT_ENABLES.items()}
 
 
+
+# The matrix extensions bring the subgroup builtins with them (measured on wgpudawn 0.32: Tint accepts
+# subgroupMax under chromium_experimental_subgroup_matrix alone; naga needs no enable for them).
+SUBGROUP_IMPLYING_ENABLES = frozenset({"chromium_experimental_subgroup_matrix", "subgroup_matrix",
+                                       "wgpu_cooperative_matrix"})
+
 class Context:
     def __init__(self, source: SourceText, root: ts.Node) -> None:
         self.source = source
@@ -139,6 +145,8 @@ class Context:
         """Reports a missing `enable` (once per extension) with a fix that adds it."""
         if extension in self.model.enables:
             return True
+        if extension == "subgroups" and self.model.enables & SUBGROUP_IMPLYING_ENABLES:
+            return True  # Tint and naga both accept subgroup builtins under the matrix extensions
         if extension in self._enables_reported:
             return False
         self._enables_reported.add(extension)

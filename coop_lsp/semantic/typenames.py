@@ -281,11 +281,12 @@ class TypeResolver:
             value = self.template_value(arg)
             if value.type is t.ERROR:
                 return t.ERROR
-            if not isinstance(value.value, int) or isinstance(value.value, bool) or value.value <= 0:
+            count = _tint_count(value.value) if dialect == "chromium" else value.value
+            if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
                 ctx.report("T005", f"subgroup matrix {what} count must be a constant positive integer",
                            ctx.span(name_node))
                 return t.ERROR
-            dimensions.append(value.value)
+            dimensions.append(count)
         element = self._matrix_element(args[0])
         if element is t.ERROR:
             return t.ERROR
@@ -301,3 +302,13 @@ class TypeResolver:
         if text in ("u8", "i8") and self.lookup_symbol(text) is None and self.ctx.enabled_dialect() != "wgpu":
             return t.Scalar(text)
         return self.resolve_type(node)
+
+
+def _tint_count(value: object) -> object:
+    """A subgroup matrix dimension as Tint reads it: any scalar constant, converted to an integer by
+    truncation (Tint accepts `8f` and even `8.5f` as 8; measured on wgpudawn 0.32)."""
+    if isinstance(value, float):
+        return int(value) if value == value and abs(value) != float("inf") else None
+    if isinstance(value, bool):
+        return int(value)
+    return value

@@ -6,10 +6,16 @@ from collections import defaultdict
 
 # compiler -> case id -> agrees
 RESULTS: dict[str, dict[str, bool]] = defaultdict(dict)
+# Figures measured over many inputs at once (mutant campaigns, Tint's validator coverage): one line each.
+FIGURES: dict[str, str] = {}
 
 
 def record(compiler: str, case_id: str, agrees: bool) -> None:
     RESULTS[compiler][case_id] = agrees
+
+
+def figure(name: str, line: str) -> None:
+    FIGURES[name] = line
 
 
 def summary_lines() -> list[str]:
@@ -21,4 +27,5 @@ def summary_lines() -> list[str]:
         lines.append(f"agreement with {compiler}: {agreeing}/{len(cases)} cases "
                      f"({100.0 * agreeing / len(cases):.1f}%)")
         lines += [f"  differs: {case}" for case, agrees in sorted(cases.items()) if not agrees]
+    lines += [f"{name}: {line}" for name, line in sorted(FIGURES.items())]
     return lines

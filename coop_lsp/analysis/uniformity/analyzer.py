@@ -60,6 +60,7 @@ class _Pending:
     builtin: str = ""
     call: Span | None = None
     inherited: bool = False  # comes from a callee's summary
+    control_flow: bool = False  # a requirement on the control flow at the call, not on an argument
 
 
 @dataclass
@@ -224,15 +225,20 @@ class _FunctionAnalysis:
         graph = self.graph
         parameter_nodes = set(self.parameter_index)
         failed = set()
+        failures = []
         for pending in _tint_order(self.pending):
             goals = {MAY_BE_NON_UNIFORM} if pending.requirement.scope == "subgroup uniform" else \
                 {MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP}
             path = graph.path_to(pending.target, goals)
             if path is not None:
                 failed.add(id(pending))
-                self.failures.append(Failure(pending.requirement, pending.span, pending.message,
-                                                   pending.inner_notes + self._notes(path), self.name,
-                                                   pending.builtin, pending.call or pending.span))
+                failures.append((pending, Failure(pending.requirement, pending.span, pending.message,
+                                                  pending.inner_notes + self._notes(path), self.name,
+                                                  pending.builtin, pending.call or pending.span)))
+        if len(failures) > 1:  # which one Tint reports first (only then is the walk worth its time)
+            reported = _tint_report(graph, self.pending)
+            failures.sort(key=lambda item: item[0] is not reported)
+        self.failures.extend(failure for _, failure in failures)
         # What callers inherit keeps source order: Tint explains a call by the callee's first requirement.
         pointee_nodes = {node: index for index, node in self.pointees.items()}
         for pending in self.pending:
@@ -367,7 +373,8 @@ class _FunctionAnalysis:
         keyword = _keyword(node, "var")
         span = Span(keyword.start_byte, keyword.end_byte)
         self.pending.append(_Pending(rule, span, "variables that contain subgroup matrix types cannot be declared "
-                                                 "in non-uniform control flow", cf, builtin="var", call=span))
+                                                 "in non-uniform control flow", self.graph.node(cf), builtin="var", call=span,
+                                     control_flow=True))
 
     def _branch(self, keyword: ts.Node, cf: int, value: int) -> int:
         return self.graph.node(cf, value, label=Label("branch", "control flow depends on possibly non-uniform "
@@ -492,7 +499,10 @@ class _FunctionAnalysis:
             return cf
         if key in self.variables:
             previous = self.variables[key]
-            self.variables[key] = self.graph.node(value, cf, previous) if compound else self.graph.node(value, cf)
+            # As in Tint, the new value depends on the control flow only through the value assigned
+            # (every value carries the control flow it was computed in), so a value made in non-uniform
+            # control flow keeps pointing at the call that made it.
+            self.variables[key] = self.graph.node(value, previous) if compound else self.graph.node(value)
         return cf
 
     # ----------------------------------------------------------------- expressions
@@ -584,14 +594,14 @@ class _FunctionAnalysis:
                 return cf
             builtin = self._builtin_value(symbol.declaration)
             if builtin is not None:
-                return self.graph.node(cf, parameter, label=Label(
+                return self._labelled(cf, parameter, Label(
                     "source", f"builtin '{symbol.name}' of '{self.name}' may be non-uniform", span))
             if self.stage and self._attribute(symbol.declaration, "location") is not None:
-                return self.graph.node(cf, parameter, label=Label(
+                return self._labelled(cf, parameter, Label(
                     "source", f"user-defined input '{symbol.name}' of '{self.name}' may be non-uniform", span))
             # Tint points at the use when the value flows into an argument, and at the declaration
             # when control flow depends on it.
-            return self.graph.node(cf, parameter, label=Label(
+            return self._labelled(cf, parameter, Label(
                 "source", f"parameter '{symbol.name}' of '{self.name}' may be non-uniform", span,
                 control_span=None if self.stage else symbol.span))
         key = symbol.declaration.start_byte
@@ -600,6 +610,12 @@ class _FunctionAnalysis:
         if symbol.kind == "var":
             return self._module_variable(symbol, span, cf)
         return cf  # const, override, module-scope let-like values are uniform
+
+    def _labelled(self, cf: int, source: int, label: Label) -> int:
+        """A value that depends on the control flow and on a source of non-uniformity; the label names the
+        source, so it goes on a node of its own: a path that reaches the control flow instead must not
+        name it."""
+        return self.graph.node(cf, self.graph.node(source, label=label))
 
     def _module_variable(self, symbol: Symbol, span: Span, cf: int) -> int:
         space, access = symbol.space, symbol.access
@@ -611,7 +627,7 @@ class _FunctionAnalysis:
             message = f"reading from module-scope private variable '{symbol.name}' may result in a non-uniform value"
         else:
             return cf
-        return self.graph.node(cf, MAY_BE_NON_UNIFORM, label=Label("source", message, span))
+        return self._labelled(cf, MAY_BE_NON_UNIFORM, Label("source", message, span))
 
     def call(self, node: ts.Node, cf: int) -> tuple[int, int]:
         callee = node.child_by_field_name("function")
@@ -631,14 +647,6 @@ class _FunctionAnalysis:
             return self._user_call(symbol, span, cf, values, arg_nodes)
         constructed = self.owner.model.type_at(node.start_byte, node.end_byte, "call_expression")
         is_builtin = CORE_TABLE.get(name) is not None or any(name in table for table in MATRIX_TABLES.values())
-        if isinstance(constructed, t.CoopMatrix) and symbol is None and not is_builtin:
-            rule = matrix_constructor_requirement(constructed.kind.dialect)
-            self.pending.append(_Pending(rule, span, f"'{name}' must only be called from subgroup uniform "
-                                                     "control flow", cf, builtin=name, call=span))
-            for index, (value, arg) in enumerate(zip(values, arg_nodes)):
-                self.pending.append(_Pending(rule, Span(arg.start_byte, arg.end_byte),
-                                             f"{constructed.describe()} constructor requires argument {index} "
-                                             "to be uniform", value, builtin=constructed.describe(), call=span))
         builtin = CORE_TABLE.get(name)
         dialect = None
         if builtin is None:
@@ -648,12 +656,29 @@ class _FunctionAnalysis:
                     break
             if builtin is not None and not name.startswith("coop"):
                 dialect = self.owner.dialect if self.owner.dialect in ("chromium", "standard") else "chromium"
+        needed = requirement(name, builtin.category, dialect) if builtin is not None else None
+        call_node = cf
+        if needed is not None or isinstance(constructed, t.CoopMatrix):
+            # Tint's call and argument nodes: the requirements on the control flow at the call and on each
+            # argument point at them, and so does the result, so that a value computed in non-uniform
+            # control flow is blamed on the call that computed it, as Tint blames it.
+            call_node = self.graph.node(cf)
+            values = [self.graph.node(value) for value in values]
+        if isinstance(constructed, t.CoopMatrix) and symbol is None and not is_builtin:
+            rule = matrix_constructor_requirement(constructed.kind.dialect)
+            self.pending.append(_Pending(rule, span, f"'{name}' must only be called from subgroup uniform "
+                                                     "control flow", call_node, builtin=name, call=span,
+                                         control_flow=True))
+            for index, (value, arg) in enumerate(zip(values, arg_nodes)):
+                self.pending.append(_Pending(rule, Span(arg.start_byte, arg.end_byte),
+                                             f"{constructed.describe()} constructor requires argument {index} "
+                                             "to be uniform", value, builtin=constructed.describe(), call=span))
         if builtin is None:
-            return cf, self.graph.node(cf, *values)
-        needed = requirement(name, builtin.category, dialect)
+            return cf, self.graph.node(call_node, *values)
         if needed is not None:
             self.pending.append(_Pending(needed, span, f"'{name}' must only be called from {needed.scope} "
-                                                       "control flow", cf, builtin=name, call=span))
+                                                       "control flow", call_node, builtin=name, call=span,
+                                         control_flow=True))
             if needed.arguments:
                 for index, (value, arg) in enumerate(zip(values, arg_nodes)):
                     self.pending.append(_Pending(needed, Span(arg.start_byte, arg.end_byte),
@@ -674,18 +699,19 @@ class _FunctionAnalysis:
             # Tint: uniform at subgroup scope only when the arguments are; never across the workgroup.
             workgroup = self.graph.node(MAY_BE_NON_UNIFORM_IN_WORKGROUP, label=Label(
                 "source", f"return value of '{name}' may be non-uniform", span))
-            return cf, self.graph.node(workgroup, cf, *values)
-        return cf, self.graph.node(cf, *values)
+            return cf, self.graph.node(workgroup, call_node, *values)
+        return cf, self.graph.node(call_node, *values)
 
     def _user_call(self, symbol: Symbol, span: Span, cf: int, values: list[int], arg_nodes) -> tuple[int, int]:
         summary = self.owner.summary(symbol.declaration)
+        call_node = self.graph.node(cf) if summary.call_site else cf  # Tint's call node, as in call()
         for inner in summary.call_site:
             # Tint names only the outermost call of a chain.
             direct = not any(n.message.startswith("called") for n in inner.inner_notes)
             kept = [n for n in inner.inner_notes if not n.message.startswith("called")]
             called = Note(f"called {'by' if direct else 'indirectly by'} '{symbol.name}' from '{self.name}'", span)
-            self.pending.append(_Pending(inner.requirement, inner.span, inner.message, cf, kept + [called],
-                                         inner.builtin, span, inherited=True))
+            self.pending.append(_Pending(inner.requirement, inner.span, inner.message, call_node, kept + [called],
+                                         inner.builtin, span, inherited=True, control_flow=True))
         for index, requirements in summary.pointees.items():
             if index >= len(values):
                 continue
@@ -700,16 +726,18 @@ class _FunctionAnalysis:
             if index < len(arg_nodes):
                 self._write_through_argument(arg_nodes[index], cf, non_uniform,
                                              [values[i] for i in depends if i < len(values)], symbol, span)
+        passed_values = dict(enumerate(values))
         for index, requirements in summary.parameters.items():
             if index >= len(values):
                 continue
             arg = arg_nodes[index]
             passed = self.graph.node(values[index], label=Label(
                 "passed", "possibly non-uniform value passed here", Span(arg.start_byte, arg.end_byte)))
+            passed_values[index] = passed  # Tint's argument node: the requirement and the result share it
             for inner in requirements:
                 self.pending.append(_Pending(inner.requirement, inner.span, inner.message, passed,
                                              list(inner.inner_notes), inner.builtin, span, inherited=True))
-        result_dependencies = [cf] + [values[i] for i in summary.return_parameters if i < len(values)]
+        result_dependencies = [call_node] + [passed_values[i] for i in summary.return_parameters if i < len(values)]
         result = self.graph.node(*result_dependencies)
         if summary.return_non_uniform:
             self.graph.add_edge(result, self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
@@ -743,6 +771,61 @@ class _FunctionAnalysis:
                 "source", f"'{callee.name}' may write a non-uniform value through this pointer",
                 Span(arg.start_byte, arg.end_byte))))
         self.variables[key] = self.graph.node(*sources)
+
+
+def _tint_report(graph: Graph, pending: list[_Pending]) -> _Pending | None:
+    """The requirement Tint reports first in this function, found the way Tint finds it.
+
+    Tint links every requirement to one root, in program order (for each call its arguments, then the
+    call itself), walks the graph depth first from the root, last edge first, and marks each node with
+    the node it was first reached from; the requirement it blames is the one at the start of the chain
+    of marks that ends at the non-uniform source. A value computed in non-uniform control flow and used
+    later is thus blamed on the call that computed it, not on its later use. Workgroup requirements are
+    looked at before subgroup ones (Tint analyses the two scopes in that order).
+    """
+    ordered = _tint_edge_order(pending)
+    for scope in ("uniform", "subgroup uniform"):
+        candidates = [p for p in ordered if p.requirement.scope == scope]
+        if not candidates:
+            continue
+        # In the workgroup pass, values uniform only within a subgroup are simply non-uniform.
+        goals = (MAY_BE_NON_UNIFORM,) if scope == "subgroup uniform" else \
+            (MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP)
+        root = -1
+        reached_from: dict[int, int] = {}
+        owner: dict[int, _Pending] = {}
+        stack = []
+        for item in candidates:
+            if item.target not in reached_from:
+                reached_from[item.target] = root
+                owner[item.target] = item
+                stack.append(item.target)
+        while stack:
+            node = stack.pop()
+            if node in goals:
+                continue
+            for target in graph.edges[node]:
+                if target not in reached_from:
+                    reached_from[target] = node
+                    stack.append(target)
+        for goal in goals:
+            if goal not in reached_from:
+                continue
+            node = goal
+            while reached_from[node] != root:
+                node = reached_from[node]
+            return owner[node]
+    return None
+
+
+def _tint_edge_order(pending: list[_Pending]) -> list[_Pending]:
+    """Requirements in the order Tint links them to its root: per call, arguments first, the call last."""
+    groups: dict[tuple, list[_Pending]] = {}
+    for item in pending:
+        key = (item.call.start, item.call.end) if item.call is not None else (item.span.start, item.span.end)
+        groups.setdefault(key, []).append(item)
+    return [item for items in groups.values()
+            for item in [p for p in items if not p.control_flow] + [p for p in items if p.control_flow]]
 
 
 def _tint_order(pending: list[_Pending]) -> list[_Pending]:
