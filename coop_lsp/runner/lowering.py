@@ -4,16 +4,29 @@
 the three dialects to plain WGSL with the same results, so the kernel runs on
 any adapter (lavapipe in CI, a GPU without matrix hardware):
 
-- a matrix value is a function-scope `array<E, rows * columns>`, row-major;
-  u8 / i8 elements are held as u32 / i32;
-- each invocation holds the whole matrix of its subgroup: loads read every
-  element, multiplies are plain triple loops (accumulating in the result
-  type), stores write every element (all lanes of an emulated subgroup write
-  the same values);
-- the subgroup is emulated: `subgroup_id`, `num_subgroups`,
-  `subgroup_invocation_id` and `subgroup_size` builtins become values
-  computed from `local_invocation_index` and a fixed emulated subgroup size
-  (32 by default), so kernels that split work by subgroup keep their split.
+- the subgroup is emulated as a slice of `subgroup_size` consecutive
+  invocations of the workgroup (any size the workgroup divides into, whatever
+  the adapter's own subgroups are): `subgroup_id`, `num_subgroups`,
+  `subgroup_invocation_id` and `subgroup_size` become values computed from
+  `local_invocation_index`;
+- a matrix is distributed over its subgroup as hardware does: lane l holds
+  elements l, l + S, l + 2 S, ... (row-major element numbers, S lanes), so a
+  matrix value is a function-scope `array<E, ceil(rows * columns / S)>`
+  (u8 / i8 held as u32 / i32); loads and stores move each lane's share;
+- a multiply stages both operands of each subgroup in workgroup memory
+  (between two workgroup barriers) and each lane computes its share of the
+  result with a loop over K that reads them;
+- the kernel's own subgroup builtins (subgroupAdd, subgroupShuffle, ...) are
+  emulated the same way (subgroup_emulation.py), unless the adapter's
+  subgroup is the emulated one, then they are kept;
+- directives naga (wgpu-native) does not implement (`enable subgroups;`,
+  `requires subgroup_id`) are dropped, with a note.
+
+The compiled size grows with the number of matrix builtins in the kernel, not
+with the matrix size times that number: every helper is a few statements per
+element of a lane's share, and indexes the share only by constants (lavapipe
+turns a dynamic index into a private array into a branch ladder over all of
+its elements; workgroup memory it indexes directly).
 
 `to_tint(text)` translates the wgpu (naga) dialect and the standard proposal
 to Tint's `chromium_experimental_subgroup_matrix`, so they run on Dawn.
@@ -28,6 +41,7 @@ from dataclasses import dataclass, field
 
 from ..semantic import types as t
 from .kernel import KernelError, KernelModule, attribute_args, attribute_name, int_value, load_kernel
+from .subgroup_emulation import EXCHANGE, SUBGROUP, SubgroupEmulation, emulated_names
 
 TINT_BUILTINS = {"subgroupMatrixLoad", "subgroupMatrixStore", "subgroupMatrixMultiply",
                  "subgroupMatrixMultiplyAccumulate", "subgroupMatrixScalarAdd", "subgroupMatrixScalarSubtract",
@@ -39,6 +53,9 @@ NAGA_ROLES = {"A": "left", "B": "right", "C": "result"}
 SUBGROUP_BUILTINS = ("subgroup_id", "num_subgroups", "subgroup_invocation_id", "subgroup_size")
 PREFIX = "coop_emu_"  # WGSL reserves identifiers that start with two underscores
 LANE = PREFIX + "lane"  # private: this invocation's index in its emulated subgroup
+SUBGROUP_BUILTIN_CALLS = emulated_names()
+NAGA_UNIMPLEMENTED_ENABLES = {"subgroups": "naga (wgpu-native) does not implement it; the adapter's subgroup "
+                              "feature is requested instead"}
 
 
 class LoweringError(KernelError):
@@ -78,8 +95,20 @@ class _Rewriter:
     module: KernelModule
     mode: str  # "emulate" or "tint"
     subgroup_size: int = 32
+    lanes: int = 32  # invocations that share a matrix: the subgroup size, or the whole (smaller) workgroup
+    subgroups_per_workgroup: int = 1
+    keep_subgroup_ops: bool = False  # the adapter's subgroups are the emulated ones
+    # Whole matrices in every invocation, for kernels whose matrix operations are not in control flow
+    # uniform across the workgroup, where the exchange's barriers are not allowed: lane 0 of each
+    # subgroup does all the work, no lane talks to another, and the multiplies are written out in full.
+    whole: bool = False
     helpers: dict = field(default_factory=dict)  # key -> (name, code)
     notes: list[str] = field(default_factory=list)
+    scratch: dict = field(default_factory=dict)  # storage element type -> elements per subgroup
+    subgroup_ops: SubgroupEmulation | None = None
+
+    def __post_init__(self):
+        self.subgroup_ops = SubgroupEmulation(self.helper, self.lanes, self.subgroup_size)
 
     # ------------------------------------------------------------- plumbing
     @property
@@ -106,6 +135,22 @@ class _Rewriter:
         out.append(self.data[pos:node.end_byte].decode())
         return "".join(out)
 
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def share(self, m: t.CoopMatrix) -> int:
+        """Elements of `m` each lane holds."""
+        return -(-(m.rows * m.columns) // self.holders)
+
+    @property
+    def holders(self) -> int:
+        """Lanes a matrix is spread over."""
+        return 1 if self.whole else self.lanes
+
+    def lane_zero_only(self, returned: str) -> str:
+        return f"  if ({LANE} != 0u) {{ return{returned}; }}\n" if self.whole else ""
+
     def helper(self, key, make) -> str:
         if key not in self.helpers:
             name = f"{PREFIX}{key[0]}_{len(self.helpers)}"
@@ -127,7 +172,10 @@ class _Rewriter:
         if kind == "enable_directive":
             return self.enable(node)
         if kind == "requires_directive" and self.mode == "emulate":
-            kept = [self.text(f) for f in node.children_by_field_name("feature") if self.text(f) != "subgroup_id"]
+            features = [self.text(f) for f in node.children_by_field_name("feature")]
+            kept = [f for f in features if f != "subgroup_id"]
+            if len(kept) < len(features):
+                self.note("'requires subgroup_id' dropped: the subgroup builtins are emulated")
             return f"requires {', '.join(kept)};" if kept else "// (requires subgroup_id: emulated)"
         if kind in ("type_specifier", "templated_identifier"):
             return self.type_name(node)
@@ -144,6 +192,8 @@ class _Rewriter:
             if ext in ("chromium_experimental_subgroup_matrix", "subgroup_matrix", "wgpu_cooperative_matrix"):
                 if self.mode == "tint":
                     kept.append("chromium_experimental_subgroup_matrix")
+            elif self.mode == "emulate" and ext in NAGA_UNIMPLEMENTED_ENABLES:
+                self.note(f"'enable {ext};' dropped: {NAGA_UNIMPLEMENTED_ENABLES[ext]}")
             else:
                 kept.append(ext)
         if not kept:
@@ -178,13 +228,12 @@ class _Rewriter:
         return None
 
     def array_type(self, element: str, rows: str, cols: str) -> str:
-        if rows.isdigit() and cols.isdigit():
-            return f"array<{_storage_element(element)}, {int(rows) * int(cols)}>"
-        return f"array<{_storage_element(element)}, {rows} * {cols}>"
+        if not (rows.isdigit() and cols.isdigit()):
+            raise LoweringError(f"the emulation needs constant matrix dimensions, not {rows} x {cols}")
+        return f"array<{_storage_element(element)}, {-(-int(rows) * int(cols) // self.holders)}>"
 
-    @staticmethod
-    def concrete(m: t.CoopMatrix) -> str:
-        return f"array<{_storage_element(m.element.name)}, {m.rows * m.columns}>"
+    def concrete(self, m: t.CoopMatrix) -> str:
+        return f"array<{_storage_element(m.element.name)}, {self.share(m)}>"
 
     # ------------------------------------------------------------- calls
     def call(self, node) -> str | None:
@@ -212,14 +261,31 @@ class _Rewriter:
                 return None
             m = found
             element = _storage_element(m.element.name)
-            n = m.rows * m.columns
+            n = self.share(m)
             splat = self.helper(("splat", element, n), lambda fname: (
                 f"fn {fname}(v: {element}) -> array<{element}, {n}> {{\n"
-                f"  var m: array<{element}, {n}>;\n"
-                f"  for (var i = 0u; i < {n}u; i++) {{ m[i] = v; }}\n"
-                f"  return m;\n}}\n"))
+                f"  return array<{element}, {n}>({', '.join(['v'] * n)});\n}}\n"))
             return f"{splat}({element}({self.emit(args[0])}))"
+        if self.mode == "emulate" and name in SUBGROUP_BUILTIN_CALLS and not self.keep_subgroup_ops:
+            return self.subgroup_builtin(node, name, args)
         return None
+
+    def subgroup_builtin(self, node, name, args) -> str:
+        value = None
+        if args:
+            value = t.store_type(self.module.model.type_at(args[0].start_byte, args[0].end_byte, args[0].type))
+            if isinstance(value, t.Scalar) and value.name.startswith("abstract"):
+                value = t.Scalar("f32" if "float" in value.name else "i32")
+            if not isinstance(value, (t.Scalar, t.Vector)):
+                raise LoweringError(f"{self.where(node)}: the emulation of {name} takes scalars and vectors, "
+                                    f"not '{self.text(args[0])[:40]}'")
+        fname = self.subgroup_ops.call(name, value, None)
+        emitted = [self.emit(a) for a in args]
+        if value is not None and emitted:
+            emitted[0] = f"{value.describe()}({emitted[0]})"
+        if len(emitted) > 1:
+            emitted[1] = f"u32({emitted[1]})"
+        return f"{fname}({', '.join(emitted)})"
 
     def pointer(self, node, allow_index: bool):
         """(variable symbol, name, offset text) of `&name` or `&name[index]` (the latter for naga)."""
@@ -279,58 +345,103 @@ class _Rewriter:
             return f"{var}[{e} / {count}u][{e} % {count}u] = {converted};"
         return f"{var}[{e}] = {converted};"
 
-    # The helpers are written out in full, without loops: every index into a matrix array is then a
-    # constant, so drivers keep the matrix in registers. With loops, lavapipe turned each dynamic index
-    # into a 256-way branch ladder (first compiles of a minute and more) and ends any loop after 65535
-    # iterations per invocation, which truncated longer runs.
-    def _address(self, m: t.CoopMatrix, r: int, c: int, per_element: int) -> str:
+    # The helpers are written out one element of a lane's share at a time, so every index into a share
+    # is a constant and drivers keep it in registers. With loops over a private array, lavapipe turned
+    # each dynamic index into a branch ladder over the whole array (first compiles of a minute and more)
+    # and ends any loop after 65535 iterations per invocation. Loops that read workgroup memory (the
+    # multiply's K loop) have neither problem.
+    def _slots(self, m: t.CoopMatrix, body) -> str:
+        """`body(slot)` for each element of this lane's share, in a block that names the element's row
+        and column (coop_emu_r, coop_emu_c); padding slots past the matrix are skipped."""
+        total, out = m.rows * m.columns, []
+        for slot in range(self.share(m)):
+            guard = (slot + 1) * self.holders > total
+            first = f"{slot}u" if self.whole else f"{LANE} + {slot * self.lanes}u"
+            inner = (f"    let coop_emu_e = {first};\n"
+                     f"    let coop_emu_r = coop_emu_e / {m.columns}u;\n"
+                     f"    let coop_emu_c = coop_emu_e % {m.columns}u;\n" + body(slot))
+            out.append(f"  if ({LANE} + {slot * self.lanes}u < {total}u) {{\n{inner}  }}\n" if guard
+                       else f"  {{\n{inner}  }}\n")
+        return "".join(out)
+
+    @staticmethod
+    def _address(per_element: int) -> str:
         scale = f" * {per_element}u" if per_element != 1 else ""
-        return (f"select((coop_emu_off + {r}u * coop_emu_stride){scale} + {c}u, "
-                f"(coop_emu_off + {c}u * coop_emu_stride){scale} + {r}u, coop_emu_col_major)")
+        return (f"    let coop_emu_a = select((coop_emu_off + coop_emu_r * coop_emu_stride){scale} + coop_emu_c, "
+                f"(coop_emu_off + coop_emu_c * coop_emu_stride){scale} + coop_emu_r, coop_emu_col_major);\n")
 
     def load_helper(self, var: str, element: t.Type, m: t.CoopMatrix) -> str:
         per_element = matrix_elements_per_array_element(element, m.element.name)
 
         def make(fname: str) -> str:
-            body = []
-            for r in range(m.rows):
-                for c in range(m.columns):
-                    read = self.read_expr(var, element, m.element.name, f"coop_emu_e{r}_{c}")
-                    body.append(f"  let coop_emu_e{r}_{c} = {self._address(m, r, c, per_element)};\n"
-                                f"  coop_emu_m[{r * m.columns + c}] = {read};\n")
+            read = self.read_expr(var, element, m.element.name, "coop_emu_a")
+            body = self._slots(m, lambda slot: self._address(per_element) + f"    coop_emu_m[{slot}] = {read};\n")
             return (f"fn {fname}(coop_emu_off: u32, coop_emu_stride: u32, coop_emu_col_major: bool) -> {self.concrete(m)} {{\n"
                     f"  var coop_emu_m: {self.concrete(m)};\n"
-                    f"  if ({LANE} != 0u) {{ return coop_emu_m; }}\n"
-                    + "".join(body) +
+                    + self.lane_zero_only(" coop_emu_m") + body +
                     f"  return coop_emu_m;\n}}\n")
         return self.helper(("load", var, m), make)
 
     def store_helper(self, var: str, element: t.Type, m: t.CoopMatrix, where) -> str:
         try:
             per_element = matrix_elements_per_array_element(element, m.element.name)
+            self.write_stmt(var, element, m.element.name, "coop_emu_a", "v")
         except LoweringError as error:
             raise LoweringError(f"{self.where(where)}: {error}") from None
 
         def make(fname: str) -> str:
-            body = []
-            for r in range(m.rows):
-                for c in range(m.columns):
-                    e = f"coop_emu_e{r}_{c}"
-                    try:
-                        write = self.write_stmt(var, element, m.element.name, e, f"coop_emu_m[{r * m.columns + c}]")
-                    except LoweringError as error:
-                        raise LoweringError(f"{self.where(where)}: {error}") from None
-                    body.append(f"  let {e} = {self._address(m, r, c, per_element)};\n  {write}\n")
+            def body(slot):
+                return self._address(per_element) + "    " + self.write_stmt(
+                    var, element, m.element.name, "coop_emu_a", f"coop_emu_m[{slot}]") + "\n"
             return (f"fn {fname}(coop_emu_off: u32, coop_emu_m: {self.concrete(m)}, coop_emu_col_major: bool, coop_emu_stride: u32) {{\n"
-                    f"  if ({LANE} != 0u) {{ return; }}\n"
-                    + "".join(body) + "}\n")
+                    + self.lane_zero_only("") + self._slots(m, body) + "}\n")
         return self.helper(("store", var, m), make)
+
+    def _stage(self, m: t.CoopMatrix, value: str, offset: int) -> tuple[str, str]:
+        """(code that writes this lane's share of `value` to its subgroup's scratch at `offset`, the
+        scratch array's name); reserves the room."""
+        element = _storage_element(m.element.name)
+        array = f"{PREFIX}scratch_{element}"
+        span = offset + m.rows * m.columns
+        self.scratch[element] = max(self.scratch.get(element, 0), span)
+        base = f"{SUBGROUP} * {PREFIX}span_{element} + {offset}u"
+        code = self._slots(m, lambda slot: f"    {array}[{base} + coop_emu_e] = {value}[{slot}];\n")
+        return code, array
 
     def mma_helper(self, left: t.CoopMatrix, right: t.CoopMatrix, result: t.CoopMatrix, where) -> str:
         rows, inner, cols = left.rows, left.columns, right.columns
         if right.rows != inner or result.rows != rows or result.columns != cols:
             raise LoweringError(f"{self.where(where)}: matrix shapes do not fit: {left.describe()} x "
                                 f"{right.describe()} -> {result.describe()}")
+        r_el = _storage_element(result.element.name)
+        l_el, rt_el = _storage_element(left.element.name), _storage_element(right.element.name)
+
+        if self.whole:
+            return self.whole_mma_helper(left, right, result)
+
+        def make(fname: str) -> str:
+            stage_l, l_array = self._stage(left, "l", 0)
+            r_offset = rows * inner if rt_el == l_el else 0
+            stage_r, r_array = self._stage(right, "r", r_offset)
+            l_at = f"{SUBGROUP} * {PREFIX}span_{l_el} + coop_emu_r * {inner}u + coop_emu_k"
+            r_at = f"{SUBGROUP} * {PREFIX}span_{rt_el} + {r_offset}u + coop_emu_k * {cols}u + coop_emu_c"
+            compute = self._slots(result, lambda slot: (
+                f"    var coop_emu_sum = out[{slot}];\n"
+                f"    for (var coop_emu_k = 0u; coop_emu_k < {inner}u; coop_emu_k++) {{\n"
+                f"      coop_emu_sum += {r_el}({l_array}[{l_at}]) * {r_el}({r_array}[{r_at}]);\n"
+                f"    }}\n"
+                f"    out[{slot}] = coop_emu_sum;\n"))
+            # The first barrier: the subgroup's previous multiply has finished reading the scratch.
+            return (f"fn {fname}(l: {self.concrete(left)}, r: {self.concrete(right)}, acc: {self.concrete(result)})"
+                    f" -> {self.concrete(result)} {{\n"
+                    f"  workgroupBarrier();\n" + stage_l + stage_r +
+                    f"  workgroupBarrier();\n"
+                    f"  var out = acc;\n" + compute +
+                    f"  return out;\n}}\n")
+        return self.helper(("mma", left, right, result), make)
+
+    def whole_mma_helper(self, left: t.CoopMatrix, right: t.CoopMatrix, result: t.CoopMatrix) -> str:
+        rows, inner, cols = left.rows, left.columns, right.columns
         r_el = _storage_element(result.element.name)
 
         def make(fname: str) -> str:
@@ -341,22 +452,18 @@ class _Rewriter:
                     body.append(f"  out[{i * cols + j}] = out[{i * cols + j}] + ({terms});\n")
             return (f"fn {fname}(l: {self.concrete(left)}, r: {self.concrete(right)}, acc: {self.concrete(result)})"
                     f" -> {self.concrete(result)} {{\n"
-                    f"  var out = acc;\n"
-                    f"  if ({LANE} != 0u) {{ return out; }}\n"
-                    + "".join(body) +
+                    f"  var out = acc;\n" + self.lane_zero_only(" out") + "".join(body) +
                     f"  return out;\n}}\n")
         return self.helper(("mma", left, right, result), make)
 
     def scalar_helper(self, op: str, m: t.CoopMatrix) -> str:
         element = _storage_element(m.element.name)
-        n = m.rows * m.columns
         symbol = {"Add": "+", "Subtract": "-", "Multiply": "*"}[op]
 
         def make(fname: str) -> str:
+            body = "".join(f"  out[{slot}] = out[{slot}] {symbol} v;\n" for slot in range(self.share(m)))
             return (f"fn {fname}(m: {self.concrete(m)}, v: {element}) -> {self.concrete(m)} {{\n"
-                    f"  var out = m;\n"
-                    f"  if ({LANE} != 0u) {{ return out; }}\n"
-                    f"  for (var i = 0u; i < {n}u; i++) {{ out[i] = out[i] {symbol} v; }}\n"
+                    f"  var out = m;\n" + body +
                     f"  return out;\n}}\n")
         return self.helper(("scalar" + op.lower(), m), make)
 
@@ -460,7 +567,7 @@ class _Rewriter:
                 lets.append((builtin, pname, ptype))
             else:
                 kept.append(self.emit(param))
-        if not lets and self.module.dialect == "plain":
+        if not lets and self.module.dialect == "plain" and not uses_subgroup_operations(self.module):
             return None
         if lid is None:
             lid = f"{PREFIX}lid"
@@ -476,7 +583,8 @@ class _Rewriter:
             "subgroup_invocation_id": f"{lid} % {s}u",
             "subgroup_size": f"{s}u",
         }
-        prologue = f"\n    {LANE} = {lid} % {s}u; // only lane 0 of an emulated subgroup does the matrix work"
+        prologue = (f"\n    {LANE} = {lid} % {s}u; // this invocation's lane in its emulated subgroup of {s}"
+                    f"\n    {SUBGROUP} = {lid} / {s}u;")
         prologue += "".join(f"\n    let {pname}: {ptype} = {ptype}({values[b]}); // emulated @builtin({b})"
                             for b, pname, ptype in lets)
         out, pos = [], node.start_byte
@@ -501,32 +609,148 @@ class Lowered:
     notes: list[str]
 
 
-def _run(module: KernelModule, mode: str, subgroup_size: int) -> Lowered:
-    rewriter = _Rewriter(module, mode, subgroup_size)
+def _run(module: KernelModule, mode: str, subgroup_size: int, keep_subgroup_ops: bool = False,
+         whole: bool = False) -> Lowered:
+    lanes, per_workgroup = _lanes(module, subgroup_size) if mode == "emulate" else (subgroup_size, 1)
+    rewriter = _Rewriter(module, mode, subgroup_size, lanes, per_workgroup, keep_subgroup_ops, whole)
     body = rewriter.emit(module.parsed.root)
     notes = []
-    if rewriter.helpers:
-        helpers = "\n".join(code for _, code in rewriter.helpers.values())
-        banner = ("\n// ---- coop-lsp emulation helpers (generated) ----\n"
-                  f"var<private> {LANE}: u32;\n\n" if mode == "emulate"
-                  else "\n// ---- coop-lsp helpers (generated) ----\n")
-        body = body.rstrip("\n") + "\n" + banner + helpers
     if mode == "emulate":
-        notes.append(f"matrix types and builtins emulated in plain WGSL (subgroup size {subgroup_size})")
-    elif module.dialect != "chromium":
-        notes.append(f"translated from the {module.dialect} dialect to Tint's chromium_experimental_subgroup_matrix")
+        notes.append(f"matrix types and builtins emulated in plain WGSL (subgroup size {subgroup_size}"
+                     + (f", {lanes} invocations in the workgroup" if lanes < subgroup_size else "") + ")")
+        if keep_subgroup_ops and uses_subgroup_operations(module):
+            notes.append(f"the kernel's subgroup operations run on the adapter's own subgroups ({subgroup_size} lanes)")
+        elif rewriter.subgroup_ops.used:
+            notes.append(f"the kernel's subgroup operations are emulated through workgroup memory (the adapter's "
+                         f"subgroups are not {subgroup_size} lanes)")
+        notes += rewriter.notes
+        if rewriter.helpers or _needs_lanes(module):
+            body = body.rstrip("\n") + "\n\n// ---- coop-lsp emulation helpers (generated) ----\n" \
+                + _emulation_state(rewriter) + "\n".join(code for _, code in rewriter.helpers.values())
+    else:
+        if rewriter.helpers:
+            body = body.rstrip("\n") + "\n\n// ---- coop-lsp helpers (generated) ----\n" \
+                + "\n".join(code for _, code in rewriter.helpers.values())
+        if module.dialect != "chromium":
+            notes.append(f"translated from the {module.dialect} dialect to Tint's chromium_experimental_subgroup_matrix")
     return Lowered(body, module.dialect, notes)
 
 
-def emulate(text: str, subgroup_size: int = 32) -> Lowered:
-    """Plain WGSL with the same results as the matrix kernel `text`."""
-    if subgroup_size <= 0:
-        raise LoweringError("the emulated subgroup size must be positive")
+def _emulation_state(rewriter: _Rewriter) -> str:
+    """The private lane and subgroup numbers and the workgroup memory the helpers exchange values in."""
+    out = [f"var<private> {LANE}: u32;\nvar<private> {SUBGROUP}: u32;\n"]
+    groups = rewriter.subgroups_per_workgroup
+    for element, span in sorted(rewriter.scratch.items()):
+        out.append(f"const {PREFIX}span_{element} = {span}u;\n"
+                   f"var<workgroup> {PREFIX}scratch_{element}: array<{element}, {groups * span}>;\n")
+    if rewriter.subgroup_ops.used:
+        out.append(f"var<workgroup> {EXCHANGE}: array<u32, {groups * rewriter.subgroup_size * 4}>;\n")
+    return "".join(out) + "\n"
+
+
+def _workgroup_invocations(module: KernelModule) -> list[int]:
+    sizes = []
+    for entry in module.entry_points:
+        total = 1
+        for a in (c for c in entry.node.children if c.type == "attribute"):
+            if attribute_name(module.data, a) == "workgroup_size":
+                for arg in attribute_args(a):
+                    value = int_value(module.model, module.data, arg)
+                    if value is None:
+                        raise LoweringError(f"line {arg.start_point[0] + 1}: the emulation needs a constant "
+                                            f"workgroup size, not '{module.node_text(arg)}'")
+                    total *= value
+        sizes.append(total)
+    return sizes
+
+
+def _lanes(module: KernelModule, subgroup_size: int) -> tuple[int, int]:
+    """(invocations that share each matrix, emulated subgroups per workgroup). A workgroup smaller than
+    the subgroup is one partial subgroup, as on hardware; a larger one must split into whole subgroups,
+    since the emulation gives each lane a fixed share of every matrix."""
+    sizes = _workgroup_invocations(module) if _needs_lanes(module) else []
+    if not sizes:
+        return subgroup_size, 1
+    if all(size < subgroup_size for size in sizes) and len(set(sizes)) == 1:
+        return sizes[0], 1
+    for size in sizes:
+        if size % subgroup_size:
+            raise LoweringError(f"subgroup size {subgroup_size} cannot be emulated: a workgroup of {size} "
+                                f"invocations is not a whole number of {subgroup_size}-lane subgroups")
+    return subgroup_size, max(sizes) // subgroup_size
+
+
+def _needs_lanes(module: KernelModule) -> bool:
+    return module.dialect != "plain" or bool(uses_subgroup_operations(module))
+
+
+def emulate(text: str, subgroup_size: int = 32, native_subgroup_size: int | None = None) -> Lowered:
+    """Plain WGSL with the same results as the matrix kernel `text`, with subgroups of `subgroup_size`
+    lanes. `native_subgroup_size`: the adapter's own subgroup size where known; when it is the emulated
+    size, the kernel's subgroup operations run on the adapter's."""
+    if subgroup_size <= 0 or subgroup_size & (subgroup_size - 1) or subgroup_size > 128:
+        raise LoweringError(f"subgroup size {subgroup_size} cannot be emulated: subgroup sizes are powers of two "
+                            "from 1 to 128")
     module = load_kernel(text)
-    uses = _uses_real_subgroup_ops(module)
-    if uses:
-        raise LoweringError(f"the emulation cannot run subgroup operations beside the matrix ones ({uses})")
-    return _run(module, "emulate", subgroup_size)
+    keep = native_subgroup_size == subgroup_size
+    lowered = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep)
+    barrier = _nonuniform_barrier(lowered.text)
+    if barrier is None:
+        return lowered
+    # The exchange's barriers sit where the workgroup may not be converged (a loop starting at
+    # subgroup_id, say): Tint and naga refuse that, and lanes of other subgroups would never arrive.
+    whole = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep, whole=True)
+    if _nonuniform_barrier(whole.text) is not None:
+        raise LoweringError(f"the emulation cannot run this kernel's subgroup operations: {barrier}; they are "
+                            "emulated with workgroup barriers, which need control flow uniform across the "
+                            "workgroup (run it where the adapter's subgroups have the emulated size)")
+    whole.notes.append(f"the kernel's matrix operations are not in control flow uniform across the workgroup "
+                       f"({barrier}), so lanes cannot exchange matrix elements: each invocation holds whole "
+                       "matrices and every multiply is written out (slow to compile for large tiles)")
+    return whole
+
+
+def _nonuniform_barrier(text: str) -> str | None:
+    """Where the emulated kernel calls a helper that holds a barrier from control flow that is not
+    uniform across the workgroup (the linter's U001, which reproduces Tint's verdict), or None."""
+    from ..lint import lint_source
+
+    for d in lint_source(text).diagnostics:
+        if d.code == "U001" and "Barrier" in d.message:
+            for note in getattr(d, "related", ()) or ():
+                message = getattr(note, "message", "")
+                if "called by" in message:
+                    return message
+            return d.message
+    return None
+
+
+def uses_subgroup_operations(module: KernelModule) -> str:
+    """The kernel's subgroup builtin calls and subgroup builtin values other than the matrix ones, as
+    'name at line N, ...' ('' when none)."""
+    found = getattr(module, "_subgroup_uses", None)
+    if found is not None:
+        return found
+    uses: list[str] = []
+    stack = [module.parsed.root]
+    while stack:
+        node = stack.pop()
+        if node.type == "call_expression":
+            function = node.child_by_field_name("function")
+            if function is not None:
+                name_node = function.child_by_field_name("name") if function.type == "templated_identifier" \
+                    else function
+                name = module.node_text(name_node)
+                if name in SUBGROUP_BUILTIN_CALLS:
+                    uses.append(f"{name} at line {node.start_point[0] + 1}")
+        elif node.type == "attribute" and attribute_name(module.data, node) == "builtin":
+            args = attribute_args(node)
+            if args and module.node_text(args[0]) in SUBGROUP_BUILTINS:
+                uses.append(f"@builtin({module.node_text(args[0])}) at line {node.start_point[0] + 1}")
+        stack.extend(node.children)
+    found = ", ".join(sorted(set(uses)))
+    module._subgroup_uses = found
+    return found
 
 
 def emulated_matrix_bytes(module: KernelModule) -> list[tuple[str, int]]:
@@ -558,20 +782,3 @@ def to_tint(text: str) -> Lowered:
     if module.dialect == "chromium":
         return Lowered(text, "chromium", [])
     return _run(module, "tint", 32)
-
-
-def _uses_real_subgroup_ops(module: KernelModule) -> str:
-    found: list[str] = []
-    stack = [module.parsed.root]
-    while stack:
-        node = stack.pop()
-        if node.type == "call_expression":
-            function = node.child_by_field_name("function")
-            if function is not None:
-                name_node = function.child_by_field_name("name") if function.type == "templated_identifier" \
-                    else function
-                name = module.node_text(name_node)
-                if (name.startswith("subgroup") or name.startswith("quad")) and name not in TINT_BUILTINS:
-                    found.append(f"{name} at line {node.start_point[0] + 1}")
-        stack.extend(node.children)
-    return ", ".join(sorted(set(found)))
