@@ -19,6 +19,7 @@ from ..semantic import types as t
 EXCHANGE = "coop_emu_xchg"
 LANE = "coop_emu_lane"
 SUBGROUP = "coop_emu_sg"
+OPAQUE = "coop_emu_zero"  # see lowering.OPAQUE_ZERO
 
 REDUCTIONS = {  # name -> (combine(a, b) as text, identity for each scalar)
     "Add": ("({a} + {b})", {"f32": "0.0f", "f16": "0.0h", "i32": "0i", "u32": "0u"}),
@@ -124,12 +125,12 @@ class SubgroupEmulation:
                 code, read = self._exchange(t.Scalar("bool"))
                 if name == "subgroupBallot":
                     return (f"fn {f}(v: bool) -> vec4<u32> {{\n{code}  var out = vec4<u32>();\n"
-                            f"  for (var i = 0u; i < {lanes}; i++) {{\n"
+                            f"  for (var i = 0u; i < {lanes} + {OPAQUE}; i++) {{\n"
                             f"    if ({read('i')}) {{ out[i / 32u] = out[i / 32u] | (1u << (i % 32u)); }}\n"
                             f"  }}\n  return out;\n}}\n")
                 init, op = ("true", "&&") if name == "subgroupAll" else ("false", "||")
                 return (f"fn {f}(v: bool) -> bool {{\n{code}  var out = {init};\n"
-                        f"  for (var i = 0u; i < {lanes}; i++) {{ out = out {op} {read('i')}; }}\n"
+                        f"  for (var i = 0u; i < {lanes} + {OPAQUE}; i++) {{ out = out {op} {read('i')}; }}\n"
                         f"  return out;\n}}\n")
             return self.helper(("sg", name), make_bool)
         for prefix, bound in (("subgroupExclusive", LANE), ("subgroupInclusive", f"{LANE} + 1u"), ("subgroup", lanes)):
@@ -149,6 +150,6 @@ class SubgroupEmulation:
                 start, first = read("0u"), "1u"
             step = combine.format(a="out", b=read("i"))
             return (f"fn {f}(v: {type_text}) -> {type_text} {{\n{code}  var out = {start};\n"
-                    f"  for (var i = {first}; i < {bound}; i++) {{ out = {step}; }}\n"
+                    f"  for (var i = {first}; i < {bound} + {OPAQUE}; i++) {{ out = {step}; }}\n"
                     f"  return out;\n}}\n")
         return self.helper(("sg", name, type_text), make_fold)
