@@ -803,8 +803,9 @@ def uses_subgroup_operations(module: KernelModule) -> str:
 
 
 def emulated_matrix_bytes(module: KernelModule) -> list[tuple[str, int]]:
-    """(name, bytes) of each local variable, let or parameter that holds matrices, largest first: the
-    private memory the emulation gives every invocation, since it keeps each matrix whole in each."""
+    """(name, bytes) of each local variable, let or parameter that holds matrices, largest first, counted
+    whole: a subgroup's share of the emulation's private memory (the whole, per invocation, where the
+    matrix operations are not uniform across the workgroup)."""
     found = []
     for symbol in module.model.symbols:
         if symbol.kind in ("var", "let", "parameter"):
