@@ -380,7 +380,12 @@ class _Rewriter:
 
         def make(fname: str) -> str:
             read = self.read_expr(var, element, m.element.name, "coop_emu_a")
-            body = self._slots(m, lambda slot: self._address(per_element) + f"    coop_emu_m[{slot}] = {read};\n")
+            if self.whole:
+                place = self._whole_place(m)
+                body = self._whole_loop(m, self._address(per_element) + f"    {place(f'coop_emu_e')} = {read};\n") \
+                    + self._whole_copy(m, place, "coop_emu_m", inward=False)
+            else:
+                body = self._slots(m, lambda slot: self._address(per_element) + f"    coop_emu_m[{slot}] = {read};\n")
             return (f"fn {fname}(coop_emu_off: u32, coop_emu_stride: u32, coop_emu_col_major: bool) -> {self.concrete(m)} {{\n"
                     f"  var coop_emu_m: {self.concrete(m)};\n"
                     + self.lane_zero_only(" coop_emu_m") + body +
@@ -398,9 +403,47 @@ class _Rewriter:
             def body(slot):
                 return self._address(per_element) + "    " + self.write_stmt(
                     var, element, m.element.name, "coop_emu_a", f"coop_emu_m[{slot}]") + "\n"
+            if self.whole:
+                place = self._whole_place(m)
+                code = self._whole_copy(m, place, "coop_emu_m", inward=True) + self._whole_loop(
+                    m, self._address(per_element) + "    " + self.write_stmt(
+                        var, element, m.element.name, "coop_emu_a", place("coop_emu_e")) + "\n")
+            else:
+                code = self._slots(m, body)
             return (f"fn {fname}(coop_emu_off: u32, coop_emu_m: {self.concrete(m)}, coop_emu_col_major: bool, coop_emu_stride: u32) {{\n"
-                    + self.lane_zero_only("") + self._slots(m, body) + "}\n")
+                    + self.lane_zero_only("") + code + "}\n")
         return self.helper(("store", var, m), make)
+
+    # Whole matrices (lane 0 alone): loads and stores go element by element in a loop, through the
+    # subgroup's scratch, so that the private array is only indexed by constants, four at a time.
+    def _whole_place(self, m: t.CoopMatrix):
+        element = _storage_element(m.element.name)
+        self.scratch[element] = max(self.scratch.get(element, 0), -(-(m.rows * m.columns) // 4) * 4)
+        array, base = f"{PREFIX}scratch_{element}", f"{SUBGROUP} * {PREFIX}span_{element}"
+        return lambda index: f"{array}[({base} + {index}) / 4u][({base} + {index}) % 4u]"
+
+    def _whole_loop(self, m: t.CoopMatrix, body: str) -> str:
+        return (f"  for (var coop_emu_e = 0u; coop_emu_e < {m.rows * m.columns}u + {OPAQUE_ZERO}; coop_emu_e++) {{\n"
+                f"    let coop_emu_r = coop_emu_e / {m.columns}u;\n"
+                f"    let coop_emu_c = coop_emu_e % {m.columns}u;\n" + body + "  }\n")
+
+    def _whole_copy(self, m: t.CoopMatrix, place, value: str, inward: bool) -> str:
+        n = m.rows * m.columns
+        element = _storage_element(m.element.name)
+        array_at = place("0u").split("[(")[0]
+        base = f"{SUBGROUP} * {PREFIX}span_{element}"
+        if n % 4:
+            return "".join((f"  {place(f'{e}u')} = {value}[{e}];\n" if inward else f"  {value}[{e}] = {place(f'{e}u')};\n")
+                           for e in range(n))
+        out = []
+        for q in range(n // 4):
+            cell = f"{array_at}[({base}) / 4u + {q}u]"
+            if inward:
+                out.append(f"  {cell} = vec4<{element}>(" + ", ".join(f"{value}[{4 * q + i}]" for i in range(4)) + ");\n")
+            else:
+                out.append(f"  {{\n    let v = {cell};\n" + "".join(f"    {value}[{4 * q + i}] = v[{i}];\n"
+                                                             for i in range(4)) + "  }\n")
+        return "".join(out)
 
     def _vectorized(self, m: t.CoopMatrix) -> bool:
         """Whether a lane's share of `m` is whole runs of four elements within one row."""
@@ -484,18 +527,55 @@ class _Rewriter:
         return (f"  for (var {k} = 0u; {k} < {inner}u + {OPAQUE_ZERO}; {k}++) {{\n" + "".join(body) + "  }\n")
 
     def whole_mma_helper(self, left: t.CoopMatrix, right: t.CoopMatrix, result: t.CoopMatrix) -> str:
+        """Lane 0 of the subgroup copies the whole operands to its subgroup's scratch, multiplies with
+        loops over workgroup memory and copies the result back: no other lane takes part, so no barrier
+        is needed, and the code is a few statements per element instead of one term per multiply-add."""
         rows, inner, cols = left.rows, left.columns, right.columns
-        r_el = _storage_element(result.element.name)
+        a_el = _storage_element(result.element.name)
 
         def make(fname: str) -> str:
-            body = []
-            for i in range(rows):
-                for j in range(cols):
-                    terms = " + ".join(f"{r_el}(l[{i * inner + k}]) * {r_el}(r[{k * cols + j}])" for k in range(inner))
-                    body.append(f"  out[{i * cols + j}] = out[{i * cols + j}] + ({terms});\n")
+            used: dict[str, int] = {}
+            places = []
+            for m in (left, right, result):
+                element = _storage_element(m.element.name)
+                offset = used.get(element, 0)
+                used[element] = offset + -(-(m.rows * m.columns) // 4) * 4
+                self.scratch[element] = max(self.scratch.get(element, 0), used[element])
+                places.append((f"{PREFIX}scratch_{element}", f"{SUBGROUP} * {PREFIX}span_{element} + {offset}u", element))
+
+            def at(place, index: str) -> str:
+                array, base, _ = place
+                return f"{array}[({base} + {index}) / 4u][({base} + {index}) % 4u]"
+
+            def copy_in(place, value: str, m: t.CoopMatrix) -> str:
+                array, base, element = place
+                n = m.rows * m.columns
+                if n % 4 == 0:
+                    return "".join(f"  {array}[({base}) / 4u + {q}u] = vec4<{element}>("
+                                   + ", ".join(f"{value}[{4 * q + i}]" for i in range(4)) + ");\n" for q in range(n // 4))
+                return "".join(f"  {at(place, f'{e}u')} = {value}[{e}];\n" for e in range(n))
+
+            z = OPAQUE_ZERO
+            left_at, right_at, out_at = places
+            n = rows * cols
+            if n % 4 == 0:
+                back = "".join(f"  {{\n    let v = {out_at[0]}[({out_at[1]}) / 4u + {q}u];\n"
+                               + "".join(f"    out[{4 * q + i}] = v[{i}];\n" for i in range(4)) + "  }\n"
+                               for q in range(n // 4))
+            else:
+                back = "".join(f"  out[{e}] = {at(out_at, f'{e}u')};\n" for e in range(n))
             return (f"fn {fname}(l: {self.concrete(left)}, r: {self.concrete(right)}, acc: {self.concrete(result)})"
                     f" -> {self.concrete(result)} {{\n"
-                    f"  var out = acc;\n" + self.lane_zero_only(" out") + "".join(body) +
+                    f"  var out = acc;\n" + self.lane_zero_only(" out")
+                    + copy_in(left_at, "l", left) + copy_in(right_at, "r", right) + copy_in(out_at, "acc", result) +
+                    f"  for (var i = 0u; i < {rows}u + {z}; i++) {{\n"
+                    f"    for (var j = 0u; j < {cols}u + {z}; j++) {{\n"
+                    f"      var sum = {at(out_at, f'i * {cols}u + j')};\n"
+                    f"      for (var k = 0u; k < {inner}u + {z}; k++) {{\n"
+                    f"        sum += {a_el}({at(left_at, f'i * {inner}u + k')}) * {a_el}({at(right_at, f'k * {cols}u + j')});\n"
+                    f"      }}\n"
+                    f"      {at(out_at, f'i * {cols}u + j')} = sum;\n"
+                    f"    }}\n  }}\n" + back +
                     f"  return out;\n}}\n")
         return self.helper(("mma", left, right, result), make)
 
