@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import time
 from pathlib import Path
 
@@ -43,12 +44,16 @@ def run_case(kernel: str, run: str, sizes: dict, timeout: float) -> dict:
     description = load_run_description(EXAMPLES / "runs" / f"{run}.run.toml", size_values=sizes)
     description.warmup, description.repetitions = 0, 1
     text = (EXAMPLES / kernel).read_text()
-    started = time.perf_counter()
+    started, children = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     report = run_kernel(EXAMPLES / kernel, description, backend="emulate", timeout_s=timeout)
     wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # The worker's own CPU time: on a shared machine the wall time says more about the neighbours.
+    cpu = (after.ru_utime - children.ru_utime) + (after.ru_stime - children.ru_stime)
     lowered = emulate(apply_constants(text, description.constants, load_kernel(text)))
     check = report.checks[0] if report.checks else None
-    return {"status": report.status, "wall_s": round(wall, 2), "emulated_wgsl_kib": round(len(lowered.text) / 1024, 1),
+    return {"status": report.status, "wall_s": round(wall, 2), "worker_cpu_s": round(cpu, 2),
+            "load_average_1min": round(os.getloadavg()[0], 1), "emulated_wgsl_kib": round(len(lowered.text) / 1024, 1),
             "max_abs_error": getattr(check, "max_abs_error", None), "adapter": report.adapter,
             "error": report.error or None, "sizes": sizes}
 
@@ -70,8 +75,11 @@ def main() -> None:
         figures.setdefault(name, {})[args.label] = result
         print(name, args.label, json.dumps(result), flush=True)
     write_result("emulation", figures, notes="one `coop-lint run --backend emulate` per case on lavapipe at "
-                 "128^3 (wall seconds, compile included, Mesa's shader cache emptied), run with nice on a "
-                 "2-core machine shared with other engineers' jobs")
+                 "128^3 (wall seconds, compile included, Mesa's shader cache off; worker_cpu_s: the worker "
+                 "process's CPU seconds, absent for runs killed at the time limit), run with nice on a 2-core "
+                 "machine shared with other engineers' jobs (load_average_1min at the end of each run). "
+                 "'before': the lowering that held every matrix whole in every invocation (commit 7ca72f9); "
+                 "'after': matrices distributed over the subgroup's lanes")
 
 
 if __name__ == "__main__":
