@@ -384,6 +384,10 @@ class _Rewriter:
                 place = self._whole_place(m)
                 body = self._whole_loop(m, self._address(per_element) + f"    {place(f'coop_emu_e')} = {read};\n") \
                     + self._whole_copy(m, place, "coop_emu_m", inward=False)
+            elif self._in_one_row(m):
+                body = self._run_start(m, per_element) + "".join(
+                    f"  {{\n    let coop_emu_a = coop_emu_a0 + {slot}u * coop_emu_step;\n"
+                    f"    coop_emu_m[{slot}] = {read};\n  }}\n" for slot in range(self.share(m)))
             else:
                 body = self._slots(m, lambda slot: self._address(per_element) + f"    coop_emu_m[{slot}] = {read};\n")
             return (f"fn {fname}(coop_emu_off: u32, coop_emu_stride: u32, coop_emu_col_major: bool) -> {self.concrete(m)} {{\n"
@@ -408,6 +412,11 @@ class _Rewriter:
                 code = self._whole_copy(m, place, "coop_emu_m", inward=True) + self._whole_loop(
                     m, self._address(per_element) + "    " + self.write_stmt(
                         var, element, m.element.name, "coop_emu_a", place("coop_emu_e")) + "\n")
+            elif self._in_one_row(m):
+                code = self._run_start(m, per_element) + "".join(
+                    f"  {{\n    let coop_emu_a = coop_emu_a0 + {slot}u * coop_emu_step;\n    "
+                    + self.write_stmt(var, element, m.element.name, "coop_emu_a", f"coop_emu_m[{slot}]") + "\n  }\n"
+                    for slot in range(self.share(m)))
             else:
                 code = self._slots(m, body)
             return (f"fn {fname}(coop_emu_off: u32, coop_emu_m: {self.concrete(m)}, coop_emu_col_major: bool, coop_emu_stride: u32) {{\n"
@@ -444,6 +453,21 @@ class _Rewriter:
                 out.append(f"  {{\n    let v = {cell};\n" + "".join(f"    {value}[{4 * q + i}] = v[{i}];\n"
                                                              for i in range(4)) + "  }\n")
         return "".join(out)
+
+    def _in_one_row(self, m: t.CoopMatrix) -> bool:
+        """Whether each lane's share is one run within a row, so its addresses step evenly."""
+        share = self.share(m)
+        return m.columns % share == 0 and share * self.lanes == m.rows * m.columns
+
+    def _run_start(self, m: t.CoopMatrix, per_element: int) -> str:
+        """The address of a lane's first element and the step to the next (1 along a row in memory,
+        the scaled stride down a column), computed once instead of per element."""
+        scale = f" * {per_element}u" if per_element != 1 else ""
+        return (f"  let coop_emu_r = ({LANE} * {self.share(m)}u) / {m.columns}u;\n"
+                f"  let coop_emu_c = ({LANE} * {self.share(m)}u) % {m.columns}u;\n"
+                f"  let coop_emu_a0 = select((coop_emu_off + coop_emu_r * coop_emu_stride){scale} + coop_emu_c, "
+                f"(coop_emu_off + coop_emu_c * coop_emu_stride){scale} + coop_emu_r, coop_emu_col_major);\n"
+                f"  let coop_emu_step = select(1u, coop_emu_stride{scale}, coop_emu_col_major);\n")
 
     def _vectorized(self, m: t.CoopMatrix) -> bool:
         """Whether a lane's share of `m` is whole runs of four elements within one row."""
