@@ -668,11 +668,15 @@ def _emulation_size(module, code: str) -> str:
     held = emulated_matrix_bytes(module)
     total = sum(size for _, size in held)
     largest = ", ".join(f"'{name}' {size / 1024:g} KiB" for name, size in held[:3])
-    return (f"the emulated kernel is {len(code.encode()) / 1024:.0f} KiB of WGSL; its matrices take "
-            f"{total / 1024:g} KiB whole ({largest or 'none'}), of which each invocation holds its lane's share "
-            "(all of it where the matrix operations are not uniform across the workgroup); drivers may refuse "
-            "to compile emulations this large: fewer or smaller result tiles per subgroup emulate more easily "
-            "(see docs/runner.md)")
+    # The fallback for matrix operations outside workgroup-uniform control flow has lane 0 do the work.
+    whole = "if (coop_emu_lane != 0u)" in code
+    lanes = re.search(r"coop_emu_lane = \w+ % (\d+)u;", code)
+    share = total if whole or lanes is None else total / int(lanes.group(1))
+    how = "each invocation holds whole matrices" if whole else \
+        f"each invocation holds its lane's share, {share / 1024:g} KiB of private memory"
+    return (f"the emulated kernel is {len(code.encode()) / 1024:.0f} KiB of WGSL; its matrices take {total / 1024:g} "
+            f"KiB per subgroup ({largest or 'none'}) and {how}; drivers may refuse to compile emulations this "
+            "large: fewer or smaller result tiles per subgroup emulate more easily (see docs/runner.md)")
 
 
 def _adapter_name(info: dict) -> str:
