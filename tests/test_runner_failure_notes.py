@@ -40,7 +40,9 @@ def test_emulated_matrix_memory_counts_each_variable():
 def test_driver_that_gives_up_on_an_emulation_gets_its_size():
     report = _failed(EXAMPLES / "chromium" / "gemm_tiled.wgsl", DAWN_DRIVER_GAVE_UP)
     [note] = report.notes
-    assert "20 KiB of private memory per invocation ('acc' 16 KiB" in note
+    # 32 lanes share the subgroup's 20 KiB of matrices
+    assert "matrices take 20 KiB per subgroup ('acc' 16 KiB" in note
+    assert "each invocation holds its lane's share, 0.625 KiB of private memory" in note
     assert "KiB of WGSL" in note and "fewer or smaller result tiles" in note
 
 
@@ -49,6 +51,8 @@ def test_lost_device_is_named_and_the_emulation_explained():
     lost, size = report.notes
     assert lost.startswith("the GPU device was lost while creating the pipeline")
     assert "'ta' 2 KiB" in size
+    # its matrix loop starts at subgroup_id, so the emulation falls back to whole matrices in lane 0
+    assert "each invocation holds whole matrices" in size
 
 
 def test_an_error_that_names_its_cause_gets_no_guess():

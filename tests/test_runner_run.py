@@ -42,9 +42,11 @@ CASES = [
     ("standard/gemm_blocked", "gemm_blocked", (64, 64, 32)),
     # vec4<u32> workgroup memory: offsets and strides in 16-byte elements, f16 read from words
     ("chromium/gemm_tiled", "gemm_tiled", (64, 64, 32, {"BM": 64, "BN": 64, "WM": 32, "WN": 32})),
-    # 8 x 8 tiles: its 16 written-out 16x16x16 multiplies take lavapipe minutes to compile. Two block-rows
-    # of two blocks also exercise the grouped launch order.
+    # 8 x 8 tiles: two block-rows of two blocks also exercise the grouped launch order.
     ("chromium/gemm_tiled_4x4", "gemm_tiled_4x4", (64, 64, 16, {"BM": 32, "BN": 32, "TILE": 8})),
+    # Its real 16 x 16 tiles on a 128 x 128 block, 4 subgroups of 4 x 4 accumulators: with every matrix
+    # whole in every invocation this took lavapipe over 400 s; distributed over the lanes, seconds.
+    ("chromium/gemm_tiled_4x4", "gemm_tiled_4x4", (128, 128, 128, {"BM": 128, "BN": 128, "TILE": 16})),
     # Two buffers with two slices in flight, then one buffer with two barriers a step; two block-rows per
     # band, and more invocations than A has 16-byte elements per slice (some copy nothing).
     ("chromium/gemm_pipelined", "gemm_pipelined",

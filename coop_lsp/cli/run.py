@@ -44,6 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--explain", action="store_true",
                         help="also time the kernel with the other bounds-check setting (Dawn) and list the "
                              "performance findings (P rules) for the adapter's device profile")
+    parser.add_argument("--subgroup-sizes", metavar="N,N,...",
+                        help="emulate the kernel at each of these subgroup sizes and compare the results")
+    parser.add_argument("--targets", metavar="NAME,...",
+                        help="with --backend emulate: emulate at every subgroup size these device profiles "
+                             "allow (intel-arc: 8 to 32, amd-rdna3: 32 and 64) and compare the results")
     parser.add_argument("--report", metavar="FILE", help="also write a report page with a chart: FILE.md or "
                         "FILE.html")
     parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME[=VALUE]",
@@ -105,6 +110,8 @@ def main(argv: list[str]) -> int:
         return _sweep(args, kernel, run_path, variants, fixed, workspace, options)
     if variant_text is not None:
         options["text"] = variant_text
+    if args.subgroup_sizes or args.targets:
+        return _subgroup_sizes(args, kernel, description, options)
     report = run_kernel(kernel, description, **options)
     if args.explain:
         _print_explained(report, kernel, description, options, args.format)
@@ -118,6 +125,29 @@ def main(argv: list[str]) -> int:
     if report.status == "error":
         return 2
     return 0 if report.ok else 1
+
+
+def _subgroup_sizes(args, kernel, description, options) -> int:
+    from ..runner.subgroup_sizes import SubgroupSizeError, run_at_subgroup_sizes, sizes_for_targets
+
+    try:
+        if args.subgroup_sizes:
+            sizes = []
+            for word in args.subgroup_sizes.split(","):
+                if not word.strip().isdigit():
+                    raise SubgroupSizeError(f"--subgroup-sizes: '{word.strip()}' is not a subgroup size")
+                sizes.append(int(word))
+        else:
+            sizes = sizes_for_targets([n.strip() for n in args.targets.split(",") if n.strip()])
+        options = {k: v for k, v in options.items() if k != "backend"}
+        comparison = run_at_subgroup_sizes(kernel, description, sorted(set(sizes)), **options)
+    except SubgroupSizeError as error:
+        print(f"coop-lint: error: {error}", file=sys.stderr)
+        return 2
+    print(comparison.render(args.format), end="")
+    if comparison.status == "error":
+        return 2
+    return 0 if comparison.ok else 1
 
 
 def _sweep(args, kernel, run_path, variants, fixed, workspace, options) -> int:

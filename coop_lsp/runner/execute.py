@@ -26,7 +26,7 @@ from pathlib import Path
 from .description import (BACKENDS, RunDescription, RunDescriptionError, default_tolerance, load_run_description,
                           sidecar_path)
 from .kernel import KernelError, KernelModule, load_kernel
-from .lowering import emulate, emulated_matrix_bytes, to_tint
+from .lowering import emulate, emulated_matrix_bytes, to_tint, uses_subgroup_operations
 from .roofline import describe as describe_roofline
 from .roofline import roofline_of
 
@@ -437,8 +437,9 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         report.toggles = list(desc.toggles) if api == "dawn" else []
         report.dispatch = desc.dispatch
         features = []
-        if emulated and module.dialect != "plain":
-            lowered = emulate(text, desc.subgroup_size)
+        kept_subgroups = False
+        if emulated and (module.dialect != "plain" or uses_subgroup_operations(module)):
+            lowered, kept_subgroups = _emulation(text, desc.subgroup_size, api)
             code = lowered.text
             report.notes += lowered.notes
             if module.dialect == "wgpu":
@@ -452,7 +453,7 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             code = text
         if "f16" in module.enables:
             features.append("shader-f16")
-        if "subgroups" in module.enables:
+        if "subgroups" in module.enables and (not emulated or kept_subgroups):
             features.append("subgroups")
         result, outputs = _execute(code, entry.name, overrides, desc, bindings, api, features,
                                    report.robustness, timeout_s or desc.timeout_s, report, progress, cancel,
@@ -656,14 +657,34 @@ def _explain_failure(report: RunReport, module, code: str) -> None:
         report.notes.append(_emulation_size(module, code))
 
 
+def _emulation(text: str, subgroup_size: int, api: str):
+    """(the emulation of `text`, whether it keeps the kernel's subgroup operations): they run on the
+    adapter's own subgroups where those have the emulated size, which lavapipe's fixed 8 lanes tell
+    (other adapters report a range of sizes, not the one they pick)."""
+    native = None
+    if api == "wgpu" and "llvmpipe" in wgpu_adapter()[1]:
+        from ..devices.profiles import shipped_profiles
+
+        lavapipe = shipped_profiles().get("lavapipe")
+        if lavapipe is not None and lavapipe.subgroup_min == lavapipe.subgroup_max:
+            native = lavapipe.subgroup_min
+    lowered = emulate(text, subgroup_size, native_subgroup_size=native)
+    return lowered, native == subgroup_size
+
+
 def _emulation_size(module, code: str) -> str:
     held = emulated_matrix_bytes(module)
     total = sum(size for _, size in held)
     largest = ", ".join(f"'{name}' {size / 1024:g} KiB" for name, size in held[:3])
-    return (f"the emulated kernel is {len(code.encode()) / 1024:.0f} KiB of WGSL (each matrix builtin written out "
-            f"element by element) and keeps every matrix whole in each invocation: {total / 1024:g} KiB of private "
-            f"memory per invocation ({largest or 'none'}); drivers may refuse to compile emulations this large: "
-            "fewer or smaller result tiles per subgroup emulate more easily (see docs/runner.md)")
+    # The fallback for matrix operations outside workgroup-uniform control flow has lane 0 do the work.
+    whole = "if (coop_emu_lane != 0u)" in code
+    lanes = re.search(r"coop_emu_lane = \w+ % (\d+)u;", code)
+    share = total if whole or lanes is None else total / int(lanes.group(1))
+    how = "each invocation holds whole matrices" if whole else \
+        f"each invocation holds its lane's share, {share / 1024:g} KiB of private memory"
+    return (f"the emulated kernel is {len(code.encode()) / 1024:.0f} KiB of WGSL; its matrices take {total / 1024:g} "
+            f"KiB per subgroup ({largest or 'none'}) and {how}; drivers may refuse to compile emulations this "
+            "large: fewer or smaller result tiles per subgroup emulate more easily (see docs/runner.md)")
 
 
 def _adapter_name(info: dict) -> str:

@@ -4,16 +4,29 @@
 the three dialects to plain WGSL with the same results, so the kernel runs on
 any adapter (lavapipe in CI, a GPU without matrix hardware):
 
-- a matrix value is a function-scope `array<E, rows * columns>`, row-major;
-  u8 / i8 elements are held as u32 / i32;
-- each invocation holds the whole matrix of its subgroup: loads read every
-  element, multiplies are plain triple loops (accumulating in the result
-  type), stores write every element (all lanes of an emulated subgroup write
-  the same values);
-- the subgroup is emulated: `subgroup_id`, `num_subgroups`,
-  `subgroup_invocation_id` and `subgroup_size` builtins become values
-  computed from `local_invocation_index` and a fixed emulated subgroup size
-  (32 by default), so kernels that split work by subgroup keep their split.
+- the subgroup is emulated as a slice of `subgroup_size` consecutive
+  invocations of the workgroup (any size the workgroup divides into, whatever
+  the adapter's own subgroups are): `subgroup_id`, `num_subgroups`,
+  `subgroup_invocation_id` and `subgroup_size` become values computed from
+  `local_invocation_index`;
+- a matrix is distributed over its subgroup as hardware does: lane l holds
+  elements l, l + S, l + 2 S, ... (row-major element numbers, S lanes), so a
+  matrix value is a function-scope `array<E, ceil(rows * columns / S)>`
+  (u8 / i8 held as u32 / i32); loads and stores move each lane's share;
+- a multiply stages both operands of each subgroup in workgroup memory
+  (between two workgroup barriers) and each lane computes its share of the
+  result with a loop over K that reads them;
+- the kernel's own subgroup builtins (subgroupAdd, subgroupShuffle, ...) are
+  emulated the same way (subgroup_emulation.py), unless the adapter's
+  subgroup is the emulated one, then they are kept;
+- directives naga (wgpu-native) does not implement (`enable subgroups;`,
+  `requires subgroup_id`) are dropped, with a note.
+
+The compiled size grows with the number of matrix builtins in the kernel, not
+with the matrix size times that number: every helper is a few statements per
+element of a lane's share, and indexes the share only by constants (lavapipe
+turns a dynamic index into a private array into a branch ladder over all of
+its elements; workgroup memory it indexes directly).
 
 `to_tint(text)` translates the wgpu (naga) dialect and the standard proposal
 to Tint's `chromium_experimental_subgroup_matrix`, so they run on Dawn.
@@ -28,6 +41,7 @@ from dataclasses import dataclass, field
 
 from ..semantic import types as t
 from .kernel import KernelError, KernelModule, attribute_args, attribute_name, int_value, load_kernel
+from .subgroup_emulation import EXCHANGE, SUBGROUP, SubgroupEmulation, emulated_names
 
 TINT_BUILTINS = {"subgroupMatrixLoad", "subgroupMatrixStore", "subgroupMatrixMultiply",
                  "subgroupMatrixMultiplyAccumulate", "subgroupMatrixScalarAdd", "subgroupMatrixScalarSubtract",
@@ -39,6 +53,13 @@ NAGA_ROLES = {"A": "left", "B": "right", "C": "result"}
 SUBGROUP_BUILTINS = ("subgroup_id", "num_subgroups", "subgroup_invocation_id", "subgroup_size")
 PREFIX = "coop_emu_"  # WGSL reserves identifiers that start with two underscores
 LANE = PREFIX + "lane"  # private: this invocation's index in its emulated subgroup
+SUBGROUP_BUILTIN_CALLS = emulated_names()
+# Zero, but not to the compiler: added to the helpers' loop bounds so that LLVM (lavapipe) keeps the
+# loops instead of unrolling them at every inlined call (measured on gemm_tiled_4x4 at TILE = 16:
+# pipeline creation 57 s with constant bounds, 1.2 s without).
+OPAQUE_ZERO = PREFIX + "zero"
+NAGA_UNIMPLEMENTED_ENABLES = {"subgroups": "naga (wgpu-native) does not implement it; the adapter's subgroup "
+                              "feature is requested instead"}
 
 
 class LoweringError(KernelError):
@@ -78,8 +99,20 @@ class _Rewriter:
     module: KernelModule
     mode: str  # "emulate" or "tint"
     subgroup_size: int = 32
+    lanes: int = 32  # invocations that share a matrix: the subgroup size, or the whole (smaller) workgroup
+    subgroups_per_workgroup: int = 1
+    keep_subgroup_ops: bool = False  # the adapter's subgroups are the emulated ones
+    # Whole matrices in every invocation, for kernels whose matrix operations are not in control flow
+    # uniform across the workgroup, where the exchange's barriers are not allowed: lane 0 of each
+    # subgroup does all the work, no lane talks to another, and the multiplies are written out in full.
+    whole: bool = False
     helpers: dict = field(default_factory=dict)  # key -> (name, code)
     notes: list[str] = field(default_factory=list)
+    scratch: dict = field(default_factory=dict)  # storage element type -> elements per subgroup
+    subgroup_ops: SubgroupEmulation | None = None
+
+    def __post_init__(self):
+        self.subgroup_ops = SubgroupEmulation(self.helper, self.lanes, self.subgroup_size)
 
     # ------------------------------------------------------------- plumbing
     @property
@@ -106,6 +139,22 @@ class _Rewriter:
         out.append(self.data[pos:node.end_byte].decode())
         return "".join(out)
 
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def share(self, m: t.CoopMatrix) -> int:
+        """Elements of `m` each lane holds."""
+        return -(-(m.rows * m.columns) // self.holders)
+
+    @property
+    def holders(self) -> int:
+        """Lanes a matrix is spread over."""
+        return 1 if self.whole else self.lanes
+
+    def lane_zero_only(self, returned: str) -> str:
+        return f"  if ({LANE} != 0u) {{ return{returned}; }}\n" if self.whole else ""
+
     def helper(self, key, make) -> str:
         if key not in self.helpers:
             name = f"{PREFIX}{key[0]}_{len(self.helpers)}"
@@ -127,7 +176,10 @@ class _Rewriter:
         if kind == "enable_directive":
             return self.enable(node)
         if kind == "requires_directive" and self.mode == "emulate":
-            kept = [self.text(f) for f in node.children_by_field_name("feature") if self.text(f) != "subgroup_id"]
+            features = [self.text(f) for f in node.children_by_field_name("feature")]
+            kept = [f for f in features if f != "subgroup_id"]
+            if len(kept) < len(features):
+                self.note("'requires subgroup_id' dropped: the subgroup builtins are emulated")
             return f"requires {', '.join(kept)};" if kept else "// (requires subgroup_id: emulated)"
         if kind in ("type_specifier", "templated_identifier"):
             return self.type_name(node)
@@ -144,6 +196,8 @@ class _Rewriter:
             if ext in ("chromium_experimental_subgroup_matrix", "subgroup_matrix", "wgpu_cooperative_matrix"):
                 if self.mode == "tint":
                     kept.append("chromium_experimental_subgroup_matrix")
+            elif self.mode == "emulate" and ext in NAGA_UNIMPLEMENTED_ENABLES:
+                self.note(f"'enable {ext};' dropped: {NAGA_UNIMPLEMENTED_ENABLES[ext]}")
             else:
                 kept.append(ext)
         if not kept:
@@ -178,13 +232,12 @@ class _Rewriter:
         return None
 
     def array_type(self, element: str, rows: str, cols: str) -> str:
-        if rows.isdigit() and cols.isdigit():
-            return f"array<{_storage_element(element)}, {int(rows) * int(cols)}>"
-        return f"array<{_storage_element(element)}, {rows} * {cols}>"
+        if not (rows.isdigit() and cols.isdigit()):
+            raise LoweringError(f"the emulation needs constant matrix dimensions, not {rows} x {cols}")
+        return f"array<{_storage_element(element)}, {-(-int(rows) * int(cols) // self.holders)}>"
 
-    @staticmethod
-    def concrete(m: t.CoopMatrix) -> str:
-        return f"array<{_storage_element(m.element.name)}, {m.rows * m.columns}>"
+    def concrete(self, m: t.CoopMatrix) -> str:
+        return f"array<{_storage_element(m.element.name)}, {self.share(m)}>"
 
     # ------------------------------------------------------------- calls
     def call(self, node) -> str | None:
@@ -212,14 +265,31 @@ class _Rewriter:
                 return None
             m = found
             element = _storage_element(m.element.name)
-            n = m.rows * m.columns
+            n = self.share(m)
             splat = self.helper(("splat", element, n), lambda fname: (
                 f"fn {fname}(v: {element}) -> array<{element}, {n}> {{\n"
-                f"  var m: array<{element}, {n}>;\n"
-                f"  for (var i = 0u; i < {n}u; i++) {{ m[i] = v; }}\n"
-                f"  return m;\n}}\n"))
+                f"  return array<{element}, {n}>({', '.join(['v'] * n)});\n}}\n"))
             return f"{splat}({element}({self.emit(args[0])}))"
+        if self.mode == "emulate" and name in SUBGROUP_BUILTIN_CALLS and not self.keep_subgroup_ops:
+            return self.subgroup_builtin(node, name, args)
         return None
+
+    def subgroup_builtin(self, node, name, args) -> str:
+        value = None
+        if args:
+            value = t.store_type(self.module.model.type_at(args[0].start_byte, args[0].end_byte, args[0].type))
+            if isinstance(value, t.Scalar) and value.name.startswith("abstract"):
+                value = t.Scalar("f32" if "float" in value.name else "i32")
+            if not isinstance(value, (t.Scalar, t.Vector)):
+                raise LoweringError(f"{self.where(node)}: the emulation of {name} takes scalars and vectors, "
+                                    f"not '{self.text(args[0])[:40]}'")
+        fname = self.subgroup_ops.call(name, value, None)
+        emitted = [self.emit(a) for a in args]
+        if value is not None and emitted:
+            emitted[0] = f"{value.describe()}({emitted[0]})"
+        if len(emitted) > 1:
+            emitted[1] = f"u32({emitted[1]})"
+        return f"{fname}({', '.join(emitted)})"
 
     def pointer(self, node, allow_index: bool):
         """(variable symbol, name, offset text) of `&name` or `&name[index]` (the latter for naga)."""
@@ -279,84 +349,268 @@ class _Rewriter:
             return f"{var}[{e} / {count}u][{e} % {count}u] = {converted};"
         return f"{var}[{e}] = {converted};"
 
-    # The helpers are written out in full, without loops: every index into a matrix array is then a
-    # constant, so drivers keep the matrix in registers. With loops, lavapipe turned each dynamic index
-    # into a 256-way branch ladder (first compiles of a minute and more) and ends any loop after 65535
-    # iterations per invocation, which truncated longer runs.
-    def _address(self, m: t.CoopMatrix, r: int, c: int, per_element: int) -> str:
+    # The helpers are written out one element of a lane's share at a time, so every index into a share
+    # is a constant and drivers keep it in registers. With loops over a private array, lavapipe turned
+    # each dynamic index into a branch ladder over the whole array (first compiles of a minute and more)
+    # and ends any loop after 65535 iterations per invocation. Loops that read workgroup memory (the
+    # multiply's K loop) have neither problem.
+    def _slots(self, m: t.CoopMatrix, body) -> str:
+        """`body(slot)` for each element of this lane's share, in a block that names the element's row
+        and column (coop_emu_r, coop_emu_c). A lane holds consecutive elements (row-major numbers
+        lane * share ... lane * share + share - 1), so it reads and writes whole runs of a row and
+        exchanges them four at a time; lanes past the matrix's end hold nothing."""
+        total, share, out = m.rows * m.columns, self.share(m), []
+        guard = share * self.holders > total
+        for slot in range(share):
+            first = f"{slot}u" if self.whole else f"{LANE} * {share}u + {slot}u"
+            inner = (f"    let coop_emu_e = {first};\n"
+                     f"    let coop_emu_r = coop_emu_e / {m.columns}u;\n"
+                     f"    let coop_emu_c = coop_emu_e % {m.columns}u;\n" + body(slot))
+            out.append(f"  if ({first} < {total}u) {{\n{inner}  }}\n" if guard else f"  {{\n{inner}  }}\n")
+        return "".join(out)
+
+    @staticmethod
+    def _address(per_element: int) -> str:
         scale = f" * {per_element}u" if per_element != 1 else ""
-        return (f"select((coop_emu_off + {r}u * coop_emu_stride){scale} + {c}u, "
-                f"(coop_emu_off + {c}u * coop_emu_stride){scale} + {r}u, coop_emu_col_major)")
+        return (f"    let coop_emu_a = select((coop_emu_off + coop_emu_r * coop_emu_stride){scale} + coop_emu_c, "
+                f"(coop_emu_off + coop_emu_c * coop_emu_stride){scale} + coop_emu_r, coop_emu_col_major);\n")
 
     def load_helper(self, var: str, element: t.Type, m: t.CoopMatrix) -> str:
         per_element = matrix_elements_per_array_element(element, m.element.name)
 
         def make(fname: str) -> str:
-            body = []
-            for r in range(m.rows):
-                for c in range(m.columns):
-                    read = self.read_expr(var, element, m.element.name, f"coop_emu_e{r}_{c}")
-                    body.append(f"  let coop_emu_e{r}_{c} = {self._address(m, r, c, per_element)};\n"
-                                f"  coop_emu_m[{r * m.columns + c}] = {read};\n")
+            read = self.read_expr(var, element, m.element.name, "coop_emu_a")
+            if self.whole:
+                place = self._whole_place(m)
+                body = self._whole_loop(m, self._address(per_element) + f"    {place(f'coop_emu_e')} = {read};\n") \
+                    + self._whole_copy(m, place, "coop_emu_m", inward=False)
+            elif self._in_one_row(m):
+                body = self._run_start(m, per_element) + "".join(
+                    f"  {{\n    let coop_emu_a = coop_emu_a0 + {slot}u * coop_emu_step;\n"
+                    f"    coop_emu_m[{slot}] = {read};\n  }}\n" for slot in range(self.share(m)))
+            else:
+                body = self._slots(m, lambda slot: self._address(per_element) + f"    coop_emu_m[{slot}] = {read};\n")
             return (f"fn {fname}(coop_emu_off: u32, coop_emu_stride: u32, coop_emu_col_major: bool) -> {self.concrete(m)} {{\n"
                     f"  var coop_emu_m: {self.concrete(m)};\n"
-                    f"  if ({LANE} != 0u) {{ return coop_emu_m; }}\n"
-                    + "".join(body) +
+                    + self.lane_zero_only(" coop_emu_m") + body +
                     f"  return coop_emu_m;\n}}\n")
         return self.helper(("load", var, m), make)
 
     def store_helper(self, var: str, element: t.Type, m: t.CoopMatrix, where) -> str:
         try:
             per_element = matrix_elements_per_array_element(element, m.element.name)
+            self.write_stmt(var, element, m.element.name, "coop_emu_a", "v")
         except LoweringError as error:
             raise LoweringError(f"{self.where(where)}: {error}") from None
 
         def make(fname: str) -> str:
-            body = []
-            for r in range(m.rows):
-                for c in range(m.columns):
-                    e = f"coop_emu_e{r}_{c}"
-                    try:
-                        write = self.write_stmt(var, element, m.element.name, e, f"coop_emu_m[{r * m.columns + c}]")
-                    except LoweringError as error:
-                        raise LoweringError(f"{self.where(where)}: {error}") from None
-                    body.append(f"  let {e} = {self._address(m, r, c, per_element)};\n  {write}\n")
+            def body(slot):
+                return self._address(per_element) + "    " + self.write_stmt(
+                    var, element, m.element.name, "coop_emu_a", f"coop_emu_m[{slot}]") + "\n"
+            if self.whole:
+                place = self._whole_place(m)
+                code = self._whole_copy(m, place, "coop_emu_m", inward=True) + self._whole_loop(
+                    m, self._address(per_element) + "    " + self.write_stmt(
+                        var, element, m.element.name, "coop_emu_a", place("coop_emu_e")) + "\n")
+            elif self._in_one_row(m):
+                code = self._run_start(m, per_element) + "".join(
+                    f"  {{\n    let coop_emu_a = coop_emu_a0 + {slot}u * coop_emu_step;\n    "
+                    + self.write_stmt(var, element, m.element.name, "coop_emu_a", f"coop_emu_m[{slot}]") + "\n  }\n"
+                    for slot in range(self.share(m)))
+            else:
+                code = self._slots(m, body)
             return (f"fn {fname}(coop_emu_off: u32, coop_emu_m: {self.concrete(m)}, coop_emu_col_major: bool, coop_emu_stride: u32) {{\n"
-                    f"  if ({LANE} != 0u) {{ return; }}\n"
-                    + "".join(body) + "}\n")
+                    + self.lane_zero_only("") + code + "}\n")
         return self.helper(("store", var, m), make)
+
+    # Whole matrices (lane 0 alone): loads and stores go element by element in a loop, through the
+    # subgroup's scratch, so that the private array is only indexed by constants, four at a time.
+    def _whole_place(self, m: t.CoopMatrix):
+        element = _storage_element(m.element.name)
+        self.scratch[element] = max(self.scratch.get(element, 0), -(-(m.rows * m.columns) // 4) * 4)
+        array, base = f"{PREFIX}scratch_{element}", f"{SUBGROUP} * {PREFIX}span_{element}"
+        return lambda index: f"{array}[({base} + {index}) / 4u][({base} + {index}) % 4u]"
+
+    def _whole_loop(self, m: t.CoopMatrix, body: str) -> str:
+        return (f"  for (var coop_emu_e = 0u; coop_emu_e < {m.rows * m.columns}u + {OPAQUE_ZERO}; coop_emu_e++) {{\n"
+                f"    let coop_emu_r = coop_emu_e / {m.columns}u;\n"
+                f"    let coop_emu_c = coop_emu_e % {m.columns}u;\n" + body + "  }\n")
+
+    def _whole_copy(self, m: t.CoopMatrix, place, value: str, inward: bool) -> str:
+        n = m.rows * m.columns
+        element = _storage_element(m.element.name)
+        array_at = place("0u").split("[(")[0]
+        base = f"{SUBGROUP} * {PREFIX}span_{element}"
+        if n % 4:
+            return "".join((f"  {place(f'{e}u')} = {value}[{e}];\n" if inward else f"  {value}[{e}] = {place(f'{e}u')};\n")
+                           for e in range(n))
+        out = []
+        for q in range(n // 4):
+            cell = f"{array_at}[({base}) / 4u + {q}u]"
+            if inward:
+                out.append(f"  {cell} = vec4<{element}>(" + ", ".join(f"{value}[{4 * q + i}]" for i in range(4)) + ");\n")
+            else:
+                out.append(f"  {{\n    let v = {cell};\n" + "".join(f"    {value}[{4 * q + i}] = v[{i}];\n"
+                                                             for i in range(4)) + "  }\n")
+        return "".join(out)
+
+    def _in_one_row(self, m: t.CoopMatrix) -> bool:
+        """Whether each lane's share is one run within a row, so its addresses step evenly."""
+        share = self.share(m)
+        return m.columns % share == 0 and share * self.lanes == m.rows * m.columns
+
+    def _run_start(self, m: t.CoopMatrix, per_element: int) -> str:
+        """The address of a lane's first element and the step to the next (1 along a row in memory,
+        the scaled stride down a column), computed once instead of per element."""
+        scale = f" * {per_element}u" if per_element != 1 else ""
+        return (f"  let coop_emu_r = ({LANE} * {self.share(m)}u) / {m.columns}u;\n"
+                f"  let coop_emu_c = ({LANE} * {self.share(m)}u) % {m.columns}u;\n"
+                f"  let coop_emu_a0 = select((coop_emu_off + coop_emu_r * coop_emu_stride){scale} + coop_emu_c, "
+                f"(coop_emu_off + coop_emu_c * coop_emu_stride){scale} + coop_emu_r, coop_emu_col_major);\n"
+                f"  let coop_emu_step = select(1u, coop_emu_stride{scale}, coop_emu_col_major);\n")
+
+    def _vectorized(self, m: t.CoopMatrix) -> bool:
+        """Whether a lane's share of `m` is whole runs of four elements within one row."""
+        share, cols = self.share(m), m.columns
+        return (share % 4 == 0 and cols % 4 == 0 and (cols % share == 0 or share % cols == 0)
+                and share * self.lanes == m.rows * m.columns)
+
+    def _stage(self, m: t.CoopMatrix, value: str, offset: int) -> tuple[str, str]:
+        """(code that writes this lane's share of `value` to its subgroup's scratch, a vec4 array, from
+        element `offset` on, the scratch's name); reserves the room."""
+        element = _storage_element(m.element.name)
+        array = f"{PREFIX}scratch_{element}"
+        span = offset + -(-(m.rows * m.columns) // 4) * 4
+        self.scratch[element] = max(self.scratch.get(element, 0), span)
+        base = f"{SUBGROUP} * {PREFIX}span_{element} + {offset}u"
+        share = self.share(m)
+        if self._vectorized(m):
+            code = "".join(f"  {array}[({base} + {LANE} * {share}u) / 4u + {q}u] = vec4<{element}>("
+                           + ", ".join(f"{value}[{4 * q + i}]" for i in range(4)) + ");\n"
+                           for q in range(share // 4))
+        else:
+            code = self._slots(m, lambda slot: f"    {array}[({base} + coop_emu_e) / 4u][({base} + coop_emu_e) % 4u]"
+                               f" = {value}[{slot}];\n")
+        return code, array
 
     def mma_helper(self, left: t.CoopMatrix, right: t.CoopMatrix, result: t.CoopMatrix, where) -> str:
         rows, inner, cols = left.rows, left.columns, right.columns
         if right.rows != inner or result.rows != rows or result.columns != cols:
             raise LoweringError(f"{self.where(where)}: matrix shapes do not fit: {left.describe()} x "
                                 f"{right.describe()} -> {result.describe()}")
-        r_el = _storage_element(result.element.name)
+        if self.whole:
+            return self.whole_mma_helper(left, right, result)
+        l_el, rt_el = _storage_element(left.element.name), _storage_element(right.element.name)
 
         def make(fname: str) -> str:
-            body = []
-            for i in range(rows):
-                for j in range(cols):
-                    terms = " + ".join(f"{r_el}(l[{i * inner + k}]) * {r_el}(r[{k * cols + j}])" for k in range(inner))
-                    body.append(f"  out[{i * cols + j}] = out[{i * cols + j}] + ({terms});\n")
+            stage_l, l_array = self._stage(left, "l", 0)
+            r_offset = -(-(rows * inner) // 4) * 4 if rt_el == l_el else 0
+            stage_r, r_array = self._stage(right, "r", r_offset)
+            l_base = f"{SUBGROUP} * {PREFIX}span_{l_el}"
+            r_base = f"{SUBGROUP} * {PREFIX}span_{rt_el} + {r_offset}u"
+            compute = self._product(left, right, result, l_array, l_base, r_array, r_base)
+            # The first barrier: the subgroup's previous multiply has finished reading the scratch.
             return (f"fn {fname}(l: {self.concrete(left)}, r: {self.concrete(right)}, acc: {self.concrete(result)})"
                     f" -> {self.concrete(result)} {{\n"
-                    f"  var out = acc;\n"
-                    f"  if ({LANE} != 0u) {{ return out; }}\n"
-                    + "".join(body) +
+                    f"  workgroupBarrier();\n" + stage_l + stage_r +
+                    f"  workgroupBarrier();\n"
+                    f"  var out = acc;\n" + compute +
+                    f"  return out;\n}}\n")
+        return self.helper(("mma", left, right, result), make)
+
+    def _product(self, left, right, result, l_array: str, l_base: str, r_array: str, r_base: str) -> str:
+        """out += L x R for this lane's share of the result, one K step at a time (a loop: its body is
+        the same at every step). Runs of four results in one row take one L value and a vec4 of R."""
+        inner, cols, share = left.columns, result.columns, self.share(result)
+        r_el = _storage_element(result.element.name)
+        k = "coop_emu_k"
+
+        def scalar(array: str, index: str) -> str:
+            return f"{r_el}({array}[({index}) / 4u][({index}) % 4u])"
+        body = []
+        if self._vectorized(result):
+            rows_read = {}
+            for q in range(share // 4):
+                if cols % share == 0:
+                    row, col = f"({LANE} * {share}u) / {cols}u", f"({LANE} * {share}u) % {cols}u + {4 * q}u"
+                else:
+                    row, col = f"{LANE} * {share // cols}u + {4 * q // cols}u", f"{4 * q % cols}u"
+                if row not in rows_read:
+                    rows_read[row] = f"coop_emu_l{len(rows_read)}"
+                    body.append(f"    let {rows_read[row]} = {scalar(l_array, f'{l_base} + ({row}) * {inner}u + {k}')};\n")
+                rv = f"coop_emu_r{q}"
+                body.append(f"    let {rv} = vec4<{r_el}>({r_array}[({r_base} + {k} * {cols}u + {col}) / 4u]);\n")
+                body += [f"    out[{4 * q + i}] += {rows_read[row]} * {rv}[{i}];\n" for i in range(4)]
+        else:
+            guard = share * self.lanes > result.rows * cols
+            for slot in range(share):
+                e = f"({LANE} * {share}u + {slot}u)"
+                update = (f"out[{slot}] += {scalar(l_array, f'{l_base} + ({e} / {cols}u) * {inner}u + {k}')} * "
+                          f"{scalar(r_array, f'{r_base} + {k} * {cols}u + {e} % {cols}u')};")
+                body.append(f"    if ({e} < {result.rows * cols}u) {{ {update} }}\n" if guard else f"    {update}\n")
+        return (f"  for (var {k} = 0u; {k} < {inner}u + {OPAQUE_ZERO}; {k}++) {{\n" + "".join(body) + "  }\n")
+
+    def whole_mma_helper(self, left: t.CoopMatrix, right: t.CoopMatrix, result: t.CoopMatrix) -> str:
+        """Lane 0 of the subgroup copies the whole operands to its subgroup's scratch, multiplies with
+        loops over workgroup memory and copies the result back: no other lane takes part, so no barrier
+        is needed, and the code is a few statements per element instead of one term per multiply-add."""
+        rows, inner, cols = left.rows, left.columns, right.columns
+        a_el = _storage_element(result.element.name)
+
+        def make(fname: str) -> str:
+            used: dict[str, int] = {}
+            places = []
+            for m in (left, right, result):
+                element = _storage_element(m.element.name)
+                offset = used.get(element, 0)
+                used[element] = offset + -(-(m.rows * m.columns) // 4) * 4
+                self.scratch[element] = max(self.scratch.get(element, 0), used[element])
+                places.append((f"{PREFIX}scratch_{element}", f"{SUBGROUP} * {PREFIX}span_{element} + {offset}u", element))
+
+            def at(place, index: str) -> str:
+                array, base, _ = place
+                return f"{array}[({base} + {index}) / 4u][({base} + {index}) % 4u]"
+
+            def copy_in(place, value: str, m: t.CoopMatrix) -> str:
+                array, base, element = place
+                n = m.rows * m.columns
+                if n % 4 == 0:
+                    return "".join(f"  {array}[({base}) / 4u + {q}u] = vec4<{element}>("
+                                   + ", ".join(f"{value}[{4 * q + i}]" for i in range(4)) + ");\n" for q in range(n // 4))
+                return "".join(f"  {at(place, f'{e}u')} = {value}[{e}];\n" for e in range(n))
+
+            z = OPAQUE_ZERO
+            left_at, right_at, out_at = places
+            n = rows * cols
+            if n % 4 == 0:
+                back = "".join(f"  {{\n    let v = {out_at[0]}[({out_at[1]}) / 4u + {q}u];\n"
+                               + "".join(f"    out[{4 * q + i}] = v[{i}];\n" for i in range(4)) + "  }\n"
+                               for q in range(n // 4))
+            else:
+                back = "".join(f"  out[{e}] = {at(out_at, f'{e}u')};\n" for e in range(n))
+            return (f"fn {fname}(l: {self.concrete(left)}, r: {self.concrete(right)}, acc: {self.concrete(result)})"
+                    f" -> {self.concrete(result)} {{\n"
+                    f"  var out = acc;\n" + self.lane_zero_only(" out")
+                    + copy_in(left_at, "l", left) + copy_in(right_at, "r", right) + copy_in(out_at, "acc", result) +
+                    f"  for (var i = 0u; i < {rows}u + {z}; i++) {{\n"
+                    f"    for (var j = 0u; j < {cols}u + {z}; j++) {{\n"
+                    f"      var sum = {at(out_at, f'i * {cols}u + j')};\n"
+                    f"      for (var k = 0u; k < {inner}u + {z}; k++) {{\n"
+                    f"        sum += {a_el}({at(left_at, f'i * {inner}u + k')}) * {a_el}({at(right_at, f'k * {cols}u + j')});\n"
+                    f"      }}\n"
+                    f"      {at(out_at, f'i * {cols}u + j')} = sum;\n"
+                    f"    }}\n  }}\n" + back +
                     f"  return out;\n}}\n")
         return self.helper(("mma", left, right, result), make)
 
     def scalar_helper(self, op: str, m: t.CoopMatrix) -> str:
         element = _storage_element(m.element.name)
-        n = m.rows * m.columns
         symbol = {"Add": "+", "Subtract": "-", "Multiply": "*"}[op]
 
         def make(fname: str) -> str:
+            body = "".join(f"  out[{slot}] = out[{slot}] {symbol} v;\n" for slot in range(self.share(m)))
             return (f"fn {fname}(m: {self.concrete(m)}, v: {element}) -> {self.concrete(m)} {{\n"
-                    f"  var out = m;\n"
-                    f"  if ({LANE} != 0u) {{ return out; }}\n"
-                    f"  for (var i = 0u; i < {n}u; i++) {{ out[i] = out[i] {symbol} v; }}\n"
+                    f"  var out = m;\n" + body +
                     f"  return out;\n}}\n")
         return self.helper(("scalar" + op.lower(), m), make)
 
@@ -445,7 +699,7 @@ class _Rewriter:
         parameters = node.child_by_field_name("parameters")
         body = node.child_by_field_name("body")
         params = [c for c in parameters.named_children if c.type == "parameter"] if parameters is not None else []
-        kept, lets, lid = [], [], None
+        kept, lets, lid, groups = [], [], None, None
         for param in params:
             builtin = None
             for a in (c for c in param.children if c.type == "attribute"):
@@ -456,15 +710,20 @@ class _Rewriter:
             ptype = self.text(ptype_node) if ptype_node is not None else "u32"
             if builtin == "local_invocation_index":
                 lid = pname
+            if builtin == "num_workgroups":
+                groups = pname
             if builtin in SUBGROUP_BUILTINS:
                 lets.append((builtin, pname, ptype))
             else:
                 kept.append(self.emit(param))
-        if not lets and self.module.dialect == "plain":
+        if not lets and self.module.dialect == "plain" and not uses_subgroup_operations(self.module):
             return None
         if lid is None:
             lid = f"{PREFIX}lid"
             kept.append(f"@builtin(local_invocation_index) {lid}: u32")
+        if groups is None:
+            groups = f"{PREFIX}groups"
+            kept.append(f"@builtin(num_workgroups) {groups}: vec3<u32>")
         size = "1"
         for a in attrs:
             if attribute_name(self.data, a) == "workgroup_size":
@@ -476,7 +735,9 @@ class _Rewriter:
             "subgroup_invocation_id": f"{lid} % {s}u",
             "subgroup_size": f"{s}u",
         }
-        prologue = f"\n    {LANE} = {lid} % {s}u; // only lane 0 of an emulated subgroup does the matrix work"
+        prologue = (f"\n    {LANE} = {lid} % {s}u; // this invocation's lane in its emulated subgroup of {s}"
+                    f"\n    {SUBGROUP} = {lid} / {s}u;"
+                    f"\n    {OPAQUE_ZERO} = {groups}.x >> 31u;")
         prologue += "".join(f"\n    let {pname}: {ptype} = {ptype}({values[b]}); // emulated @builtin({b})"
                             for b, pname, ptype in lets)
         out, pos = [], node.start_byte
@@ -501,37 +762,154 @@ class Lowered:
     notes: list[str]
 
 
-def _run(module: KernelModule, mode: str, subgroup_size: int) -> Lowered:
-    rewriter = _Rewriter(module, mode, subgroup_size)
+def _run(module: KernelModule, mode: str, subgroup_size: int, keep_subgroup_ops: bool = False,
+         whole: bool = False) -> Lowered:
+    lanes, per_workgroup = _lanes(module, subgroup_size) if mode == "emulate" else (subgroup_size, 1)
+    rewriter = _Rewriter(module, mode, subgroup_size, lanes, per_workgroup, keep_subgroup_ops, whole)
     body = rewriter.emit(module.parsed.root)
     notes = []
-    if rewriter.helpers:
-        helpers = "\n".join(code for _, code in rewriter.helpers.values())
-        banner = ("\n// ---- coop-lsp emulation helpers (generated) ----\n"
-                  f"var<private> {LANE}: u32;\n\n" if mode == "emulate"
-                  else "\n// ---- coop-lsp helpers (generated) ----\n")
-        body = body.rstrip("\n") + "\n" + banner + helpers
     if mode == "emulate":
-        notes.append(f"matrix types and builtins emulated in plain WGSL (subgroup size {subgroup_size})")
-    elif module.dialect != "chromium":
-        notes.append(f"translated from the {module.dialect} dialect to Tint's chromium_experimental_subgroup_matrix")
+        notes.append(f"matrix types and builtins emulated in plain WGSL (subgroup size {subgroup_size}"
+                     + (f", {lanes} invocations in the workgroup" if lanes < subgroup_size else "") + ")")
+        if keep_subgroup_ops and uses_subgroup_operations(module):
+            notes.append(f"the kernel's subgroup operations run on the adapter's own subgroups ({subgroup_size} lanes)")
+        elif rewriter.subgroup_ops.used:
+            notes.append(f"the kernel's subgroup operations are emulated through workgroup memory (the adapter's "
+                         f"subgroups are not {subgroup_size} lanes)")
+        notes += rewriter.notes
+        if rewriter.helpers or _needs_lanes(module):
+            body = body.rstrip("\n") + "\n\n// ---- coop-lsp emulation helpers (generated) ----\n" \
+                + _emulation_state(rewriter) + "\n".join(code for _, code in rewriter.helpers.values())
+    else:
+        if rewriter.helpers:
+            body = body.rstrip("\n") + "\n\n// ---- coop-lsp helpers (generated) ----\n" \
+                + "\n".join(code for _, code in rewriter.helpers.values())
+        if module.dialect != "chromium":
+            notes.append(f"translated from the {module.dialect} dialect to Tint's chromium_experimental_subgroup_matrix")
     return Lowered(body, module.dialect, notes)
 
 
-def emulate(text: str, subgroup_size: int = 32) -> Lowered:
-    """Plain WGSL with the same results as the matrix kernel `text`."""
-    if subgroup_size <= 0:
-        raise LoweringError("the emulated subgroup size must be positive")
+def _emulation_state(rewriter: _Rewriter) -> str:
+    """The private lane and subgroup numbers and the workgroup memory the helpers exchange values in."""
+    out = [f"var<private> {LANE}: u32;\nvar<private> {SUBGROUP}: u32;\nvar<private> {OPAQUE_ZERO}: u32;\n"]
+    groups = rewriter.subgroups_per_workgroup
+    for element, span in sorted(rewriter.scratch.items()):
+        out.append(f"const {PREFIX}span_{element} = {span}u;\n"
+                   f"var<workgroup> {PREFIX}scratch_{element}: array<vec4<{element}>, {groups * span // 4}>;\n")
+    if rewriter.subgroup_ops.used:
+        out.append(f"var<workgroup> {EXCHANGE}: array<u32, {groups * rewriter.subgroup_size * 4}>;\n")
+    return "".join(out) + "\n"
+
+
+def _workgroup_invocations(module: KernelModule) -> list[int]:
+    sizes = []
+    for entry in module.entry_points:
+        total = 1
+        for a in (c for c in entry.node.children if c.type == "attribute"):
+            if attribute_name(module.data, a) == "workgroup_size":
+                for arg in attribute_args(a):
+                    value = int_value(module.model, module.data, arg)
+                    if value is None:
+                        raise LoweringError(f"line {arg.start_point[0] + 1}: the emulation needs a constant "
+                                            f"workgroup size, not '{module.node_text(arg)}'")
+                    total *= value
+        sizes.append(total)
+    return sizes
+
+
+def _lanes(module: KernelModule, subgroup_size: int) -> tuple[int, int]:
+    """(invocations that share each matrix, emulated subgroups per workgroup). A workgroup smaller than
+    the subgroup is one partial subgroup, as on hardware; a larger one must split into whole subgroups,
+    since the emulation gives each lane a fixed share of every matrix."""
+    sizes = _workgroup_invocations(module) if _needs_lanes(module) else []
+    if not sizes:
+        return subgroup_size, 1
+    if all(size < subgroup_size for size in sizes) and len(set(sizes)) == 1:
+        return sizes[0], 1
+    for size in sizes:
+        if size % subgroup_size:
+            raise LoweringError(f"subgroup size {subgroup_size} cannot be emulated: a workgroup of {size} "
+                                f"invocations is not a whole number of {subgroup_size}-lane subgroups")
+    return subgroup_size, max(sizes) // subgroup_size
+
+
+def _needs_lanes(module: KernelModule) -> bool:
+    return module.dialect != "plain" or bool(uses_subgroup_operations(module))
+
+
+def emulate(text: str, subgroup_size: int = 32, native_subgroup_size: int | None = None) -> Lowered:
+    """Plain WGSL with the same results as the matrix kernel `text`, with subgroups of `subgroup_size`
+    lanes. `native_subgroup_size`: the adapter's own subgroup size where known; when it is the emulated
+    size, the kernel's subgroup operations run on the adapter's."""
+    if subgroup_size <= 0 or subgroup_size & (subgroup_size - 1) or subgroup_size > 128:
+        raise LoweringError(f"subgroup size {subgroup_size} cannot be emulated: subgroup sizes are powers of two "
+                            "from 1 to 128")
     module = load_kernel(text)
-    uses = _uses_real_subgroup_ops(module)
-    if uses:
-        raise LoweringError(f"the emulation cannot run subgroup operations beside the matrix ones ({uses})")
-    return _run(module, "emulate", subgroup_size)
+    keep = native_subgroup_size == subgroup_size
+    lowered = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep)
+    barrier = _nonuniform_barrier(lowered.text)
+    if barrier is None:
+        return lowered
+    # The exchange's barriers sit where the workgroup may not be converged (a loop starting at
+    # subgroup_id, say): Tint and naga refuse that, and lanes of other subgroups would never arrive.
+    whole = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep, whole=True)
+    if _nonuniform_barrier(whole.text) is not None:
+        raise LoweringError(f"the emulation cannot run this kernel's subgroup operations: {barrier}; they are "
+                            "emulated with workgroup barriers, which need control flow uniform across the "
+                            "workgroup (run it where the adapter's subgroups have the emulated size)")
+    whole.notes.append(f"the kernel's matrix operations are not in control flow uniform across the workgroup "
+                       f"({barrier}), so lanes cannot exchange matrix elements: each invocation holds whole "
+                       "matrices and every multiply is written out (slow to compile for large tiles)")
+    return whole
+
+
+def _nonuniform_barrier(text: str) -> str | None:
+    """Where the emulated kernel calls a helper that holds a barrier from control flow that is not
+    uniform across the workgroup (the linter's U001, which reproduces Tint's verdict), or None."""
+    from ..lint import lint_source
+
+    for d in lint_source(text).diagnostics:
+        if d.code == "U001" and "Barrier" in d.message:
+            for note in getattr(d, "related", ()) or ():
+                message = getattr(note, "message", "")
+                if "called by" in message:
+                    return message
+            return d.message
+    return None
+
+
+def uses_subgroup_operations(module: KernelModule) -> str:
+    """The kernel's subgroup builtin calls and subgroup builtin values other than the matrix ones, as
+    'name at line N, ...' ('' when none)."""
+    found = getattr(module, "_subgroup_uses", None)
+    if found is not None:
+        return found
+    uses: list[str] = []
+    stack = [module.parsed.root]
+    while stack:
+        node = stack.pop()
+        if node.type == "call_expression":
+            function = node.child_by_field_name("function")
+            if function is not None:
+                name_node = function.child_by_field_name("name") if function.type == "templated_identifier" \
+                    else function
+                name = module.node_text(name_node)
+                if name in SUBGROUP_BUILTIN_CALLS:
+                    uses.append(f"{name} at line {node.start_point[0] + 1}")
+        elif node.type == "attribute" and attribute_name(module.data, node) == "builtin":
+            args = attribute_args(node)
+            if args and module.node_text(args[0]) in SUBGROUP_BUILTINS:
+                uses.append(f"@builtin({module.node_text(args[0])}) at line {node.start_point[0] + 1}")
+        stack.extend(node.children)
+    found = ", ".join(sorted(set(uses)))
+    module._subgroup_uses = found
+    return found
 
 
 def emulated_matrix_bytes(module: KernelModule) -> list[tuple[str, int]]:
-    """(name, bytes) of each local variable, let or parameter that holds matrices, largest first: the
-    private memory the emulation gives every invocation, since it keeps each matrix whole in each."""
+    """(name, bytes) of each local variable, let or parameter that holds matrices, largest first, counted
+    whole: a subgroup's share of the emulation's private memory (the whole, per invocation, where the
+    matrix operations are not uniform across the workgroup)."""
     found = []
     for symbol in module.model.symbols:
         if symbol.kind in ("var", "let", "parameter"):
@@ -558,20 +936,3 @@ def to_tint(text: str) -> Lowered:
     if module.dialect == "chromium":
         return Lowered(text, "chromium", [])
     return _run(module, "tint", 32)
-
-
-def _uses_real_subgroup_ops(module: KernelModule) -> str:
-    found: list[str] = []
-    stack = [module.parsed.root]
-    while stack:
-        node = stack.pop()
-        if node.type == "call_expression":
-            function = node.child_by_field_name("function")
-            if function is not None:
-                name_node = function.child_by_field_name("name") if function.type == "templated_identifier" \
-                    else function
-                name = module.node_text(name_node)
-                if (name.startswith("subgroup") or name.startswith("quad")) and name not in TINT_BUILTINS:
-                    found.append(f"{name} at line {node.start_point[0] + 1}")
-        stack.extend(node.children)
-    return ", ".join(sorted(set(found)))

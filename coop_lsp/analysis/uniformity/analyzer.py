@@ -449,6 +449,8 @@ class _FunctionAnalysis:
         condition = node.child_by_field_name("condition")
         if condition is not None:
             body_cf, value = self.expression(condition, loop_cf)
+            if self.owner.level == SUBGROUP and _same_trip_count(node, self.owner):
+                value = loop_cf  # every lane leaves the loop at the same iteration
             body_cf = self._branch(keyword, body_cf, value)
         body = node.child_by_field_name("body")
         end = self.block(body, body_cf) if body is not None else body_cf
@@ -619,6 +621,11 @@ class _FunctionAnalysis:
 
     def _module_variable(self, symbol: Symbol, span: Span, cf: int) -> int:
         space, access = symbol.space, symbol.access
+        if self.owner.level == SUBGROUP and (space == "workgroup" or (space == "storage" and access == "read_write")):
+            # One load by a subgroup at one address gives every lane the same value: shared memory is
+            # as uniform as the index it is read at (index_expression adds the index). Tint cannot
+            # know that other invocations do not write in between; within a subgroup they cannot.
+            return cf
         if space == "storage" and access == "read_write":
             message = f"reading from read_write storage buffer '{symbol.name}' may result in a non-uniform value"
         elif space == "workgroup":
@@ -885,3 +892,96 @@ def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
             found = found - {"break"}
     cache[key] = found
     return found
+
+
+def _constant(node: ts.Node | None, owner: UniformityAnalysis) -> int | None:
+    """The integer value of a literal or a named const, else None."""
+    while node is not None and node.type == "paren_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node is None:
+        return None
+    if node.type == "int_literal":
+        try:
+            return int(owner.text(node).rstrip("uUi"), 0)
+        except ValueError:
+            return None
+    if node.type == "identifier":
+        symbol = owner.model.symbol_at(node.start_byte, node.end_byte)
+        value = getattr(symbol, "value", None) if symbol is not None and symbol.kind == "const" else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return None
+
+
+def _same_trip_count(loop: ts.Node, owner: UniformityAnalysis) -> bool:
+    """`for (var i = e % S; i < B; i += S)` with constants S and B, B a multiple of S, and i not
+    assigned in the body: whatever e is in each lane, i starts in [0, S) and every lane runs B / S
+    iterations (a common way to spread a fixed amount of work over groups of lanes)."""
+    if loop.type != "for_statement":
+        return False
+    initializer = loop.child_by_field_name("initializer")
+    condition = loop.child_by_field_name("condition")
+    update = loop.child_by_field_name("update")
+    if initializer is None or condition is None or update is None or initializer.type != "variable_declaration":
+        return False
+    name_node, start = initializer.child_by_field_name("name"), initializer.child_by_field_name("value")
+    if name_node is None or start is None:
+        return False
+    name = owner.text(name_node)
+    while start.type == "paren_expression" and start.named_child_count == 1:
+        start = start.named_children[0]
+    if start.type != "binary_expression" or owner.text(start.child_by_field_name("operator")) not in ("%", "&"):
+        return False
+    modulus = _constant(start.child_by_field_name("right"), owner)
+    if modulus is None or modulus <= 0:
+        return False
+    symbol = owner.model.symbol_at(name_node.start_byte, name_node.end_byte)
+    declared = t.store_type(symbol.type) if symbol is not None and symbol.type is not None else None
+    if owner.text(start.child_by_field_name("operator")) == "%" and getattr(declared, "name", "") != "u32":
+        return False  # a negative i32 remainder would start below zero
+    if owner.text(start.child_by_field_name("operator")) == "&":
+        modulus += 1  # e & (S - 1) for a power of two S
+        if modulus & (modulus - 1):
+            return False
+    while condition.type == "paren_expression" and condition.named_child_count == 1:
+        condition = condition.named_children[0]
+    if condition.type != "binary_expression" or owner.text(condition.child_by_field_name("operator")) != "<" \
+            or owner.text(condition.child_by_field_name("left")) != name:
+        return False
+    bound = _constant(condition.child_by_field_name("right"), owner)
+    step = _step(update, name, owner)
+    if bound is None or step is None or step != modulus or bound % step:
+        return False
+    body = loop.child_by_field_name("body")
+    return body is None or not _assigns(body, name, owner)
+
+
+def _step(update: ts.Node, name: str, owner: UniformityAnalysis) -> int | None:
+    """S of `i += S` or `i = i + S`."""
+    left, right = update.child_by_field_name("left"), update.child_by_field_name("right")
+    if left is None or right is None or owner.text(left) != name:
+        return None
+    if update.type == "compound_assignment_statement" and owner.text(update).replace(" ", "").startswith(f"{name}+="):
+        return _constant(right, owner)
+    if update.type == "assignment_statement" and right.type == "binary_expression" \
+            and owner.text(right.child_by_field_name("operator")) == "+" \
+            and owner.text(right.child_by_field_name("left")) == name:
+        return _constant(right.child_by_field_name("right"), owner)
+    return None
+
+
+def _assigns(node: ts.Node, name: str, owner: UniformityAnalysis) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in ("assignment_statement", "compound_assignment_statement"):
+            left = current.child_by_field_name("left")
+            if left is not None and owner.text(left) == name:
+                return True
+        if current.type in ("increment_statement", "decrement_statement"):
+            operand = current.child_by_field_name("operand")
+            if operand is not None and owner.text(operand) == name:
+                return True
+        if current.type == "unary_expression" and owner.text(current).replace(" ", "") == f"&{name}":
+            return True  # a pointer to it may write it
+        stack.extend(current.named_children)
+    return False

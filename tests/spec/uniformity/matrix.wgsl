@@ -40,6 +40,7 @@ fn main(@builtin(subgroup_id) sg: u32) {
 }
 
 // === load offset from read_write storage
+// Reason for U003: every lane of a subgroup reads offsets[0] in one load and gets one value.
 enable chromium_experimental_subgroup_matrix;
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @group(0) @binding(1) var<storage, read_write> offsets: array<u32>;
@@ -47,6 +48,7 @@ enable chromium_experimental_subgroup_matrix;
 fn main() {
   let m = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, row_major>(&buf, offsets[0], 8u);
 //                                                                             ^ U001 'subgroupMatrixLoad' requires argument 1 to be uniform
+//                                                                             ^ U003 'subgroupMatrixLoad'
 }
 
 // === load offset from read-only storage is fine

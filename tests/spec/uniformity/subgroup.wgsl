@@ -368,3 +368,114 @@ fn main(@builtin(local_invocation_index) li: u32) {
 //                                          ^ U001 subgroup_matrix_result<f32, 8, 8> constructor requires argument 0 to be uniform
 //                                          ^ U003 'subgroup_matrix_result
 }
+
+// === rule off, branch on a read_write storage value at a subgroup-uniform index
+// One load by the subgroup at one address: every lane gets the same value.
+enable subgroups;
+enable chromium_experimental_subgroup_matrix;
+diagnostic(off, chromium.subgroup_matrix_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@group(0) @binding(1) var<storage, read_write> params: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(subgroup_id) sg: u32) {
+  if params[sg] > 0u {
+    let m = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, row_major>(&buf, params[0], 8u);
+  }
+}
+
+// === rule off, branch on a read_write storage value at a per-lane index
+enable subgroups;
+enable chromium_experimental_subgroup_matrix;
+diagnostic(off, chromium.subgroup_matrix_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@group(0) @binding(1) var<storage, read_write> params: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(subgroup_invocation_id) lane: u32) {
+  if params[lane] > 0u {
+    let m = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, row_major>(&buf, 0u, 8u);
+//          ^ U002 'subgroupMatrixLoad'
+  }
+}
+// tint: differs -- lanes read different elements; Tint's check is off, the kernel is still wrong
+
+// === branch on a read_write storage value at a uniform index
+// Reason for U003: a read_write buffer read at one index gives the whole subgroup one value.
+enable subgroups;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@group(0) @binding(1) var<storage, read_write> params: array<u32>;
+@compute @workgroup_size(64)
+fn main() {
+  if params[0] > 0u {
+    let m = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, row_major>(&buf, 0u, 8u);
+//          ^ U001 'subgroupMatrixLoad' must only be called from subgroup uniform control flow
+//          ^ U003 'subgroupMatrixLoad'
+  }
+}
+
+// === rule off, loop from lane % 4 by 4 up to 32
+// Every lane starts in [0, 4) and runs 8 iterations: the subgroup stays converged.
+enable subgroups;
+enable chromium_experimental_subgroup_matrix;
+diagnostic(off, chromium.subgroup_matrix_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(subgroup_invocation_id) lane: u32) {
+  var acc = subgroup_matrix_result<f32, 8, 8>();
+  for (var i = lane % 4u; i < 32u; i += 4u) {
+    acc = subgroupMatrixScalarAdd(acc, 1.0);
+  }
+  subgroupMatrixStore<row_major>(&buf, 0u, acc, 8u);
+}
+
+// === rule off, loop from lane % 4 by 4 up to 30
+enable subgroups;
+enable chromium_experimental_subgroup_matrix;
+diagnostic(off, chromium.subgroup_matrix_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(subgroup_invocation_id) lane: u32) {
+  var acc = subgroup_matrix_result<f32, 8, 8>();
+  for (var i = lane % 4u; i < 30u; i += 4u) {
+    acc = subgroupMatrixScalarAdd(acc, 1.0);
+//        ^ U002 'subgroupMatrixScalarAdd'
+  }
+  subgroupMatrixStore<row_major>(&buf, 0u, acc, 8u);
+//                                         ^ U002 'subgroupMatrixStore' requires argument 2
+}
+// tint: differs -- lanes 0 and 1 run 8 iterations, lanes 2 and 3 run 7; Tint's check is off, the kernel is still wrong
+
+// === rule off, loop from lane % 8 by 4 up to 32
+enable subgroups;
+enable chromium_experimental_subgroup_matrix;
+diagnostic(off, chromium.subgroup_matrix_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(subgroup_invocation_id) lane: u32) {
+  var acc = subgroup_matrix_result<f32, 8, 8>();
+  for (var i = lane % 8u; i < 32u; i += 4u) {
+    acc = subgroupMatrixScalarAdd(acc, 1.0);
+//        ^ U002 'subgroupMatrixScalarAdd'
+  }
+  subgroupMatrixStore<row_major>(&buf, 0u, acc, 8u);
+//                                         ^ U002 'subgroupMatrixStore' requires argument 2
+}
+// tint: differs -- lanes starting at 4 or more run one iteration fewer; Tint's check is off, the kernel is still wrong
+
+// === rule off, loop from lane % 4 by 4 up to 32 that moves its counter
+enable subgroups;
+enable chromium_experimental_subgroup_matrix;
+diagnostic(off, chromium.subgroup_matrix_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(subgroup_invocation_id) lane: u32) {
+  var acc = subgroup_matrix_result<f32, 8, 8>();
+  for (var i = lane % 4u; i < 32u; i += 4u) {
+    acc = subgroupMatrixScalarAdd(acc, 1.0);
+//        ^ U002 'subgroupMatrixScalarAdd'
+    i += lane;
+  }
+  subgroupMatrixStore<row_major>(&buf, 0u, acc, 8u);
+//                                         ^ U002 'subgroupMatrixStore' requires argument 2
+}
+// tint: differs -- the body moves the counter by the lane's number; Tint's check is off, the kernel is still wrong
