@@ -21,6 +21,7 @@ from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .reuse import BodyReuse
 from .typenames import TypeResolver
+from .variables import VariableChecker
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
 KNOWN_EXTENSIONS = frozenset({
@@ -52,7 +53,7 @@ def check(parsed: Parsed, reuse: BodyReuse | None = None,
     return checker.ctx.diagnostics, checker.ctx.model
 
 
-class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
+class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecker):
     def __init__(self, parsed: Parsed, reuse: BodyReuse | None = None) -> None:
         self.ctx = Context(parsed.source, parsed.root)
         self.reuse = reuse
@@ -99,8 +100,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
             stage = _stage_of(node, self.ctx)
             if stage in ("vertex", "fragment"):
                 self.entry_point_io(node, stage, symbol)
-            if stage == "vertex":
-                self.vertex_resources(symbol, self.var_uses, self.calls)
+            if stage in ("vertex", "fragment"):
+                self.stage_resources(symbol, stage, self.var_uses, self.calls)
 
     def note_use(self, symbol: Symbol, node: ts.Node) -> None:
         """A use of a module-scope variable, or a call of a function, from the function being checked."""
@@ -266,6 +267,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
             if t.is_handle(result) and node.child_by_field_name("template") is None:
                 symbol.space, symbol.access = "handle", "read"
             self._check_var_type(symbol, node, result)
+            self.check_variable(symbol, node, module_scope, result)
         if symbol.kind == "override" and result is not t.ERROR and not (
                 isinstance(result, t.Scalar) and not result.is_abstract):
             where = node.child_by_field_name("type") or node.child_by_field_name("name")

@@ -2,7 +2,7 @@
 
 Checks the `@builtin` values (known name, type, the extension they need),
 integer user-defined IO between vertex and fragment shaders (`@interpolate(flat)`),
-and the resources a vertex shader may not write.
+and the memory a vertex or fragment shader may not use.
 """
 
 from __future__ import annotations
@@ -144,8 +144,9 @@ class EntryPointChecker:
                                         "in WGSL and Tint; only naga (wgpu) makes them flat by itself",
                                 self.ctx.span(where))
 
-    def vertex_resources(self, entry, uses: dict, calls: dict) -> None:
-        """A vertex shader may not use storage buffers with write access (WebGPU forbids it)."""
+    def stage_resources(self, entry, stage: str, uses: dict, calls: dict) -> None:
+        """Memory a vertex or fragment shader may not touch: workgroup memory (there are no workgroups),
+        and, in a vertex shader, writable storage buffers and textures (WebGPU forbids them)."""
         seen, order = set(), [entry]
         while order:
             function = order.pop(0)
@@ -153,6 +154,12 @@ class EntryPointChecker:
                 continue
             seen.add(function)
             for variable, where in uses.get(function, []):
+                if variable.space == "workgroup":
+                    self.ctx.report("T003", f"'{variable.name}' is a 'workgroup' variable; workgroup memory "
+                                            f"exists only in compute shaders, not in a {stage} shader", where)
+                    return
+                if stage != "vertex":
+                    continue
                 if variable.space == "storage" and variable.access == "read_write":
                     self.ctx.report("T003", f"'{variable.name}' is a 'storage' buffer with 'read_write' access; "
                                             "a vertex shader can only read storage buffers", where)

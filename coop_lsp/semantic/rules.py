@@ -150,3 +150,17 @@ UNUSED_RESULT = register(Rule(
     example="abs(x);   // error\nlet y = abs(x);",
     suppressible=False,
 ))
+
+VARIABLE_DECLARATION = register(Rule(
+    code="T017", name="variable_declaration", severity=Severity.ERROR, layer="semantic",
+    summary="A `var` whose address space, access mode, initializer, binding or type does not go together.",
+    explanation="Module-scope variables need an address space (textures and samplers excepted) and may not "
+                "use 'function'; only 'storage' buffers have an access mode, and 'write' is not one of "
+                "theirs; only 'private' and 'function' variables may have an initializer; resource "
+                "variables (storage, uniform, textures, samplers) need both '@group' and '@binding', and "
+                "other variables may have neither; what lives in 'storage' or 'uniform' memory must be "
+                "host-shareable, so no 'bool' there.",
+    example="var<private, read_write> x: i32;   // only storage buffers have an access mode\n"
+            "var<workgroup> tile: array<f32, 64> = array<f32, 64>();   // workgroup memory has no initializer",
+    suppressible=False,
+))

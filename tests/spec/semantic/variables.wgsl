@@ -1,0 +1,161 @@
+// Variable declarations: address spaces at module and function scope, access
+// modes, initializers, @group/@binding, host-shareable types, array limits,
+// and the memory a vertex or fragment shader may use.
+
+// === every address space where it belongs
+struct Params { n: u32, scale: f32 }
+@group(0) @binding(0) var<storage, read_write> data: array<f32>;
+@group(0) @binding(1) var<uniform> params: Params;
+@group(0) @binding(2) var tex: texture_2d<f32>;
+@group(0) @binding(3) var samp: sampler;
+var<private> seed: u32 = 7u;
+var<workgroup> tile: array<f32, 64>;
+@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i: u32) {
+  var local: f32 = 1.0;
+  tile[i] = data[i] * params.scale + local + f32(seed);
+  workgroupBarrier();
+  data[i] = tile[63u - i] + textureSampleLevel(tex, samp, vec2f(0.0), 0.0).x;
+}
+
+// === an access mode on a private variable
+var<private, read_write> counter: i32;
+//           ^ T017 only variables in the 'storage' address space may have an access mode
+
+// === an access mode on a workgroup variable
+var<workgroup, read> shared_sum: u32;
+//             ^ T017 access mode
+
+// === an access mode on a uniform buffer
+@group(0) @binding(0) var<uniform, read_write> u: vec4f;
+//                                 ^ T017 access mode
+
+// === an access mode on a function variable
+fn f() {
+  var<function, read_write> x: i32;
+//              ^ T017 access mode
+}
+
+// === a write-only storage buffer
+@group(0) @binding(0) var<storage, write> out: array<u32>;
+//                                 ^ T017 'write' is not valid for the 'storage' address space
+
+// === a module-scope variable in the function address space
+var<function> x: i32;
+//  ^ T017 cannot be in the 'function' address space
+
+// === a module-scope variable without an address space
+var total: u32;
+//  ^ T017 needs an address space
+
+// === a workgroup variable with an initializer
+var<workgroup> partial: array<f32, 4> = array<f32, 4>();
+//                                      ^ T017 a 'workgroup' variable cannot have an initializer
+
+// === a storage buffer with an initializer
+@group(0) @binding(0) var<storage> data: u32 = 1u;
+//                                             ^ T017 cannot have an initializer
+
+// === a uniform buffer with an initializer
+@group(0) @binding(0) var<uniform> params: vec4f = vec4f(1.0);
+//                                                 ^ T017 cannot have an initializer
+
+// === a private variable with an initializer
+var<private> seed: u32 = 1u;
+var<private> table = array(1, 2, 3);
+
+// === a storage buffer without @group and @binding
+var<storage, read_write> data: array<f32>;
+//                       ^ T017 has no @group and @binding
+
+// === a storage buffer without @group
+@binding(0) var<storage> data: array<f32>;
+//                       ^ T017 has no @group
+
+// === a texture without @binding
+@group(0) var tex: texture_2d<f32>;
+//            ^ T017 has no @binding
+
+// === a sampler without @group and @binding
+var samp: sampler;
+//  ^ T017 require '@group' and '@binding'
+
+// === a private variable with @group and @binding
+@group(0) @binding(0) var<private> x: i32;
+// <- T017 non-resource variables must not have '@group' or '@binding'
+
+// === a workgroup variable with @binding
+@binding(1) var<workgroup> x: i32;
+// <- T017 'x' is in 'workgroup' memory
+
+// === a texture that names an address space
+@group(0) @binding(0) var<private> tex: texture_2d<f32>;
+//                        ^ T017 must not name an address space
+
+// === a texture in a uniform buffer
+@group(0) @binding(0) var<uniform> tex: texture_2d<f32>;
+//                                      ^ T017 not host-shareable
+
+// === bool in a storage buffer
+@group(0) @binding(0) var<storage, read_write> flag: bool;
+//                                                   ^ T017 type 'bool' cannot be used in the 'storage' address space
+
+// === a vector of bool in a uniform buffer
+@group(0) @binding(0) var<uniform> mask: vec2<bool>;
+//                                       ^ T017 'vec2<bool>'
+
+// === a struct member of type bool in a storage buffer
+struct Item {
+  value: u32,
+  valid: bool,
+//       ^ T017 'bool'
+}
+@group(0) @binding(0) var<storage> items: array<Item>;
+
+// === bool in a private or workgroup variable
+var<private> done: bool;
+var<workgroup> flags: array<bool, 64>;
+struct Item { value: u32, valid: bool }
+var<private> item: Item;
+
+// === an array of 65536 elements in private memory
+var<private> big: array<f32, 65536>;
+//                ^ T014 array count (65536) must be less than 65536
+
+// === an array of 65535 elements in private memory
+var<private> big: array<f32, 65535>;
+
+// === a large array in a function variable
+fn f() {
+  var big: array<u32, 70000>;
+//         ^ T014 must be less than 65536
+}
+
+// === a storage array of more than 4 GiB
+@group(0) @binding(0) var<storage> huge: array<vec4f, 300000000>;
+//                                       ^ T014 must not exceed 4 GiB
+
+// === a storage array just under 4 GiB
+@group(0) @binding(0) var<storage> huge: array<vec4f, 268435455>;
+
+// === a workgroup variable used by a fragment shader
+var<workgroup> w: u32;
+@fragment fn fs() -> @location(0) vec4f {
+  return vec4f(f32(w));
+//                 ^ T003 workgroup memory exists only in compute shaders
+}
+
+// === a workgroup variable used by a vertex shader through a helper
+var<workgroup> w: u32;
+fn helper() -> u32 {
+  return w;
+//       ^ T003 not in a vertex shader
+}
+@vertex fn vs() -> @builtin(position) vec4f {
+  return vec4f(f32(helper()));
+}
+
+// === a read-only storage buffer in a vertex shader
+@group(0) @binding(0) var<storage, read> positions: array<vec4f>;
+@vertex fn vs(@builtin(vertex_index) v: u32) -> @builtin(position) vec4f {
+  return positions[v];
+}
