@@ -22,6 +22,7 @@ from .entry_points import EntryPointChecker, attributes
 from .reuse import BodyReuse
 from .typenames import TypeResolver
 from .variables import VariableChecker
+from .behaviors import BehaviorChecker
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
 KNOWN_EXTENSIONS = frozenset({
@@ -53,7 +54,8 @@ def check(parsed: Parsed, reuse: BodyReuse | None = None,
     return checker.ctx.diagnostics, checker.ctx.model
 
 
-class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecker):
+class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecker,
+              BehaviorChecker):
     def __init__(self, parsed: Parsed, reuse: BodyReuse | None = None) -> None:
         self.ctx = Context(parsed.source, parsed.root)
         self.reuse = reuse
@@ -429,6 +431,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         body = node.child_by_field_name("body")
         if body is not None:
             self._block(body, new_scope=False)
+            self.check_behaviors(symbol, node)
         self.scope = self.module_scope
         self.function = None
         self.stage = None

@@ -35,6 +35,8 @@ class Typed:
     override: bool = False
     # A constant vector built right here from known scalars: its component values.
     components: tuple | None = None
+    # A reference to part of a vector (`v.x`, `v.xy`, `v[i]`): it has no address of its own.
+    vector_part: bool = False
 
     def __post_init__(self) -> None:
         # Every const-expression is also an override-expression.
@@ -194,7 +196,8 @@ class ExpressionChecker:
                 limit = f" [0..{bound - 1}]" if isinstance(bound, int) else ""
                 self.ctx.report("T014", f"index {index.value} out of bounds{limit}", self.ctx.span(index_node))
         if reference is not None:
-            return Typed(t.Reference(reference.space, element, reference.access))
+            return Typed(t.Reference(reference.space, element, reference.access),
+                         vector_part=isinstance(target, t.Vector))
         constant = base.const and index.const
         return Typed(element, const=constant, override=base.override and index.override)
 
@@ -228,7 +231,8 @@ class ExpressionChecker:
             ctx.report("T003", f"'{target.describe()}' has no members", ctx.span(member_node))
             return ERROR
         if reference is not None:
-            return Typed(t.Reference(reference.space, result, reference.access))
+            return Typed(t.Reference(reference.space, result, reference.access),
+                         vector_part=isinstance(target, t.Vector))
         if isinstance(target, t.Vector) and base.components is not None:
             picked = tuple(base.components[_swizzle_index(ch)] for ch in name)
             if len(picked) == 1:
@@ -243,6 +247,10 @@ class ExpressionChecker:
         operand_node = node.child_by_field_name("operand")
         if operator == "&":
             operand = self.expression(operand_node)
+            if operand.vector_part:
+                ctx.report("T003", "cannot take the address of a vector component; take the address of the "
+                                   "whole vector, or copy the component into a variable", ctx.span(operand_node))
+                return ERROR
             if isinstance(operand.type, t.Reference):
                 ref = operand.type
                 return Typed(t.Pointer(ref.space, ref.store, ref.access))
@@ -268,6 +276,8 @@ class ExpressionChecker:
             return ERROR
         valid = {"-": scalar.is_float or scalar.name in ("i32", "abstract-int"),
                  "!": scalar == t.BOOL, "~": scalar.is_integer}[operator]
+        if valid and operator == "-" and isinstance(operand.type, t.Matrix) and not self._matrix_negation(node):
+            return ERROR
         if not valid or isinstance(operand.type, t.CoopMatrix) or isinstance(operand.type, t.Matrix) \
                 and operator != "-":
             ctx.report("T004", f"no matching overload for operator '{operator}' ({operand.type.describe()})",
@@ -279,6 +289,20 @@ class ExpressionChecker:
             ctx.report("T014", str(error), ctx.span(node))
             value = None
         return Typed(operand.type, value, const=operand.const, override=operand.override)
+
+    def _matrix_negation(self, node: ts.Node) -> bool:
+        """`-m` on a matrix: WGSL and Tint have no such operator, naga does. False when it is an error."""
+        ctx = self.ctx
+        compiler = ctx.target_compiler()
+        if compiler == "naga":
+            return True
+        message = ("no matching overload for unary operator '-' on a matrix: WGSL negates only scalars and "
+                   "vectors; write 'm * -1.0' (or negate each column)")
+        if compiler == "tint":
+            ctx.report("T004", message, ctx.span(node))
+            return False
+        ctx.report("T013", message + "; only naga (wgpu) accepts it, Tint rejects it", ctx.span(node))
+        return True
 
     def _binary(self, node: ts.Node) -> Typed:
         ctx = self.ctx

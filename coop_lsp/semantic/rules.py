@@ -164,3 +164,26 @@ VARIABLE_DECLARATION = register(Rule(
             "var<workgroup> tile: array<f32, 64> = array<f32, 64>();   // workgroup memory has no initializer",
     suppressible=False,
 ))
+
+MISSING_RETURN = register(Rule(
+    code="T018", name="missing_return", severity=Severity.ERROR, layer="semantic",
+    summary="A function with a return type whose end can be reached without a 'return'.",
+    explanation="Every path through a function that returns a value must end in 'return' (or leave "
+                "through a loop that never falls through). Compilers judge this from the statements "
+                "alone, without evaluating conditions: after `if c { return 1; }` the end is reachable "
+                "even when `c` is always true, and after `while true { return 1; }` too, because a "
+                "'while' loop can exit through its condition.",
+    example="fn sign(x: i32) -> i32 {\n  if x < 0 { return -1; }\n}   // missing return",
+    fix="Add a 'return' at the end, or an 'else' branch that returns.",
+    suppressible=False,
+))
+
+ENDLESS_LOOP = register(Rule(
+    code="T019", name="loop_does_not_exit", severity=Severity.ERROR, layer="semantic",
+    summary="A 'loop' or condition-less 'for' that contains no 'break', 'break if' or 'return' for itself.",
+    explanation="A loop must have a way out: a 'break' or 'break if' that leaves it (a 'break' inside an "
+                "inner loop or a 'switch' leaves only that), or a 'return'. Tint rejects a loop without "
+                "one, even when the rest of the shader never runs it.",
+    example="loop { i++; }   // loop does not exit\nloop { i++; continuing { break if i >= n; } }",
+    suppressible=False,
+))

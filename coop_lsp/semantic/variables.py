@@ -108,8 +108,9 @@ class VariableChecker:
                 else:
                     return None, where
                 continue
-            if t.is_host_shareable(value_type) or value_type is t.ERROR or isinstance(value_type, t.CoopMatrix):
-                return None, where  # matrices are reported by T010
+            if t.is_host_shareable(value_type) or value_type is t.ERROR or isinstance(value_type, t.CoopMatrix) \
+                    or isinstance(value_type, t.Opaque) and not t.is_handle(value_type):
+                return None, where  # matrices are reported by T010; Tint's untyped buffers are shareable
             return value_type, where
 
     def _struct_member_types(self, struct: t.Struct) -> list[ts.Node]:

@@ -1,0 +1,197 @@
+// Functions and control flow: a return at the end of every value-returning
+// function, loops that can exit, addresses of vector components, operators
+// that take no matrix. Compilers decide the first two from the statements
+// alone (WGSL's behavior analysis), without evaluating conditions.
+
+// === every path returns
+fn sign(x: i32) -> i32 {
+  if x < 0 { return -1; } else if x > 0 { return 1; } else { return 0; }
+}
+fn pick(x: u32) -> u32 {
+  switch x {
+    case 0u: { return 10u; }
+    default: { return 20u; }
+  }
+}
+fn first() -> i32 {
+  loop { return 1; }
+}
+fn forever() -> i32 {
+  for (;;) { return 2; }
+}
+
+// === an empty function with a return type
+fn f() -> i32 {
+}
+// <- T018 missing return at end of function 'f'
+
+// === a return only inside an if
+fn sign(x: i32) -> i32 {
+  if x < 0 { return -1; }
+}
+// <- T018 missing return
+
+// === a while loop can exit through its condition
+fn f() -> f32 {
+  while true {
+    return 1.0;
+  }
+}
+// <- T018 returns 'f32'
+
+// === a switch case that breaks
+fn f(x: u32) -> u32 {
+  switch x {
+    case 0u: { return 1u; }
+    default: { break; }
+  }
+}
+// <- T018 missing return
+
+// === a loop with a break
+fn f() -> i32 {
+  loop {
+    break;
+  }
+}
+// <- T018 missing return
+
+// === a missing return in an entry point
+@fragment fn fs() -> @location(0) vec4f {
+  _ = 1;
+}
+// <- T018 missing return
+
+// === statements after a return are not needed
+fn f(x: i32) -> i32 {
+  return x;
+  _ = 2;
+}
+
+// === a loop that exits with break if, and one that exits with break
+fn f(n: u32) {
+  var i = 0u;
+  loop {
+    if i >= n { break; }
+    i++;
+  }
+  loop {
+    i--;
+    continuing { break if i == 0u; }
+  }
+  while true {
+    if i > 4u { break; }
+    i++;
+  }
+}
+
+// === a loop without a way out
+fn f() {
+  var i = 0;
+  loop {
+//^ T019 loop does not exit
+    i++;
+  }
+}
+
+// === a loop that only continues
+fn f() {
+  var i = 0;
+  loop {
+//^ T019 loop does not exit
+    i++;
+    continue;
+  }
+}
+
+// === a break that leaves only the inner loop
+fn f() {
+  loop {
+//^ T019 loop does not exit
+    loop { break; }
+  }
+}
+
+// === a break that leaves only a switch
+fn f(x: i32) {
+  loop {
+//^ T019 loop does not exit
+    switch x { default: { break; } }
+  }
+}
+
+// === a for loop without a condition or a break
+fn f() {
+  var n = 0u;
+  for (;;) {
+//^ T019 for-loop does not exit
+    n++;
+  }
+}
+
+// === an endless loop after a return is still an error
+fn f() {
+  return;
+  loop { }
+//^ T019 loop does not exit
+}
+
+// === the address of a vector component
+fn f() {
+  var v: vec4f;
+  let p = &v.x;
+//         ^ T003 cannot take the address of a vector component
+}
+
+// === the address of a vector element by index
+fn f(i: u32) {
+  var v: vec4f;
+  let p = &v[i];
+//         ^ T003 address of a vector component
+}
+
+// === the address of a swizzle
+fn f() {
+  var v: vec4f;
+  let p = &v.xy;
+//         ^ T003 address of a vector component
+}
+
+// === the address of a matrix column component
+fn f() {
+  var m: mat2x2f;
+  let p = &m[0][1];
+//         ^ T003 address of a vector component
+}
+
+// === the address of a matrix column and an array element
+fn f() {
+  var m: mat2x2f;
+  var a: array<vec4f, 4>;
+  let column = &m[0];
+  let element = &a[1];
+  (*column).x = 1.0;
+  (*element)[2] = 2.0;
+}
+
+// === a negated matrix, for Tint
+enable chromium_experimental_subgroup_matrix;
+fn f() {
+  let m = mat2x2f();
+  let n = -m;
+//        ^ T004 no matching overload for unary operator '-' on a matrix
+}
+
+// === a negated matrix, no target
+fn f() {
+  let m = mat2x2f();
+  let n = -m;
+//        ^ T013 only naga (wgpu) accepts it
+}
+// tint: differs -- naga negates matrices and Tint does not; with no target it is a portability warning
+
+// === a matrix scaled by minus one
+fn f() {
+  let m = mat2x2f();
+  let n = m * -1.0;
+}
