@@ -459,9 +459,14 @@ class ExpressionChecker:
         if builtin.stages and self.stage is not None and self.stage not in builtin.stages:
             ctx.report("T003", f"'{name}' can only be used in {' and '.join(builtin.stages)} shaders, not in a "
                                f"{self.stage} shader", ctx.span(name_node))
-        template_args = [self.template_value(a) for a in (template.named_children if template else [])]
+        template_nodes = list(template.named_children) if template else []
+        if name == "subgroupMatrixMultiply" and dialect == "chromium":
+            # Its template argument is the result's element type, and u8 and i8 are element types there.
+            template_args = [Typed(t.TypeOf(self._matrix_element(a)), const=True) for a in template_nodes]
+        else:
+            template_args = [self.template_value(a) for a in template_nodes]
         args = [self.value(a) for a in arg_nodes]
-        if any(a.type is t.ERROR for a in template_args + args):
+        if any(a.type is t.ERROR or a.type == t.TypeOf(t.ERROR) for a in template_args + args):
             return ERROR
         matches = match_call(builtin.overloads, [a.type for a in template_args], [a.type for a in args])
         if not matches and dialect is not None:
