@@ -92,8 +92,8 @@ class VariableChecker:
     def _not_host_shareable(self, value_type: t.Type, where: ts.Node) -> tuple[t.Type | None, ts.Node]:
         seen = set()
         while True:
-            if isinstance(value_type, t.Array):
-                value_type = value_type.element
+            if isinstance(value_type, (t.Array, t.BindingArray)):
+                value_type = value_type.element  # naga's binding arrays of buffers hold buffers
                 continue
             if isinstance(value_type, t.Struct):
                 if value_type.name in seen:
