@@ -23,6 +23,7 @@ from .reuse import BodyReuse
 from .typenames import TypeResolver
 from .variables import VariableChecker
 from .behaviors import BehaviorChecker
+from .blend_sources import BlendSourceChecker
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
 KNOWN_EXTENSIONS = frozenset({
@@ -32,6 +33,7 @@ KNOWN_EXTENSIONS = frozenset({
     "chromium_internal_graphite", "chromium_internal_input_attachments", "chromium_experimental_immediate",
     "chromium_experimental_subgroup_size_control", "chromium_experimental_barycentric_coord",
     "subgroup_matrix", "wgpu_cooperative_matrix", "wgpu_ray_query", "wgpu_mesh_shader", "wgpu_binding_array",
+    "view_instancing", "atomic_vec2u_min_max",
 })
 _DECLARATION_KINDS = {
     "variable_declaration": "var", "const_declaration": "const", "override_declaration": "override",
@@ -55,7 +57,7 @@ def check(parsed: Parsed, reuse: BodyReuse | None = None,
 
 
 class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecker,
-              BehaviorChecker):
+              BehaviorChecker, BlendSourceChecker):
     def __init__(self, parsed: Parsed, reuse: BodyReuse | None = None) -> None:
         self.ctx = Context(parsed.source, parsed.root)
         self.reuse = reuse
@@ -218,6 +220,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
     def _struct(self, symbol: Symbol, node: ts.Node) -> t.Type:
         body = node.child_by_field_name("body")
         members = []
+        member_attributes = []
         seen: dict[str, ts.Node] = {}
         for member in body.named_children if body is not None else []:
             if member.type != "struct_member":
@@ -232,10 +235,13 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 continue
             seen[name] = name_node
             member_type = self.resolve_type(type_node)
-            builtin = attributes(member, self.ctx).get("builtin")
+            member_attrs = attributes(member, self.ctx)
+            builtin = member_attrs.get("builtin")
             if builtin is not None:
                 self.check_builtin_value(builtin[0], builtin[1], member_type)
             members.append(t.StructMember(name, member_type))
+            member_attributes.append((member, member_attrs, member_type))
+        self.check_blend_sources(member_attributes)
         return t.Struct(symbol.name, tuple(members))
 
     def _value_declaration(self, symbol: Symbol, node: ts.Node, module_scope: bool) -> t.Type:
@@ -358,13 +364,19 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 continue
             type_node = parameter.child_by_field_name("type")
             parameters.append(self.resolve_type(type_node) if type_node is not None else t.ERROR)
-            builtin = attributes(parameter, self.ctx).get("builtin")
+            parameter_attrs = attributes(parameter, self.ctx)
+            builtin = parameter_attrs.get("builtin")
             if builtin is not None:
                 self.check_builtin_value(builtin[0], builtin[1], parameters[-1])
+            if "blend_src" in parameter_attrs:
+                self.blend_source_outside_output(parameter_attrs["blend_src"][0], "a function parameter")
         symbol.parameters = tuple(parameters)
         return_node = node.child_by_field_name("return_type")
         symbol.return_type = self.resolve_type(return_node) if return_node is not None else None
-        builtin = attributes(node, self.ctx, "return_attribute").get("builtin")
+        return_attrs = attributes(node, self.ctx, "return_attribute")
+        if "blend_src" in return_attrs:
+            self.blend_source_outside_output(return_attrs["blend_src"][0], "a function's return value")
+        builtin = return_attrs.get("builtin")
         if builtin is not None and symbol.return_type is not None:
             self.check_builtin_value(builtin[0], builtin[1], symbol.return_type)
 

@@ -187,3 +187,14 @@ ENDLESS_LOOP = register(Rule(
     example="loop { i++; }   // loop does not exit\nloop { i++; continuing { break if i >= n; } }",
     suppressible=False,
 ))
+
+ENTRY_POINT_IO = register(Rule(
+    code="T020", name="blend_src", severity=Severity.ERROR, layer="semantic",
+    summary="A `@blend_src` output that dual-source blending cannot use.",
+    explanation="With `enable dual_source_blending;` a fragment shader returns a struct with two members at "
+                "'@location(0)', one '@blend_src(0)' and one '@blend_src(1)', of the same type, and no other "
+                "'@location' member. '@blend_src' belongs only on the members of such an output struct: not "
+                "on parameters, return values, inputs or the outputs of other stages.",
+    example="struct Out {\n  @location(0) @blend_src(0) color: vec4f,\n  @location(0) @blend_src(1) blend: vec4f,\n}",
+    suppressible=False,
+))

@@ -195,3 +195,30 @@ fn f() {
   let m = mat2x2f();
   let n = m * -1.0;
 }
+
+// === a loop that returns from a nested switch
+fn find(x: u32) -> u32 {
+  loop {
+    switch x {
+      case 1u: { return 1u; }
+      default: { return 0u; }
+    }
+  }
+}
+
+// === a for loop with a condition needs no break
+fn sum(n: u32) -> u32 {
+  var total = 0u;
+  for (var i = 0u; i < n; i++) {
+    total += i;
+  }
+  return total;
+}
+
+// === discard does not end a fragment shader's path
+@fragment fn fs(@location(0) alpha: f32) -> @location(0) vec4f {
+  if alpha < 0.5 {
+    discard;
+  }
+  return vec4f(alpha);
+}

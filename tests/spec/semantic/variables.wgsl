@@ -159,3 +159,36 @@ fn helper() -> u32 {
 @vertex fn vs(@builtin(vertex_index) v: u32) -> @builtin(position) vec4f {
   return positions[v];
 }
+
+// === a storage buffer with a struct of vectors, matrices and atomics
+struct Particles {
+  count: atomic<u32>,
+  transform: mat4x4f,
+  positions: array<vec4f>,
+}
+@group(0) @binding(0) var<storage, read_write> particles: Particles;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
+  let n = atomicAdd(&particles.count, 1u);
+  particles.positions[id.x] = particles.transform * vec4f(f32(n));
+}
+
+// === a uniform buffer read by a vertex and a fragment shader
+struct Camera { view: mat4x4f, tint: vec4f }
+@group(0) @binding(0) var<uniform> camera: Camera;
+@vertex fn vs(@location(0) p: vec4f) -> @builtin(position) vec4f {
+  return camera.view * p;
+}
+@fragment fn fs() -> @location(0) vec4f {
+  return camera.tint;
+}
+
+// === a workgroup tile shared by a compute shader and its helper
+var<workgroup> tile: array<array<f32, 16>, 16>;
+fn load(x: u32, y: u32) -> f32 {
+  return tile[y][x];
+}
+@compute @workgroup_size(16, 16) fn main(@builtin(local_invocation_id) l: vec3u) {
+  tile[l.y][l.x] = f32(l.x);
+  workgroupBarrier();
+  _ = load(l.y, l.x);
+}
