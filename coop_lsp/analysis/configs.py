@@ -74,7 +74,6 @@ _ENABLE_FEATURES = {
     "primitive_index": ("primitive-index",),
     "chromium_experimental_framebuffer_fetch": ("framebuffer-fetch",),
     "chromium_experimental_pixel_local": ("pixel-local-storage-coherent", "pixel-local-storage-non-coherent"),
-    "atomic_vec2u_min_max": ("atomic-vec2u-min-max",),
 }
 
 

@@ -33,7 +33,7 @@ KNOWN_EXTENSIONS = frozenset({
     "chromium_internal_graphite", "chromium_internal_input_attachments", "chromium_experimental_immediate",
     "chromium_experimental_subgroup_size_control", "chromium_experimental_barycentric_coord",
     "subgroup_matrix", "wgpu_cooperative_matrix", "wgpu_ray_query", "wgpu_mesh_shader", "wgpu_binding_array",
-    "view_instancing", "atomic_vec2u_min_max",
+    "view_instancing",
 })
 _DECLARATION_KINDS = {
     "variable_declaration": "var", "const_declaration": "const", "override_declaration": "override",
