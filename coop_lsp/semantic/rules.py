@@ -29,6 +29,7 @@ TYPE_MISMATCH = register(Rule(
     explanation="Assignments, initializers, return values, conditions and operators each need "
                 "operands of particular types; WGSL converts only abstract numbers implicitly.",
     example="var x: u32 = 1.5;   // cannot initialize 'u32' with 'abstract-float'",
+    fix="For an integral vertex output or fragment input without '@interpolate(flat)', the fix adds it.",
     suppressible=False,
 ))
 
@@ -172,9 +173,9 @@ MISSING_RETURN = register(Rule(
                 "through a loop that never falls through). Compilers judge this from the statements "
                 "alone, without evaluating conditions: after `if c { return 1; }` the end is reachable "
                 "even when `c` is always true, and after `while true { return 1; }` too, because a "
-                "'while' loop can exit through its condition.",
+                "'while' loop can exit through its condition. Add a 'return' at the end, or an 'else' "
+                "branch that returns.",
     example="fn sign(x: i32) -> i32 {\n  if x < 0 { return -1; }\n}   // missing return",
-    fix="Add a 'return' at the end, or an 'else' branch that returns.",
     suppressible=False,
 ))
 
@@ -188,7 +189,7 @@ ENDLESS_LOOP = register(Rule(
     suppressible=False,
 ))
 
-ENTRY_POINT_IO = register(Rule(
+BLEND_SOURCE = register(Rule(
     code="T020", name="blend_src", severity=Severity.ERROR, layer="semantic",
     summary="A `@blend_src` output that dual-source blending cannot use.",
     explanation="With `enable dual_source_blending;` a fragment shader returns a struct with two members at "
