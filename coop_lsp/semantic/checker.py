@@ -24,6 +24,7 @@ from .typenames import TypeResolver
 from .variables import VariableChecker
 from .behaviors import BehaviorChecker
 from .blend_sources import BlendSourceChecker
+from .stage_io import StageIOChecker
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
 KNOWN_EXTENSIONS = frozenset({
@@ -57,7 +58,7 @@ def check(parsed: Parsed, reuse: BodyReuse | None = None,
 
 
 class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecker,
-              BehaviorChecker, BlendSourceChecker):
+              BehaviorChecker, BlendSourceChecker, StageIOChecker):
     def __init__(self, parsed: Parsed, reuse: BodyReuse | None = None) -> None:
         self.ctx = Context(parsed.source, parsed.root)
         self.reuse = reuse
@@ -102,6 +103,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             if symbol is None or node.type != "function_declaration":
                 continue
             stage = _stage_of(node, self.ctx)
+            if stage is not None:
+                self.check_stage_io(node, stage, symbol)
             if stage in ("vertex", "fragment"):
                 self.entry_point_io(node, stage, symbol)
             if stage in ("vertex", "fragment"):

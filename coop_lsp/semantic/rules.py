@@ -189,13 +189,17 @@ ENDLESS_LOOP = register(Rule(
     suppressible=False,
 ))
 
-BLEND_SOURCE = register(Rule(
-    code="T020", name="blend_src", severity=Severity.ERROR, layer="semantic",
-    summary="A `@blend_src` output that dual-source blending cannot use.",
-    explanation="With `enable dual_source_blending;` a fragment shader returns a struct with two members at "
-                "'@location(0)', one '@blend_src(0)' and one '@blend_src(1)', of the same type, and no other "
-                "'@location' member. '@blend_src' belongs only on the members of such an output struct: not "
-                "on parameters, return values, inputs or the outputs of other stages.",
+ENTRY_POINT_IO = register(Rule(
+    code="T020", name="entry_point_io", severity=Severity.ERROR, layer="semantic",
+    summary="An entry point's inputs or outputs without the attributes they need, or with ones that clash.",
+    explanation="Every parameter and return value of an entry point (or each member of a struct used "
+                "there) is a '@builtin' value or a '@location' of a numeric scalar or vector, and each "
+                "location and builtin appears once per direction. '@interpolate' needs a '@location', "
+                "'@invariant' the position. A vertex shader returns '@builtin(position)'; a compute shader "
+                "has '@workgroup_size' and no '@location'. With `enable dual_source_blending;` a fragment "
+                "shader may return a struct with two members at '@location(0)', '@blend_src(0)' and "
+                "'@blend_src(1)', of the same type, and no other '@location' member; '@blend_src' belongs "
+                "nowhere else.",
     example="struct Out {\n  @location(0) @blend_src(0) color: vec4f,\n  @location(0) @blend_src(1) blend: vec4f,\n}",
     suppressible=False,
 ))
