@@ -245,6 +245,15 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             members.append(t.StructMember(name, member_type))
             member_attributes.append((member, member_attrs, member_type))
         self.check_blend_sources(member_attributes)
+        if not member_attributes and body is not None and not body.has_error:
+            self.ctx.report("T003", f"struct '{symbol.name}' has no members; a struct needs at least one",
+                            symbol.span)
+        for member_node, _, member_type in member_attributes[:-1]:
+            if _runtime_sized(member_type):
+                where = member_node.child_by_field_name("name") or member_node
+                self.ctx.report("T003", "a runtime-sized array can only be the last member of a struct",
+                                self.ctx.span(where))
+                break
         return t.Struct(symbol.name, tuple(members))
 
     def _value_declaration(self, symbol: Symbol, node: ts.Node, module_scope: bool) -> t.Type:
@@ -336,9 +345,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 and space != "workgroup":
             self.ctx.report("T003", "an array with an 'override' element count can only be the type of a "
                                     "'var<workgroup>'", self.ctx.span(node.child_by_field_name("name") or node))
-        if isinstance(var_type, t.Array) and var_type.count is None and space not in ("storage",):
+        if _runtime_sized(var_type) and space not in ("storage",):
+            member = self._struct_member_types(var_type)[-1:] if isinstance(var_type, t.Struct) else []
             self.ctx.report("T003", f"a runtime-sized array can only live in a 'storage' buffer, not in "
-                                    f"'{space}' memory", where)
+                                    f"'{space}' memory", self.ctx.span(member[0]) if member else where,
+                            related=(Related(where, f"'{symbol.name}' is declared in '{space}' memory here"),)
+                            if member else ())
 
     @staticmethod
     def _naga_matrices(var_type: t.Type) -> bool:
@@ -679,6 +691,13 @@ def _stage_of(node: ts.Node, ctx: Context) -> str | None:
 
 def _module_children(root: ts.Node):
     return [child for child in root.named_children if not child.is_extra]
+
+
+def _runtime_sized(value_type: t.Type) -> bool:
+    """A runtime-sized array, or a struct that ends in one."""
+    if isinstance(value_type, t.Struct) and value_type.members:
+        value_type = value_type.members[-1].type
+    return isinstance(value_type, t.Array) and value_type.count is None
 
 
 def _holds_matrix(value_type: t.Type) -> bool:

@@ -203,3 +203,14 @@ ENTRY_POINT_IO = register(Rule(
     example="struct Out {\n  @location(0) @blend_src(0) color: vec4f,\n  @location(0) @blend_src(1) blend: vec4f,\n}",
     suppressible=False,
 ))
+
+MISPLACED_JUMP = register(Rule(
+    code="T021", name="misplaced_jump", severity=Severity.ERROR, layer="semantic",
+    summary="A 'break', 'continue', 'return' or 'discard' where it may not stand.",
+    explanation="'break' leaves the innermost loop or switch and 'continue' goes to the next iteration of "
+                "the innermost loop, so each needs one around it. A loop's continuing block may not be left "
+                "by 'break' (its last statement may be 'break if'), 'continue' or 'return'. 'discard' exists "
+                "only in fragment shaders.",
+    example="loop {\n  continuing {\n    i++;\n    if i > n { break; }   // use 'break if i > n;'\n  }\n}",
+    suppressible=False,
+))

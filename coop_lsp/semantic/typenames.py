@@ -234,7 +234,7 @@ class TypeResolver:
                             self.ctx.span(name_node))
             return t.ERROR
         space = self.ctx.text(args[0])
-        if space not in t.ADDRESS_SPACES:
+        if space not in t.ADDRESS_SPACES or space == "handle":  # 'handle' is implied, never written
             self.ctx.report("T003", f"unknown address space '{space}'", self.ctx.span(args[0]))
             return t.ERROR
         store = self.resolve_type(args[1])
@@ -242,6 +242,17 @@ class TypeResolver:
         if access not in t.ACCESS_MODES:
             self.ctx.report("T003", f"unknown access mode '{access}'", self.ctx.span(args[2]))
             return t.ERROR
+        if len(args) == 3 and space != "storage":
+            self.ctx.report("T017", f"only pointers in the 'storage' address space may have an access mode; "
+                                    f"'{space}' memory is always '{t.default_access(space)}'", self.ctx.span(args[2]))
+        elif space == "storage" and access == "write":
+            self.ctx.report("T017", "access mode 'write' is not valid for the 'storage' address space; use 'read' "
+                                    "or 'read_write'", self.ctx.span(args[2]))
+        elif store is not t.ERROR and space in ("storage", "uniform"):
+            culprit, where = self._not_host_shareable(store, args[1])
+            if culprit is not None:
+                self.ctx.report("T017", f"type '{culprit.describe()}' cannot be used in the '{space}' address "
+                                        "space: it is not host-shareable", self.ctx.span(where))
         return t.Pointer(space, store, access)
 
     def _naga_matrix(self, name_node, name, columns, rows, args) -> t.Type:

@@ -39,6 +39,10 @@ class VariableChecker:
         elif len(arguments) > 1 and space == "storage" and symbol.access == "write":
             ctx.report("T017", "access mode 'write' is not valid for the 'storage' address space; use 'read' "
                                "or 'read_write'", ctx.span(arguments[1]))
+        if isinstance(var_type, t.Pointer):
+            where = node.child_by_field_name("type") or node.child_by_field_name("name") or keyword
+            ctx.report("T017", f"a pointer ('{var_type.describe()}') cannot be the type of a 'var'; hold it in a "
+                               "'let'", ctx.span(where))
         if module_scope:
             self._module_variable(symbol, node, keyword, arguments, var_type)
         value = node.child_by_field_name("value")

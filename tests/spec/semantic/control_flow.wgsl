@@ -222,3 +222,94 @@ fn sum(n: u32) -> u32 {
   }
   return vec4f(alpha);
 }
+
+// === break outside a loop or switch
+fn f() {
+  break;
+//^ T021 'break' must be in a loop or a switch case
+}
+
+// === continue in a switch outside any loop
+fn f(x: i32) {
+  switch x {
+    default: {
+      continue;
+//    ^ T021 'continue' must be in a loop
+    }
+  }
+}
+
+// === continue in a switch inside a loop
+fn f(x: i32) {
+  for (var i = 0; i < 4; i++) {
+    switch x {
+      case 0: { continue; }
+      default: { }
+    }
+  }
+}
+
+// === return in a continuing block
+fn f() {
+  loop {
+    continuing {
+      return;
+//    ^ T021 continuing blocks must not contain a 'return'
+    }
+  }
+}
+
+// === break in a continuing block
+fn f() {
+  var i = 0;
+  loop {
+    continuing {
+      i++;
+      if i > 3 { break; }
+//               ^ T021 use 'break if'
+    }
+  }
+}
+
+// === a loop inside a continuing block may break and continue
+fn f() {
+  var i = 0;
+  loop {
+    continuing {
+      loop {
+        i++;
+        if i % 2 == 0 { continue; }
+        break;
+      }
+      break if i > 8;
+    }
+  }
+}
+
+// === discard in a compute shader
+@compute @workgroup_size(1) fn main() {
+  discard;
+//^ T021 'discard' cannot be used in a compute shader
+}
+
+// === a while loop with continue and break
+fn count(n: u32) -> u32 {
+  var i = 0u;
+  var odd = 0u;
+  while i < n {
+    i++;
+    if i % 2u == 0u { continue; }
+    if odd > 100u { break; }
+    odd++;
+  }
+  return odd;
+}
+
+// === discard in a fragment shader helper
+fn clip(alpha: f32) {
+  if alpha < 0.1 { discard; }
+}
+@fragment fn fs(@location(0) alpha: f32) -> @location(0) vec4f {
+  clip(alpha);
+  return vec4f(alpha);
+}

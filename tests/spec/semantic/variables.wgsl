@@ -192,3 +192,70 @@ fn load(x: u32, y: u32) -> f32 {
   workgroupBarrier();
   _ = load(l.y, l.x);
 }
+
+// === an access mode on a function pointer
+fn f(p: ptr<function, i32, read_write>) {
+//                         ^ T017 only pointers in the 'storage' address space may have an access mode
+}
+
+// === a write-only storage pointer
+fn f(p: ptr<storage, array<u32>, write>) {
+//                               ^ T017 'write' is not valid for the 'storage' address space
+}
+
+// === a storage pointer to bool
+fn f(p: ptr<storage, bool>) {
+//                   ^ T017 type 'bool' cannot be used in the 'storage' address space
+}
+
+// === pointers in every address space a function may take
+var<private> counter: u32;
+var<workgroup> shared_total: atomic<u32>;
+@group(0) @binding(0) var<storage, read_write> data: array<u32>;
+fn bump(p: ptr<private, u32>, q: ptr<storage, array<u32>, read_write>, w: ptr<workgroup, atomic<u32>>) {
+  *p += 1u;
+  (*q)[0] = *p;
+  atomicAdd(w, 1u);
+}
+@compute @workgroup_size(1) fn main() {
+  var local = 0u;
+  let r: ptr<function, u32> = &local;
+  *r = 2u;
+  bump(&counter, &data, &shared_total);
+}
+
+// === a pointer as the type of a var
+fn f() {
+  var x: i32;
+  var p: ptr<function, i32> = &x;
+//       ^ T017 cannot be the type of a 'var'
+}
+
+// === a struct with a runtime-sized array before its last member
+struct Buffer {
+  values: array<u32>,
+//^ T003 can only be the last member of a struct
+  count: u32,
+}
+
+// === a struct without members
+struct Empty {}
+//     ^ T003 has no members
+
+// === a struct ending in a runtime-sized array in private memory
+struct Buffer {
+  count: u32,
+  values: array<u32>,
+//        ^ T003 not in 'private' memory
+}
+var<private> b: Buffer;
+
+// === a struct ending in a runtime-sized array in a storage buffer
+struct Buffer {
+  count: u32,
+  values: array<u32>,
+}
+@group(0) @binding(0) var<storage, read_write> b: Buffer;
+@compute @workgroup_size(1) fn main() {
+  b.values[b.count] = arrayLength(&b.values);
+}
