@@ -21,7 +21,7 @@ from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .reuse import BodyReuse
 from .typenames import TypeResolver
-from .variables import VariableChecker
+from .variables import BindingChecker, VariableChecker
 from .behaviors import BehaviorChecker
 from .blend_sources import BlendSourceChecker
 from .stage_io import StageIOChecker
@@ -58,7 +58,7 @@ def check(parsed: Parsed, reuse: BodyReuse | None = None,
 
 
 class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecker,
-              BehaviorChecker, BlendSourceChecker, StageIOChecker):
+              BehaviorChecker, BlendSourceChecker, StageIOChecker, BindingChecker):
     def __init__(self, parsed: Parsed, reuse: BodyReuse | None = None) -> None:
         self.ctx = Context(parsed.source, parsed.root)
         self.reuse = reuse
@@ -105,6 +105,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             stage = _stage_of(node, self.ctx)
             if stage is not None:
                 self.check_stage_io(node, stage, symbol)
+                self.binding_collisions(symbol, self.var_uses, self.calls)
             if stage in ("vertex", "fragment"):
                 self.entry_point_io(node, stage, symbol)
             if stage in ("vertex", "fragment"):

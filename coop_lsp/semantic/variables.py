@@ -142,6 +142,57 @@ class VariableChecker:
             value_type = value_type.element
 
 
+class BindingChecker:
+    """Mixin of the checker: two resources an entry point uses may not share a binding."""
+
+    def binding_collisions(self, entry, uses: dict, calls: dict) -> None:
+        ctx = self.ctx
+        seen, order, bound = set(), [entry], {}
+        while order:
+            function = order.pop(0)
+            if function in seen:
+                continue
+            seen.add(function)
+            for variable, _ in sorted(uses.get(function, []), key=lambda use: use[1].start):
+                if variable.space not in RESOURCE_SPACES:
+                    continue
+                point = self._binding_point(variable.declaration)
+                if point is None:
+                    continue
+                first = bound.setdefault(point, variable)
+                if first is not variable:
+                    # Reported at the one reached second, in the order the entry point uses them (as Tint).
+                    later, earlier = variable, first
+                    ctx.report("T017", f"entry point '{entry.name}' uses both '{earlier.name}' and '{later.name}', "
+                                       f"which share '@group({point[0]}) @binding({point[1]})'; give each "
+                                       "resource its own binding", later.span,
+                               related=(Related(earlier.span, f"'{earlier.name}' has the same binding"),
+                                        Related(entry.span, f"the entry point '{entry.name}'")))
+                    return
+            order.extend(calls.get(function, []))
+
+    def _binding_point(self, node: ts.Node) -> tuple[int, int] | None:
+        group, binding = _binding_attributes(node, self.ctx)
+        values = [self._attribute_int(a) for a in (group, binding) if a is not None]
+        return (values[0], values[1]) if len(values) == 2 and None not in values else None
+
+    def _attribute_int(self, attribute: ts.Node) -> int | None:
+        """A literal or a named constant; anything else is left to the type checks."""
+        arguments = attribute.child_by_field_name("arguments")
+        args = [a for a in (arguments.named_children if arguments is not None else []) if not a.is_extra]
+        if len(args) != 1:
+            return None
+        text = self.ctx.text(args[0])
+        if args[0].type == "int_literal":
+            try:
+                return int(text.rstrip("iu"), 0)
+            except ValueError:
+                return None
+        symbol = self.module_scope.symbols.get(text) if args[0].type == "identifier" else None
+        value = symbol.value if symbol is not None and symbol.kind == "const" else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def _size_and_align(value_type: t.Type) -> tuple[int | None, int]:
     """Size and alignment in bytes (WGSL's "Memory Layout"); size None when unknown or unbounded."""
     if isinstance(value_type, t.Scalar):

@@ -259,3 +259,27 @@ struct Buffer {
 @compute @workgroup_size(1) fn main() {
   b.values[b.count] = arrayLength(&b.values);
 }
+
+// === two resources of one entry point share a binding
+@group(0) @binding(0) var<storage, read> input: array<f32>;
+//                                       ^ T017 share '@group(0) @binding(0)'
+@group(0) @binding(0) var<storage, read_write> output: array<f32>;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
+  output[id.x] = input[id.x];
+}
+
+// === a shared binding reached through a helper
+const GROUP = 1;
+@group(GROUP) @binding(2) var tex: texture_2d<f32>;
+@group(1) @binding(2) var<uniform> scale: f32;
+//                                 ^ T017 entry point 'fs' uses both 'tex' and 'scale'
+fn scaled(x: f32) -> f32 { return x * scale; }
+@fragment fn fs(@builtin(position) p: vec4f) -> @location(0) vec4f {
+  return textureLoad(tex, vec2i(p.xy), 0) * scaled(1.0);
+}
+
+// === one binding used by two entry points, once each
+@group(0) @binding(0) var<storage, read> a: array<u32>;
+@group(0) @binding(0) var<storage, read_write> b: array<u32>;
+@compute @workgroup_size(1) fn first() { _ = a[0]; }
+@compute @workgroup_size(1) fn second() { b[0] = 1u; }
