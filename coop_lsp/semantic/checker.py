@@ -98,6 +98,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         for node in _module_children(root):
             if node.type == "const_assert_statement":
                 self._const_assert(node)
+        self._call_cycles()
         for node in declarations:
             symbol = self._symbol_of(node, self.module_scope)
             if symbol is None or node.type != "function_declaration":
@@ -110,6 +111,37 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.entry_point_io(node, stage, symbol)
             if stage in ("vertex", "fragment"):
                 self.stage_resources(symbol, stage, self.var_uses, self.calls)
+
+    def _call_cycles(self) -> None:
+        """WGSL has no recursion: reports the first call cycle found, at its first function in the source."""
+        calls = self.calls
+        state: dict[Symbol, int] = {}  # 1: on the current path, 2: done
+        for root in sorted(calls, key=lambda f: f.span.start):
+            if root in state:
+                continue
+            path, stack = [], [(root, iter(calls.get(root, ())))]
+            state[root] = 1
+            path.append(root)
+            while stack:
+                function, callees = stack[-1]
+                callee = next(callees, None)
+                if callee is None:
+                    stack.pop()
+                    path.pop()
+                    state[function] = 2
+                    continue
+                if state.get(callee) == 1:
+                    cycle = path[path.index(callee):]
+                    first = min(cycle, key=lambda f: f.span.start)
+                    start = cycle.index(first)
+                    names = " -> ".join(f"'{f.name}'" for f in cycle[start:] + cycle[:start] + [first])
+                    self.ctx.report("T001", f"cyclic dependency: {names}; WGSL functions cannot call themselves, "
+                                            "directly or through others", first.span)
+                    return
+                if callee not in state:
+                    state[callee] = 1
+                    path.append(callee)
+                    stack.append((callee, iter(calls.get(callee, ()))))
 
     def note_use(self, symbol: Symbol, node: ts.Node) -> None:
         """A use of a module-scope variable, or a call of a function, from the function being checked."""
@@ -239,6 +271,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 continue
             seen[name] = name_node
             member_type = self.resolve_type(type_node)
+            if isinstance(member_type, t.Pointer):
+                self.ctx.report("T003", f"'{member_type.describe()}' cannot be the type of a struct member: "
+                                        "pointers are not storable", self.ctx.span(type_node))
             member_attrs = attributes(member, self.ctx)
             builtin = member_attrs.get("builtin")
             if builtin is not None:
@@ -342,6 +377,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if t.contains(var_type, lambda x: isinstance(x, t.Atomic)) and space not in ("storage", "workgroup"):
             self.ctx.report("T003", f"atomic types can only live in 'storage' or 'workgroup' memory, not "
                                     f"'{space}'", where)
+        elif space == "storage" and symbol.access != "read_write" \
+                and t.contains(var_type, lambda x: isinstance(x, t.Atomic)):
+            self.ctx.report("T017", "atomics in a 'storage' buffer need 'read_write' access: declare it "
+                                    "'var<storage, read_write>'", where)
         if t.contains(var_type, lambda x: isinstance(x, t.Array) and isinstance(x.count, str)) \
                 and space != "workgroup":
             self.ctx.report("T003", "an array with an 'override' element count can only be the type of a "
@@ -562,15 +601,49 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             self.ctx.report("T003", f"switch selector must be an integer, not '{selector.type.describe()}'",
                             self.ctx.span(selector_node))
         body = node.child_by_field_name("body")
+        selector_type = selector.type if selector is not None else t.ERROR
+        defaults, values = [], {}
         for clause in body.named_children if body is not None else []:
+            if clause.type == "default_clause":
+                defaults.append(clause.children[0] if clause.children else clause)
             if clause.type == "case_clause":
                 selectors = clause.child_by_field_name("selectors")
                 for selector_expression in selectors.named_children if selectors is not None else []:
-                    if selector_expression.type != "default_selector":
-                        self.value(selector_expression)
+                    if selector_expression.type == "default_selector":
+                        defaults.append(selector_expression)
+                    elif not selector_expression.is_extra:
+                        selector_type = self._case_value(selector_expression, selector_type, values)
             clause_body = clause.child_by_field_name("body")
             if clause_body is not None:
                 self._block(clause_body)
+        if body is not None and not body.has_error and len(defaults) != 1:
+            keyword = node.children[0] if node.children else node
+            self.ctx.report("T022", "a switch statement must have exactly one default clause" +
+                            ("" if defaults else "; add 'default: {}'"),
+                            self.ctx.span(defaults[1] if defaults else keyword))
+
+    def _case_value(self, node: ts.Node, common: t.Type, values: dict) -> t.Type:
+        """A case selector: of the selector's type (abstract integers convert), each value once.
+        Returns the common type so far."""
+        typed = self.value(node)
+        if typed.type is t.ERROR or common is t.ERROR:
+            return common
+        if not (isinstance(typed.type, t.Scalar) and typed.type.is_integer):
+            self.ctx.report("T003", f"a case selector must be an integer constant, not "
+                                    f"'{typed.type.describe()}'", self.ctx.span(node))
+            return common
+        if typed.type != common and t.ABSTRACT_INT not in (typed.type, common):
+            self.ctx.report("T003", f"the case selector values must have the same type as the selector "
+                                    f"expression: '{typed.type.describe()}' here, '{common.describe()}' there",
+                            self.ctx.span(node))
+            return common
+        if isinstance(typed.value, int) and not isinstance(typed.value, bool):
+            value = typed.value & 0xFFFFFFFF if (common == t.U32 or typed.type == t.U32) else typed.value
+            first = values.setdefault(value, node)
+            if first is not node:
+                self.ctx.report("T022", f"duplicate switch case '{typed.value}'", self.ctx.span(node),
+                                related=(Related(self.ctx.span(first), "the same case is here"),))
+        return common if typed.type == t.ABSTRACT_INT else typed.type
 
     def _stmt_return_statement(self, node: ts.Node) -> None:
         value_node = node.child_by_field_name("value")

@@ -214,3 +214,12 @@ MISPLACED_JUMP = register(Rule(
     example="loop {\n  continuing {\n    i++;\n    if i > n { break; }   // use 'break if i > n;'\n  }\n}",
     suppressible=False,
 ))
+
+SWITCH_CASES = register(Rule(
+    code="T022", name="switch_cases", severity=Severity.ERROR, layer="semantic",
+    summary="A switch without exactly one default clause, or with one case value twice.",
+    explanation="Every switch has one 'default' (as a clause, or as a selector in a case list), and each "
+                "case value may appear once.",
+    example="switch x {\n  case 1: { }\n  case 1: { }   // duplicate switch case '1'\n}   // and no default",
+    suppressible=False,
+))

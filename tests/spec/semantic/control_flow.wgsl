@@ -313,3 +313,106 @@ fn clip(alpha: f32) {
   clip(alpha);
   return vec4f(alpha);
 }
+
+// === a switch without a default
+fn f(x: i32) {
+  switch x {
+//^ T022 must have exactly one default clause
+    case 1: { }
+  }
+}
+
+// === a switch with two defaults
+fn f(x: i32) {
+  switch x {
+    case 1, default: { }
+    default: { }
+//  ^ T022 exactly one default clause
+  }
+}
+
+// === a case value twice
+fn f(x: u32) {
+  switch x {
+    case 1u, 2u: { }
+    case 2u: { }
+//       ^ T022 duplicate switch case '2'
+    default: { }
+  }
+}
+
+// === a case of another type than the selector
+fn f(x: i32) {
+  switch x {
+    case 1u: { }
+//       ^ T003 the case selector values must have the same type as the selector expression
+    default: { }
+  }
+}
+
+// === abstract case values take the selector's type
+fn f(x: u32) -> u32 {
+  switch x {
+    case 0, 1: { return 10u; }
+    case 2u, 3: { return 20u; }
+    default: { return 0u; }
+  }
+}
+
+// === a function that calls itself
+fn fact(n: u32) -> u32 {
+// ^ T001 cyclic dependency: 'fact' -> 'fact'
+  if n < 2u { return 1u; }
+  return n * fact(n - 1u);
+}
+
+// === functions that call each other
+fn even(n: u32) -> bool {
+// ^ T001 'even' -> 'odd' -> 'even'
+  if n == 0u { return true; }
+  return odd(n - 1u);
+}
+fn odd(n: u32) -> bool {
+  if n == 0u { return false; }
+  return even(n - 1u);
+}
+
+// === an entry point called as a function
+@compute @workgroup_size(1) fn main() { }
+fn again() {
+  main();
+//^ T003 entry points cannot be called
+}
+
+// === a workgroup barrier in a fragment shader
+@fragment fn fs() -> @location(0) vec4f {
+  workgroupBarrier();
+//^ T003 can only be used in compute shaders
+  return vec4f(0.0);
+}
+
+// === a chain of helpers without a cycle
+fn leaf(x: f32) -> f32 { return x * 2.0; }
+fn middle(x: f32) -> f32 { return leaf(x) + leaf(x + 1.0); }
+fn top(x: f32) -> f32 { return middle(x) * middle(leaf(x)); }
+
+// === a switch on an i32 with negative cases and default among them
+fn f(x: i32) -> i32 {
+  switch x {
+    case -1, default: { return 0; }
+    case -2: { return 1; }
+    case 3: { return 2; }
+  }
+}
+
+// === barriers in a helper of a compute shader
+var<workgroup> partial: array<f32, 64>;
+fn reduce(i: u32) {
+  workgroupBarrier();
+  if i < 32u { partial[i] += partial[i + 32u]; }
+  workgroupBarrier();
+}
+@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i: u32) {
+  partial[i] = f32(i);
+  reduce(i);
+}

@@ -283,3 +283,13 @@ fn scaled(x: f32) -> f32 { return x * scale; }
 @group(0) @binding(0) var<storage, read_write> b: array<u32>;
 @compute @workgroup_size(1) fn first() { _ = a[0]; }
 @compute @workgroup_size(1) fn second() { b[0] = 1u; }
+
+// === atomics in a read-only storage buffer
+@group(0) @binding(0) var<storage, read> counter: atomic<u32>;
+//                                                ^ T017 need 'read_write' access
+
+// === a pointer as a struct member
+struct Link {
+  next: ptr<function, i32>,
+//      ^ T003 cannot be the type of a struct member
+}
