@@ -412,6 +412,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
 
     def _function_signature(self, symbol: Symbol, node: ts.Node) -> None:
         self._entry_point_attributes(node)
+        symbol.stage = _stage_of(node, self.ctx)
         parameters = []
         params_node = node.child_by_field_name("parameters")
         for parameter in params_node.named_children if params_node is not None else []:

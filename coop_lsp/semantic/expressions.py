@@ -400,9 +400,7 @@ class ExpressionChecker:
     def _user_call(self, node, name_node, symbol: Symbol, arg_nodes) -> Typed:
         ctx = self.ctx
         self.symbol_type(symbol)
-        if any(a.type == "attribute" and a.child_by_field_name("name") is not None
-               and ctx.text(a.child_by_field_name("name")) in ("compute", "vertex", "fragment")
-               for a in symbol.declaration.children):
+        if symbol.stage is not None:
             ctx.report("T003", f"'{symbol.name}' is an entry point; entry points cannot be called (move its body "
                                "into a helper that both call)", ctx.span(name_node),
                        related=(Related(symbol.span, f"'{symbol.name}' is declared here"),))

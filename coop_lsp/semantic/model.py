@@ -26,6 +26,7 @@ class Symbol:
     # Functions: parameter types and return type, filled in when the signature is resolved.
     parameters: tuple[t.Type, ...] = ()
     return_type: t.Type | None = None
+    stage: str | None = None  # an entry point's shader stage
     resolved: bool = False
     resolving: bool = False
 
