@@ -18,7 +18,7 @@ EXTENSION = "dual_source_blending"
 
 
 class BlendSourceChecker:
-    """Mixin of the checker: needs `ctx` and `const_int`."""
+    """Mixin of the checker: needs `ctx` and `quiet_int`."""
 
     def check_blend_sources(self, members: list[tuple[ts.Node, dict, t.Type]]) -> None:
         """`members`: each struct member's node, attributes and type."""
@@ -33,12 +33,12 @@ class BlendSourceChecker:
         first_type = None
         for node, attrs, member_type in blended:
             attribute, args = attrs["blend_src"]
-            value = self.const_int(args[0]) if args else None
+            value = self.quiet_int(args[0]) if args else None
             if value is not None and value not in (0, 1):
                 ctx.report("T020", f"'@blend_src' value must be zero or one, not {value}", ctx.span(args[0]))
                 return
             location = attrs.get("location")
-            location_value = self.const_int(location[1][0]) if location and location[1] else None
+            location_value = self.quiet_int(location[1][0]) if location and location[1] else None
             if location is None or location_value not in (0, None):
                 ctx.report("T020", "'@blend_src' can only be used with '@location(0)': both sources go to the "
                                    "first color target", ctx.span(_name_of(attribute)))

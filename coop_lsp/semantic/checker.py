@@ -25,6 +25,7 @@ from .variables import BindingChecker, VariableChecker
 from .behaviors import BehaviorChecker
 from .blend_sources import BlendSourceChecker
 from .stage_io import StageIOChecker
+from .attributes import AttributeChecker
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
 KNOWN_EXTENSIONS = frozenset({
@@ -58,7 +59,8 @@ def check(parsed: Parsed, reuse: BodyReuse | None = None,
 
 
 class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecker,
-              BehaviorChecker, BlendSourceChecker, StageIOChecker, BindingChecker):
+              BehaviorChecker, BlendSourceChecker, StageIOChecker, BindingChecker,
+              AttributeChecker):
     def __init__(self, parsed: Parsed, reuse: BodyReuse | None = None) -> None:
         self.ctx = Context(parsed.source, parsed.root)
         self.reuse = reuse
@@ -75,6 +77,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # Per function: the module-scope variables it names (with where), and the functions it calls.
         self.var_uses: dict[Symbol, list] = {}
         self.calls: dict[Symbol, list[Symbol]] = {}
+        self.override_ids: dict[int, ts.Node] = {}  # @id values seen, for uniqueness
 
     # ------------------------------------------------------------- module
     def run(self) -> None:
@@ -101,6 +104,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self._call_cycles()
         for node in declarations:
             symbol = self._symbol_of(node, self.module_scope)
+            if symbol is not None:
+                self._declaration_attributes(node, symbol)
             if symbol is None or node.type != "function_declaration":
                 continue
             stage = _stage_of(node, self.ctx)
@@ -111,6 +116,36 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.entry_point_io(node, stage, symbol)
             if stage in ("vertex", "fragment"):
                 self.stage_resources(symbol, stage, self.var_uses, self.calls)
+
+    def _declaration_attributes(self, node: ts.Node, symbol: Symbol) -> None:
+        """Attributes of a module-scope declaration, and of its parameters, return value or members."""
+        kind = _DECLARATION_KINDS.get(node.type)
+        # The declaration's own attributes come before its name; a function's return attributes after.
+        own = [c for c in node.children if c.type == "attribute" and c.start_byte < symbol.span.start]
+        if kind == "function":
+            entry = symbol.stage is not None
+            self.function_returns = node.child_by_field_name("return_type") is not None
+            self.check_attributes(own, "function")
+            params_node = node.child_by_field_name("parameters")
+            for parameter in params_node.named_children if params_node is not None else []:
+                if parameter.type == "parameter":
+                    self.check_attributes([c for c in parameter.children if c.type == "attribute"],
+                                          "entry parameter" if entry else "parameter")
+            self.check_attributes(node.children_by_field_name("return_attribute"),
+                                  "entry return" if entry else "return")
+            return
+        if kind == "struct":
+            self.check_attributes(own, "struct")
+            body = node.child_by_field_name("body")
+            members = [m for m in (body.named_children if body is not None else []) if m.type == "struct_member"]
+            types = {m.name: m.type for m in symbol.type.members} if isinstance(symbol.type, t.Struct) else {}
+            for member in members:
+                name = member.child_by_field_name("name")
+                self.check_attributes([c for c in member.children if c.type == "attribute"], "member",
+                                      types.get(self.ctx.text(name)) if name is not None else None)
+            return
+        if kind in ("var", "override", "const", "let", "alias"):
+            self.check_attributes(own, kind)
 
     def _call_cycles(self) -> None:
         """WGSL has no recursion: reports the first call cycle found, at its first function in the source."""

@@ -142,8 +142,8 @@ class EntryPointChecker:
             return
         scalar = t.element_scalar(value_type)
         interpolate = attrs.get("interpolate")
-        flat = interpolate is not None and interpolate[1] and self.ctx.text(interpolate[1][0]) == "flat"
-        if scalar is not None and scalar.is_integer and not flat and (
+        # Another interpolation on an integer is an error of its own (T020, checked with the IO attributes).
+        if scalar is not None and scalar.is_integer and interpolate is None and (
                 (stage, direction) in (("vertex", "out"), ("fragment", "in"))):
             # The specification and Tint require flat; naga makes integers flat by itself.
             what = "vertex outputs" if stage == "vertex" else "fragment inputs"

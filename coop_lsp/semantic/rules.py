@@ -223,3 +223,17 @@ SWITCH_CASES = register(Rule(
     example="switch x {\n  case 1: { }\n  case 1: { }   // duplicate switch case '1'\n}   // and no default",
     suppressible=False,
 ))
+
+ATTRIBUTE = register(Rule(
+    code="T023", name="invalid_attribute", severity=Severity.ERROR, layer="semantic",
+    summary="An attribute where it does not belong, given twice, or with a value out of range.",
+    explanation="Each declaration takes its own attributes: shader stages, '@workgroup_size' (compute only) "
+                "and '@must_use' (functions that return a value) on functions; '@builtin', '@location', "
+                "'@interpolate', '@invariant' on entry-point parameters, return values and struct members, "
+                "never on a helper's parameters; '@align' (a power of two) and '@size' (at least the "
+                "member's size) on struct members; '@group' and '@binding' (non-negative) on variables; '@id' "
+                "(0 to 65535, unique) on overrides. None may appear twice.",
+    example="fn helper(@location(0) x: f32) {}   // '@location' is not valid for non-entry point function "
+            "parameters",
+    suppressible=False,
+))

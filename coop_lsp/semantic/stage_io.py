@@ -16,7 +16,7 @@ from .entry_points import attributes
 
 
 class StageIOChecker:
-    """Mixin of the checker: needs `ctx`, `module_scope` and `const_int`."""
+    """Mixin of the checker: needs `ctx`, `module_scope` and `quiet_int`."""
 
     def check_stage_io(self, node: ts.Node, stage: str, symbol) -> None:
         ctx = self.ctx
@@ -90,9 +90,9 @@ class StageIOChecker:
             return self._stage_error(f"missing entry point IO attribute{suffix}: add '@location(N)' or "
                                      "'@builtin(...)'", where)
         if location is not None and location[1]:
-            value = self.const_int(location[1][0])
+            value = self.quiet_int(location[1][0])
             blend = attrs.get("blend_src")
-            blend_value = self.const_int(blend[1][0]) if blend is not None and blend[1] else 0
+            blend_value = self.quiet_int(blend[1][0]) if blend is not None and blend[1] else 0
             if value is not None:
                 if (value, blend_value) in seen["locations"]:
                     shown = f"'@location({value})'" + (f" '@blend_src({blend_value})'" if blend else "")
@@ -101,10 +101,33 @@ class StageIOChecker:
         interpolate = attrs.get("interpolate")
         if interpolate is not None and location is None:
             return self._stage_error("'@interpolate' can only be used with '@location'", interpolate[0])
+        if interpolate is not None and interpolate[1] and not is_struct:
+            if not self._interpolation(attrs, interpolate, value_type):
+                return False
         invariant = attrs.get("invariant")
         if invariant is not None and not (builtin is not None and builtin[1]
                                           and ctx.text(builtin[1][0]) == "position"):
             return self._stage_error("'@invariant' must be applied to a '@builtin(position)'", invariant[0])
+        return True
+
+    def _interpolation(self, attrs, interpolate, value_type) -> bool:
+        ctx = self.ctx
+        attribute, args = interpolate
+        kind = ctx.text(args[0])
+        sampling = ctx.text(args[1]) if len(args) > 1 else None
+        scalar = t.element_scalar(value_type)
+        if scalar is not None and scalar.is_integer and kind != "flat":
+            ctx.report("T020", f"interpolation type must be 'flat' for integral user-defined IO types, not "
+                               f"'{kind}'", ctx.span(args[0]), fixes=(self._flat_fix(attrs, interpolate),))
+            return False
+        if sampling is None:
+            return True
+        first_or_either = sampling in ("first", "either")
+        if kind == "flat" and not first_or_either:
+            return self._stage_error(f"flat interpolation can only use 'first' and 'either' sampling, not "
+                                     f"'{sampling}'", args[1])
+        if kind != "flat" and first_or_either:
+            return self._stage_error(f"'{sampling}' sampling can only be used with flat interpolation", args[1])
         return True
 
     def _stage_error(self, message: str, where: ts.Node) -> bool:

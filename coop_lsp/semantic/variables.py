@@ -134,7 +134,7 @@ class VariableChecker:
                     self.ctx.report("T014", f"array count ({count}) must be less than {MAX_ARRAY_COUNT} outside "
                                             "a 'storage' buffer", self.ctx.span(where))
                     return
-                size = _size_and_align(value_type)[0]
+                size = size_and_align(value_type)[0]
                 if size is not None and size > MAX_BUFFER_BYTES:
                     self.ctx.report("T014", f"array '{value_type.describe()}' takes {size:,} bytes; an array must "
                                             "not exceed 4 GiB (0xffffffff bytes)", self.ctx.span(where))
@@ -177,23 +177,33 @@ class BindingChecker:
         return (values[0], values[1]) if len(values) == 2 and None not in values else None
 
     def _attribute_int(self, attribute: ts.Node) -> int | None:
-        """A literal or a named constant; anything else is left to the type checks."""
         arguments = attribute.child_by_field_name("arguments")
         args = [a for a in (arguments.named_children if arguments is not None else []) if not a.is_extra]
-        if len(args) != 1:
-            return None
-        text = self.ctx.text(args[0])
-        if args[0].type == "int_literal":
+        return self.quiet_int(args[0]) if len(args) == 1 else None
+
+    def quiet_int(self, node: ts.Node) -> int | None:
+        """An attribute argument's value when it is a literal or a named constant, without reporting
+        anything (the argument's own errors are reported once, elsewhere)."""
+        text = self.ctx.text(node)
+        if node.type == "unary_expression" and text.startswith("-"):
+            operand = node.child_by_field_name("operand")
+            value = self.quiet_int(operand) if operand is not None else None
+            return -value if value is not None else None
+        if node.type == "int_literal":
             try:
                 return int(text.rstrip("iu"), 0)
             except ValueError:
                 return None
-        symbol = self.module_scope.symbols.get(text) if args[0].type == "identifier" else None
+        if node.type == "paren_expression" and node.named_children:
+            return self.quiet_int(node.named_children[0])
+        symbol = self.module_scope.symbols.get(text) if node.type == "identifier" else None
+        if symbol is not None and symbol.kind == "const" and not symbol.resolved:
+            self.symbol_type(symbol)
         value = symbol.value if symbol is not None and symbol.kind == "const" else None
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _size_and_align(value_type: t.Type) -> tuple[int | None, int]:
+def size_and_align(value_type: t.Type) -> tuple[int | None, int]:
     """Size and alignment in bytes (WGSL's "Memory Layout"); size None when unknown or unbounded."""
     if isinstance(value_type, t.Scalar):
         size = 2 if value_type.name == "f16" else 4
@@ -204,18 +214,18 @@ def _size_and_align(value_type: t.Type) -> tuple[int | None, int]:
         scalar = 2 if value_type.element.name == "f16" else 4
         return scalar * value_type.size, scalar * (4 if value_type.size == 3 else value_type.size)
     if isinstance(value_type, t.Matrix):
-        column_size, column_align = _size_and_align(t.Vector(value_type.rows, value_type.element))
+        column_size, column_align = size_and_align(t.Vector(value_type.rows, value_type.element))
         stride = _round_up(column_size, column_align)
         return stride * value_type.columns, column_align
     if isinstance(value_type, t.Array):
-        size, align = _size_and_align(value_type.element)
+        size, align = size_and_align(value_type.element)
         if size is None or not isinstance(value_type.count, int):
             return None, align
         return _round_up(size, align) * value_type.count, align
     if isinstance(value_type, t.Struct):
         offset, largest = 0, 1
         for member in value_type.members:
-            size, align = _size_and_align(member.type)
+            size, align = size_and_align(member.type)
             if size is None:
                 return None, max(largest, align)
             offset = _round_up(offset, align) + size
