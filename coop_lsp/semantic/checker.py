@@ -20,7 +20,7 @@ from .expressions import VOID, ExpressionChecker, Typed
 from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .reuse import BodyReuse
-from .typenames import TypeResolver
+from .typenames import TypeResolver, is_type_name
 from .variables import BindingChecker, VariableChecker
 from .behaviors import BehaviorChecker
 from .blend_sources import BlendSourceChecker
@@ -252,12 +252,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         symbol.resolving = True
         self.resolutions += 1
         self._resolution.append((symbol, via))
-        saved = (self.scope, self.stage)
-        self.scope, self.stage = self.module_scope, None
+        saved = (self.scope, self.stage, self.function)
+        self.scope, self.stage, self.function = self.module_scope, None, None
         try:
             symbol.type = self._resolve_module_symbol(symbol)
         finally:
-            self.scope, self.stage = saved
+            self.scope, self.stage, self.function = saved
             self._resolution.pop()
             symbol.resolving = False
             symbol.resolved = True
@@ -448,6 +448,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
     def _function_signature(self, symbol: Symbol, node: ts.Node) -> None:
         self._entry_point_attributes(node)
         symbol.stage = _stage_of(node, self.ctx)
+        symbol.must_use = any(a.type == "attribute" and a.child_by_field_name("name") is not None
+                              and self.ctx.text(a.child_by_field_name("name")) == "must_use"
+                              and a.start_byte < symbol.span.start for a in node.children)
         parameters = []
         params_node = node.child_by_field_name("parameters")
         for parameter in params_node.named_children if params_node is not None else []:
@@ -455,6 +458,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 continue
             type_node = parameter.child_by_field_name("type")
             parameters.append(self.resolve_type(type_node) if type_node is not None else t.ERROR)
+            if parameters[-1] is not t.ERROR and not _phony_assignable(parameters[-1]):
+                self.ctx.report("T003", f"a function parameter cannot have the type '{parameters[-1].describe()}': "
+                                        "parameters take constructible values, pointers, textures and samplers",
+                                self.ctx.span(type_node))
             parameter_attrs = attributes(parameter, self.ctx)
             builtin = parameter_attrs.get("builtin")
             if builtin is not None:
@@ -565,6 +572,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if symbol.kind == "var" and symbol.space not in ("function",):
             self.ctx.report("T003", f"a variable inside a function must be in the 'function' address space, "
                                     f"not '{symbol.space}'", self.ctx.span(node))
+        elif symbol.kind == "let" and symbol.type is not t.ERROR and not _phony_assignable(symbol.type):
+            where = node.child_by_field_name("type") or node.child_by_field_name("value") or node
+            self.ctx.report("T003", f"'{symbol.type.describe()}' cannot be the type of a 'let': a 'let' holds "
+                                    "constructible values, pointers, textures and samplers", self.ctx.span(where))
         declared = self._declare(node, self.scope)
         if declared is not None:
             declared.type, declared.value, declared.resolved = symbol.type, symbol.value, True
@@ -664,6 +675,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         typed = self.value(node)
         if typed.type is t.ERROR or common is t.ERROR:
             return common
+        if not typed.const:
+            self.ctx.report("T014", "a case selector must be a constant expression", self.ctx.span(node))
+            return common
         if not (isinstance(typed.type, t.Scalar) and typed.type.is_integer):
             self.ctx.report("T003", f"a case selector must be an integer constant, not "
                                     f"'{typed.type.describe()}'", self.ctx.span(node))
@@ -699,9 +713,20 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
     def _stmt_assignment_statement(self, node: ts.Node) -> None:
         left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
         right = self.value(right_node) if right_node is not None else None
+        if left_node is not None and left_node.type == "phony" and right is not None \
+                and right.type is not t.ERROR and not _phony_assignable(right.type):
+            self.ctx.report("T003", f"cannot assign '{right.type.describe()}' to '_': '_' takes constructible "
+                                    "values, pointers, textures and samplers", self.ctx.span(right_node))
+            return
         if left_node is None or left_node.type == "phony" or right is None:
             return
+
         left = self.expression(left_node)
+        if left.repeated_swizzle:
+            member = left_node.child_by_field_name("member") or left_node
+            self.ctx.report("T003", f"cannot assign to the swizzle '{self.ctx.text(member)}': it names a component "
+                                    "twice", self.ctx.span(member))
+            return
         store = self._assignable(left_node, left)
         if store is not None:
             self.expect_convertible(right_node, right.type, store, "value")
@@ -755,7 +780,22 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         callee = call.child_by_field_name("function")
         name_node = callee.child_by_field_name("name") if callee.type == "templated_identifier" else callee
         name = self.ctx.text(name_node)
-        if self.lookup_symbol(name) is not None or typed.type is t.ERROR or typed.type is VOID:
+        if typed.type is t.ERROR or typed.type is VOID:
+            return
+        symbol = self.lookup_symbol(name)
+        if symbol is not None:
+            if symbol.kind == "function" and symbol.must_use:
+                self.ctx.report("T015", f"ignoring the result of '{name}', which is declared '@must_use'; assign "
+                                        f"it, or write '_ = {name}(...)'", self.ctx.span(name_node))
+            elif symbol.kind in ("struct", "alias"):
+                self.ctx.report("T015", "value constructor evaluated but not used", self.ctx.span(call))
+            return
+        if isinstance(typed.type, t.Type) and (is_type_name(name) or callee.type == "templated_identifier") \
+                and (CORE_TABLE.get(name) is None and self.ctx.matrix_builtin(name) is None):
+            arguments = call.child_by_field_name("arguments")
+            count = len([a for a in (arguments.named_children if arguments is not None else []) if not a.is_extra])
+            what = "conversion" if count == 1 and name in t.CONCRETE_SCALARS else "constructor"
+            self.ctx.report("T015", f"value {what} evaluated but not used", self.ctx.span(call))
             return
         builtin = CORE_TABLE.get(name) or (self.ctx.matrix_builtin(name) or (None,))[0]
         if builtin is not None and builtin.must_use:
@@ -801,6 +841,26 @@ def _stage_of(node: ts.Node, ctx: Context) -> str | None:
 
 def _module_children(root: ts.Node):
     return [child for child in root.named_children if not child.is_extra]
+
+
+def _constructible(value_type: t.Type) -> bool:
+    """Values that can be built and copied: no atomics, runtime-sized arrays, handles or pointers inside."""
+    if isinstance(value_type, (t.Scalar, t.Vector, t.Matrix, t.CoopMatrix)):
+        return True
+    if isinstance(value_type, t.Array):
+        return isinstance(value_type.count, int) and _constructible(value_type.element)
+    if isinstance(value_type, t.Struct):
+        return all(_constructible(m.type) for m in value_type.members)
+    return False
+
+
+def _phony_assignable(value_type: t.Type) -> bool:
+    """What '_ =', a 'let' and a parameter take: constructible values, pointers, textures and samplers."""
+    if value_type is t.ERROR or isinstance(value_type, (t.Pointer, t.Opaque)) or t.is_handle(value_type):
+        return True
+    if isinstance(value_type, t.Array) and isinstance(value_type.count, str):
+        return True  # override-sized: reported where it is declared
+    return _constructible(value_type)
 
 
 def _runtime_sized(value_type: t.Type) -> bool:

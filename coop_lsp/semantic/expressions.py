@@ -37,6 +37,7 @@ class Typed:
     components: tuple | None = None
     # A reference to part of a vector (`v.x`, `v.xy`, `v[i]`): it has no address of its own.
     vector_part: bool = False
+    repeated_swizzle: bool = False  # `v.xx`: a swizzle that names a component twice cannot be assigned
 
     def __post_init__(self) -> None:
         # Every const-expression is also an override-expression.
@@ -66,6 +67,12 @@ class ExpressionChecker:
                 return ERROR
             self.ctx.report("T003", f"type '{typed.type.type.describe()}' cannot be used as a value",
                             self.ctx.span(node))
+            return ERROR
+        if typed.type is _VOID:
+            callee = node.child_by_field_name("function") if node.type == "call_expression" else None
+            name = self.ctx.text(callee.child_by_field_name("name") or callee) if callee is not None else "this"
+            self.ctx.report("T003", f"function '{name}' does not return a value, so its call cannot be used as "
+                                    "one", self.ctx.span(node))
             return ERROR
         return Typed(t.store_type(typed.type), typed.value, typed.symbol, typed.const, typed.override,
                      typed.components)
@@ -151,6 +158,11 @@ class ExpressionChecker:
         ctx.model.references[(node.start_byte, node.end_byte)] = symbol
         if symbol.kind == "var":
             self.note_use(symbol, node)
+            if self.function is None:
+                ctx.report("T003", f"'var {name}' cannot be referenced at module scope: module-scope "
+                                   "expressions are evaluated before any variable exists", ctx.span(node),
+                           related=(Related(symbol.span, f"'{name}' is declared here"),))
+                return ERROR
         if symbol.kind in ("struct", "alias"):
             return Typed(t.TypeOf(self.symbol_type(symbol, via=node)), const=True)
         if symbol.kind == "function":
@@ -232,7 +244,8 @@ class ExpressionChecker:
             return ERROR
         if reference is not None:
             return Typed(t.Reference(reference.space, result, reference.access),
-                         vector_part=isinstance(target, t.Vector))
+                         vector_part=isinstance(target, t.Vector),
+                         repeated_swizzle=isinstance(target, t.Vector) and len(set(name)) < len(name))
         if isinstance(target, t.Vector) and base.components is not None:
             picked = tuple(base.components[_swizzle_index(ch)] for ch in name)
             if len(picked) == 1:
@@ -253,6 +266,12 @@ class ExpressionChecker:
                 return ERROR
             if isinstance(operand.type, t.Reference):
                 ref = operand.type
+                if ref.space == "handle":
+                    what = f"'var {operand.symbol.name}'" if operand.symbol is not None else "a texture or sampler"
+                    ctx.report("T003", f"cannot take the address of {what}: textures and samplers live in the "
+                                       "'handle' address space, which has no pointers; pass the variable itself",
+                               ctx.span(operand_node))
+                    return ERROR
                 return Typed(t.Pointer(ref.space, ref.store, ref.access))
             if operand.type is not t.ERROR:
                 ctx.report("T003", "cannot take the address of a value that is not in memory",
@@ -412,7 +431,7 @@ class ExpressionChecker:
         else:
             for arg_node, arg, expected in zip(arg_nodes, args, symbol.parameters):
                 self.expect_convertible(arg_node, arg.type, expected, "argument")
-        return Typed(symbol.return_type or t.ERROR)
+        return Typed(symbol.return_type if symbol.return_type is not None else _VOID)
 
     def _bitcast(self, name_node, template, arg_nodes) -> Typed:
         ctx = self.ctx

@@ -27,6 +27,7 @@ class Symbol:
     parameters: tuple[t.Type, ...] = ()
     return_type: t.Type | None = None
     stage: str | None = None  # an entry point's shader stage
+    must_use: bool = False  # a function declared '@must_use'
     resolved: bool = False
     resolving: bool = False
 

@@ -209,6 +209,13 @@ class TypeResolver:
             self.ctx.report("T003", "'array' needs an element type and optionally a size", self.ctx.span(name_node))
             return t.ERROR
         element = self.resolve_type(args[0])
+        if element is not t.ERROR and not _array_element(element):
+            what = ("a runtime-sized array" if t.contains(element, lambda x: isinstance(x, t.Array)
+                                                          and x.count is None) else f"'{element.describe()}'")
+            self.ctx.report("T003", f"{what} cannot be the element type of an array (a binding_array holds "
+                                    "textures and samplers)" if t.is_handle(element) else
+                            f"an array element type cannot be or contain {what}", self.ctx.span(args[0]))
+            return t.ERROR
         if len(args) == 1:
             return t.Array(element, None)
         size = self.template_value(args[1])
@@ -238,6 +245,10 @@ class TypeResolver:
             self.ctx.report("T003", f"unknown address space '{space}'", self.ctx.span(args[0]))
             return t.ERROR
         store = self.resolve_type(args[1])
+        if t.is_handle(store):
+            self.ctx.report("T003", f"a pointer cannot be formed to the handle type '{store.describe()}'; pass "
+                                    "the texture or sampler itself", self.ctx.span(args[1]))
+            return t.ERROR
         access = self.ctx.text(args[2]) if len(args) == 3 else t.default_access(space)
         if access not in t.ACCESS_MODES:
             self.ctx.report("T003", f"unknown access mode '{access}'", self.ctx.span(args[2]))
@@ -312,3 +323,15 @@ class TypeResolver:
         if text in ("u8", "i8") and self.lookup_symbol(text) is None and self.ctx.enabled_dialect() != "wgpu":
             return t.Scalar(text)
         return self.resolve_type(node)
+
+
+def _array_element(element: t.Type) -> bool:
+    """Arrays hold sized, storable values: no textures, samplers, pointers or runtime-sized arrays."""
+    if t.is_handle(element) or isinstance(element, t.Pointer):
+        return False
+    if isinstance(element, t.Array) and element.count is None:
+        return False
+    if isinstance(element, t.Struct) and element.members:
+        last = element.members[-1].type
+        return not (isinstance(last, t.Array) and last.count is None)
+    return True
