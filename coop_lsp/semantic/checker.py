@@ -335,6 +335,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         initializer: Typed | None = self.value(value_node) if value_node is not None else None
         if symbol.kind == "var":
             self._address_space(symbol, node, module_scope)
+        broken = node.has_error or (node.next_sibling is not None and node.next_sibling.type == "ERROR")
+        if symbol.kind in ("var", "override") and type_node is None and value_node is None and not broken:
+            where = node.child_by_field_name("name") or node
+            self.ctx.report("T003", f"'{symbol.kind} {symbol.name}' needs a type or an initializer",
+                            self.ctx.span(where))
         if symbol.kind in ("let", "const") and initializer is None:
             return declared or t.ERROR
         if symbol.kind == "const" and initializer is not None and not initializer.const:

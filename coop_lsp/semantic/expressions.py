@@ -309,6 +309,28 @@ class ExpressionChecker:
             value = None
         return Typed(operand.type, value, const=operand.const, override=operand.override)
 
+    def _texture_constants(self, name, match, args, arg_nodes) -> None:
+        """A texel offset is a constant from -8 to 7 per component; a gather component a constant 0 to 3."""
+        ctx = self.ctx
+        for parameter, arg, arg_node in zip(match.overload.parameters, args, arg_nodes):
+            if parameter.name not in ("offset", "component"):
+                continue
+            if not arg.const:
+                ctx.report("T014", f"the '{parameter.name}' argument of '{name}' must be a const-expression",
+                           ctx.span(arg_node))
+                continue
+            if parameter.name == "component":
+                value = arg.value
+                if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= 3:
+                    ctx.report("T014", f"the component argument must be at least 0 and at most 3, not {value}",
+                               ctx.span(arg_node))
+                continue
+            for index, component in enumerate(arg.components or ()):
+                if isinstance(component, int) and not isinstance(component, bool) and not -8 <= component <= 7:
+                    ctx.report("T014", f"each component of the offset argument must be at least -8 and at most "
+                                       f"7; component {index} is {component}", ctx.span(arg_node))
+                    break
+
     def _matrix_negation(self, node: ts.Node) -> bool:
         """`-m` on a matrix: WGSL and Tint have no such operator, naga does. False when it is an error."""
         ctx = self.ctx
@@ -407,6 +429,11 @@ class ExpressionChecker:
             return self.infer_construct(node, name_node, name, arg_nodes)
         if symbol is not None and symbol.kind in ("struct", "alias") or symbol is None and is_type_name(name):
             constructed = self.resolve_type(callee)
+            if isinstance(constructed, t.Array) and constructed.count is None:
+                ctx.report("T003", "cannot construct a runtime-sized array; give it a size", ctx.span(callee))
+                for arg in arg_nodes:
+                    self.value(arg)
+                return ERROR
             return self.construct(node, name_node, constructed, arg_nodes, inferred=template is None)
         if symbol is not None:
             ctx.model.references[(name_node.start_byte, name_node.end_byte)] = symbol
@@ -555,9 +582,16 @@ class ExpressionChecker:
 
     def after_builtin_call(self, name, match, template_args, args, arg_nodes) -> None:
         """Checks of single builtins beyond their overloads: constant lanes, matrix strides."""
-        if name in ("subgroupBroadcast", "quadBroadcast") and len(args) == 2 and not args[1].const:
-            self.ctx.report("T014", f"the '{match.overload.parameters[1].name}' argument of '{name}' must be a "
-                                    "const-expression", self.ctx.span(arg_nodes[1]))
+        if name in ("subgroupBroadcast", "quadBroadcast") and len(args) == 2:
+            lane = match.overload.parameters[1].name
+            if not args[1].const:
+                self.ctx.report("T014", f"the '{lane}' argument of '{name}' must be a const-expression",
+                                self.ctx.span(arg_nodes[1]))
+            elif isinstance(args[1].value, int) and not isinstance(args[1].value, bool) and args[1].value < 0:
+                self.ctx.report("T014", f"the '{lane}' argument of '{name}' must be greater than or equal to "
+                                        f"zero, not {args[1].value}", self.ctx.span(arg_nodes[1]))
+        if name.startswith("texture") and match.problem is None:
+            self._texture_constants(name, match, args, arg_nodes)
         if name in ("coopLoad", "coopLoadT", "coopStore", "coopStoreT") and match.problem is None:
             self._naga_stride(name, match, args, arg_nodes)
             return

@@ -148,3 +148,85 @@ fn size(kind: u32) -> f32 {
     default: { return 1.0; }
   }
 }
+
+// === a texel offset out of range
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+@fragment fn fs(@location(0) uv: vec2f) -> @location(0) vec4f {
+  return textureSample(t, s, uv, vec2i(8, 0));
+//                               ^ T014 each component of the offset argument must be at least -8 and at most 7
+}
+
+// === a texel offset that is not constant
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+@fragment fn fs(@location(0) uv: vec2f, @location(1) @interpolate(flat) o: vec2i) -> @location(0) vec4f {
+  return textureSample(t, s, uv, o);
+//                               ^ T014 the 'offset' argument of 'textureSample' must be a const-expression
+}
+
+// === a gather component past 3
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+fn f() -> vec4f {
+  return textureGather(4, t, s, vec2f(0.5));
+//                     ^ T014 at least 0 and at most 3
+}
+
+// === texel offsets and gather components in range
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+const SHIFT = vec2i(-8, 7);
+@fragment fn fs(@location(0) uv: vec2f) -> @location(0) vec4f {
+  return textureSample(t, s, uv, SHIFT) + textureGather(3, t, s, uv, vec2i(1, -1));
+}
+
+// === a negative broadcast lane
+enable subgroups;
+fn f(x: f32) -> f32 {
+  return subgroupBroadcast(x, -1);
+//                            ^ T014 must be greater than or equal to zero
+}
+
+// === a runtime-sized array constructed
+fn f() {
+  let a = array<u32>();
+//        ^ T003 cannot construct a runtime-sized array
+}
+
+// === a var without a type or an initializer
+fn f() {
+  var x;
+//    ^ T003 'var x' needs a type or an initializer
+}
+
+// === an override without a type or an initializer
+override scale;
+//       ^ T003 'override scale' needs a type or an initializer
+
+// === declarations with a type, an initializer or both
+override scale: f32 = 1.0;
+override bias = 0.5;
+var<private> seed: u32;
+fn f() -> f32 {
+  var a: f32;
+  var b = 2.0;
+  var c: f32 = b * scale + bias;
+  a = c;
+  return a + f32(seed);
+}
+
+// === a broadcast from a constant lane
+enable subgroups;
+@compute @workgroup_size(32) fn main(@builtin(subgroup_invocation_id) lane: u32) {
+  let first = subgroupBroadcast(f32(lane), 0u);
+  let last = subgroupBroadcastFirst(f32(lane));
+  _ = first + last;
+}
+
+// === sized arrays constructed with and without their element type
+fn f() -> u32 {
+  let a = array<u32, 3>(1u, 2u, 3u);
+  let b = array(4u, 5u, 6u);
+  return a[0] + b[2];
+}
