@@ -143,7 +143,7 @@ class BehaviorChecker:
         exits = BREAK in behaviors or (kind != "loop_statement" and node.child_by_field_name("condition"))
         behaviors = (behaviors | _ONLY_NEXT) if exits else (behaviors - _ONLY_NEXT)
         behaviors -= {BREAK, CONTINUE}
-        if not behaviors:
+        if not behaviors and self.ctx.target_compiler() != "naga":  # naga accepts endless loops
             what = {"loop_statement": "loop", "for_statement": "for-loop", "while_statement": "while-loop"}[kind]
             keyword = next((c for c in node.children if c.type in ("loop", "for", "while")), node)
             self.ctx.report("T019", f"{what} does not exit: nothing in it breaks out or returns",

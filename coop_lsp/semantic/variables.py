@@ -105,14 +105,14 @@ class VariableChecker:
                 seen.add(value_type.name)
                 member_nodes = self._struct_member_types(value_type)
                 for index, member in enumerate(value_type.members):
-                    if not t.is_host_shareable(member.type):
+                    if not _host_shareable(member.type):
                         where = member_nodes[index] if index < len(member_nodes) else where
                         value_type = member.type
                         break
                 else:
                     return None, where
                 continue
-            if t.is_host_shareable(value_type) or value_type is t.ERROR or isinstance(value_type, t.CoopMatrix) \
+            if _host_shareable(value_type) or value_type is t.ERROR or isinstance(value_type, t.CoopMatrix) \
                     or isinstance(value_type, t.Opaque) and not t.is_handle(value_type):
                 return None, where  # matrices are reported by T010; Tint's untyped buffers are shareable
             return value_type, where
@@ -236,6 +236,17 @@ def size_and_align(value_type: t.Type) -> tuple[int | None, int]:
 
 def _round_up(value: int, multiple: int) -> int:
     return -(-value // multiple) * multiple
+
+
+def _host_shareable(value_type: t.Type) -> bool:
+    # naga's 64-bit scalars (shader-int64, shader-f64) are host-shareable where they exist at all.
+    if isinstance(value_type, t.Scalar) and value_type.name in ("i64", "u64", "f64"):
+        return True
+    if isinstance(value_type, (t.Vector, t.Matrix, t.Array)):
+        return _host_shareable(value_type.element)
+    if isinstance(value_type, t.Struct):
+        return all(_host_shareable(m.type) for m in value_type.members)
+    return t.is_host_shareable(value_type)
 
 
 def _var_keyword(node: ts.Node) -> ts.Node | None:
