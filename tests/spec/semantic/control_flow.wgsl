@@ -416,3 +416,10 @@ fn reduce(i: u32) {
   partial[i] = f32(i);
   reduce(i);
 }
+
+// === an endless loop in the wgpu dialect
+enable wgpu_cooperative_matrix;
+fn spin() {
+  loop { }
+}
+// tint: skip -- Tint does not know the wgpu dialect; naga accepts a loop without an exit
