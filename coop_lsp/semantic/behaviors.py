@@ -32,6 +32,12 @@ class _Place:
 
 
 _FUNCTION = _Place()
+# Statements that always fall through and hold no other statement.
+_PLAIN_STATEMENTS = frozenset({
+    "variable_declaration", "let_declaration", "const_declaration", "assignment_statement",
+    "compound_assignment_statement", "increment_statement", "decrement_statement", "call_statement",
+    "const_assert_statement", "empty_statement", "line_comment", "block_comment",
+})
 
 
 class BehaviorChecker:
@@ -52,7 +58,10 @@ class BehaviorChecker:
     def _block_behaviors(self, statements, place: _Place) -> frozenset:
         behaviors, reachable = _ONLY_NEXT, True
         for statement in statements:
-            if statement.is_extra or statement.type == "continuing_statement":
+            kind = statement.type
+            if kind in _PLAIN_STATEMENTS:
+                continue  # falls through: changes nothing
+            if kind == "continuing_statement" or statement.is_extra:
                 continue
             # Unreachable statements add nothing, but their loops are still checked (as Tint does).
             own = self._behaviors(statement, place)

@@ -848,6 +848,9 @@ def _module_children(root: ts.Node):
     return [child for child in root.named_children if not child.is_extra]
 
 
+_ALWAYS_CONSTRUCTIBLE = (t.Scalar, t.Vector, t.Matrix)
+
+
 def _constructible(value_type: t.Type) -> bool:
     """Values that can be built and copied: no atomics, runtime-sized arrays, handles or pointers inside."""
     if isinstance(value_type, (t.Scalar, t.Vector, t.Matrix, t.CoopMatrix)):
@@ -861,7 +864,9 @@ def _constructible(value_type: t.Type) -> bool:
 
 def _phony_assignable(value_type: t.Type) -> bool:
     """What '_ =', a 'let' and a parameter take: constructible values, pointers, textures and samplers."""
-    if value_type is t.ERROR or isinstance(value_type, (t.Pointer, t.Opaque)) or t.is_handle(value_type):
+    if isinstance(value_type, _ALWAYS_CONSTRUCTIBLE) or value_type is t.ERROR:
+        return True
+    if isinstance(value_type, (t.Pointer, t.Opaque)) or t.is_handle(value_type):
         return True
     if isinstance(value_type, t.Array) and isinstance(value_type.count, str):
         return True  # override-sized: reported where it is declared

@@ -35,13 +35,21 @@ class Typed:
     override: bool = False
     # A constant vector built right here from known scalars: its component values.
     components: tuple | None = None
+
+    # Not fields (a Typed is made for every expression): set on the few references they describe.
     # A reference to part of a vector (`v.x`, `v.xy`, `v[i]`): it has no address of its own.
-    vector_part: bool = False
-    repeated_swizzle: bool = False  # `v.xx`: a swizzle that names a component twice cannot be assigned
+    vector_part = False
+    repeated_swizzle = False  # `v.xx`: a swizzle that names a component twice cannot be assigned
 
     def __post_init__(self) -> None:
         # Every const-expression is also an override-expression.
         self.override = self.override or self.const
+
+
+def _vector_part(typed: Typed, repeated: bool = False) -> Typed:
+    typed.vector_part = True
+    typed.repeated_swizzle = repeated
+    return typed
 
 
 ERROR = Typed(t.ERROR, const=True, override=True)  # an error is never reported twice
@@ -208,8 +216,8 @@ class ExpressionChecker:
                 limit = f" [0..{bound - 1}]" if isinstance(bound, int) else ""
                 self.ctx.report("T014", f"index {index.value} out of bounds{limit}", self.ctx.span(index_node))
         if reference is not None:
-            return Typed(t.Reference(reference.space, element, reference.access),
-                         vector_part=isinstance(target, t.Vector))
+            typed = Typed(t.Reference(reference.space, element, reference.access))
+            return _vector_part(typed) if isinstance(target, t.Vector) else typed
         constant = base.const and index.const
         return Typed(element, const=constant, override=base.override and index.override)
 
@@ -243,9 +251,8 @@ class ExpressionChecker:
             ctx.report("T003", f"'{target.describe()}' has no members", ctx.span(member_node))
             return ERROR
         if reference is not None:
-            return Typed(t.Reference(reference.space, result, reference.access),
-                         vector_part=isinstance(target, t.Vector),
-                         repeated_swizzle=isinstance(target, t.Vector) and len(set(name)) < len(name))
+            typed = Typed(t.Reference(reference.space, result, reference.access))
+            return _vector_part(typed, len(set(name)) < len(name)) if isinstance(target, t.Vector) else typed
         if isinstance(target, t.Vector) and base.components is not None:
             picked = tuple(base.components[_swizzle_index(ch)] for ch in name)
             if len(picked) == 1:
