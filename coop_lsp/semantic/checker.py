@@ -759,6 +759,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         operator = self.ctx.text(node.child_by_field_name("operator"))[:-1]
         right = self.value(right_node)
         left = self.expression(left_node)
+        if left.repeated_swizzle:
+            member = left_node.child_by_field_name("member") or left_node
+            self.ctx.report("T003", f"cannot assign to the swizzle '{self.ctx.text(member)}': it names a component "
+                                    "twice", self.ctx.span(member))
+            return
         store = self._assignable(left_node, left)
         if store is None or right.type is t.ERROR:
             return

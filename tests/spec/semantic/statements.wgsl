@@ -44,6 +44,13 @@ fn f() {
 //  ^ T003 cannot assign to the swizzle 'xx'
 }
 
+// === a compound assignment to a swizzle that names a component twice
+fn f() {
+  var v = vec4f();
+  v.yy += vec2f(1.0);
+//  ^ T003 cannot assign to the swizzle 'yy'
+}
+
 // === swizzles assigned one component at a time
 fn f() {
   var v = vec4f();
