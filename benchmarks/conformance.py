@@ -9,8 +9,9 @@ committed; only the figures and the list of sources are
 (benchmarks/results/conformance.json).
 
 Every file is compiled by Tint (the pinned wgpudawn on Dawn's Null backend:
-the device enables subgroups, chromium-experimental-subgroup-matrix and
-shader-f16) and linted by `lint_source`. For the files Tint accepts we count
+the device enables subgroups, chromium-experimental-subgroup-matrix,
+shader-f16 and the shader features of coop_lsp/devices/tint_worker.py) and
+linted by `lint_source`. For the files Tint accepts we count
 how many we parse without a syntax error (no S code) and how many we lint
 with zero errors; for the files Tint rejects, how many we reject too and how
 many with our first error on Tint's first error line.

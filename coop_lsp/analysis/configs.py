@@ -8,6 +8,7 @@ against every target at once.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import tree_sitter as ts
@@ -15,7 +16,7 @@ import tree_sitter as ts
 from ..core.diagnostic import Diagnostic, Severity
 from ..core.rules import Rule, register
 from ..core.text import SourceText, Span
-from ..devices.profiles import MatrixConfig, Profile
+from ..devices.profiles import MatrixConfig, Profile, shipped_profiles
 from ..semantic import types as t
 from ..semantic.model import SemanticModel
 
@@ -40,8 +41,13 @@ WORKGROUP_SUBGROUPS = register(Rule(
 MISSING_FEATURE = register(Rule(
     code="D003", name="missing_device_feature", severity=Severity.ERROR, layer="analysis",
     summary="The kernel needs a device feature the target does not have.",
-    explanation="`enable f16;` needs shader-f16, `enable subgroups;` needs subgroups, and matrix kernels "
-                "need subgroup matrix support; a device without them cannot create the pipeline.",
+    explanation="Each `enable` needs a device feature: f16 needs shader-f16, subgroups needs subgroups, "
+                "clip_distances, dual_source_blending and primitive_index the features of those names, "
+                "chromium_experimental_framebuffer_fetch needs framebuffer-fetch, "
+                "chromium_experimental_pixel_local a pixel-local-storage feature; matrix kernels need subgroup "
+                "matrix support. On a device without the feature Tint rejects the module ('extension ... is "
+                "not allowed in the current environment'). With targets configured, each target that does not "
+                "list the feature gets an error; with none, a note names the known targets that lack it.",
 ))
 
 UNSUPPORTED_DIALECT = register(Rule(
@@ -58,7 +64,17 @@ TARGET_PROBLEM = register(Rule(
 ))
 
 _MULTIPLIES = {"subgroupMatrixMultiply", "subgroupMatrixMultiplyAccumulate", "coopMultiplyAdd"}
-_ENABLE_FEATURES = {"f16": "shader-f16", "subgroups": "subgroups"}
+# The WebGPU device feature each extension needs (Dawn allows the extension only on a device created
+# with one of them). Subgroup matrices are checked below with their configurations.
+_ENABLE_FEATURES = {
+    "f16": ("shader-f16",),
+    "subgroups": ("subgroups",),
+    "clip_distances": ("clip-distances",),
+    "dual_source_blending": ("dual-source-blending",),
+    "primitive_index": ("primitive-index",),
+    "chromium_experimental_framebuffer_fetch": ("framebuffer-fetch",),
+    "chromium_experimental_pixel_local": ("pixel-local-storage-coherent", "pixel-local-storage-non-coherent"),
+}
 
 
 @dataclass(frozen=True)
@@ -79,7 +95,7 @@ def configuration_diagnostics(root: ts.Node, source: SourceText, model: Semantic
                               targets: list[Profile], problems: list[str]) -> list[Diagnostic]:
     out = [Diagnostic(TARGET_PROBLEM.code, problem, Span(0, 0), Severity.WARNING) for problem in problems]
     if not targets:
-        return out
+        return out + _features_without_targets(root, source, model)
     uses = _matrix_uses(root, source, model)
     dialect = next((d for d in ("chromium", "standard", "wgpu") if d in model.matrix_dialects), None)
     for target in targets:
@@ -89,11 +105,13 @@ def configuration_diagnostics(root: ts.Node, source: SourceText, model: Semantic
 
 def _check_target(root, source, model, target: Profile, uses: list[MatrixUse], dialect: str | None):
     out = []
-    for extension, feature in _ENABLE_FEATURES.items():
-        if extension in model.enables and feature not in target.features:
+    for extension, features in _ENABLE_FEATURES.items():
+        if extension in model.enables and not target.features & set(features):
             span = _enable_span(root, source, extension)
             out.append(Diagnostic(MISSING_FEATURE.code, f"'enable {extension};' needs the device feature "
-                                                        f"'{feature}', which {target.label} does not have", span))
+                                                        f"{_feature_names(features)}, which {target.label} does "
+                                                        "not list: Tint rejects the module there ('extension is "
+                                                        "not allowed in the current environment')", span))
     if dialect is not None:
         first = uses[0].span if uses else Span(0, 0)
         if not target.configs:
@@ -115,6 +133,32 @@ def _check_target(root, source, model, target: Profile, uses: list[MatrixUse], d
     if dialect is not None:
         out.extend(_workgroup_sizes(root, source, model, target))
     return out
+
+
+def _features_without_targets(root, source, model) -> list[Diagnostic]:
+    """With no target configured nothing is an error; the note names the shipped targets that lack it."""
+    out = []
+    for extension, features in _ENABLE_FEATURES.items():
+        if extension not in model.enables:
+            continue
+        lacking = [p.name for p in _shipped().values() if not p.features & set(features)]
+        if not lacking:
+            continue
+        out.append(Diagnostic(MISSING_FEATURE.code, f"'enable {extension};' needs the device feature "
+                                                    f"{_feature_names(features)}; of the known targets, "
+                                                    f"{', '.join(sorted(lacking))} do not list it (configure "
+                                                    "targets to check the ones you ship to)",
+                              _enable_span(root, source, extension), Severity.INFO))
+    return out
+
+
+def _feature_names(features: tuple[str, ...]) -> str:
+    return " or ".join(f"'{f}'" for f in features)
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped() -> dict[str, Profile]:
+    return shipped_profiles()
 
 
 def _fits(use: MatrixUse, config: MatrixConfig) -> bool:

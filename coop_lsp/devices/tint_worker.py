@@ -1,6 +1,7 @@
 """Child process behind TintOracle: reads JSON lines of WGSL, answers with Tint's messages.
 
-Runs on Dawn's Null backend with the features the matrix dialects need.
+Runs on Dawn's Null backend with the features the matrix dialects need, and the shader features
+(clip distances, dual-source blending, primitive index, framebuffer fetch) that the Null adapter offers.
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ import os
 import sys
 
 REQUIRED_FEATURES = ["subgroups", "chromium-experimental-subgroup-matrix", "shader-f16"]
+# Shader features coop-lint assumes a device has when no target is configured (D003 checks targets):
+# requested too where the adapter offers them, so that Tint judges the language and not the device.
+LANGUAGE_FEATURES = ["clip-distances", "dual-source-blending", "primitive-index", "framebuffer-fetch"]
 
 
 def _open_device():
@@ -20,7 +24,9 @@ def _open_device():
 
     extras.set_instance_extras(enable_toggles=["allow_unsafe_apis"])
     adapter = wgpudawn.gpu.request_adapter_sync()
-    return adapter.request_device_sync(required_features=REQUIRED_FEATURES)
+    offered = {str(f) for f in adapter.features}
+    return adapter.request_device_sync(
+        required_features=REQUIRED_FEATURES + [f for f in LANGUAGE_FEATURES if f in offered])
 
 
 def _compile(device, source: str) -> list[dict]:

@@ -107,8 +107,8 @@ def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, di
             diagnostics.append(Diagnostic(
                 INTERNAL_ERROR.code, f"internal error in the uniformity analysis: {type(error).__name__}: {error}",
                 Span(0, 0)))
-    if model is not None and targets and not parsed.root.has_error:
-        profiles, problems = resolve_targets(tuple(targets), project)
+    if model is not None and not parsed.root.has_error:
+        profiles, problems = resolve_targets(tuple(targets), project) if targets else ([], [])
         try:
             diagnostics.extend(configuration_diagnostics(parsed.root, parsed.source, model, profiles, problems))
         except Exception as error:  # noqa: BLE001 - one failing analysis must not hide the others

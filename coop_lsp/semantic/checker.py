@@ -20,7 +20,12 @@ from .expressions import VOID, ExpressionChecker, Typed
 from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .reuse import BodyReuse
-from .typenames import TypeResolver
+from .typenames import TypeResolver, is_type_name
+from .variables import BindingChecker, VariableChecker
+from .behaviors import BehaviorChecker
+from .blend_sources import BlendSourceChecker
+from .stage_io import StageIOChecker
+from .attributes import AttributeChecker
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
 KNOWN_EXTENSIONS = frozenset({
@@ -30,6 +35,7 @@ KNOWN_EXTENSIONS = frozenset({
     "chromium_internal_graphite", "chromium_internal_input_attachments", "chromium_experimental_immediate",
     "chromium_experimental_subgroup_size_control", "chromium_experimental_barycentric_coord",
     "subgroup_matrix", "wgpu_cooperative_matrix", "wgpu_ray_query", "wgpu_mesh_shader", "wgpu_binding_array",
+    "view_instancing",
 })
 _DECLARATION_KINDS = {
     "variable_declaration": "var", "const_declaration": "const", "override_declaration": "override",
@@ -52,7 +58,9 @@ def check(parsed: Parsed, reuse: BodyReuse | None = None,
     return checker.ctx.diagnostics, checker.ctx.model
 
 
-class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
+class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecker,
+              BehaviorChecker, BlendSourceChecker, StageIOChecker, BindingChecker,
+              AttributeChecker):
     def __init__(self, parsed: Parsed, reuse: BodyReuse | None = None) -> None:
         self.ctx = Context(parsed.source, parsed.root)
         self.reuse = reuse
@@ -69,6 +77,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
         # Per function: the module-scope variables it names (with where), and the functions it calls.
         self.var_uses: dict[Symbol, list] = {}
         self.calls: dict[Symbol, list[Symbol]] = {}
+        self.override_ids: dict[int, ts.Node] = {}  # @id values seen, for uniqueness
 
     # ------------------------------------------------------------- module
     def run(self) -> None:
@@ -92,15 +101,82 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
         for node in _module_children(root):
             if node.type == "const_assert_statement":
                 self._const_assert(node)
+        self._call_cycles()
         for node in declarations:
             symbol = self._symbol_of(node, self.module_scope)
+            if symbol is not None:
+                self._declaration_attributes(node, symbol)
             if symbol is None or node.type != "function_declaration":
                 continue
             stage = _stage_of(node, self.ctx)
+            if stage is not None:
+                self.check_stage_io(node, stage, symbol)
+                self.binding_collisions(symbol, self.var_uses, self.calls)
             if stage in ("vertex", "fragment"):
                 self.entry_point_io(node, stage, symbol)
-            if stage == "vertex":
-                self.vertex_resources(symbol, self.var_uses, self.calls)
+            if stage in ("vertex", "fragment"):
+                self.stage_resources(symbol, stage, self.var_uses, self.calls)
+
+    def _declaration_attributes(self, node: ts.Node, symbol: Symbol) -> None:
+        """Attributes of a module-scope declaration, and of its parameters, return value or members."""
+        kind = _DECLARATION_KINDS.get(node.type)
+        # The declaration's own attributes come before its name; a function's return attributes after.
+        own = [c for c in node.children if c.type == "attribute" and c.start_byte < symbol.span.start]
+        if kind == "function":
+            entry = symbol.stage is not None
+            self.function_returns = node.child_by_field_name("return_type") is not None
+            self.check_attributes(own, "function")
+            params_node = node.child_by_field_name("parameters")
+            for parameter in params_node.named_children if params_node is not None else []:
+                if parameter.type == "parameter":
+                    self.check_attributes([c for c in parameter.children if c.type == "attribute"],
+                                          "entry parameter" if entry else "parameter")
+            self.check_attributes(node.children_by_field_name("return_attribute"),
+                                  "entry return" if entry else "return")
+            return
+        if kind == "struct":
+            self.check_attributes(own, "struct")
+            body = node.child_by_field_name("body")
+            members = [m for m in (body.named_children if body is not None else []) if m.type == "struct_member"]
+            types = {m.name: m.type for m in symbol.type.members} if isinstance(symbol.type, t.Struct) else {}
+            for member in members:
+                name = member.child_by_field_name("name")
+                self.check_attributes([c for c in member.children if c.type == "attribute"], "member",
+                                      types.get(self.ctx.text(name)) if name is not None else None)
+            return
+        if kind in ("var", "override", "const", "let", "alias"):
+            self.check_attributes(own, kind)
+
+    def _call_cycles(self) -> None:
+        """WGSL has no recursion: reports the first call cycle found, at its first function in the source."""
+        calls = self.calls
+        state: dict[Symbol, int] = {}  # 1: on the current path, 2: done
+        for root in sorted(calls, key=lambda f: f.span.start):
+            if root in state:
+                continue
+            path, stack = [], [(root, iter(calls.get(root, ())))]
+            state[root] = 1
+            path.append(root)
+            while stack:
+                function, callees = stack[-1]
+                callee = next(callees, None)
+                if callee is None:
+                    stack.pop()
+                    path.pop()
+                    state[function] = 2
+                    continue
+                if state.get(callee) == 1:
+                    cycle = path[path.index(callee):]
+                    first = min(cycle, key=lambda f: f.span.start)
+                    start = cycle.index(first)
+                    names = " -> ".join(f"'{f.name}'" for f in cycle[start:] + cycle[:start] + [first])
+                    self.ctx.report("T001", f"cyclic dependency: {names}; WGSL functions cannot call themselves, "
+                                            "directly or through others", first.span)
+                    return
+                if callee not in state:
+                    state[callee] = 1
+                    path.append(callee)
+                    stack.append((callee, iter(calls.get(callee, ()))))
 
     def note_use(self, symbol: Symbol, node: ts.Node) -> None:
         """A use of a module-scope variable, or a call of a function, from the function being checked."""
@@ -176,12 +252,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
         symbol.resolving = True
         self.resolutions += 1
         self._resolution.append((symbol, via))
-        saved = (self.scope, self.stage)
-        self.scope, self.stage = self.module_scope, None
+        saved = (self.scope, self.stage, self.function)
+        self.scope, self.stage, self.function = self.module_scope, None, None
         try:
             symbol.type = self._resolve_module_symbol(symbol)
         finally:
-            self.scope, self.stage = saved
+            self.scope, self.stage, self.function = saved
             self._resolution.pop()
             symbol.resolving = False
             symbol.resolved = True
@@ -215,6 +291,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
     def _struct(self, symbol: Symbol, node: ts.Node) -> t.Type:
         body = node.child_by_field_name("body")
         members = []
+        member_attributes = []
         seen: dict[str, ts.Node] = {}
         for member in body.named_children if body is not None else []:
             if member.type != "struct_member":
@@ -229,10 +306,25 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
                 continue
             seen[name] = name_node
             member_type = self.resolve_type(type_node)
-            builtin = attributes(member, self.ctx).get("builtin")
+            if isinstance(member_type, t.Pointer):
+                self.ctx.report("T003", f"'{member_type.describe()}' cannot be the type of a struct member: "
+                                        "pointers are not storable", self.ctx.span(type_node))
+            member_attrs = attributes(member, self.ctx)
+            builtin = member_attrs.get("builtin")
             if builtin is not None:
                 self.check_builtin_value(builtin[0], builtin[1], member_type)
             members.append(t.StructMember(name, member_type))
+            member_attributes.append((member, member_attrs, member_type))
+        self.check_blend_sources(member_attributes)
+        if not member_attributes and body is not None and not body.has_error:
+            self.ctx.report("T003", f"struct '{symbol.name}' has no members; a struct needs at least one",
+                            symbol.span)
+        for member_node, _, member_type in member_attributes[:-1]:
+            if _runtime_sized(member_type):
+                where = member_node.child_by_field_name("name") or member_node
+                self.ctx.report("T003", "a runtime-sized array can only be the last member of a struct",
+                                self.ctx.span(where))
+                break
         return t.Struct(symbol.name, tuple(members))
 
     def _value_declaration(self, symbol: Symbol, node: ts.Node, module_scope: bool) -> t.Type:
@@ -243,6 +335,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
         initializer: Typed | None = self.value(value_node) if value_node is not None else None
         if symbol.kind == "var":
             self._address_space(symbol, node, module_scope)
+        broken = node.has_error or (node.next_sibling is not None and node.next_sibling.type == "ERROR")
+        if symbol.kind in ("var", "override") and type_node is None and value_node is None and not broken:
+            where = node.child_by_field_name("name") or node
+            self.ctx.report("T003", f"'{symbol.kind} {symbol.name}' needs a type or an initializer",
+                            self.ctx.span(where))
         if symbol.kind in ("let", "const") and initializer is None:
             return declared or t.ERROR
         if symbol.kind == "const" and initializer is not None and not initializer.const:
@@ -266,6 +363,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
             if t.is_handle(result) and node.child_by_field_name("template") is None:
                 symbol.space, symbol.access = "handle", "read"
             self._check_var_type(symbol, node, result)
+            self.check_variable(symbol, node, module_scope, result)
         if symbol.kind == "override" and result is not t.ERROR and not (
                 isinstance(result, t.Scalar) and not result.is_abstract):
             where = node.child_by_field_name("type") or node.child_by_field_name("name")
@@ -319,13 +417,20 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
         if t.contains(var_type, lambda x: isinstance(x, t.Atomic)) and space not in ("storage", "workgroup"):
             self.ctx.report("T003", f"atomic types can only live in 'storage' or 'workgroup' memory, not "
                                     f"'{space}'", where)
+        elif space == "storage" and symbol.access != "read_write" \
+                and t.contains(var_type, lambda x: isinstance(x, t.Atomic)):
+            self.ctx.report("T017", "atomics in a 'storage' buffer need 'read_write' access: declare it "
+                                    "'var<storage, read_write>'", where)
         if t.contains(var_type, lambda x: isinstance(x, t.Array) and isinstance(x.count, str)) \
                 and space != "workgroup":
             self.ctx.report("T003", "an array with an 'override' element count can only be the type of a "
                                     "'var<workgroup>'", self.ctx.span(node.child_by_field_name("name") or node))
-        if isinstance(var_type, t.Array) and var_type.count is None and space not in ("storage",):
+        if _runtime_sized(var_type) and space not in ("storage",):
+            member = self._struct_member_types(var_type)[-1:] if isinstance(var_type, t.Struct) else []
             self.ctx.report("T003", f"a runtime-sized array can only live in a 'storage' buffer, not in "
-                                    f"'{space}' memory", where)
+                                    f"'{space}' memory", self.ctx.span(member[0]) if member else where,
+                            related=(Related(where, f"'{symbol.name}' is declared in '{space}' memory here"),)
+                            if member else ())
 
     @staticmethod
     def _naga_matrices(var_type: t.Type) -> bool:
@@ -347,6 +452,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
 
     def _function_signature(self, symbol: Symbol, node: ts.Node) -> None:
         self._entry_point_attributes(node)
+        symbol.stage = _stage_of(node, self.ctx)
+        symbol.must_use = any(a.type == "attribute" and a.child_by_field_name("name") is not None
+                              and self.ctx.text(a.child_by_field_name("name")) == "must_use"
+                              and a.start_byte < symbol.span.start for a in node.children)
         parameters = []
         params_node = node.child_by_field_name("parameters")
         for parameter in params_node.named_children if params_node is not None else []:
@@ -354,13 +463,23 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
                 continue
             type_node = parameter.child_by_field_name("type")
             parameters.append(self.resolve_type(type_node) if type_node is not None else t.ERROR)
-            builtin = attributes(parameter, self.ctx).get("builtin")
+            if parameters[-1] is not t.ERROR and not _phony_assignable(parameters[-1]):
+                self.ctx.report("T003", f"a function parameter cannot have the type '{parameters[-1].describe()}': "
+                                        "parameters take constructible values, pointers, textures and samplers",
+                                self.ctx.span(type_node))
+            parameter_attrs = attributes(parameter, self.ctx)
+            builtin = parameter_attrs.get("builtin")
             if builtin is not None:
                 self.check_builtin_value(builtin[0], builtin[1], parameters[-1])
+            if "blend_src" in parameter_attrs:
+                self.blend_source_outside_output(parameter_attrs["blend_src"][0], "a function parameter")
         symbol.parameters = tuple(parameters)
         return_node = node.child_by_field_name("return_type")
         symbol.return_type = self.resolve_type(return_node) if return_node is not None else None
-        builtin = attributes(node, self.ctx, "return_attribute").get("builtin")
+        return_attrs = attributes(node, self.ctx, "return_attribute")
+        if "blend_src" in return_attrs:
+            self.blend_source_outside_output(return_attrs["blend_src"][0], "a function's return value")
+        builtin = return_attrs.get("builtin")
         if builtin is not None and symbol.return_type is not None:
             self.check_builtin_value(builtin[0], builtin[1], symbol.return_type)
 
@@ -427,6 +546,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
         body = node.child_by_field_name("body")
         if body is not None:
             self._block(body, new_scope=False)
+            self.check_behaviors(symbol, node)
         self.scope = self.module_scope
         self.function = None
         self.stage = None
@@ -457,6 +577,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
         if symbol.kind == "var" and symbol.space not in ("function",):
             self.ctx.report("T003", f"a variable inside a function must be in the 'function' address space, "
                                     f"not '{symbol.space}'", self.ctx.span(node))
+        elif symbol.kind == "let" and symbol.type is not t.ERROR and not _phony_assignable(symbol.type):
+            where = node.child_by_field_name("type") or node.child_by_field_name("value") or node
+            self.ctx.report("T003", f"'{symbol.type.describe()}' cannot be the type of a 'let': a 'let' holds "
+                                    "constructible values, pointers, textures and samplers", self.ctx.span(where))
         declared = self._declare(node, self.scope)
         if declared is not None:
             declared.type, declared.value, declared.resolved = symbol.type, symbol.value, True
@@ -529,15 +653,52 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
             self.ctx.report("T003", f"switch selector must be an integer, not '{selector.type.describe()}'",
                             self.ctx.span(selector_node))
         body = node.child_by_field_name("body")
+        selector_type = selector.type if selector is not None else t.ERROR
+        defaults, values = [], {}
         for clause in body.named_children if body is not None else []:
+            if clause.type == "default_clause":
+                defaults.append(clause.children[0] if clause.children else clause)
             if clause.type == "case_clause":
                 selectors = clause.child_by_field_name("selectors")
                 for selector_expression in selectors.named_children if selectors is not None else []:
-                    if selector_expression.type != "default_selector":
-                        self.value(selector_expression)
+                    if selector_expression.type == "default_selector":
+                        defaults.append(selector_expression)
+                    elif not selector_expression.is_extra:
+                        selector_type = self._case_value(selector_expression, selector_type, values)
             clause_body = clause.child_by_field_name("body")
             if clause_body is not None:
                 self._block(clause_body)
+        if body is not None and not body.has_error and len(defaults) != 1:
+            keyword = node.children[0] if node.children else node
+            self.ctx.report("T022", "a switch statement must have exactly one default clause" +
+                            ("" if defaults else "; add 'default: {}'"),
+                            self.ctx.span(defaults[1] if defaults else keyword))
+
+    def _case_value(self, node: ts.Node, common: t.Type, values: dict) -> t.Type:
+        """A case selector: of the selector's type (abstract integers convert), each value once.
+        Returns the common type so far."""
+        typed = self.value(node)
+        if typed.type is t.ERROR or common is t.ERROR:
+            return common
+        if not typed.const:
+            self.ctx.report("T014", "a case selector must be a constant expression", self.ctx.span(node))
+            return common
+        if not (isinstance(typed.type, t.Scalar) and typed.type.is_integer):
+            self.ctx.report("T003", f"a case selector must be an integer constant, not "
+                                    f"'{typed.type.describe()}'", self.ctx.span(node))
+            return common
+        if typed.type != common and t.ABSTRACT_INT not in (typed.type, common):
+            self.ctx.report("T003", f"the case selector values must have the same type as the selector "
+                                    f"expression: '{typed.type.describe()}' here, '{common.describe()}' there",
+                            self.ctx.span(node))
+            return common
+        if isinstance(typed.value, int) and not isinstance(typed.value, bool):
+            value = typed.value & 0xFFFFFFFF if (common == t.U32 or typed.type == t.U32) else typed.value
+            first = values.setdefault(value, node)
+            if first is not node:
+                self.ctx.report("T022", f"duplicate switch case '{typed.value}'", self.ctx.span(node),
+                                related=(Related(self.ctx.span(first), "the same case is here"),))
+        return common if typed.type == t.ABSTRACT_INT else typed.type
 
     def _stmt_return_statement(self, node: ts.Node) -> None:
         value_node = node.child_by_field_name("value")
@@ -557,9 +718,20 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
     def _stmt_assignment_statement(self, node: ts.Node) -> None:
         left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
         right = self.value(right_node) if right_node is not None else None
+        if left_node is not None and left_node.type == "phony" and right is not None \
+                and right.type is not t.ERROR and not _phony_assignable(right.type):
+            self.ctx.report("T003", f"cannot assign '{right.type.describe()}' to '_': '_' takes constructible "
+                                    "values, pointers, textures and samplers", self.ctx.span(right_node))
+            return
         if left_node is None or left_node.type == "phony" or right is None:
             return
+
         left = self.expression(left_node)
+        if left.repeated_swizzle:
+            member = left_node.child_by_field_name("member") or left_node
+            self.ctx.report("T003", f"cannot assign to the swizzle '{self.ctx.text(member)}': it names a component "
+                                    "twice", self.ctx.span(member))
+            return
         store = self._assignable(left_node, left)
         if store is not None:
             self.expect_convertible(right_node, right.type, store, "value")
@@ -587,6 +759,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
         operator = self.ctx.text(node.child_by_field_name("operator"))[:-1]
         right = self.value(right_node)
         left = self.expression(left_node)
+        if left.repeated_swizzle:
+            member = left_node.child_by_field_name("member") or left_node
+            self.ctx.report("T003", f"cannot assign to the swizzle '{self.ctx.text(member)}': it names a component "
+                                    "twice", self.ctx.span(member))
+            return
         store = self._assignable(left_node, left)
         if store is None or right.type is t.ERROR:
             return
@@ -613,7 +790,22 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker):
         callee = call.child_by_field_name("function")
         name_node = callee.child_by_field_name("name") if callee.type == "templated_identifier" else callee
         name = self.ctx.text(name_node)
-        if self.lookup_symbol(name) is not None or typed.type is t.ERROR or typed.type is VOID:
+        if typed.type is t.ERROR or typed.type is VOID:
+            return
+        symbol = self.lookup_symbol(name)
+        if symbol is not None:
+            if symbol.kind == "function" and symbol.must_use:
+                self.ctx.report("T015", f"ignoring the result of '{name}', which is declared '@must_use'; assign "
+                                        f"it, or write '_ = {name}(...)'", self.ctx.span(name_node))
+            elif symbol.kind in ("struct", "alias"):
+                self.ctx.report("T015", "value constructor evaluated but not used", self.ctx.span(call))
+            return
+        if isinstance(typed.type, t.Type) and (is_type_name(name) or callee.type == "templated_identifier") \
+                and (CORE_TABLE.get(name) is None and self.ctx.matrix_builtin(name) is None):
+            arguments = call.child_by_field_name("arguments")
+            count = len([a for a in (arguments.named_children if arguments is not None else []) if not a.is_extra])
+            what = "conversion" if count == 1 and name in t.CONCRETE_SCALARS else "constructor"
+            self.ctx.report("T015", f"value {what} evaluated but not used", self.ctx.span(call))
             return
         builtin = CORE_TABLE.get(name) or (self.ctx.matrix_builtin(name) or (None,))[0]
         if builtin is not None and builtin.must_use:
@@ -659,6 +851,38 @@ def _stage_of(node: ts.Node, ctx: Context) -> str | None:
 
 def _module_children(root: ts.Node):
     return [child for child in root.named_children if not child.is_extra]
+
+
+_ALWAYS_CONSTRUCTIBLE = (t.Scalar, t.Vector, t.Matrix)
+
+
+def _constructible(value_type: t.Type) -> bool:
+    """Values that can be built and copied: no atomics, runtime-sized arrays, handles or pointers inside."""
+    if isinstance(value_type, (t.Scalar, t.Vector, t.Matrix, t.CoopMatrix)):
+        return True
+    if isinstance(value_type, t.Array):
+        return isinstance(value_type.count, int) and _constructible(value_type.element)
+    if isinstance(value_type, t.Struct):
+        return all(_constructible(m.type) for m in value_type.members)
+    return False
+
+
+def _phony_assignable(value_type: t.Type) -> bool:
+    """What '_ =', a 'let' and a parameter take: constructible values, pointers, textures and samplers."""
+    if isinstance(value_type, _ALWAYS_CONSTRUCTIBLE) or value_type is t.ERROR:
+        return True
+    if isinstance(value_type, (t.Pointer, t.Opaque)) or t.is_handle(value_type):
+        return True
+    if isinstance(value_type, t.Array) and isinstance(value_type.count, str):
+        return True  # override-sized: reported where it is declared
+    return _constructible(value_type)
+
+
+def _runtime_sized(value_type: t.Type) -> bool:
+    """A runtime-sized array, or a struct that ends in one."""
+    if isinstance(value_type, t.Struct) and value_type.members:
+        value_type = value_type.members[-1].type
+    return isinstance(value_type, t.Array) and value_type.count is None
 
 
 def _holds_matrix(value_type: t.Type) -> bool:

@@ -93,6 +93,9 @@ def binary(operator: str, left, right, scalar: t.Scalar):
         if scalar.is_integer:
             raise ConstError("integer division by zero" if operator == "/" else "integer remainder by zero")
         raise ConstError(f"'{left} {operator} {right}' cannot be represented as '{scalar.describe()}'")
+    if operator in ("/", "%") and right == -1 and left == _SIGNED_MIN.get(scalar.name):
+        # The one signed quotient that does not fit; Tint rejects the remainder too.
+        raise ConstError(f"'{left} {operator} {right}' cannot be represented as '{scalar.describe()}'")
     if operator == "+":
         result = left + right
     elif operator == "-":
@@ -140,12 +143,17 @@ def binary(operator: str, left, right, scalar: t.Scalar):
         raise ConstError(f"overflow: {error}") from None
 
 
+_SIGNED_MIN = {"i32": -(2**31), "abstract-int": -(2**63)}
+
+
 def unary(operator: str, operand, scalar: t.Scalar):
     if operand is None:
         return None
     if operator == "-":
         if scalar.name in ("i32", "u32"):
             return _wrap(-operand, scalar)
+        if operand == _SIGNED_MIN["abstract-int"] and scalar == t.ABSTRACT_INT:
+            return operand  # two's complement: the most negative value is its own negation (as in Tint)
         return check_range(-operand, scalar)
     if operator == "!":
         return not operand
@@ -191,6 +199,8 @@ def builtin(name: str, args: list, scalar: t.Scalar | None):
     function = SCALAR_BUILTINS.get(name)
     if function is None or any(a is None for a in args) or scalar is None:
         return None
+    if name == "abs" and args[0] == _SIGNED_MIN.get(scalar.name):
+        return args[0]  # abs of the most negative integer wraps to itself, as in Tint
     try:
         result = function(*args)
     except (OverflowError, ValueError, TypeError):

@@ -2,7 +2,7 @@
 
 Checks the `@builtin` values (known name, type, the extension they need),
 integer user-defined IO between vertex and fragment shaders (`@interpolate(flat)`),
-and the resources a vertex shader may not write.
+and the memory a vertex or fragment shader may not use.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from ..core.diagnostic import Edit, Fix
+from ..core.text import Span
 from . import types as t
 
 VEC3U = t.Vector(3, t.U32)
@@ -55,8 +57,9 @@ BUILTIN_VALUES = {v.name: v for v in (
     BuiltinValue("subgroup_id", t.U32, (("compute", "in"),), "Subgroup index in the workgroup.",
                  enable="subgroups"),
     BuiltinValue("num_subgroups", t.U32, (("compute", "in"),), "Subgroups in the workgroup.", enable="subgroups"),
+    # naga takes it as it is; Tint wants `enable view_instancing;`.
     BuiltinValue("view_index", None, (("vertex", "in"), ("fragment", "in")), "The view of a multiview draw.",
-                 compiler="naga"),
+                 enable="view_instancing", compiler="naga"),
     BuiltinValue("global_invocation_index", t.U32, (("compute", "in"),), "Linear invocation index in the dispatch.",
                  compiler="naga"),
     BuiltinValue("point_size", t.F32, (("vertex", "out"),), "Size of a point primitive.", compiler="naga"),
@@ -92,9 +95,14 @@ class EntryPointChecker:
         if value is None:
             ctx.report("T001", f"unknown builtin value '{name}'", ctx.span(args[0]))
             return
-        if value.compiler is not None:
+        if value.compiler is not None and not (value.enable and value.enable in ctx.model.enables):
+            if value.enable and ctx.target_compiler() == "tint":
+                ctx.require_enable(value.enable, args[0], f"the builtin value '{name}'")
+                return
             if not ctx.portability(value.compiler, args[0], f"the builtin value '{name}'"):
                 return
+            if value.enable:
+                return  # naga needs no enable for it
         # The matrix extensions bring the subgroup builtin values with them (and naga needs no enable).
         implied = value.enable == "subgroups" and bool(ctx.model.enables & {
             "chromium_experimental_subgroup_matrix", "subgroup_matrix", "wgpu_cooperative_matrix"})
@@ -121,31 +129,49 @@ class EntryPointChecker:
             declaration = self.module_scope.symbols.get(value_type.name)
             body = declaration.declaration.child_by_field_name("body") if declaration is not None else None
             members = [m for m in (body.named_children if body is not None else []) if m.type == "struct_member"]
+            misplaced_blend_source = direction == "in" or stage != "fragment"
             for member_node, member in zip(members, value_type.members):
-                self._io(member_node, attributes(member_node, self.ctx), member.type, stage, direction)
+                member_attrs = attributes(member_node, self.ctx)
+                if "blend_src" in member_attrs and misplaced_blend_source:
+                    what = "an input" if direction == "in" else f"the output of a {stage} shader"
+                    self.blend_source_outside_output(member_attrs["blend_src"][0], what)
+                    misplaced_blend_source = False  # once per struct
+                self._io(member_node, member_attrs, member.type, stage, direction)
             return
         if "location" not in attrs or value_type is t.ERROR:
             return
         scalar = t.element_scalar(value_type)
         interpolate = attrs.get("interpolate")
-        flat = interpolate is not None and interpolate[1] and self.ctx.text(interpolate[1][0]) == "flat"
-        if scalar is not None and scalar.is_integer and not flat and (
+        # Another interpolation on an integer is an error of its own (T020, checked with the IO attributes).
+        if scalar is not None and scalar.is_integer and interpolate is None and (
                 (stage, direction) in (("vertex", "out"), ("fragment", "in"))):
             # The specification and Tint require flat; naga makes integers flat by itself.
             what = "vertex outputs" if stage == "vertex" else "fragment inputs"
             where = node.child_by_field_name("name") or attrs["location"][0]
             if self.ctx.target_compiler() == "naga":
                 return
+            fixes = (self._flat_fix(attrs, interpolate),)
             if self.ctx.target_compiler() == "tint":
                 self.ctx.report("T003", f"integral user-defined {what} must have a '@interpolate(flat)' attribute",
-                                self.ctx.span(where))
+                                self.ctx.span(where), fixes=fixes)
             else:
                 self.ctx.report("T013", f"integral user-defined {what} must have a '@interpolate(flat)' attribute "
                                         "in WGSL and Tint; only naga (wgpu) makes them flat by itself",
-                                self.ctx.span(where))
+                                self.ctx.span(where), fixes=fixes)
 
-    def vertex_resources(self, entry, uses: dict, calls: dict) -> None:
-        """A vertex shader may not use storage buffers with write access (WebGPU forbids it)."""
+    def _flat_fix(self, attrs, interpolate) -> Fix:
+        """Adds `@interpolate(flat)` after the `@location`, or makes an existing `@interpolate` flat."""
+        if interpolate is not None:
+            attribute, _ = interpolate
+            edit = Edit(self.ctx.span(attribute), "@interpolate(flat)")
+        else:
+            location = attrs["location"][0]
+            edit = Edit(Span(location.end_byte, location.end_byte), " @interpolate(flat)")
+        return Fix("Add @interpolate(flat)", (edit,))
+
+    def stage_resources(self, entry, stage: str, uses: dict, calls: dict) -> None:
+        """Memory a vertex or fragment shader may not touch: workgroup memory (there are no workgroups),
+        and, in a vertex shader, writable storage buffers and textures (WebGPU forbids them)."""
         seen, order = set(), [entry]
         while order:
             function = order.pop(0)
@@ -153,6 +179,12 @@ class EntryPointChecker:
                 continue
             seen.add(function)
             for variable, where in uses.get(function, []):
+                if variable.space == "workgroup":
+                    self.ctx.report("T003", f"'{variable.name}' is a 'workgroup' variable; workgroup memory "
+                                            f"exists only in compute shaders, not in a {stage} shader", where)
+                    return
+                if stage != "vertex":
+                    continue
                 if variable.space == "storage" and variable.access == "read_write":
                     self.ctx.report("T003", f"'{variable.name}' is a 'storage' buffer with 'read_write' access; "
                                             "a vertex shader can only read storage buffers", where)

@@ -36,9 +36,20 @@ class Typed:
     # A constant vector built right here from known scalars: its component values.
     components: tuple | None = None
 
+    # Not fields (a Typed is made for every expression): set on the few references they describe.
+    # A reference to part of a vector (`v.x`, `v.xy`, `v[i]`): it has no address of its own.
+    vector_part = False
+    repeated_swizzle = False  # `v.xx`: a swizzle that names a component twice cannot be assigned
+
     def __post_init__(self) -> None:
         # Every const-expression is also an override-expression.
         self.override = self.override or self.const
+
+
+def _vector_part(typed: Typed, repeated: bool = False) -> Typed:
+    typed.vector_part = True
+    typed.repeated_swizzle = repeated
+    return typed
 
 
 ERROR = Typed(t.ERROR, const=True, override=True)  # an error is never reported twice
@@ -64,6 +75,12 @@ class ExpressionChecker:
                 return ERROR
             self.ctx.report("T003", f"type '{typed.type.type.describe()}' cannot be used as a value",
                             self.ctx.span(node))
+            return ERROR
+        if typed.type is _VOID:
+            callee = node.child_by_field_name("function") if node.type == "call_expression" else None
+            name = self.ctx.text(callee.child_by_field_name("name") or callee) if callee is not None else "this"
+            self.ctx.report("T003", f"function '{name}' does not return a value, so its call cannot be used as "
+                                    "one", self.ctx.span(node))
             return ERROR
         return Typed(t.store_type(typed.type), typed.value, typed.symbol, typed.const, typed.override,
                      typed.components)
@@ -149,6 +166,11 @@ class ExpressionChecker:
         ctx.model.references[(node.start_byte, node.end_byte)] = symbol
         if symbol.kind == "var":
             self.note_use(symbol, node)
+            if self.function is None:
+                ctx.report("T003", f"'var {name}' cannot be referenced at module scope: module-scope "
+                                   "expressions are evaluated before any variable exists", ctx.span(node),
+                           related=(Related(symbol.span, f"'{name}' is declared here"),))
+                return ERROR
         if symbol.kind in ("struct", "alias"):
             return Typed(t.TypeOf(self.symbol_type(symbol, via=node)), const=True)
         if symbol.kind == "function":
@@ -194,7 +216,8 @@ class ExpressionChecker:
                 limit = f" [0..{bound - 1}]" if isinstance(bound, int) else ""
                 self.ctx.report("T014", f"index {index.value} out of bounds{limit}", self.ctx.span(index_node))
         if reference is not None:
-            return Typed(t.Reference(reference.space, element, reference.access))
+            typed = Typed(t.Reference(reference.space, element, reference.access))
+            return _vector_part(typed) if isinstance(target, t.Vector) else typed
         constant = base.const and index.const
         return Typed(element, const=constant, override=base.override and index.override)
 
@@ -228,7 +251,8 @@ class ExpressionChecker:
             ctx.report("T003", f"'{target.describe()}' has no members", ctx.span(member_node))
             return ERROR
         if reference is not None:
-            return Typed(t.Reference(reference.space, result, reference.access))
+            typed = Typed(t.Reference(reference.space, result, reference.access))
+            return _vector_part(typed, len(set(name)) < len(name)) if isinstance(target, t.Vector) else typed
         if isinstance(target, t.Vector) and base.components is not None:
             picked = tuple(base.components[_swizzle_index(ch)] for ch in name)
             if len(picked) == 1:
@@ -243,8 +267,18 @@ class ExpressionChecker:
         operand_node = node.child_by_field_name("operand")
         if operator == "&":
             operand = self.expression(operand_node)
+            if operand.vector_part:
+                ctx.report("T003", "cannot take the address of a vector component; take the address of the "
+                                   "whole vector, or copy the component into a variable", ctx.span(operand_node))
+                return ERROR
             if isinstance(operand.type, t.Reference):
                 ref = operand.type
+                if ref.space == "handle":
+                    what = f"'var {operand.symbol.name}'" if operand.symbol is not None else "a texture or sampler"
+                    ctx.report("T003", f"cannot take the address of {what}: textures and samplers live in the "
+                                       "'handle' address space, which has no pointers; pass the variable itself",
+                               ctx.span(operand_node))
+                    return ERROR
                 return Typed(t.Pointer(ref.space, ref.store, ref.access))
             if operand.type is not t.ERROR:
                 ctx.report("T003", "cannot take the address of a value that is not in memory",
@@ -268,6 +302,8 @@ class ExpressionChecker:
             return ERROR
         valid = {"-": scalar.is_float or scalar.name in ("i32", "abstract-int"),
                  "!": scalar == t.BOOL, "~": scalar.is_integer}[operator]
+        if valid and operator == "-" and isinstance(operand.type, t.Matrix) and not self._matrix_negation(node):
+            return ERROR
         if not valid or isinstance(operand.type, t.CoopMatrix) or isinstance(operand.type, t.Matrix) \
                 and operator != "-":
             ctx.report("T004", f"no matching overload for operator '{operator}' ({operand.type.describe()})",
@@ -279,6 +315,42 @@ class ExpressionChecker:
             ctx.report("T014", str(error), ctx.span(node))
             value = None
         return Typed(operand.type, value, const=operand.const, override=operand.override)
+
+    def _texture_constants(self, name, match, args, arg_nodes) -> None:
+        """A texel offset is a constant from -8 to 7 per component; a gather component a constant 0 to 3."""
+        ctx = self.ctx
+        for parameter, arg, arg_node in zip(match.overload.parameters, args, arg_nodes):
+            if parameter.name not in ("offset", "component"):
+                continue
+            if not arg.const:
+                ctx.report("T014", f"the '{parameter.name}' argument of '{name}' must be a const-expression",
+                           ctx.span(arg_node))
+                continue
+            if parameter.name == "component":
+                value = arg.value
+                if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= 3:
+                    ctx.report("T014", f"the component argument must be at least 0 and at most 3, not {value}",
+                               ctx.span(arg_node))
+                continue
+            for index, component in enumerate(arg.components or ()):
+                if isinstance(component, int) and not isinstance(component, bool) and not -8 <= component <= 7:
+                    ctx.report("T014", f"each component of the offset argument must be at least -8 and at most "
+                                       f"7; component {index} is {component}", ctx.span(arg_node))
+                    break
+
+    def _matrix_negation(self, node: ts.Node) -> bool:
+        """`-m` on a matrix: WGSL and Tint have no such operator, naga does. False when it is an error."""
+        ctx = self.ctx
+        compiler = ctx.target_compiler()
+        if compiler == "naga":
+            return True
+        message = ("no matching overload for unary operator '-' on a matrix: WGSL negates only scalars and "
+                   "vectors; write 'm * -1.0' (or negate each column)")
+        if compiler == "tint":
+            ctx.report("T004", message, ctx.span(node))
+            return False
+        ctx.report("T013", message + "; only naga (wgpu) accepts it, Tint rejects it", ctx.span(node))
+        return True
 
     def _binary(self, node: ts.Node) -> Typed:
         ctx = self.ctx
@@ -364,6 +436,11 @@ class ExpressionChecker:
             return self.infer_construct(node, name_node, name, arg_nodes)
         if symbol is not None and symbol.kind in ("struct", "alias") or symbol is None and is_type_name(name):
             constructed = self.resolve_type(callee)
+            if isinstance(constructed, t.Array) and constructed.count is None:
+                ctx.report("T003", "cannot construct a runtime-sized array; give it a size", ctx.span(callee))
+                for arg in arg_nodes:
+                    self.value(arg)
+                return ERROR
             return self.construct(node, name_node, constructed, arg_nodes, inferred=template is None)
         if symbol is not None:
             ctx.model.references[(name_node.start_byte, name_node.end_byte)] = symbol
@@ -376,6 +453,10 @@ class ExpressionChecker:
     def _user_call(self, node, name_node, symbol: Symbol, arg_nodes) -> Typed:
         ctx = self.ctx
         self.symbol_type(symbol)
+        if symbol.stage is not None:
+            ctx.report("T003", f"'{symbol.name}' is an entry point; entry points cannot be called (move its body "
+                               "into a helper that both call)", ctx.span(name_node),
+                       related=(Related(symbol.span, f"'{symbol.name}' is declared here"),))
         args = [self.value(a) for a in arg_nodes]
         if len(args) != len(symbol.parameters):
             ctx.report("T004", f"'{symbol.name}' takes {len(symbol.parameters)} argument"
@@ -384,7 +465,7 @@ class ExpressionChecker:
         else:
             for arg_node, arg, expected in zip(arg_nodes, args, symbol.parameters):
                 self.expect_convertible(arg_node, arg.type, expected, "argument")
-        return Typed(symbol.return_type or t.ERROR)
+        return Typed(symbol.return_type if symbol.return_type is not None else _VOID)
 
     def _bitcast(self, name_node, template, arg_nodes) -> Typed:
         ctx = self.ctx
@@ -435,7 +516,12 @@ class ExpressionChecker:
         if builtin.stages and self.stage is not None and self.stage not in builtin.stages:
             ctx.report("T003", f"'{name}' can only be used in {' and '.join(builtin.stages)} shaders, not in a "
                                f"{self.stage} shader", ctx.span(name_node))
-        template_args = [self.template_value(a) for a in (template.named_children if template else [])]
+        template_nodes = list(template.named_children) if template else []
+        if name == "subgroupMatrixMultiply" and dialect == "chromium":
+            # Its template argument is the result's element type, and u8 and i8 are element types there.
+            template_args = [Typed(t.TypeOf(self._matrix_element(a)), const=True) for a in template_nodes]
+        else:
+            template_args = [self.template_value(a) for a in template_nodes]
         args = [self.value(a) for a in arg_nodes]
         if any(a.type is t.ERROR or (isinstance(a.type, t.TypeOf) and a.type.type is t.ERROR)
                for a in template_args + args):
@@ -504,9 +590,16 @@ class ExpressionChecker:
 
     def after_builtin_call(self, name, match, template_args, args, arg_nodes) -> None:
         """Checks of single builtins beyond their overloads: constant lanes, matrix strides."""
-        if name in ("subgroupBroadcast", "quadBroadcast") and len(args) == 2 and not args[1].const:
-            self.ctx.report("T014", f"the '{match.overload.parameters[1].name}' argument of '{name}' must be a "
-                                    "const-expression", self.ctx.span(arg_nodes[1]))
+        if name in ("subgroupBroadcast", "quadBroadcast") and len(args) == 2:
+            lane = match.overload.parameters[1].name
+            if not args[1].const:
+                self.ctx.report("T014", f"the '{lane}' argument of '{name}' must be a const-expression",
+                                self.ctx.span(arg_nodes[1]))
+            elif isinstance(args[1].value, int) and not isinstance(args[1].value, bool) and args[1].value < 0:
+                self.ctx.report("T014", f"the '{lane}' argument of '{name}' must be greater than or equal to "
+                                        f"zero, not {args[1].value}", self.ctx.span(arg_nodes[1]))
+        if name.startswith("texture") and match.problem is None:
+            self._texture_constants(name, match, args, arg_nodes)
         if name in ("coopLoad", "coopLoadT", "coopStore", "coopStoreT") and match.problem is None:
             self._naga_stride(name, match, args, arg_nodes)
             return

@@ -26,6 +26,8 @@ class Symbol:
     # Functions: parameter types and return type, filled in when the signature is resolved.
     parameters: tuple[t.Type, ...] = ()
     return_type: t.Type | None = None
+    stage: str | None = None  # an entry point's shader stage
+    must_use: bool = False  # a function declared '@must_use'
     resolved: bool = False
     resolving: bool = False
 

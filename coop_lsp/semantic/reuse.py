@@ -256,7 +256,7 @@ def _signature(symbol: Symbol | None) -> object:
         return _UNRESOLVED
     return (symbol.kind, _type_key(symbol.type), repr(symbol.value), repr(symbol.components), symbol.space,
             symbol.access, tuple(_type_key(p) for p in symbol.parameters), _type_key(symbol.return_type),
-            getattr(symbol, "cycle_reported", False))
+            getattr(symbol, "cycle_reported", False), symbol.stage, symbol.must_use)
 
 
 def _type_key(value: object) -> object:

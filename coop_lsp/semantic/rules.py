@@ -29,6 +29,7 @@ TYPE_MISMATCH = register(Rule(
     explanation="Assignments, initializers, return values, conditions and operators each need "
                 "operands of particular types; WGSL converts only abstract numbers implicitly.",
     example="var x: u32 = 1.5;   // cannot initialize 'u32' with 'abstract-float'",
+    fix="For an integral vertex output or fragment input without '@interpolate(flat)', the fix adds it.",
     suppressible=False,
 ))
 
@@ -148,5 +149,91 @@ UNUSED_RESULT = register(Rule(
     explanation="Builtins without side effects are marked @must_use: calling one as a statement "
                 "does nothing, which is almost always a mistake. Assign the result, or use `_ = f(...)`.",
     example="abs(x);   // error\nlet y = abs(x);",
+    suppressible=False,
+))
+
+VARIABLE_DECLARATION = register(Rule(
+    code="T017", name="variable_declaration", severity=Severity.ERROR, layer="semantic",
+    summary="A `var` whose address space, access mode, initializer, binding or type does not go together.",
+    explanation="Module-scope variables need an address space (textures and samplers excepted) and may not "
+                "use 'function'; only 'storage' buffers have an access mode, and 'write' is not one of "
+                "theirs; only 'private' and 'function' variables may have an initializer; resource "
+                "variables (storage, uniform, textures, samplers) need both '@group' and '@binding', and "
+                "other variables may have neither; what lives in 'storage' or 'uniform' memory must be "
+                "host-shareable, so no 'bool' there.",
+    example="var<private, read_write> x: i32;   // only storage buffers have an access mode\n"
+            "var<workgroup> tile: array<f32, 64> = array<f32, 64>();   // workgroup memory has no initializer",
+    suppressible=False,
+))
+
+MISSING_RETURN = register(Rule(
+    code="T018", name="missing_return", severity=Severity.ERROR, layer="semantic",
+    summary="A function with a return type whose end can be reached without a 'return'.",
+    explanation="Every path through a function that returns a value must end in 'return' (or leave "
+                "through a loop that never falls through). Compilers judge this from the statements "
+                "alone, without evaluating conditions: after `if c { return 1; }` the end is reachable "
+                "even when `c` is always true, and after `while true { return 1; }` too, because a "
+                "'while' loop can exit through its condition. Add a 'return' at the end, or an 'else' "
+                "branch that returns.",
+    example="fn sign(x: i32) -> i32 {\n  if x < 0 { return -1; }\n}   // missing return",
+    suppressible=False,
+))
+
+ENDLESS_LOOP = register(Rule(
+    code="T019", name="loop_does_not_exit", severity=Severity.ERROR, layer="semantic",
+    summary="A 'loop' or condition-less 'for' that contains no 'break', 'break if' or 'return' for itself.",
+    explanation="A loop must have a way out: a 'break' or 'break if' that leaves it (a 'break' inside an "
+                "inner loop or a 'switch' leaves only that), or a 'return'. Tint rejects a loop without "
+                "one, even when the rest of the shader never runs it.",
+    example="loop { i++; }   // loop does not exit\nloop { i++; continuing { break if i >= n; } }",
+    suppressible=False,
+))
+
+ENTRY_POINT_IO = register(Rule(
+    code="T020", name="entry_point_io", severity=Severity.ERROR, layer="semantic",
+    summary="An entry point's inputs or outputs without the attributes they need, or with ones that clash.",
+    explanation="Every parameter and return value of an entry point (or each member of a struct used "
+                "there) is a '@builtin' value or a '@location' of a numeric scalar or vector, and each "
+                "location and builtin appears once per direction. '@interpolate' needs a '@location', "
+                "'@invariant' the position. A vertex shader returns '@builtin(position)'; a compute shader "
+                "has '@workgroup_size' and no '@location'. With `enable dual_source_blending;` a fragment "
+                "shader may return a struct with two members at '@location(0)', '@blend_src(0)' and "
+                "'@blend_src(1)', of the same type, and no other '@location' member; '@blend_src' belongs "
+                "nowhere else.",
+    example="struct Out {\n  @location(0) @blend_src(0) color: vec4f,\n  @location(0) @blend_src(1) blend: vec4f,\n}",
+    suppressible=False,
+))
+
+MISPLACED_JUMP = register(Rule(
+    code="T021", name="misplaced_jump", severity=Severity.ERROR, layer="semantic",
+    summary="A 'break', 'continue', 'return' or 'discard' where it may not stand.",
+    explanation="'break' leaves the innermost loop or switch and 'continue' goes to the next iteration of "
+                "the innermost loop, so each needs one around it. A loop's continuing block may not be left "
+                "by 'break' (its last statement may be 'break if'), 'continue' or 'return'. 'discard' exists "
+                "only in fragment shaders.",
+    example="loop {\n  continuing {\n    i++;\n    if i > n { break; }   // use 'break if i > n;'\n  }\n}",
+    suppressible=False,
+))
+
+SWITCH_CASES = register(Rule(
+    code="T022", name="switch_cases", severity=Severity.ERROR, layer="semantic",
+    summary="A switch without exactly one default clause, or with one case value twice.",
+    explanation="Every switch has one 'default' (as a clause, or as a selector in a case list), and each "
+                "case value may appear once.",
+    example="switch x {\n  case 1: { }\n  case 1: { }   // duplicate switch case '1'\n}   // and no default",
+    suppressible=False,
+))
+
+ATTRIBUTE = register(Rule(
+    code="T023", name="invalid_attribute", severity=Severity.ERROR, layer="semantic",
+    summary="An attribute where it does not belong, given twice, or with a value out of range.",
+    explanation="Each declaration takes its own attributes: shader stages, '@workgroup_size' (compute only) "
+                "and '@must_use' (functions that return a value) on functions; '@builtin', '@location', "
+                "'@interpolate', '@invariant' on entry-point parameters, return values and struct members, "
+                "never on a helper's parameters; '@align' (a power of two) and '@size' (at least the "
+                "member's size) on struct members; '@group' and '@binding' (non-negative) on variables; '@id' "
+                "(0 to 65535, unique) on overrides. None may appear twice.",
+    example="fn helper(@location(0) x: f32) {}   // '@location' is not valid for non-entry point function "
+            "parameters",
     suppressible=False,
 ))

@@ -209,6 +209,13 @@ class TypeResolver:
             self.ctx.report("T003", "'array' needs an element type and optionally a size", self.ctx.span(name_node))
             return t.ERROR
         element = self.resolve_type(args[0])
+        if element is not t.ERROR and not _array_element(element):
+            what = ("a runtime-sized array" if t.contains(element, lambda x: isinstance(x, t.Array)
+                                                          and x.count is None) else f"'{element.describe()}'")
+            self.ctx.report("T003", f"{what} cannot be the element type of an array (a binding_array holds "
+                                    "textures and samplers)" if t.is_handle(element) else
+                            f"an array element type cannot be or contain {what}", self.ctx.span(args[0]))
+            return t.ERROR
         if len(args) == 1:
             return t.Array(element, None)
         size = self.template_value(args[1])
@@ -234,14 +241,29 @@ class TypeResolver:
                             self.ctx.span(name_node))
             return t.ERROR
         space = self.ctx.text(args[0])
-        if space not in t.ADDRESS_SPACES:
+        if space not in t.ADDRESS_SPACES or space == "handle":  # 'handle' is implied, never written
             self.ctx.report("T003", f"unknown address space '{space}'", self.ctx.span(args[0]))
             return t.ERROR
         store = self.resolve_type(args[1])
+        if t.is_handle(store):
+            self.ctx.report("T003", f"a pointer cannot be formed to the handle type '{store.describe()}'; pass "
+                                    "the texture or sampler itself", self.ctx.span(args[1]))
+            return t.ERROR
         access = self.ctx.text(args[2]) if len(args) == 3 else t.default_access(space)
         if access not in t.ACCESS_MODES:
             self.ctx.report("T003", f"unknown access mode '{access}'", self.ctx.span(args[2]))
             return t.ERROR
+        if len(args) == 3 and space != "storage":
+            self.ctx.report("T017", f"only pointers in the 'storage' address space may have an access mode; "
+                                    f"'{space}' memory is always '{t.default_access(space)}'", self.ctx.span(args[2]))
+        elif space == "storage" and access == "write":
+            self.ctx.report("T017", "access mode 'write' is not valid for the 'storage' address space; use 'read' "
+                                    "or 'read_write'", self.ctx.span(args[2]))
+        elif store is not t.ERROR and space in ("storage", "uniform"):
+            culprit, where = self._not_host_shareable(store, args[1])
+            if culprit is not None:
+                self.ctx.report("T017", f"type '{culprit.describe()}' cannot be used in the '{space}' address "
+                                        "space: it is not host-shareable", self.ctx.span(where))
         return t.Pointer(space, store, access)
 
     def _naga_matrix(self, name_node, name, columns, rows, args) -> t.Type:
@@ -312,3 +334,15 @@ def _tint_count(value: object) -> object:
     if isinstance(value, bool):
         return int(value)
     return value
+
+
+def _array_element(element: t.Type) -> bool:
+    """Arrays hold sized, storable values: no textures, samplers, pointers or runtime-sized arrays."""
+    if t.is_handle(element) or isinstance(element, t.Pointer):
+        return False
+    if isinstance(element, t.Array) and element.count is None:
+        return False
+    if isinstance(element, t.Struct) and element.members:
+        last = element.members[-1].type
+        return not (isinstance(last, t.Array) and last.count is None)
+    return True

@@ -19,10 +19,19 @@ def check_expected(case: SpecCase) -> None:
     expected_keys = sorted((e.code, e.line, e.column) for e in case.expected)
     actual_keys = sorted((code, line, column) for code, line, column, _ in actual)
     assert actual_keys == expected_keys, _explain(case, actual)
+    severities = {(d.code, *_line_column(result, d)): d.severity.label for d in result.diagnostics}
     for expectation in case.expected:
         messages = [m for c, l, col, m in actual if (c, l, col) == (expectation.code, expectation.line, expectation.column)]
         assert any(expectation.message in m for m in messages), (
             f"{case.id}: expected a message containing {expectation.message!r}, got {messages}")
+        if expectation.severity is not None:
+            severity = severities[(expectation.code, expectation.line, expectation.column)]
+            assert severity == expectation.severity, f"{case.id}: {expectation.code} is {severity}, not {expectation.severity}"
+
+
+def _line_column(result, diagnostic) -> tuple[int, int]:
+    position = result.source.position(diagnostic.span.start)
+    return position.line, position.column
 
 
 def check_against_tint(case: SpecCase, tint: TintOracle) -> tuple[bool, str]:

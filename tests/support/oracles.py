@@ -33,7 +33,7 @@ def expected_first_error_line(case: SpecCase) -> int | None:
 
 
 def _first_expected_error(case: SpecCase):
-    errors = [e for e in case.expected if is_error(e.code)]
+    errors = [e for e in case.expected if is_error(e.code) and e.severity in (None, "error")]
     return min(errors, key=lambda e: (e.line, e.column)) if errors else None
 
 

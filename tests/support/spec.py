@@ -12,7 +12,8 @@ The first caret is the expected start column (the annotation's own `//`
 counts as columns, so carets line up under the code); `// <-` points at
 column 0, which a caret cannot reach. After the code comes
 a fragment that the message must contain. A case with no annotation expects
-no diagnostics at all.
+no diagnostics at all. `D003 [info] ...` marks a diagnostic reported below its
+rule's usual severity (it then counts as no error when compared with Tint).
 
 Directives, also comments:
     // tint: differs -- <why>   our verdict deliberately differs from Tint's
@@ -31,7 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 _CASE = re.compile(r"^// === (?P<name>.+?)\s*$")
-_ANNOTATION = re.compile(r"^(?P<lead>\s*//\s*)(?P<carets>\^+|<-)\s+(?P<code>[A-Z]\d{3})\b\s*(?P<message>.*)$")
+_ANNOTATION = re.compile(r"^(?P<lead>\s*//\s*)(?P<carets>\^+|<-)\s+(?P<code>[A-Z]\d{3})\b\s*"
+                         r"(?:\[(?P<severity>error|warning|info|hint)\]\s*)?(?P<message>.*)$")
 _TINT = re.compile(r"^\s*// tint: (?P<mode>differs|skip)\s*--\s*(?P<why>.+)$")
 _NAGA = re.compile(r"^\s*// naga: (?P<mode>differs|skip|compare)\s*--\s*(?P<why>.+)$")
 _WGPU_ENABLE = re.compile(r"^\s*enable\b[^;]*\bwgpu_cooperative_matrix\b", re.MULTILINE)
@@ -43,6 +45,8 @@ class Expected:
     line: int  # 0-based
     column: int  # 0-based, in characters
     message: str
+    # Written as `D003 [info] ...` where the diagnostic is reported below its rule's usual severity.
+    severity: str | None = None
 
 
 @dataclass
@@ -108,6 +112,7 @@ def _case(path: Path, header: tuple[str, int], lines: list[str]) -> SpecCase:
                 line=last_code_line,
                 column=0 if annotation.group("carets") == "<-" else len(annotation.group("lead")),
                 message=annotation.group("message").strip(),
+                severity=annotation.group("severity"),
             ))
         elif tint:
             case.tint_mode, case.tint_reason = tint.group("mode"), tint.group("why")

@@ -871,7 +871,8 @@ def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
     if cached is not None:
         return cached
     kind = node.type
-    if kind in ("return_statement", "discard_statement"):
+    if kind == "return_statement":
+        # 'discard' is not a way out: it demotes the invocation to a helper that keeps running.
         found = frozenset({"return"})
     elif kind in ("break_statement", "break_if_statement"):
         found = frozenset({"break"})

@@ -198,17 +198,17 @@ def _synchronization() -> list[Builtin]:
     return [
         Builtin("workgroupBarrier", (overload("()"),),
                 "Waits until every invocation of the workgroup reaches it; orders workgroup memory.",
-                category="synchronization", must_use=False),
+                category="synchronization", must_use=False, stages=("compute",)),
         Builtin("storageBarrier", (overload("()"),), "Orders storage memory accesses within the workgroup.",
-                category="synchronization", must_use=False),
+                category="synchronization", must_use=False, stages=("compute",)),
         Builtin("textureBarrier", (overload("()"),), "Orders storage texture accesses within the workgroup.",
-                category="synchronization", must_use=False),
+                category="synchronization", must_use=False, stages=("compute",)),
         Builtin("workgroupUniformLoad", (
             overload("(p: ptr<workgroup, atomic<T>, read_write>) -> T", T=ATOMIC_SCALARS),
             overload("(p: ptr<workgroup, T, read_write>) -> T", T=ANY),
         ),
                 "Loads a workgroup variable after a barrier; the result is uniform across the workgroup.",
-                category="synchronization"),
+                category="synchronization", stages=("compute",)),
     ]
 
 

@@ -403,12 +403,23 @@ def _instantiate(pattern: Pattern, candidate: Overload, bindings: dict) -> t.Typ
         value = t.concretize(_instantiate(pattern.args[0], candidate, bindings))
         second = ("exp", t.Vector(value.size, t.I32) if isinstance(value, t.Vector) else t.I32) \
             if head == "__frexp_result" else ("whole", value)
-        return t.Struct(f"{head}_{value.describe()}", (t.StructMember("fract", value), t.StructMember(*second)))
+        return _result_struct(f"{head}_{value.describe()}", (t.StructMember("fract", value), t.StructMember(*second)))
     if head == "__atomic_compare_exchange_result":
         value = _instantiate(pattern.args[0], candidate, bindings)
-        return t.Struct(f"__atomic_compare_exchange_result_{value.describe()}",
-                        (t.StructMember("old_value", value), t.StructMember("exchanged", t.BOOL)))
+        return _result_struct(f"__atomic_compare_exchange_result_{value.describe()}",
+                              (t.StructMember("old_value", value), t.StructMember("exchanged", t.BOOL)))
     return t.Opaque(str(pattern))
+
+
+# Structs are nominal; each builtin result struct is one type however many calls return it.
+_RESULT_STRUCTS: dict[str, t.Struct] = {}
+
+
+def _result_struct(name: str, members: tuple) -> t.Struct:
+    found = _RESULT_STRUCTS.get(name)
+    if found is None:
+        found = _RESULT_STRUCTS[name] = t.Struct(name, members)
+    return found
 
 
 def _int(name: str, bindings: dict) -> int:

@@ -98,6 +98,7 @@ fn bump() { counter[0] = 1u; }
 
 // === clip distances need their extension
 @vertex fn vs() -> @builtin(clip_distances) array<f32, 2> {
+//         ^ T020 must include the 'position' builtin
 //                          ^ T007 'clip_distances'
   return array(0.0, 1.0);
 }
