@@ -134,6 +134,7 @@ struct Light {
 
 // === diagnostic attributes on a function and a statement
 @diagnostic(off, derivative_uniformity)
+//               ^ A001 this suppression of 'derivative_uniformity' applies to no finding
 @fragment fn fs(@location(0) x: f32) -> @location(0) vec4f {
   var y = 0.0;
   @diagnostic(off, derivative_uniformity) if x > 0.5 { y = dpdx(x); }

@@ -64,3 +64,66 @@ const r = (-9223372036854775807 - 1) % -1;
 const smallest = -2147483647i - 1i;
 const a = abs(smallest);
 const b = -smallest;
+
+// === resources with their bindings and plain variables without
+@group(0) @binding(0) var<storage, read> input: array<f32>;
+@group(0) @binding(1) var<storage, read_write> output: array<f32>;
+@group(0) @binding(2) var<uniform> scale: vec4<f32>;
+var<private> seed: u32 = 7u;
+var<workgroup> tile: array<f32, 64>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var acc = 0.0;
+  tile[i] = input[i] * scale.x + f32(seed);
+  workgroupBarrier();
+  acc += tile[63u - i];
+  output[i] = acc;
+}
+
+// === every path returns, and the loop leaves through break if
+fn pick(a: u32) -> u32 {
+  if a > 4u {
+    return 1u;
+  } else {
+    return 2u;
+  }
+}
+fn count(n: u32) -> u32 {
+  var i = 0u;
+  loop {
+    i += 1u;
+    continuing {
+      break if i >= n;
+    }
+  }
+  return i;
+}
+
+// === integral stage IO with flat interpolation
+struct VertexOut {
+  @builtin(position) position: vec4<f32>,
+  @location(0) @interpolate(flat) id: u32,
+}
+@vertex
+fn vs(@builtin(vertex_index) v: u32) -> VertexOut {
+  return VertexOut(vec4<f32>(0.0, 0.0, 0.0, 1.0), v);
+}
+@fragment
+fn fs(@location(0) @interpolate(flat) id: u32) -> @location(0) vec4<f32> {
+  return vec4<f32>(f32(id), 0.0, 0.0, 1.0);
+}
+
+// === a switch with one default and distinct cases
+fn classify(x: i32) -> i32 {
+  switch x {
+    case 0, 1: { return 10; }
+    case 2: { return 20; }
+    default: { return -1; }
+  }
+}
+
+// === the most negative i32 through an abstract conversion
+const smallest = i32(-2147483648);
+fn f() -> i32 {
+  return smallest;
+}

@@ -67,6 +67,8 @@ fn f() -> i32 {
 // === validator:only-variables-in-storage-address-space-may
 enable chromium_experimental_subgroup_matrix;
 @group(0) @binding(0) var<workgroup, read_write> buf: array<f32>;
+//                                   ^ T017 only variables in the 'storage' address space may have an access mode
+// <- T017 non-resource variables must not have '@group' or '@binding' attributes
 //                                                    ^ T003 a runtime-sized array can only live in a 'storage' buffer, n
 fn f() { let m = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 16>, row_major>(&buf, 0u, 8u); }
 

@@ -387,6 +387,7 @@ fn main(@builtin(subgroup_id) sg: u32) {
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @group(0) @binding(1) var<storage, read_write> params: array<u32>;
 @compute @workgroup_size(64)
@@ -432,6 +433,7 @@ fn main(@builtin(subgroup_invocation_id) lane: u32) {
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @compute @workgroup_size(32)
 fn main(@builtin(subgroup_invocation_id) lane: u32) {
@@ -449,6 +451,7 @@ fn main(@builtin(subgroup_invocation_id) lane: u32) {
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @compute @workgroup_size(32)
 fn main(@builtin(subgroup_invocation_id) lane: u32) {
@@ -466,6 +469,7 @@ fn main(@builtin(subgroup_invocation_id) lane: u32) {
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @compute @workgroup_size(32)
 fn main(@builtin(subgroup_invocation_id) lane: u32) {
