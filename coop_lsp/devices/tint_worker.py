@@ -10,7 +10,7 @@ import json
 import os
 import sys
 
-REQUIRED_FEATURES = ["subgroups", "chromium-experimental-subgroup-matrix", "shader-f16"]
+REQUIRED_FEATURES = ["subgroups", "chromium-experimental-subgroup-matrix", "shader-f16", "subgroup-size-control"]
 
 
 def _open_device():
