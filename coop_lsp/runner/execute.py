@@ -197,6 +197,11 @@ def _inputs(desc: RunDescription, module: KernelModule):
         decl = declared.get(slot)
         if decl is None:
             raise RunDescriptionError(f"{b.key}: the kernel declares no @group({slot[0]}) @binding({slot[1]})")
+        if b.fields is not None:
+            array = _struct_input(b, decl)
+            arrays[b.name or decl.name] = array
+            job.append((b, decl, b.name or decl.name, array))
+            continue
         expected = decl.element
         if expected is not None and expected not in KERNEL_VIEWS.get(b.type, {b.type}):
             raise RunDescriptionError(f"{b.key}.type: '{b.type}' but '{decl.name}' holds {expected} "
@@ -225,6 +230,21 @@ def _inputs(desc: RunDescription, module: KernelModule):
         arrays[name] = array
         job.append((b, decl, name, array))
     return arrays, job
+
+
+def _struct_input(b, decl):
+    """The bytes of a struct binding filled by field name; `fields` on anything else is the user's mistake."""
+    import numpy as np
+
+    from .structs import struct_bytes
+
+    if decl.struct is None:
+        raise RunDescriptionError(f"{b.key}.fields: '{decl.name}' (line {decl.line}) is a "
+                                  f"'{decl.store.describe()}', not a struct; describe it with type and size")
+    data = struct_bytes(decl.struct, b.fields or {}, f"{b.key}.fields", decl.name)
+    data += bytes(-len(data) % 4)  # buffer sizes are whole words
+    b.size = len(data)
+    return np.frombuffer(data, np.uint8).copy()
 
 
 # ------------------------------------------------------------------ checking
