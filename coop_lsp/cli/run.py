@@ -31,6 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: the description's timing.timeout_s, 60)")
     parser.add_argument("--no-robustness", action="store_true",
                         help="Dawn only: run without bounds checks (device toggle disable_robustness)")
+    parser.add_argument("--strict", action="store_true",
+                        help="judge results by the output type's tolerance even where the kernel accumulates in "
+                             "f16 (by default such results are judged against the error f16 accumulation gives)")
     parser.add_argument("--show-lowered", action="store_true",
                         help="print the WGSL that would run (emulated or translated) and exit")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
@@ -78,7 +81,7 @@ def main(argv: list[str]) -> int:
         print(f"coop-lint: error: {error}", file=sys.stderr)
         return 2
     options = {"backend": args.backend, "timeout_s": args.timeout,
-               "robustness": False if args.no_robustness else None}
+               "robustness": False if args.no_robustness else None, "strict": args.strict}
     if sys.stderr.isatty():  # a person is watching: say what the worker is doing
         options["progress"] = lambda step: print(f"  {step}...", file=sys.stderr, flush=True)
     if args.sweep:

@@ -47,6 +47,11 @@ class OutputCheck:
     expected_value: float
     atol: float
     rtol: float
+    # Where the kernel's own precision judged it: "f16 accumulation over K = 4096", and the bound at the
+    # worst element (the expected error of that accumulation there).
+    judged: str = ""
+    bound: float | None = None
+    within_output_tolerance: bool = True  # whether the output type's tolerance alone passes it
 
 
 @dataclass
@@ -116,6 +121,9 @@ def _render(r: RunReport, markdown: bool) -> str:
         lines.append(f"{bullet}{r.kernel}:{e['line']}:{e['column']}: {e['message']}{where}")
     for c in r.checks:
         index = ", ".join(str(i) for i in c.worst_index)
+        if c.judged:
+            lines.append(_precision_line(c, bullet))
+            continue
         lines.append(f"{bullet}{c.name}: {c.verdict}, max abs error {c.max_abs_error:.3g}, max rel error "
                      f"{c.max_rel_error:.3g} (worst at [{index}]: {c.worst_value:.6g}, expected "
                      f"{c.expected_value:.6g}; tolerance atol {c.atol:.3g} + rtol {c.rtol:.3g})")
@@ -141,6 +149,17 @@ def _render(r: RunReport, markdown: bool) -> str:
         lines.append(f"{bullet}throughput: {', '.join(parts)}"
                      + (f" (peaks from the {r.peak_profile} profile)" if r.peak_profile else ""))
     return "\n".join(lines) + "\n"
+
+
+def _precision_line(c: OutputCheck, bullet: str) -> str:
+    index = ", ".join(str(i) for i in c.worst_index)
+    where = (f"max abs error {c.max_abs_error:.3g} (worst at [{index}]: {c.worst_value:.6g}, expected "
+             f"{c.expected_value:.6g}; bound there {c.bound:.3g})")
+    if c.verdict == "correct":
+        strict = "" if c.within_output_tolerance else (
+            f"; beyond the output type's tolerance (atol {c.atol:.3g} + rtol {c.rtol:.3g}), which --strict applies")
+        return f"{bullet}{c.name}: correct: within the error of {c.judged}; {where}{strict}"
+    return f"{bullet}{c.name}: incorrect beyond the error of {c.judged}: {where}"
 
 
 # ------------------------------------------------------------------ preparation
@@ -248,7 +267,8 @@ def _struct_input(b, decl):
 
 
 # ------------------------------------------------------------------ checking
-def _compare(name: str, got, ref, atol: float | None, rtol: float | None, element: str, k: int, shape):
+def _compare(name: str, got, ref, atol: float | None, rtol: float | None, element: str, k: int, shape,
+             bound=None, judged: str = ""):
     import numpy as np
 
     got = np.asarray(got, dtype=np.float64).reshape(shape)
@@ -260,13 +280,19 @@ def _compare(name: str, got, ref, atol: float | None, rtol: float | None, elemen
     diff = np.abs(got - ref)
     diff = np.where(np.isfinite(diff), diff, np.inf)
     allowed = atol_eff + rtol_eff * np.abs(ref)
+    strict_correct = bool(np.all(diff <= allowed))
+    if bound is not None:  # the kernel's own accumulation error, where it exceeds the output type's tolerance
+        allowed = np.maximum(allowed, bound)
     excess = diff / np.where(allowed > 0, allowed, 1e-300)
     worst = np.unravel_index(int(np.argmax(excess)), shape) if ref.size else (0,)
     mask = np.abs(ref) > max(scale * 1e-6, 1e-30)
     rel = float(np.max(diff[mask] / np.abs(ref[mask]))) if mask.any() else 0.0
     correct = bool(np.all(diff <= allowed))
     return OutputCheck(name, "correct" if correct else "incorrect", float(np.max(diff)) if diff.size else 0.0, rel,
-                       [int(i) for i in worst], float(got[worst]), float(ref[worst]), float(atol_eff), float(rtol_eff))
+                       [int(i) for i in worst], float(got[worst]), float(ref[worst]), float(atol_eff), float(rtol_eff),
+                       judged if bound is not None else "",
+                       float(np.asarray(bound).reshape(shape)[worst]) if bound is not None else None,
+                       strict_correct)
 
 
 def _matrix(array, rows: int, cols: int, layout: str, key: str):
@@ -293,7 +319,10 @@ def _safe_eval(expression: str, namespace: dict):
         raise RunDescriptionError(f"check.expected: {type(error).__name__}: {error}") from None
 
 
-def check_results(desc: RunDescription, inputs: dict, outputs: dict, types: dict) -> list[OutputCheck]:
+def check_results(desc: RunDescription, inputs: dict, outputs: dict, types: dict,
+                  accumulators: set[str] = frozenset(), strict: bool = False) -> list[OutputCheck]:
+    """`accumulators`: the element types of the kernel's result matrices; with f16 among them a gemm is
+    judged against the error f16 accumulation gives (coop_lsp.runner.precision), unless `strict`."""
     import numpy as np
 
     c = desc.check
@@ -313,7 +342,13 @@ def check_results(desc: RunDescription, inputs: dict, outputs: dict, types: dict
         if c.accumulate:
             ref = ref + wide(_matrix(inputs[c.c], c.m, c.n, c.layout_c, "check.c"))
         got = _matrix(outputs[c.c], c.m, c.n, c.layout_c, "check.c")
-        return [_compare(c.c, got, ref, c.atol, c.rtol, types[c.c], c.k, (c.m, c.n))]
+        bound, judged = None, ""
+        if "f16" in accumulators and not strict and c.atol is None and c.rtol is None:
+            from .precision import accumulation_bound
+
+            bound = accumulation_bound(a.astype(np.float64), b.astype(np.float64), ref, c.k, "f16")
+            judged = f"f16 accumulation over K = {c.k}"
+        return [_compare(c.c, got, ref, c.atol, c.rtol, types[c.c], c.k, (c.m, c.n), bound, judged)]
     if c.output not in outputs:
         raise RunDescriptionError(f"check.output: '{c.output}' is not a binding the kernel writes "
                                   f"(written: {', '.join(outputs) or 'none'})")
@@ -417,10 +452,11 @@ def choose_backend(dialect: str, requested: str) -> tuple[str, bool]:
 def run_kernel(kernel: Path | str, description: RunDescription | Path | None = None, backend: str = "auto",
                text: str | None = None, workspace: Path | None = None, timeout_s: float | None = None,
                api: str | None = None, emulate_kernel: bool | None = None,
-               robustness: bool | None = None, progress=None, cancel=None) -> RunReport:
+               robustness: bool | None = None, progress=None, cancel=None, strict: bool = False) -> RunReport:
     """Runs `kernel` (a path, or a display name with `text`) and returns the report; never raises for the
     kernel's or the description's mistakes, which become the report's error. `progress(step)` hears each
-    step of the worker ("compiling the kernel", ...); setting the `cancel` event kills the run."""
+    step of the worker ("compiling the kernel", ...); setting the `cancel` event kills the run. `strict` judges
+    results by the output type's tolerance even where the kernel accumulates in a narrower type."""
     started = time.perf_counter()
     kernel_path = Path(kernel)
     report = RunReport(kernel=kernel_path.name)
@@ -477,7 +513,9 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         report.adapter = _adapter_name(result.get("adapter", {}))
         _huge_dispatch_note(report)
         types = {name: b.type for b, _, name, _ in bindings}
-        report.checks = check_results(desc, inputs, outputs, types)
+        from .precision import accumulator_types
+
+        report.checks = check_results(desc, inputs, outputs, types, accumulator_types(module.model), strict)
         report.status = ("unchecked" if not report.checks else
                          "correct" if all(c.verdict == "correct" for c in report.checks) else "incorrect")
         _timing(report, result, desc, bindings)
