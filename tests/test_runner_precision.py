@@ -99,3 +99,15 @@ def test_f16_accumulation_on_lavapipe_is_within_its_error_and_the_report_says_so
     text = report.render()
     assert "c: correct: within the error of f16 accumulation over K = 256" in text
     assert "beyond the output type's tolerance" in text  # lavapipe really rounded to f16
+
+
+def test_an_f16_accumulator_in_a_k_loop_is_marked_with_the_measured_error():
+    from coop_lsp.lint import lint_source
+
+    text = (FIXTURES / "acc16.wgsl").read_text()
+    [finding] = [d for d in lint_source(text).diagnostics if d.code == "T050"]
+    assert text[finding.span.start:finding.span.end] == "subgroupMatrixMultiplyAccumulate"
+    assert "accumulates in f16 in a loop" in finding.message and "0.18% at K = 256 on lavapipe" in finding.message
+    f32 = text.replace("subgroup_matrix_result<f16, 16, 16>", "subgroup_matrix_result<f32, 16, 16>").replace(
+        "array<f16, 256>", "array<f32, 256>")
+    assert [d for d in lint_source(f32).diagnostics if d.code == "T050"] == []
