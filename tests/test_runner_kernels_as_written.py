@@ -132,3 +132,25 @@ def test_a_size_that_overflows_is_refused_naming_the_key():
     with pytest.raises(RunDescriptionError, match=r"binding\[0\].size: 4,294,967,296 elements overflows"):
         parse_run_description('dispatch = [1]\n[sizes]\nM = 65536\n[[binding]]\nbinding = 0\ntype = "f32"\n'
                               'size = "M * M"\n')
+
+
+FIXTURES = __import__("pathlib").Path(__file__).parent / "fixtures" / "runner"
+
+
+def test_a_kernel_pinned_with_subgroup_size_control_runs_at_its_size(adapter):
+    report = run_kernel(FIXTURES / "pinned32.wgsl", FIXTURES / "acc16.run.toml", backend="emulate")
+    assert report.status == "correct", report.render()
+    assert "'main' pins @subgroup_size(32): judged at 32 lanes only" in report.notes
+    assert any("subgroup size 32" in note for note in report.notes)
+
+
+def test_a_pinned_kernel_is_not_emulated_at_another_size(tmp_path, capsys):
+    run = tmp_path / "pinned.run.toml"
+    run.write_text((FIXTURES / "acc16.run.toml").read_text() + "[emulation]\nsubgroup_size = 16\n")
+    assert cli_main(["run", str(FIXTURES / "pinned32.wgsl"), "--run", str(run), "--backend", "emulate"]) == 2
+    assert "emulation.subgroup_size: 16, but 'main' (line 14) pins @subgroup_size(32)" in capsys.readouterr().out
+
+
+def test_a_subgroup_size_that_cannot_be_emulated_names_the_key():
+    with pytest.raises(RunDescriptionError, match=r"emulation.subgroup_size: 24 lanes cannot be emulated"):
+        parse_run_description("dispatch = [1]\n[emulation]\nsubgroup_size = 24\n")

@@ -67,8 +67,9 @@ def lane_diagnostics(root: ts.Node, source: SourceText, model: SemanticModel,
         for node, size in _fixed_lane_arithmetic(entry.declaration, source):
             if entry.subgroup_size == size:
                 continue  # pinned to the size the arithmetic assumes
-            others = [t for t in targets if t.subgroup_min and (t.subgroup_min != size or t.subgroup_max != size)
-                      and t.subgroup_min <= t.subgroup_max]
+            # A size no target runs is a tile width, not a subgroup; a target that runs only this size is safe.
+            runs_it = [t for t in targets if t.subgroup_min and t.subgroup_min <= size <= t.subgroup_max]
+            others = [t for t in runs_it if (t.subgroup_min, t.subgroup_max) != (size, size)]
             if not others:
                 continue
             names = "; ".join(f"{t.label}: {_range(t.subgroup_min, t.subgroup_max)}" for t in others[:3])
@@ -114,7 +115,8 @@ def _uses_subgroups(root: ts.Node, source: SourceText, model: SemanticModel) -> 
 
 def _fixed_lane_arithmetic(function: ts.Node, source: SourceText):
     """`lane / N` and `lane % N` (N a plausible subgroup size) where lane is the invocation's index in the
-    workgroup: the builtin parameter itself, its `.x`, or a let bound to either."""
+    workgroup: the builtin parameter itself, its `.x`, or a let bound to either. Flagged only where a target
+    runs that size and may also run another."""
     text = lambda n: source.slice(Span(n.start_byte, n.end_byte))  # noqa: E731
     lanes: set[str] = set()
     parameters = function.child_by_field_name("parameters")
@@ -136,7 +138,7 @@ def _fixed_lane_arithmetic(function: ts.Node, source: SourceText):
     stack = [body]
     while stack:
         node = stack.pop()
-        if node.type in ("let_declaration", "variable_declaration"):
+        if node.type == "let_declaration":  # a var may change (`var i = lane; ... i += 32u`)
             value, name = node.child_by_field_name("value"), node.child_by_field_name("name")
             if value is not None and name is not None and text(value).replace(" ", "") in lanes:
                 lanes.add(text(name))

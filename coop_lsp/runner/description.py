@@ -17,6 +17,8 @@ from pathlib import Path
 ELEMENT_TYPES = ("f32", "f16", "i32", "u32", "i8", "u8")
 FILLS = ("random", "constant", "zeros", "file")
 BACKENDS = ("auto", "dawn", "wgpu", "emulate")
+# Sizes real adapters run (WebGPU's subgroups feature allows powers of two from 4 to 128).
+EMULATED_SUBGROUP_SIZES = (4, 8, 16, 32, 64, 128)
 
 
 class RunDescriptionError(ValueError):
@@ -82,6 +84,7 @@ class RunDescription:
     workspace: Path | None = None
     extra: dict = field(default_factory=dict)
     toggles: tuple[str, ...] = ()  # extra Dawn device toggles, e.g. disable_workgroup_init
+    subgroup_size_given: bool = False  # whether [emulation] named a size (a pinned kernel must agree)
 
 
 # ------------------------------------------------------------------ expressions
@@ -275,6 +278,10 @@ def _parse(text: str, path: Path | None, workspace: Path | None, size_values: di
             raise RunDescriptionError(f"{key}: expected a number >= {low}")
         return value
 
+    lanes = count(emulation, "subgroup_size", 32, "emulation.subgroup_size", 1)
+    if lanes not in EMULATED_SUBGROUP_SIZES:
+        raise RunDescriptionError(f"emulation.subgroup_size: {lanes} lanes cannot be emulated; a subgroup has "
+                                  f"{', '.join(map(str, EMULATED_SUBGROUP_SIZES))} lanes")
     robustness = device.get("robustness", True)
     if not isinstance(robustness, bool):
         raise RunDescriptionError("device.robustness: expected true or false")
@@ -293,7 +300,8 @@ def _parse(text: str, path: Path | None, workspace: Path | None, size_values: di
         repetitions=int(count(timing, "repetitions", 10, "timing.repetitions", 1)),
         timeout_s=float(count(timing, "timeout_s", 60.0, "timing.timeout_s", 0.1)),
         subgroup_size=int(count(emulation, "subgroup_size", 32, "emulation.subgroup_size", 1)),
-        robustness=robustness, flops=flops, bytes=nbytes, workspace=workspace, toggles=tuple(toggles))
+        robustness=robustness, flops=flops, bytes=nbytes, workspace=workspace, toggles=tuple(toggles),
+        subgroup_size_given="subgroup_size" in emulation)
 
 
 BINDING_KEYS = {"group", "binding", "type", "size", "fill", "seed", "range", "value", "file", "name", "fields"}

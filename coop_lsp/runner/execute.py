@@ -27,6 +27,7 @@ from .description import (BACKENDS, RunDescription, RunDescriptionError, default
                           sidecar_path)
 from .kernel import KernelError, KernelModule, load_kernel
 from .lowering import emulate, emulated_matrix_bytes, to_tint
+from .subgroups import judged_size, without_size_control
 
 DTYPES = {"f32": "float32", "f16": "float16", "i32": "int32", "u32": "uint32", "i8": "int8", "u8": "uint8"}
 ELEMENT_BYTES = {"f32": 4, "f16": 2, "i32": 4, "u32": 4, "i8": 1, "u8": 1}
@@ -80,6 +81,11 @@ class RunReport:
     # Compiler errors placed in the user's kernel: {"line", "column" (1-based), "message", "exact"}; exact is
     # False where the error was in code the runner generated and points at the nearest line of the kernel.
     source_errors: list[dict] = field(default_factory=list)
+    # Subgroups: the size the emulation ran, or on Dawn what a probe pipeline like the kernel's read back
+    # ({"used": n, "range": {...}}); the kernel's @subgroup_size where it pins one.
+    subgroups: dict = field(default_factory=dict)
+    pinned_subgroup_size: int | None = None
+    workgroup_invocations: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -112,6 +118,8 @@ def _render(r: RunReport, markdown: bool) -> str:
     if r.backend == "dawn":
         lines.append(f"{bullet}robustness (bounds checks): {'on (Dawn default)' if r.robustness else 'off (disable_robustness)'}"
                      + (f"; device toggles: {', '.join(r.toggles)}" if r.toggles else ""))
+    if r.subgroups:
+        lines.append(f"{bullet}{_subgroup_line(r)}")
     for note in r.notes:
         lines.append(f"{bullet}note: {note}")
     if r.error:
@@ -149,6 +157,20 @@ def _render(r: RunReport, markdown: bool) -> str:
         lines.append(f"{bullet}throughput: {', '.join(parts)}"
                      + (f" (peaks from the {r.peak_profile} profile)" if r.peak_profile else ""))
     return "\n".join(lines) + "\n"
+
+
+def _subgroup_line(r: RunReport) -> str:
+    s = r.subgroups
+    if s.get("emulated"):
+        return f"subgroup size: {s['used']} lanes (emulated)"
+    limits = s.get("range", {})
+    low = next((v for k, v in limits.items() if "min" in k), None)
+    high = next((v for k, v in limits.items() if "max" in k), None)
+    offered = f"; the adapter offers {low} to {high}" if low and high else ""
+    if "used" in s:
+        how = "pinned by @subgroup_size" if r.pinned_subgroup_size else "read back from a probe pipeline with the kernel's workgroup size"
+        return f"subgroup size: {s['used']} lanes ({how}){offered}"
+    return f"subgroup size: unknown (the probe failed: {s.get('probe_error', '?')}){offered}"
 
 
 def _precision_line(c: OutputCheck, bullet: str) -> str:
@@ -487,8 +509,17 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         report.toggles = list(desc.toggles) if api == "dawn" else []
         report.dispatch = desc.dispatch
         features = []
+        lanes = judged_size(desc, entry, module)
+        report.pinned_subgroup_size = entry.subgroup_size
+        report.workgroup_invocations = entry.invocations(desc.overrides)
+        if emulated:
+            report.subgroups = {"used": lanes, "emulated": True}
+        if entry.subgroup_size is not None:
+            report.notes.append(f"'{entry.name}' pins @subgroup_size({entry.subgroup_size}): judged at "
+                                f"{entry.subgroup_size} lanes only")
         if emulated and module.dialect != "plain":
-            lowered = emulate(text, desc.subgroup_size)
+            lowered = emulate(without_size_control(module) if "subgroup_size_control" in module.enables else text,
+                              lanes)
             code = lowered.text
             report.notes += lowered.notes
             if module.dialect == "wgpu":
@@ -504,6 +535,8 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             features.append("shader-f16")
         if "subgroups" in module.enables:
             features.append("subgroups")
+        if "subgroup_size_control" in module.enables and api == "dawn" and not emulated:
+            features.append("subgroup-size-control")
         result, outputs = _execute(code, entry.name, overrides, desc, bindings, api, features,
                                    report.robustness, timeout_s or desc.timeout_s, report, progress, cancel,
                                    original_text=text)
@@ -511,6 +544,8 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             _explain_failure(report, module, code)
             return report
         report.adapter = _adapter_name(result.get("adapter", {}))
+        if result.get("subgroups"):
+            report.subgroups = result["subgroups"]
         _huge_dispatch_note(report)
         types = {name: b.type for b, _, name, _ in bindings}
         from .precision import accumulator_types
@@ -624,6 +659,7 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
                 entry_data["output"] = f"out_{b.group}_{b.binding}.bin"
             job_bindings.append(entry_data)
         job = {"api": api, "code": code, "entry_point": entry, "overrides": overrides, "dispatch": list(desc.dispatch),
+               "subgroup_size": report.pinned_subgroup_size, "workgroup_invocations": report.workgroup_invocations,
                "bindings": job_bindings, "features": sorted(set(features)), "warmup": desc.warmup,
                "repetitions": desc.repetitions, "robustness": robustness, "toggles": list(desc.toggles)}
         (job_dir / "job.json").write_text(json.dumps(job))
