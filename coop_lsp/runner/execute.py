@@ -27,6 +27,7 @@ from .description import (BACKENDS, RunDescription, RunDescriptionError, default
                           sidecar_path)
 from .kernel import KernelError, KernelModule, load_kernel
 from .lowering import emulate, emulated_matrix_bytes, to_tint
+from .bounds import CANARY, BoundsComparison, compare_runs
 from .subgroups import judged_size, without_size_control
 
 DTYPES = {"f32": "float32", "f16": "float16", "i32": "int32", "u32": "uint32", "i8": "int8", "u8": "uint8"}
@@ -84,6 +85,8 @@ class RunReport:
     # Subgroups: the size the emulation ran, or on Dawn what a probe pipeline like the kernel's read back
     # ({"used": n, "range": {...}}); the kernel's @subgroup_size where it pins one.
     subgroups: dict = field(default_factory=dict)
+    # The bounds-check comparison (coop_lsp.runner.bounds): {"in_bounds", "lines", "differs", ...}.
+    bounds: dict = field(default_factory=dict)
     pinned_subgroup_size: int | None = None
     workgroup_invocations: int | None = None
 
@@ -135,6 +138,7 @@ def _render(r: RunReport, markdown: bool) -> str:
         lines.append(f"{bullet}{c.name}: {c.verdict}, max abs error {c.max_abs_error:.3g}, max rel error "
                      f"{c.max_rel_error:.3g} (worst at [{index}]: {c.worst_value:.6g}, expected "
                      f"{c.expected_value:.6g}; tolerance atol {c.atol:.3g} + rtol {c.rtol:.3g})")
+    lines += [f"{bullet}{line}" for line in r.bounds.get("lines", [])]
     if r.timing:
         tm = r.timing
         lines.append(f"{bullet}time: median {tm['median_ms']:.4f} ms, min {tm['min_ms']:.4f}, max {tm['max_ms']:.4f} "
@@ -474,11 +478,13 @@ def choose_backend(dialect: str, requested: str) -> tuple[str, bool]:
 def run_kernel(kernel: Path | str, description: RunDescription | Path | None = None, backend: str = "auto",
                text: str | None = None, workspace: Path | None = None, timeout_s: float | None = None,
                api: str | None = None, emulate_kernel: bool | None = None,
-               robustness: bool | None = None, progress=None, cancel=None, strict: bool = False) -> RunReport:
+               robustness: bool | None = None, progress=None, cancel=None, strict: bool = False,
+               bounds_check: bool = False) -> RunReport:
     """Runs `kernel` (a path, or a display name with `text`) and returns the report; never raises for the
     kernel's or the description's mistakes, which become the report's error. `progress(step)` hears each
     step of the worker ("compiling the kernel", ...); setting the `cancel` event kills the run. `strict` judges
-    results by the output type's tolerance even where the kernel accumulates in a narrower type."""
+    results by the output type's tolerance even where the kernel accumulates in a narrower type. `bounds_check`
+    runs the kernel a second time without bounds checks and compares (coop_lsp.runner.bounds)."""
     started = time.perf_counter()
     kernel_path = Path(kernel)
     report = RunReport(kernel=kernel_path.name)
@@ -554,12 +560,40 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         report.status = ("unchecked" if not report.checks else
                          "correct" if all(c.verdict == "correct" for c in report.checks) else "incorrect")
         _timing(report, result, desc, bindings)
+        if bounds_check:
+            _bounds_check(report, code, entry.name, overrides, desc, bindings, api, features, outputs, progress,
+                          cancel, timeout_s, text)
     except (RunDescriptionError, KernelError, OSError) as error:
         report.status = "error"
         report.error = str(error)
     finally:
         report.wall_s = time.perf_counter() - started
     return report
+
+
+def _bounds_check(report, code, entry, overrides, desc, bindings, api, features, outputs, progress, cancel,
+                  timeout_s, text) -> None:
+    """The second run of the bounds-check comparison: canaries after every storage buffer, and on Dawn no
+    bounds checks; its results against the first run's."""
+    import copy
+
+    from .bounds import PADDING_BYTES
+
+    once = copy.copy(desc)
+    once.warmup, once.repetitions = 0, 1
+    second = RunReport(kernel=report.kernel)
+    tails: dict = {}
+    how = ("without Dawn's bounds checks (disable_robustness) and with canaries after every buffer"
+           if api == "dawn" else "with canaries after every buffer (an out-of-bounds read sees them, not zeros)")
+    result, second_outputs = _execute(code, entry, overrides, once, bindings, api, features, False,
+                                      timeout_s or desc.timeout_s, second, progress, cancel, original_text=text,
+                                      padding=PADDING_BYTES, tails=tails)
+    comparison = compare_runs(outputs, second_outputs, tails, how)
+    if result is None:
+        comparison.error = second.error or second.status
+    report.bounds = comparison.__dict__ | {"in_bounds": comparison.in_bounds, "lines": comparison.lines()}
+    if not comparison.in_bounds and not comparison.error and report.status == "correct":
+        report.status = "incorrect"
 
 
 # Timings further apart than this are reported as disagreeing: the GPU's clock
@@ -645,7 +679,9 @@ def _wait(process: subprocess.Popen, job_dir: Path, timeout_s: float, progress, 
 
 
 def _execute(code, entry, overrides, desc, bindings, api, features, robustness, timeout_s, report,
-             progress=None, cancel=None, original_text: str = ""):
+             progress=None, cancel=None, original_text: str = "", padding: int = 0, tails: dict | None = None):
+    """One run in a worker. With `padding`, every buffer gets that many canary bytes after its data (the
+    bounds-check comparison), and `tails` receives what the written buffers hold there afterwards."""
     import numpy as np
 
     with tempfile.TemporaryDirectory(prefix="coop-run-") as tmp:
@@ -654,6 +690,8 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
         for b, decl, name, array in bindings:
             entry_data = {"group": b.group, "binding": b.binding, "space": decl.space, "access": decl.access,
                           "input": f"in_{b.group}_{b.binding}.bin"}
+            if padding and decl.space == "storage":
+                entry_data.update(padding=padding, canary=CANARY)
             (job_dir / entry_data["input"]).write_bytes(array.tobytes())
             if decl.space == "storage" and decl.access in ("read_write", "write"):
                 entry_data["output"] = f"out_{b.group}_{b.binding}.bin"
@@ -710,8 +748,12 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
         outputs = {}
         for (b, decl, name, array), entry_data in zip(bindings, job_bindings):
             if "output" in entry_data:
-                raw = (job_dir / entry_data["output"]).read_bytes()[: array.nbytes]
+                whole = (job_dir / entry_data["output"]).read_bytes()
+                raw = whole[: array.nbytes]
                 outputs[name] = np.frombuffer(raw, dtype=array.dtype).copy()
+                if tails is not None and padding:
+                    start = -(-max(array.nbytes, 4) // 4) * 4
+                    tails[name] = whole[start:start + padding]
         return result, outputs
 
 

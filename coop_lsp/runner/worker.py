@@ -116,6 +116,10 @@ def run(job_dir: Path) -> dict:
         data = (job_dir / b["input"]).read_bytes()
         size = max(4, (len(data) + 3) // 4 * 4)
         data = data + bytes(size - len(data))
+        # Canary bytes after the data (coop_lsp.runner.bounds): an out-of-bounds read sees them instead of
+        # the driver's zeros, and an out-of-bounds write changes them.
+        data += bytes([b.get("canary", 0)]) * int(b.get("padding", 0))
+        size = len(data)
         if b["space"] == "uniform":
             flags = usage.UNIFORM | usage.COPY_DST
             kind = "uniform"
