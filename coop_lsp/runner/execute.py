@@ -87,6 +87,8 @@ class RunReport:
     subgroups: dict = field(default_factory=dict)
     # The bounds-check comparison (coop_lsp.runner.bounds): {"in_bounds", "lines", "differs", ...}.
     bounds: dict = field(default_factory=dict)
+    # coop-lint's findings that foretold a failure to compile or create the pipeline (runner.predictions).
+    predicted: list[dict] = field(default_factory=list)
     pinned_subgroup_size: int | None = None
     workgroup_invocations: int | None = None
 
@@ -127,6 +129,10 @@ def _render(r: RunReport, markdown: bool) -> str:
         lines.append(f"{bullet}note: {note}")
     if r.error:
         lines.append(f"{bullet}error{' while ' + r.stage if r.stage else ''}: {r.error}")
+    if r.predicted:
+        from .predictions import prediction_lines
+
+        lines += prediction_lines(r.predicted, bullet)
     for e in r.source_errors:
         where = "" if e["exact"] else " (in code the runner generated for this line)"
         lines.append(f"{bullet}{r.kernel}:{e['line']}:{e['column']}: {e['message']}{where}")
@@ -548,6 +554,10 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
                                    original_text=text)
         if result is None:
             _explain_failure(report, module, code)
+            if not emulated:
+                from .predictions import predicted_findings
+
+                report.predicted = predicted_findings(text, report.adapter, report.stage)
             return report
         report.adapter = _adapter_name(result.get("adapter", {}))
         if result.get("subgroups"):
