@@ -524,7 +524,7 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         lanes = judged_size(desc, entry, module)
         report.pinned_subgroup_size = entry.subgroup_size
         report.workgroup_invocations = entry.invocations(desc.overrides)
-        if emulated:
+        if emulated and module.dialect != "plain":
             report.subgroups = {"used": lanes, "emulated": True}
         if entry.subgroup_size is not None:
             report.notes.append(f"'{entry.name}' pins @subgroup_size({entry.subgroup_size}): judged at "
