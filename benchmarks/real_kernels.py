@@ -156,7 +156,7 @@ def summary(report, wall_s: float) -> dict:
     return out
 
 
-def run_one(folder: Path, native_only: bool) -> dict:
+def run_one(folder: Path, native_only: bool, emulated_only: bool = False) -> dict:
     meta = json.loads((folder / "meta.json").read_text())
     kernel, description = folder / "kernel.wgsl", folder / "kernel.run.toml"
     entry: dict = {"name": folder.name, **{k: meta.get(k) for k in ("project", "source", "commit",
@@ -167,6 +167,9 @@ def run_one(folder: Path, native_only: bool) -> dict:
         entry["error"] = str(error)
         return entry
     entry["sizes"] = desc.sizes
+    if emulated_only:
+        entry["native"] = {"status": "not run", "why": "--emulated-only"}
+        return _emulated(entry, folder, meta, description)
     started = time.perf_counter()
     report = run_kernel(kernel, desc, backend="auto", workspace=folder, bounds_check=True)
     entry["native"] = summary(report, time.perf_counter() - started)
@@ -176,6 +179,10 @@ def run_one(folder: Path, native_only: bool) -> dict:
     if native_only:
         entry["emulated"] = {"status": "not run", "why": "--native-only"}
         return entry
+    return _emulated(entry, folder, meta, description)
+
+
+def _emulated(entry: dict, folder: Path, meta: dict, description: Path) -> dict:
     small = meta.get("emulate_sizes", {})
     emulated_kernel = folder / meta.get("emulate_kernel", "kernel.wgsl")
     try:
@@ -200,17 +207,30 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("folder", type=Path)
     run.add_argument("--only", action="append", default=[])
     run.add_argument("--native-only", action="store_true")
+    run.add_argument("--emulated-only", action="store_true")
+    merge = sub.add_parser("merge", help="one file from a native run (on the GPU) and an emulated one (lavapipe)")
+    merge.add_argument("native", type=Path)
+    merge.add_argument("emulated", type=Path)
+    merge.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "real_kernels.json")
     run.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "real_kernels.json")
     args = parser.parse_args(argv)
     if args.command == "instantiate":
         instantiate(args.corpus, args.out)
+        return 0
+    if args.command == "merge":
+        native, emulated = json.loads(args.native.read_text()), json.loads(args.emulated.read_text())
+        by_name = {k["name"]: k for k in emulated["kernels"]}
+        for kernel in native["kernels"]:
+            kernel["emulated"] = by_name.get(kernel["name"], {}).get("emulated", {"status": "not run"})
+        native["machines"] = {"native": native.pop("machine"), "emulated": emulated["machine"]}
+        args.out.write_text(json.dumps(native, indent=2, default=str) + "\n")
         return 0
     folders = sorted(p for p in args.folder.iterdir() if (p / "kernel.run.toml").exists()
                      and (not args.only or p.name in args.only))
     results = []
     for folder in folders:
         print(f"== {folder.name}", file=sys.stderr, flush=True)
-        results.append(run_one(folder, args.native_only))
+        results.append(run_one(folder, args.native_only, args.emulated_only))
         print(results[-1].get("native_report", results[-1].get("error", "")), file=sys.stderr, flush=True)
         print(json.dumps(results[-1].get("emulated", {}))[:600], file=sys.stderr, flush=True)
     document = {"benchmark": "real_kernels", "machine": machine(), "kernels": results}
