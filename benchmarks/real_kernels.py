@@ -211,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     merge = sub.add_parser("merge", help="one file from a native run (on the GPU) and an emulated one (lavapipe)")
     merge.add_argument("native", type=Path)
     merge.add_argument("emulated", type=Path)
+    merge.add_argument("--checks", type=Path, help="the text of the fixture runs made on the same GPU")
     merge.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "real_kernels.json")
     run.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "real_kernels.json")
     args = parser.parse_args(argv)
@@ -222,7 +223,16 @@ def main(argv: list[str] | None = None) -> int:
         by_name = {k["name"]: k for k in emulated["kernels"]}
         for kernel in native["kernels"]:
             kernel["emulated"] = by_name.get(kernel["name"], {}).get("emulated", {"status": "not run"})
+            if "enable-extension is not yet supported" in kernel["emulated"].get("error", ""):
+                kernel["emulated"]["note"] = ("not emulated: naga (wgpu-native) rejects `enable subgroups;`; "
+                                              "rewriting it for the emulation is issue 24 item 3, on another branch")
+        if args.checks:
+            native["device_checks"] = args.checks.read_text().splitlines()
         native["machines"] = {"native": native.pop("machine"), "emulated": emulated["machine"]}
+        adapters = {k["native"].get("adapter") for k in native["kernels"] if k.get("native", {}).get("adapter")}
+        native["machines"]["native"]["gpu"] = ", ".join(sorted(adapters))
+        adapters = {k["emulated"].get("adapter") for k in native["kernels"] if k["emulated"].get("adapter")}
+        native["machines"]["emulated"]["gpu"] = ", ".join(sorted(adapters))
         args.out.write_text(json.dumps(native, indent=2, default=str) + "\n")
         return 0
     folders = sorted(p for p in args.folder.iterdir() if (p / "kernel.run.toml").exists()
