@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: the description's timing.timeout_s, 60)")
     parser.add_argument("--no-robustness", action="store_true",
                         help="Dawn only: run without bounds checks (device toggle disable_robustness)")
+    parser.add_argument("--strict", action="store_true",
+                        help="judge results by the output type's tolerance even where the kernel accumulates in "
+                             "f16 (by default such results are judged against the error f16 accumulation gives)")
     parser.add_argument("--show-lowered", action="store_true",
                         help="print the WGSL that would run (emulated or translated) and exit")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
@@ -49,6 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--targets", metavar="NAME,...",
                         help="with --backend emulate: emulate at every subgroup size these device profiles "
                              "allow (intel-arc: 8 to 32, amd-rdna3: 32 and 64) and compare the results")
+    parser.add_argument("--bounds-check", action="store_true",
+                        help="run a second time without bounds checks (canaries after every buffer; on Dawn also "
+                             "disable_robustness) and compare: different results mean out-of-bounds accesses")
+    parser.add_argument("--edges", nargs="?", const="M,N,K", metavar="NAMES",
+                        help="also run at sizes that are not multiples of the tiles (M, N and K, or the [sizes] "
+                             "named, one less, one more and odd) and check each; needs a dispatch that rounds up "
+                             "(cdiv)")
     parser.add_argument("--report", metavar="FILE", help="also write a report page with a chart: FILE.md or "
                         "FILE.html")
     parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME[=VALUE]",
@@ -100,16 +110,19 @@ def main(argv: list[str]) -> int:
         print(f"coop-lint: error: {error}", file=sys.stderr)
         return 2
     options = {"backend": args.backend, "timeout_s": args.timeout,
-               "robustness": False if args.no_robustness else None}
+               "robustness": False if args.no_robustness else None, "strict": args.strict,
+               "bounds_check": args.bounds_check}
     if sys.stderr.isatty():  # a person is watching: say what the worker is doing
         options["progress"] = lambda step: print(f"  {step}...", file=sys.stderr, flush=True)
+    if variant_text is not None and not args.sweep:
+        options["text"] = variant_text
+    if args.edges:
+        return _edges(args, kernel, run_path, fixed, workspace, options)
     if args.sweep:
         if variant_text is not None:
             print("coop-lint: error: -D, -I and --variant do not combine with --sweep yet", file=sys.stderr)
             return 2
         return _sweep(args, kernel, run_path, variants, fixed, workspace, options)
-    if variant_text is not None:
-        options["text"] = variant_text
     if args.subgroup_sizes or args.targets:
         return _subgroup_sizes(args, kernel, description, options)
     report = run_kernel(kernel, description, **options)
@@ -215,6 +228,39 @@ def _print_explained(report, kernel, description, options, fmt: str) -> None:
     else:
         print(report.render(fmt) + ("\n" if fmt == "markdown" else "") + explanation.render(fmt == "markdown"),
               end="")
+
+
+def _edges(args, kernel, run_path, fixed, workspace, options) -> int:
+    """The run as described, then every edge size; exit 0 only when all are correct."""
+    import json
+
+    from ..runner.description import RunDescriptionError
+    from ..runner.edges import edge_variants
+    from ..runner.sweep import run_sweep, sweep_table
+
+    if args.sweep:
+        print("coop-lint: error: --edges and --sweep do not combine; run them one after the other", file=sys.stderr)
+        return 2
+    try:
+        names = tuple(n.strip() for n in args.edges.split(",") if n.strip())
+        variants = [{}] + edge_variants(run_path, workspace, fixed, names)
+    except RunDescriptionError as error:
+        print(f"coop-lint: error: {error}", file=sys.stderr)
+        return 2
+    options.pop("progress", None)
+    results = run_sweep(kernel, run_path, variants, fixed, workspace,
+                        progress=lambda i, n, label: print(f"[{i + 1}/{n}] {label}", file=sys.stderr, flush=True),
+                        **options)
+    if args.format == "json":
+        print(json.dumps([{"values": r.values, **r.report.to_json()} for r in results], indent=2))
+    else:
+        print(sweep_table(results, markdown=args.format == "markdown"), end="")
+        wrong = [r for r in results if r.report.status != "correct"]
+        for r in wrong:
+            print(f"\n{r.label}:\n{r.report.render(args.format)}", end="")
+    if any(r.report.status == "error" for r in results):
+        return 2
+    return 0 if all(r.report.ok for r in results) else 1
 
 
 def _page_format(path: str) -> str:

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-REQUIRED_FEATURES = ["subgroups", "chromium-experimental-subgroup-matrix", "shader-f16"]
+REQUIRED_FEATURES = ["subgroups", "chromium-experimental-subgroup-matrix", "shader-f16", "subgroup-size-control"]
 # Shader features coop-lint assumes a device has when no target is configured (D003 checks targets):
 # requested too where the adapter offers them, so that Tint judges the language and not the device.
 LANGUAGE_FEATURES = ["clip-distances", "dual-source-blending", "primitive-index", "framebuffer-fetch"]

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from ..analysis.configs import configuration_diagnostics
 from ..analysis.performance import performance_diagnostics
+from ..analysis.accumulation import accumulation_diagnostics
+from ..analysis.lanes import lane_diagnostics
 from ..analysis.uniformity import uniformity_diagnostics
 from ..analysis.uniformity.reuse import SummaryReuse
 from ..devices.profiles import resolve_targets
@@ -108,9 +110,16 @@ def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, di
                 INTERNAL_ERROR.code, f"internal error in the uniformity analysis: {type(error).__name__}: {error}",
                 Span(0, 0)))
     if model is not None and not parsed.root.has_error:
+        try:
+            diagnostics.extend(accumulation_diagnostics(parsed.root, parsed.source, model))
+        except Exception as error:  # noqa: BLE001 - one failing analysis must not hide the others
+            diagnostics.append(Diagnostic(
+                INTERNAL_ERROR.code, f"internal error in the accumulation check: {type(error).__name__}: {error}",
+                Span(0, 0)))
         profiles, problems = resolve_targets(tuple(targets), project) if targets else ([], [])
         try:
             diagnostics.extend(configuration_diagnostics(parsed.root, parsed.source, model, profiles, problems))
+            diagnostics.extend(lane_diagnostics(parsed.root, parsed.source, model, profiles))
         except Exception as error:  # noqa: BLE001 - one failing analysis must not hide the others
             diagnostics.append(Diagnostic(
                 INTERNAL_ERROR.code, f"internal error in the configuration checks: {type(error).__name__}: {error}",

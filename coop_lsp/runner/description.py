@@ -17,6 +17,8 @@ from pathlib import Path
 ELEMENT_TYPES = ("f32", "f16", "i32", "u32", "i8", "u8")
 FILLS = ("random", "constant", "zeros", "file")
 BACKENDS = ("auto", "dawn", "wgpu", "emulate")
+# Sizes real adapters run (WebGPU's subgroups feature allows powers of two from 4 to 128).
+EMULATED_SUBGROUP_SIZES = (4, 8, 16, 32, 64, 128)
 
 
 class RunDescriptionError(ValueError):
@@ -36,6 +38,8 @@ class Binding:
     file: Path | None = None
     name: str | None = None  # filled from the kernel's variable name when absent
     key: str = ""  # "binding[i]", for messages
+    # A struct binding filled by field name: field -> number, list, or nested table (coop_lsp.runner.structs).
+    fields: dict | None = None
 
 
 @dataclass
@@ -80,6 +84,7 @@ class RunDescription:
     workspace: Path | None = None
     extra: dict = field(default_factory=dict)
     toggles: tuple[str, ...] = ()  # extra Dawn device toggles, e.g. disable_workgroup_init
+    subgroup_size_given: bool = False  # whether [emulation] named a size (a pinned kernel must agree)
 
 
 # ------------------------------------------------------------------ expressions
@@ -273,6 +278,10 @@ def _parse(text: str, path: Path | None, workspace: Path | None, size_values: di
             raise RunDescriptionError(f"{key}: expected a number >= {low}")
         return value
 
+    lanes = count(emulation, "subgroup_size", 32, "emulation.subgroup_size", 1)
+    if lanes not in EMULATED_SUBGROUP_SIZES:
+        raise RunDescriptionError(f"emulation.subgroup_size: {lanes} lanes cannot be emulated; a subgroup has "
+                                  f"{', '.join(map(str, EMULATED_SUBGROUP_SIZES))} lanes")
     robustness = device.get("robustness", True)
     if not isinstance(robustness, bool):
         raise RunDescriptionError("device.robustness: expected true or false")
@@ -291,16 +300,22 @@ def _parse(text: str, path: Path | None, workspace: Path | None, size_values: di
         repetitions=int(count(timing, "repetitions", 10, "timing.repetitions", 1)),
         timeout_s=float(count(timing, "timeout_s", 60.0, "timing.timeout_s", 0.1)),
         subgroup_size=int(count(emulation, "subgroup_size", 32, "emulation.subgroup_size", 1)),
-        robustness=robustness, flops=flops, bytes=nbytes, workspace=workspace, toggles=tuple(toggles))
+        robustness=robustness, flops=flops, bytes=nbytes, workspace=workspace, toggles=tuple(toggles),
+        subgroup_size_given="subgroup_size" in emulation)
 
 
-BINDING_KEYS = {"group", "binding", "type", "size", "fill", "seed", "range", "value", "file", "name"}
+BINDING_KEYS = {"group", "binding", "type", "size", "fill", "seed", "range", "value", "file", "name", "fields"}
+# Kernels index buffers with u32: a binding of 2^32 elements or more cannot be reached, and its byte size
+# overflows the 32-bit sizes some drivers keep.
+MAX_ELEMENTS = 2**32 - 1
 
 
 def _binding(data, key: str, sizes: dict, base: Path, workspace: Path) -> Binding:
     if not isinstance(data, dict):
         raise RunDescriptionError(f"{key}: expected a table")
     _unknown(data, BINDING_KEYS, key)
+    if "fields" in data:
+        return _struct_binding(data, key, sizes)
     for required in ("binding", "type", "size"):
         if required not in data:
             raise RunDescriptionError(f"{key}.{required}: missing")
@@ -315,6 +330,9 @@ def _binding(data, key: str, sizes: dict, base: Path, workspace: Path) -> Bindin
     size = size_expression(data["size"], sizes, f"{key}.size")
     if size < 1:
         raise RunDescriptionError(f"{key}.size: must be at least 1 element, is {size}")
+    if size > MAX_ELEMENTS:
+        raise RunDescriptionError(f"{key}.size: {size:,} elements overflows: a kernel's u32 index reaches at most "
+                                  f"{MAX_ELEMENTS:,}")
     if element in ("i8", "u8") and size % 4:
         raise RunDescriptionError(f"{key}.size: {element} elements are packed 4 per 32-bit word; "
                                   f"{size} is not a multiple of 4")
@@ -361,6 +379,44 @@ def _binding(data, key: str, sizes: dict, base: Path, workspace: Path) -> Bindin
             raise RunDescriptionError(f"{key}.file: '{data['file']}' does not exist")
         binding.file = file
     return binding
+
+
+def _struct_binding(data: dict, key: str, sizes: dict) -> Binding:
+    """`fields = { m = "M", ... }`: the layout comes from the kernel's struct, so type, size and fill are not
+    given; the fields' values are numbers or expressions over [sizes]."""
+    for name in ("type", "size", "fill", "seed", "range", "value", "file"):
+        if name in data:
+            raise RunDescriptionError(f"{key}.{name}: not used with fields (the struct's layout gives the type "
+                                      "and the size; fields not named are zero)")
+    if "binding" not in data:
+        raise RunDescriptionError(f"{key}.binding: missing")
+    group, number = data.get("group", 0), data["binding"]
+    for name, value in (("group", group), ("binding", number)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RunDescriptionError(f"{key}.{name}: expected a non-negative integer")
+    fields = data["fields"]
+    if not isinstance(fields, dict):
+        raise RunDescriptionError(f"{key}.fields: expected a table of field values, e.g. fields = {{ m = \"M\" }}")
+    name = data.get("name")
+    if name is not None and (not isinstance(name, str) or not name.isidentifier()):
+        raise RunDescriptionError(f"{key}.name: expected an identifier")
+    return Binding(group, number, "u8", 0, "zeros", name=name, key=key,
+                   fields=_field_values(fields, sizes, f"{key}.fields"))
+
+
+def _field_values(fields: dict, sizes: dict, key: str) -> dict:
+    def one(value, where):
+        if isinstance(value, dict):
+            return {name: one(v, f"{where}.{name}") for name, v in value.items()}
+        if isinstance(value, list):
+            return [one(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, (int, float, str)):
+            return size_expression(value, sizes, where, integer=not isinstance(value, float))
+        raise RunDescriptionError(f"{where}: expected a number, an expression, a list or a table")
+
+    return {name: one(value, f"{key}.{name}") for name, value in fields.items()}
 
 
 CHECK_KEYS = {"kind", "a", "b", "c", "M", "N", "K", "layout_a", "layout_b", "layout_c", "accumulate",

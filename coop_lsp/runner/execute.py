@@ -29,6 +29,8 @@ from .kernel import KernelError, KernelModule, load_kernel
 from .lowering import emulate, emulated_matrix_bytes, to_tint, uses_subgroup_operations
 from .roofline import describe as describe_roofline
 from .roofline import roofline_of
+from .bounds import CANARY, BoundsComparison, compare_runs
+from .subgroups import judged_size, without_size_control
 
 DTYPES = {"f32": "float32", "f16": "float16", "i32": "int32", "u32": "uint32", "i8": "int8", "u8": "uint8"}
 ELEMENT_BYTES = {"f32": 4, "f16": 2, "i32": 4, "u32": 4, "i8": 1, "u8": 1}
@@ -49,6 +51,11 @@ class OutputCheck:
     expected_value: float
     atol: float
     rtol: float
+    # Where the kernel's own precision judged it: "f16 accumulation over K = 4096", and the bound at the
+    # worst element (the expected error of that accumulation there).
+    judged: str = ""
+    bound: float | None = None
+    within_output_tolerance: bool = True  # whether the output type's tolerance alone passes it
 
 
 @dataclass
@@ -79,6 +86,15 @@ class RunReport:
     source_errors: list[dict] = field(default_factory=list)
     # Where the run sits on the target's roofline (see roofline.py).
     roofline: dict = field(default_factory=dict)
+    # Subgroups: the size the emulation ran, or on Dawn what a probe pipeline like the kernel's read back
+    # ({"used": n, "range": {...}}); the kernel's @subgroup_size where it pins one.
+    subgroups: dict = field(default_factory=dict)
+    # The bounds-check comparison (coop_lsp.runner.bounds): {"in_bounds", "lines", "differs", ...}.
+    bounds: dict = field(default_factory=dict)
+    # coop-lint's findings that foretold a failure to compile or create the pipeline (runner.predictions).
+    predicted: list[dict] = field(default_factory=list)
+    pinned_subgroup_size: int | None = None
+    workgroup_invocations: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -111,18 +127,28 @@ def _render(r: RunReport, markdown: bool) -> str:
     if r.backend == "dawn":
         lines.append(f"{bullet}robustness (bounds checks): {'on (Dawn default)' if r.robustness else 'off (disable_robustness)'}"
                      + (f"; device toggles: {', '.join(r.toggles)}" if r.toggles else ""))
+    if r.subgroups:
+        lines.append(f"{bullet}{_subgroup_line(r)}")
     for note in r.notes:
         lines.append(f"{bullet}note: {note}")
     if r.error:
         lines.append(f"{bullet}error{' while ' + r.stage if r.stage else ''}: {r.error}")
+    if r.predicted:
+        from .predictions import prediction_lines
+
+        lines += prediction_lines(r.predicted, bullet)
     for e in r.source_errors:
         where = "" if e["exact"] else " (in code the runner generated for this line)"
         lines.append(f"{bullet}{r.kernel}:{e['line']}:{e['column']}: {e['message']}{where}")
     for c in r.checks:
         index = ", ".join(str(i) for i in c.worst_index)
+        if c.judged:
+            lines.append(_precision_line(c, bullet))
+            continue
         lines.append(f"{bullet}{c.name}: {c.verdict}, max abs error {c.max_abs_error:.3g}, max rel error "
                      f"{c.max_rel_error:.3g} (worst at [{index}]: {c.worst_value:.6g}, expected "
                      f"{c.expected_value:.6g}; tolerance atol {c.atol:.3g} + rtol {c.rtol:.3g})")
+    lines += [f"{bullet}{line}" for line in r.bounds.get("lines", [])]
     if r.timing:
         tm = r.timing
         lines.append(f"{bullet}time: median {tm['median_ms']:.4f} ms, min {tm['min_ms']:.4f}, max {tm['max_ms']:.4f} "
@@ -147,6 +173,31 @@ def _render(r: RunReport, markdown: bool) -> str:
     if r.roofline:
         lines.append(f"{bullet}{describe_roofline(r.roofline)}")
     return "\n".join(lines) + "\n"
+
+
+def _subgroup_line(r: RunReport) -> str:
+    s = r.subgroups
+    if s.get("emulated"):
+        return f"subgroup size: {s['used']} lanes (emulated)"
+    limits = s.get("range", {})
+    low = next((v for k, v in limits.items() if "min" in k), None)
+    high = next((v for k, v in limits.items() if "max" in k), None)
+    offered = f"; the adapter offers {low} to {high}" if low and high else ""
+    if "used" in s:
+        how = "pinned by @subgroup_size" if r.pinned_subgroup_size else "read back from a probe pipeline with the kernel's workgroup size"
+        return f"subgroup size: {s['used']} lanes ({how}){offered}"
+    return f"subgroup size: unknown (the probe failed: {s.get('probe_error', '?')}){offered}"
+
+
+def _precision_line(c: OutputCheck, bullet: str) -> str:
+    index = ", ".join(str(i) for i in c.worst_index)
+    where = (f"max abs error {c.max_abs_error:.3g} (worst at [{index}]: {c.worst_value:.6g}, expected "
+             f"{c.expected_value:.6g}; bound there {c.bound:.3g})")
+    if c.verdict == "correct":
+        strict = "" if c.within_output_tolerance else (
+            f"; beyond the output type's tolerance (atol {c.atol:.3g} + rtol {c.rtol:.3g}), which --strict applies")
+        return f"{bullet}{c.name}: correct: within the error of {c.judged}; {where}{strict}"
+    return f"{bullet}{c.name}: incorrect beyond the error of {c.judged}: {where}"
 
 
 # ------------------------------------------------------------------ preparation
@@ -203,6 +254,11 @@ def _inputs(desc: RunDescription, module: KernelModule):
         decl = declared.get(slot)
         if decl is None:
             raise RunDescriptionError(f"{b.key}: the kernel declares no @group({slot[0]}) @binding({slot[1]})")
+        if b.fields is not None:
+            array = _struct_input(b, decl)
+            arrays[b.name or decl.name] = array
+            job.append((b, decl, b.name or decl.name, array))
+            continue
         expected = decl.element
         if expected is not None and expected not in KERNEL_VIEWS.get(b.type, {b.type}):
             raise RunDescriptionError(f"{b.key}.type: '{b.type}' but '{decl.name}' holds {expected} "
@@ -233,8 +289,24 @@ def _inputs(desc: RunDescription, module: KernelModule):
     return arrays, job
 
 
+def _struct_input(b, decl):
+    """The bytes of a struct binding filled by field name; `fields` on anything else is the user's mistake."""
+    import numpy as np
+
+    from .structs import struct_bytes
+
+    if decl.struct is None:
+        raise RunDescriptionError(f"{b.key}.fields: '{decl.name}' (line {decl.line}) is a "
+                                  f"'{decl.store.describe()}', not a struct; describe it with type and size")
+    data = struct_bytes(decl.struct, b.fields or {}, f"{b.key}.fields", decl.name)
+    data += bytes(-len(data) % 4)  # buffer sizes are whole words
+    b.size = len(data)
+    return np.frombuffer(data, np.uint8).copy()
+
+
 # ------------------------------------------------------------------ checking
-def _compare(name: str, got, ref, atol: float | None, rtol: float | None, element: str, k: int, shape):
+def _compare(name: str, got, ref, atol: float | None, rtol: float | None, element: str, k: int, shape,
+             bound=None, judged: str = ""):
     import numpy as np
 
     got = np.asarray(got, dtype=np.float64).reshape(shape)
@@ -246,13 +318,19 @@ def _compare(name: str, got, ref, atol: float | None, rtol: float | None, elemen
     diff = np.abs(got - ref)
     diff = np.where(np.isfinite(diff), diff, np.inf)
     allowed = atol_eff + rtol_eff * np.abs(ref)
+    strict_correct = bool(np.all(diff <= allowed))
+    if bound is not None:  # the kernel's own accumulation error, where it exceeds the output type's tolerance
+        allowed = np.maximum(allowed, bound)
     excess = diff / np.where(allowed > 0, allowed, 1e-300)
     worst = np.unravel_index(int(np.argmax(excess)), shape) if ref.size else (0,)
     mask = np.abs(ref) > max(scale * 1e-6, 1e-30)
     rel = float(np.max(diff[mask] / np.abs(ref[mask]))) if mask.any() else 0.0
     correct = bool(np.all(diff <= allowed))
     return OutputCheck(name, "correct" if correct else "incorrect", float(np.max(diff)) if diff.size else 0.0, rel,
-                       [int(i) for i in worst], float(got[worst]), float(ref[worst]), float(atol_eff), float(rtol_eff))
+                       [int(i) for i in worst], float(got[worst]), float(ref[worst]), float(atol_eff), float(rtol_eff),
+                       judged if bound is not None else "",
+                       float(np.asarray(bound).reshape(shape)[worst]) if bound is not None else None,
+                       strict_correct)
 
 
 def _matrix(array, rows: int, cols: int, layout: str, key: str):
@@ -279,7 +357,10 @@ def _safe_eval(expression: str, namespace: dict):
         raise RunDescriptionError(f"check.expected: {type(error).__name__}: {error}") from None
 
 
-def check_results(desc: RunDescription, inputs: dict, outputs: dict, types: dict) -> list[OutputCheck]:
+def check_results(desc: RunDescription, inputs: dict, outputs: dict, types: dict,
+                  accumulators: set[str] = frozenset(), strict: bool = False) -> list[OutputCheck]:
+    """`accumulators`: the element types of the kernel's result matrices; with f16 among them a gemm is
+    judged against the error f16 accumulation gives (coop_lsp.runner.precision), unless `strict`."""
     import numpy as np
 
     c = desc.check
@@ -299,7 +380,13 @@ def check_results(desc: RunDescription, inputs: dict, outputs: dict, types: dict
         if c.accumulate:
             ref = ref + wide(_matrix(inputs[c.c], c.m, c.n, c.layout_c, "check.c"))
         got = _matrix(outputs[c.c], c.m, c.n, c.layout_c, "check.c")
-        return [_compare(c.c, got, ref, c.atol, c.rtol, types[c.c], c.k, (c.m, c.n))]
+        bound, judged = None, ""
+        if "f16" in accumulators and not strict and c.atol is None and c.rtol is None:
+            from .precision import accumulation_bound
+
+            bound = accumulation_bound(a.astype(np.float64), b.astype(np.float64), ref, c.k, "f16")
+            judged = f"f16 accumulation over K = {c.k}"
+        return [_compare(c.c, got, ref, c.atol, c.rtol, types[c.c], c.k, (c.m, c.n), bound, judged)]
     if c.output not in outputs:
         raise RunDescriptionError(f"check.output: '{c.output}' is not a binding the kernel writes "
                                   f"(written: {', '.join(outputs) or 'none'})")
@@ -403,10 +490,13 @@ def choose_backend(dialect: str, requested: str) -> tuple[str, bool]:
 def run_kernel(kernel: Path | str, description: RunDescription | Path | None = None, backend: str = "auto",
                text: str | None = None, workspace: Path | None = None, timeout_s: float | None = None,
                api: str | None = None, emulate_kernel: bool | None = None,
-               robustness: bool | None = None, progress=None, cancel=None) -> RunReport:
+               robustness: bool | None = None, progress=None, cancel=None, strict: bool = False,
+               bounds_check: bool = False) -> RunReport:
     """Runs `kernel` (a path, or a display name with `text`) and returns the report; never raises for the
     kernel's or the description's mistakes, which become the report's error. `progress(step)` hears each
-    step of the worker ("compiling the kernel", ...); setting the `cancel` event kills the run."""
+    step of the worker ("compiling the kernel", ...); setting the `cancel` event kills the run. `strict` judges
+    results by the output type's tolerance even where the kernel accumulates in a narrower type. `bounds_check`
+    runs the kernel a second time without bounds checks and compares (coop_lsp.runner.bounds)."""
     started = time.perf_counter()
     kernel_path = Path(kernel)
     report = RunReport(kernel=kernel_path.name)
@@ -437,9 +527,18 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         report.toggles = list(desc.toggles) if api == "dawn" else []
         report.dispatch = desc.dispatch
         features = []
+        lanes = judged_size(desc, entry, module)
+        report.pinned_subgroup_size = entry.subgroup_size
+        report.workgroup_invocations = entry.invocations(desc.overrides)
+        if emulated and module.dialect != "plain":
+            report.subgroups = {"used": lanes, "emulated": True}
+        if entry.subgroup_size is not None:
+            report.notes.append(f"'{entry.name}' pins @subgroup_size({entry.subgroup_size}): judged at "
+                                f"{entry.subgroup_size} lanes only")
         kept_subgroups = False
         if emulated and (module.dialect != "plain" or uses_subgroup_operations(module)):
-            lowered, kept_subgroups = _emulation(text, desc.subgroup_size, api)
+            source = without_size_control(module) if "subgroup_size_control" in module.enables else text
+            lowered, kept_subgroups = _emulation(source, lanes, api)
             code = lowered.text
             report.notes += lowered.notes
             if module.dialect == "wgpu":
@@ -455,25 +554,63 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             features.append("shader-f16")
         if "subgroups" in module.enables and (not emulated or kept_subgroups):
             features.append("subgroups")
+        if "subgroup_size_control" in module.enables and api == "dawn" and not emulated:
+            features.append("subgroup-size-control")
         result, outputs = _execute(code, entry.name, overrides, desc, bindings, api, features,
                                    report.robustness, timeout_s or desc.timeout_s, report, progress, cancel,
                                    original_text=text)
         if result is None:
             _explain_failure(report, module, code)
+            if not emulated:
+                from .predictions import predicted_findings
+
+                report.predicted = predicted_findings(text, report.adapter, report.stage)
             return report
         report.adapter = _adapter_name(result.get("adapter", {}))
+        if result.get("subgroups"):
+            report.subgroups = result["subgroups"]
         _huge_dispatch_note(report)
         types = {name: b.type for b, _, name, _ in bindings}
-        report.checks = check_results(desc, inputs, outputs, types)
+        from .precision import accumulator_types
+
+        report.checks = check_results(desc, inputs, outputs, types, accumulator_types(module.model), strict)
         report.status = ("unchecked" if not report.checks else
                          "correct" if all(c.verdict == "correct" for c in report.checks) else "incorrect")
         _timing(report, result, desc, bindings)
+        if bounds_check:
+            _bounds_check(report, code, entry.name, overrides, desc, bindings, api, features, outputs, progress,
+                          cancel, timeout_s, text)
     except (RunDescriptionError, KernelError, OSError) as error:
         report.status = "error"
         report.error = str(error)
     finally:
         report.wall_s = time.perf_counter() - started
     return report
+
+
+def _bounds_check(report, code, entry, overrides, desc, bindings, api, features, outputs, progress, cancel,
+                  timeout_s, text) -> None:
+    """The second run of the bounds-check comparison: canaries after every storage buffer, and on Dawn no
+    bounds checks; its results against the first run's."""
+    import copy
+
+    from .bounds import PADDING_BYTES
+
+    once = copy.copy(desc)
+    once.warmup, once.repetitions = 0, 1
+    second = RunReport(kernel=report.kernel)
+    tails: dict = {}
+    how = ("without Dawn's bounds checks (disable_robustness) and with canaries after every buffer"
+           if api == "dawn" else "with canaries after every buffer (an out-of-bounds read sees them, not zeros)")
+    result, second_outputs = _execute(code, entry, overrides, once, bindings, api, features, False,
+                                      timeout_s or desc.timeout_s, second, progress, cancel, original_text=text,
+                                      padding=PADDING_BYTES, tails=tails)
+    comparison = compare_runs(outputs, second_outputs, tails, how)
+    if result is None:
+        comparison.error = second.error or second.status
+    report.bounds = comparison.__dict__ | {"in_bounds": comparison.in_bounds, "lines": comparison.lines()}
+    if not comparison.in_bounds and not comparison.error and report.status == "correct":
+        report.status = "incorrect"
 
 
 # Timings further apart than this are reported as disagreeing: the GPU's clock
@@ -561,7 +698,9 @@ def _wait(process: subprocess.Popen, job_dir: Path, timeout_s: float, progress, 
 
 
 def _execute(code, entry, overrides, desc, bindings, api, features, robustness, timeout_s, report,
-             progress=None, cancel=None, original_text: str = ""):
+             progress=None, cancel=None, original_text: str = "", padding: int = 0, tails: dict | None = None):
+    """One run in a worker. With `padding`, every buffer gets that many canary bytes after its data (the
+    bounds-check comparison), and `tails` receives what the written buffers hold there afterwards."""
     import numpy as np
 
     with tempfile.TemporaryDirectory(prefix="coop-run-") as tmp:
@@ -570,11 +709,14 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
         for b, decl, name, array in bindings:
             entry_data = {"group": b.group, "binding": b.binding, "space": decl.space, "access": decl.access,
                           "input": f"in_{b.group}_{b.binding}.bin"}
+            if padding and decl.space == "storage":
+                entry_data.update(padding=padding, canary=CANARY)
             (job_dir / entry_data["input"]).write_bytes(array.tobytes())
             if decl.space == "storage" and decl.access in ("read_write", "write"):
                 entry_data["output"] = f"out_{b.group}_{b.binding}.bin"
             job_bindings.append(entry_data)
         job = {"api": api, "code": code, "entry_point": entry, "overrides": overrides, "dispatch": list(desc.dispatch),
+               "subgroup_size": report.pinned_subgroup_size, "workgroup_invocations": report.workgroup_invocations,
                "bindings": job_bindings, "features": sorted(set(features)), "warmup": desc.warmup,
                "repetitions": desc.repetitions, "robustness": robustness, "toggles": list(desc.toggles)}
         (job_dir / "job.json").write_text(json.dumps(job))
@@ -625,8 +767,12 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
         outputs = {}
         for (b, decl, name, array), entry_data in zip(bindings, job_bindings):
             if "output" in entry_data:
-                raw = (job_dir / entry_data["output"]).read_bytes()[: array.nbytes]
+                whole = (job_dir / entry_data["output"]).read_bytes()
+                raw = whole[: array.nbytes]
                 outputs[name] = np.frombuffer(raw, dtype=array.dtype).copy()
+                if tails is not None and padding:
+                    start = -(-max(array.nbytes, 4) // 4) * 4
+                    tails[name] = whole[start:start + padding]
         return result, outputs
 
 

@@ -32,13 +32,31 @@ class BindingDecl:
     element: str | None  # scalar element name of array<E> / array<vecN<E>>; None for other types
     vector: int  # N for array<vecN<E>>, 1 otherwise
     line: int
+    store: t.Type = t.ERROR  # the variable's store type, e.g. a struct filled field by field
+
+    @property
+    def struct(self) -> t.Struct | None:
+        return self.store if isinstance(self.store, t.Struct) else None
 
 
 @dataclass
 class EntryPoint:
     name: str
     node: object
-    workgroup_size: tuple[str, str, str]  # the attribute's argument texts ("1" where absent)
+    # @workgroup_size as the semantic model evaluated it: an int, the name of the override it is, or None.
+    workgroup_size: tuple = (1, 1, 1)
+    subgroup_size: int | None = None  # @subgroup_size(N) where the kernel pins it
+
+    def invocations(self, overrides: dict | None = None) -> int | None:
+        """Invocations per workgroup, with the run's override values; None where unknown."""
+        total = 1
+        for value in self.workgroup_size:
+            if isinstance(value, str):
+                value = (overrides or {}).get(value)
+            if not isinstance(value, (int, float)):
+                return None
+            total *= int(value)
+        return total
 
 
 @dataclass
@@ -100,6 +118,8 @@ def int_value(module_or_model, data: bytes, node) -> int | None:
 
 
 def load_kernel(text: str) -> KernelModule:
+    """The kernel as the linter sees it: every value (bindings, workgroup and subgroup sizes) comes from the
+    semantic model, so any module coop-lint accepts can be described and run."""
     result = lint_source(text)
     errors = [d for d in result.diagnostics if d.severity == Severity.ERROR]
     if result.parsed is None or result.model is None:
@@ -108,54 +128,26 @@ def load_kernel(text: str) -> KernelModule:
         first = errors[0]
         line = result.source.line_of(first.span.start) + 1
         raise KernelError(f"the kernel has {len(errors)} error(s); first: line {line}: {first.code} {first.message}")
-    data = result.source.data
-    root = result.parsed.root
     model = result.model
-    enables: set[str] = set()
     entry_points: list[EntryPoint] = []
     bindings: list[BindingDecl] = []
-    for node in root.named_children:
-        if node.type == "enable_directive":
-            for ext in node.children_by_field_name("extension"):
-                enables.add(data[ext.start_byte:ext.end_byte].decode())
-        elif node.type == "function_declaration":
-            attrs = [c for c in node.children if c.type == "attribute"]
-            names = [attribute_name(data, a) for a in attrs]
-            if "compute" in names:
-                size = ["1", "1", "1"]
-                for a in attrs:
-                    if attribute_name(data, a) == "workgroup_size":
-                        for i, arg in enumerate(attribute_args(a)[:3]):
-                            size[i] = data[arg.start_byte:arg.end_byte].decode()
-                name = node.child_by_field_name("name")
-                entry_points.append(EntryPoint(data[name.start_byte:name.end_byte].decode(), node, tuple(size)))
-        elif node.type == "variable_declaration":
-            binding = _binding_of(data, model, node)
-            if binding is not None:
-                bindings.append(binding)
+    for symbol in model.symbols:
+        node = symbol.declaration
+        if symbol.kind == "function" and symbol.stage == "compute":
+            entry_points.append(EntryPoint(symbol.name, node, symbol.workgroup_size or (1, 1, 1),
+                                           symbol.subgroup_size))
+        elif symbol.kind == "var" and symbol.group is not None and symbol.binding is not None:
+            bindings.append(_binding_of(symbol))
+    enables = set(model.enables)
     dialects = {MATRIX_ENABLES[e] for e in enables if e in MATRIX_ENABLES}
     dialect = sorted(dialects)[0] if dialects else "plain"
-    return KernelModule(text, data, result.parsed, model, dialect, entry_points, bindings, enables)
+    order = lambda item: item.node.start_byte  # noqa: E731 - declaration order, as the module reads
+    entry_points.sort(key=order)
+    return KernelModule(text, result.source.data, result.parsed, model, dialect, entry_points, bindings, enables)
 
 
-def _binding_of(data: bytes, model, node) -> BindingDecl | None:
-    group = binding = None
-    for a in (c for c in node.children if c.type == "attribute"):
-        args = attribute_args(a)
-        if attribute_name(data, a) == "group" and args:
-            group = int_value(model, data, args[0])
-        elif attribute_name(data, a) == "binding" and args:
-            binding = int_value(model, data, args[0])
-    if group is None or binding is None:
-        return None
-    name_node = node.child_by_field_name("name")
-    name = data[name_node.start_byte:name_node.end_byte].decode()
-    symbol = model.symbol_at(name_node.start_byte, name_node.end_byte)
-    space = getattr(symbol, "space", "") or ""
-    access = getattr(symbol, "access", "") or ""
-    store = getattr(symbol, "type", None)
-    if isinstance(store, t.Reference):
-        space, access, store = store.space, store.access, store.store
+def _binding_of(symbol) -> BindingDecl:
+    store = symbol.type.store if isinstance(symbol.type, t.Reference) else symbol.type
     element, vector = None, 1
     if isinstance(store, t.Array):
         inner = store.element
@@ -165,11 +157,5 @@ def _binding_of(data: bytes, model, node) -> BindingDecl | None:
             element, vector = inner.element.name, inner.size
     elif isinstance(store, t.Scalar):
         element = store.name
-    if not space:
-        template = node.child_by_field_name("template")
-        words = data[template.start_byte + 1:template.end_byte - 1].decode().replace(" ", "").split(",") \
-            if template is not None else []
-        space = words[0] if words else ""
-        access = words[1] if len(words) > 1 else "read"
-    return BindingDecl(group, binding, name, space, access or "read", element, vector,
-                       node.start_point[0] + 1)
+    return BindingDecl(symbol.group, symbol.binding, symbol.name, symbol.space, symbol.access or "read", element,
+                       vector, symbol.declaration.start_point[0] + 1, store)

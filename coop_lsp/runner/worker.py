@@ -98,6 +98,8 @@ def run(job_dir: Path) -> dict:
     # Written now so that a run killed later (time limit, signal, lost device) still names its adapter.
     (job_dir / "adapter.json").write_text(json.dumps(result["adapter"]))
     usage = gpu_module.BufferUsage
+    if job["api"] == "dawn" and "subgroups" in features:
+        result["subgroups"] = _subgroup_sizes(gpu_module, adapter, device, job)
 
     _stage(job_dir, "compiling the kernel")
     module = device.create_shader_module(code=job["code"])
@@ -114,6 +116,10 @@ def run(job_dir: Path) -> dict:
         data = (job_dir / b["input"]).read_bytes()
         size = max(4, (len(data) + 3) // 4 * 4)
         data = data + bytes(size - len(data))
+        # Canary bytes after the data (coop_lsp.runner.bounds): an out-of-bounds read sees them instead of
+        # the driver's zeros, and an out-of-bounds write changes them.
+        data += bytes([b.get("canary", 0)]) * int(b.get("padding", 0))
+        size = len(data)
         if b["space"] == "uniform":
             flags = usage.UNIFORM | usage.COPY_DST
             kind = "uniform"
@@ -206,6 +212,40 @@ def run(job_dir: Path) -> dict:
     result["independent"] = {"dispatches": count, "wall_ms": host_ms(count)}
     _stage(job_dir, "done")
     return result
+
+
+def _subgroup_sizes(gpu_module, adapter, device, job: dict) -> dict:
+    """The subgroup size Dawn's adapter runs a pipeline like the kernel's with (same workgroup size, same pin),
+    read back from a probe that stores @builtin(subgroup_size); and the range the adapter reports."""
+    out = {"range": {k: int(v) for k, v in dict(adapter.limits).items() if "subgroup" in k and str(v).isdigit()}}
+    out["range"].update({k: int(v) for k, v in dict(adapter.info).items() if "subgroup" in k and str(v).isdigit()})
+    pinned = job.get("subgroup_size")
+    invocations = max(1, int(job.get("workgroup_invocations") or 64))
+    code = ("enable subgroups;\n" + ("enable subgroup_size_control;\n" if pinned else "")
+            + "@group(0) @binding(0) var<storage, read_write> seen: array<u32, 2>;\n"
+            + f"@compute @workgroup_size({invocations})" + (f" @subgroup_size({pinned})" if pinned else "")
+            + "\nfn main(@builtin(subgroup_size) size: u32, @builtin(local_invocation_index) i: u32) {\n"
+            + "  if (i == 0u) { seen[0] = size; }\n  if (i == 0u) { seen[1] = 1u; }\n}\n")
+    try:
+        usage = gpu_module.BufferUsage
+        buffer = device.create_buffer(size=8, usage=usage.STORAGE | usage.COPY_SRC)
+        pipeline = device.create_compute_pipeline(layout="auto", compute={
+            "module": device.create_shader_module(code=code), "entry_point": "main"})
+        group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0),
+                                         entries=[{"binding": 0, "resource": {"buffer": buffer}}])
+        encoder = device.create_command_encoder()
+        compute_pass = encoder.begin_compute_pass()
+        compute_pass.set_pipeline(pipeline)
+        compute_pass.set_bind_group(0, group)
+        compute_pass.dispatch_workgroups(1, 1, 1)
+        compute_pass.end()
+        device.queue.submit([encoder.finish()])
+        raw = bytes(device.queue.read_buffer(buffer))
+        if int.from_bytes(raw[4:8], "little") == 1:
+            out["used"] = int.from_bytes(raw[:4], "little")
+    except Exception as error:  # noqa: BLE001 - informational: the kernel's own run decides the verdict
+        out["probe_error"] = f"{type(error).__name__}: {error}"[:300]
+    return out
 
 
 def _resolve_timestamps(device, usage, query_set, reps: int) -> list[float]:

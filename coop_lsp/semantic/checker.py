@@ -33,7 +33,7 @@ KNOWN_EXTENSIONS = frozenset({
     "chromium_experimental_subgroup_matrix", "chromium_experimental_pixel_local",
     "chromium_experimental_framebuffer_fetch", "chromium_disable_uniformity_analysis",
     "chromium_internal_graphite", "chromium_internal_input_attachments", "chromium_experimental_immediate",
-    "chromium_experimental_subgroup_size_control", "chromium_experimental_barycentric_coord",
+    "subgroup_size_control", "chromium_experimental_barycentric_coord",
     "subgroup_matrix", "wgpu_cooperative_matrix", "wgpu_ray_query", "wgpu_mesh_shader", "wgpu_binding_array",
     "view_instancing",
 })
@@ -313,7 +313,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             builtin = member_attrs.get("builtin")
             if builtin is not None:
                 self.check_builtin_value(builtin[0], builtin[1], member_type)
-            members.append(t.StructMember(name, member_type))
+            layout = {key: self._attribute_int(member_attrs[key][1]) for key in ("align", "size")
+                      if key in member_attrs}
+            members.append(t.StructMember(name, member_type, layout.get("align"), layout.get("size")))
             member_attributes.append((member, member_attrs, member_type))
         self.check_blend_sources(member_attributes)
         if not member_attributes and body is not None and not body.has_error:
@@ -335,6 +337,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         initializer: Typed | None = self.value(value_node) if value_node is not None else None
         if symbol.kind == "var":
             self._address_space(symbol, node, module_scope)
+            if module_scope:
+                self._resource_attributes(symbol, node)
         broken = node.has_error or (node.next_sibling is not None and node.next_sibling.type == "ERROR")
         if symbol.kind in ("var", "override") and type_node is None and value_node is None and not broken:
             where = node.child_by_field_name("name") or node
@@ -370,6 +374,29 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             self.ctx.report("T003", f"an override must have a scalar type, not '{result.describe()}'",
                             self.ctx.span(where))
         return result
+
+    def _attribute_int(self, args: list[ts.Node]) -> int | None:
+        """The integer value of an attribute's first argument when it is a known constant."""
+        if not args:
+            return None
+        typed = self.value(args[0])
+        value = typed.value
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def _resource_attributes(self, symbol: Symbol, node: ts.Node) -> None:
+        """@group and @binding take const-expressions (`@binding(2 + 1)`); the runner reads their values here."""
+        found = attributes(node, self.ctx)
+        for key in ("group", "binding"):
+            if key not in found or not found[key][1]:
+                continue
+            argument = found[key][1][0]
+            typed = self.value(argument)
+            if typed.type is t.ERROR:
+                continue
+            if not typed.const:
+                self.ctx.report("T014", f"@{key} requires a const-expression", self.ctx.span(argument))
+            elif isinstance(typed.value, int) and not isinstance(typed.value, bool) and typed.value >= 0:
+                setattr(symbol, key, typed.value)  # a negative value is T023's (attributes.py)
 
     def _convert_constant(self, node: ts.Node, typed: Typed, target: t.Type) -> Typed:
         """An abstract constant converted to its declared type must fit it (T014)."""
@@ -451,8 +478,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         return None
 
     def _function_signature(self, symbol: Symbol, node: ts.Node) -> None:
-        self._entry_point_attributes(node)
         symbol.stage = _stage_of(node, self.ctx)
+        self._entry_point_attributes(node, symbol)
         symbol.must_use = any(a.type == "attribute" and a.child_by_field_name("name") is not None
                               and self.ctx.text(a.child_by_field_name("name")) == "must_use"
                               and a.start_byte < symbol.span.start for a in node.children)
@@ -483,19 +510,25 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if builtin is not None and symbol.return_type is not None:
             self.check_builtin_value(builtin[0], builtin[1], symbol.return_type)
 
-    def _entry_point_attributes(self, node: ts.Node) -> None:
+    def _entry_point_attributes(self, node: ts.Node, symbol: Symbol) -> None:
         for attribute in node.children:
             if attribute.type != "attribute":
                 continue
             name = attribute.child_by_field_name("name")
             arguments = attribute.child_by_field_name("arguments")
+            if name is not None and self.ctx.text(name) == "subgroup_size":
+                self._subgroup_size(attribute, arguments, symbol)
+                continue
             if name is None or self.ctx.text(name) != "workgroup_size" or arguments is None:
                 continue
             kinds = set()
+            sizes: list = []
             for argument in arguments.named_children:
                 if argument.type in ("line_comment", "block_comment"):
                     continue
                 typed = self.value(argument)
+                sizes.append(typed.value if isinstance(typed.value, int) and not isinstance(typed.value, bool)
+                             else self._override_name(argument))
                 if typed.type is t.ERROR:
                     continue
                 if not (isinstance(typed.type, t.Scalar) and typed.type in (t.I32, t.U32, t.ABSTRACT_INT)):
@@ -513,6 +546,46 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 elif isinstance(typed.value, int) and typed.value < 1:
                     self.ctx.report("T014", f"workgroup_size must be positive, not {typed.value}",
                                     self.ctx.span(argument))
+            symbol.workgroup_size = tuple(sizes[:3]) + (1,) * (3 - min(3, len(sizes)))
+
+    def _override_name(self, node: ts.Node) -> str | None:
+        """The override a workgroup size names directly (`@workgroup_size(WG)`); None for anything else."""
+        if node.type != "identifier":
+            return None
+        symbol = self.lookup_symbol(self.ctx.text(node))
+        return symbol.name if symbol is not None and symbol.kind == "override" else None
+
+    def _subgroup_size(self, attribute: ts.Node, arguments: ts.Node | None, symbol: Symbol) -> None:
+        """@subgroup_size(N) as the pinned Tint validates it: the extension, a compute stage, N a power of two."""
+        ctx = self.ctx
+        if not ctx.require_enable("subgroup_size_control", attribute, "'@subgroup_size'"):
+            return
+        if symbol.stage != "compute":
+            ctx.report("T003", "'@subgroup_size' is only valid for compute stages", ctx.span(attribute))
+            return
+        args = [a for a in (arguments.named_children if arguments is not None else [])
+                if a.type not in ("line_comment", "block_comment")]
+        if not args:
+            return
+        typed = self.value(args[0])
+        if typed.type is t.ERROR:
+            return
+        if not (isinstance(typed.type, t.Scalar) and typed.type in (t.I32, t.U32, t.ABSTRACT_INT)) \
+                or not typed.override:
+            ctx.report("T003", "'@subgroup_size' argument must be a constant or override-expression of type "
+                               "abstract-integer, i32 or u32", ctx.span(args[0]))
+            return
+        value = typed.value
+        if not isinstance(value, int) or isinstance(value, bool):
+            return
+        if value < 1:
+            ctx.report("T014", "'@subgroup_size' argument must be at least 1", ctx.span(args[0]))
+        elif value & (value - 1):
+            below = 1 << (value.bit_length() - 1)
+            ctx.report("T014", f"'@subgroup_size' argument must be a power of 2, not {value} ({below} or "
+                               f"{below * 2} are)", ctx.span(args[0]))
+        else:
+            symbol.subgroup_size = value
 
     # ---------------------------------------------------------- functions
     def _checked_body(self, symbol: Symbol, node: ts.Node) -> None:

@@ -30,6 +30,14 @@ class Symbol:
     must_use: bool = False  # a function declared '@must_use'
     resolved: bool = False
     resolving: bool = False
+    # Resource variables: the values of @group and @binding (const-expressions, evaluated).
+    group: int | None = None
+    binding: int | None = None
+    # Entry points: the shader stage; @workgroup_size's three values (an int, the name of the override it
+    # depends on, or None where unknown; absent arguments are 1); @subgroup_size's value where pinned.
+    stage: str | None = None
+    workgroup_size: tuple = ()
+    subgroup_size: int | None = None
 
 
 @dataclass

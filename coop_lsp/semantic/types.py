@@ -101,6 +101,9 @@ class Array(Type):
 class StructMember:
     name: str
     type: Type
+    # The values of @align(N) and @size(N) where the member has them.
+    align: int | None = None
+    size: int | None = None
 
 
 @dataclass(frozen=True, eq=False)
