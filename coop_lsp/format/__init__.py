@@ -1,0 +1,107 @@
+"""The WGSL formatter: one canonical layout, changing only white space.
+
+`format_text` lays out a whole document (see printer.py for the layout). It
+refuses, with a message, text it cannot format safely: text with syntax
+errors (the tree does not say where its lines belong), text that is not
+UTF-8, and text with lone carriage returns. Every result is checked before it
+is returned: it must parse without errors into the same tokens, comments
+included, in the same order, with the same template lists; otherwise the
+text is refused rather than changed.
+
+This layer sits above lint (embedded WGSL in host files) and below ide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from ..syntax.parser import ParseAbandoned, parse
+from .printer import Options, Printer
+
+__all__ = ["Formatted", "Options", "format_text", "token_stream"]
+
+
+@dataclass(frozen=True, slots=True)
+class Formatted:
+    """The formatted text (None when refused) and, when refused, why."""
+
+    text: str | None
+    refused: str | None = None
+
+    def changed(self, original: str) -> bool:
+        return self.text is not None and self.text != original
+
+
+def format_text(text: str | bytes, options: Options = Options()) -> Formatted:
+    data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return Formatted(None, f"not formatted: the file is not UTF-8 text (byte {error.start})")
+    crlf = b"\r\n" in data
+    if data.count(b"\r") != data.count(b"\r\n"):
+        return Formatted(None, "not formatted: the file has carriage returns that end no line")
+    if crlf:
+        data = data.replace(b"\r\n", b"\n")
+    try:
+        parsed = parse(data)
+    except ParseAbandoned as error:
+        return Formatted(None, f"not formatted: {error}")
+    root = parsed.root
+    if root.has_error:
+        line, column = _first_error(root)
+        return Formatted(None, f"not formatted: syntax error at line {line + 1}, column {column + 1} "
+                               f"(formatting needs a file that parses; `coop-lint` explains the error)")
+    printer = Printer(data, options)
+    lines = printer.block_items(root.children, 0, -1, [], top_level=True)
+    out = "\n".join(line.rstrip() for line in lines)
+    if out:
+        out += "\n"
+    result = out.encode("utf-8", errors="surrogateescape")
+    reparsed = parse(result)
+    if reparsed.root.has_error or token_stream(root, data) != token_stream(reparsed.root, result):
+        # A layout bug, never the user's fault: leave the text as it was and say so.
+        return Formatted(None, "not formatted: the formatter would have changed a token here; "
+                               "the file is left as it was (please report this)")
+    if crlf:
+        out = out.replace("\n", "\r\n")
+    return Formatted(out)
+
+
+def token_stream(root: ts.Node, data: bytes) -> list[bytes]:
+    """Every token in order, comments included (trailing spaces of their lines aside), with the
+    boundaries of template lists, whose `<` and `>` the tree does not hold as tokens."""
+    out: list[bytes] = []
+    stack: list = [root]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            out.append(b">")
+            continue
+        kind = node.type
+        if node.child_count == 0 or kind == "line_comment" or kind == "block_comment":
+            text = data[node.start_byte:node.end_byte]
+            if kind == "line_comment" or kind == "block_comment":
+                text = b"\n".join(line.rstrip() for line in text.replace(b"\r\n", b"\n").split(b"\n"))
+            out.append(text)
+            continue
+        if kind == "template_list":
+            out.append(b"<")
+            stack.append(None)
+        stack.extend(reversed(node.children))
+    return out
+
+
+def _first_error(root: ts.Node) -> tuple[int, int]:
+    node = root
+    while True:
+        for child in node.children:
+            if child.has_error or child.is_missing:
+                if child.type == "ERROR" or child.is_missing:
+                    return child.start_point
+                node = child
+                break
+        else:
+            return node.start_point
