@@ -54,6 +54,11 @@ def format_text(text: str | bytes, options: Options = Options()) -> Formatted:
         line, column = _first_error(root)
         return Formatted(None, f"not formatted: syntax error at line {line + 1}, column {column + 1} "
                                f"(formatting needs a file that parses; `coop-lint` explains the error)")
+    last = root
+    while last.child_count and last.type != "block_comment":
+        last = last.children[-1]
+    if last.type == "block_comment" and not data[last.start_byte:last.end_byte].endswith(b"*/"):
+        return Formatted(None, f"not formatted: the block comment at line {last.start_point[0] + 1} is never closed")
     printer = Printer(data, options)
     lines = printer.block_items(root.children, 0, -1, [], top_level=True)
     out = "\n".join(line.rstrip() for line in lines)

@@ -25,6 +25,7 @@ import tree_sitter as ts
 
 _LISTS = ("argument_list", "parameter_list", "attribute_arguments", "template_list")
 _CALL_PARENS = frozenset(("argument_list", "parameter_list", "attribute_arguments", "diagnostic_control"))
+_TRAILING_COMMA_LISTS = frozenset(("argument_list", "parameter_list", "attribute_arguments"))
 _COMMENTS = frozenset(("line_comment", "block_comment"))
 _NO_SPACE_BEFORE = frozenset((",", ";", ")", "]", ".", ":", "++", "--", "["))
 _NO_SPACE_AFTER = frozenset(("(", "[", ".", "@"))
@@ -75,6 +76,8 @@ class Printer:
             else:
                 out.append((text, "token"))
             return
+        if node.type in _TRAILING_COMMA_LISTS and _trailing_comma(node):
+            raise _Unflat  # the author's trailing comma keeps the list one item per line
         for child in node.children:
             self.leaves(child, out)
 
@@ -200,6 +203,8 @@ class Printer:
         i = 0
         while i < len(body):
             child = body[i]
+            if len(lines) > 1 and child.type != "," and child.start_point[0] - previous_row > 1:
+                lines.append("")
             if child.type in _COMMENTS:
                 comment = self.comment_lines(child, inner)
                 if child.start_point[0] == previous_row and len(lines) >= 1:
@@ -278,21 +283,17 @@ class Printer:
         return lines
 
     def stmt_compound_statement(self, node: ts.Node, indent: int) -> list[str]:
-        attributes = [c for c in node.children if c.type == "attribute"]
-        lines = self.header(attributes, None, indent) if attributes else [self.unit * indent]
-        if not attributes:
-            lines[-1] = self.unit * indent
-        return self.attach_block(lines, node, indent)
+        return self.attach_block([self.unit * indent], node, indent)
 
     def attach_block(self, lines: list[str], block: ts.Node, indent: int) -> list[str]:
-        """Appends ` {`, the block's items one level in, and `}`."""
+        """Appends the block's attributes, ` {`, its items one level in, and `}`."""
         children = block.children
         opening = next(i for i, c in enumerate(children) if c.type == "{")
         inner = children[opening + 1:-1]
-        if lines[-1].strip():
-            lines[-1] += " {"
-        else:
-            lines[-1] += "{"
+        opener = "{"
+        if opening:
+            opener = self.seq(children[:opening], None, indent, 0, 0)[0] + " {"
+        lines[-1] += (" " if lines[-1].strip() else "") + opener
         if not inner:
             lines[-1] += "}"
             return lines
@@ -333,9 +334,6 @@ class Printer:
         body = node.child_by_field_name("body")
         head = node.children[:_index(node.children, body)]
         lines = self.header(head, _index(head, node.child_by_field_name("value")), indent)
-        attributes = [c for c in body.children if c.type == "attribute"]
-        if attributes:
-            lines[-1] += " " + self.seq(attributes, None, indent, 0, 0)[0]
         return self.attach_block(lines, body, indent)
 
     def _keyword_block(self, node: ts.Node, indent: int) -> list[str]:
@@ -383,6 +381,12 @@ class Printer:
                     previous_row = child.end_point[0]
                     i += 1
                     continue
+            if child.type in ("empty_declaration", "empty_statement") and lines and previous_kind is not None \
+                    and previous_kind not in _COMMENTS:
+                lines[-1] += ";"  # `};` after a struct: the stray ';' stays on its line
+                previous_row = child.end_point[0]
+                i += 1
+                continue
             blank = previous_kind is not None and child.start_point[0] - previous_row > 1
             if top_level and previous_kind is not None:
                 if previous_kind in ("function_declaration", "struct_declaration") or _directive(previous_kind) \
@@ -440,6 +444,11 @@ def _space(previous: tuple[str, str], current: tuple[str, str]) -> bool:
 
 def _direct_comments(node: ts.Node) -> bool:
     return any(c.type in _COMMENTS for c in node.children)
+
+
+def _trailing_comma(node: ts.Node) -> bool:
+    tokens = [c for c in node.children if c.type not in _COMMENTS]
+    return len(tokens) >= 2 and tokens[-2].type == ","
 
 
 def _comments_outside_blocks(node: ts.Node) -> bool:
