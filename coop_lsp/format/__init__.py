@@ -4,9 +4,9 @@
 refuses, with a message, text it cannot format safely: text with syntax
 errors (the tree does not say where its lines belong), text that is not
 UTF-8, and text with lone carriage returns. Every result is checked before it
-is returned: it must parse without errors into the same tokens, comments
-included, in the same order, with the same template lists; otherwise the
-text is refused rather than changed.
+is returned: it must hold the same tokens, comments included, in the same
+order (lexical.py); otherwise the text is refused rather than changed. The
+tests compare parse trees and Tint's verdict as well.
 
 This layer sits above lint (embedded WGSL in host files) and below ide.
 """
@@ -17,7 +17,10 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from ..core.diagnostic import Severity
+from ..syntax.diagnostics import syntax_diagnostics
 from ..syntax.parser import ParseAbandoned, parse
+from .lexical import lexical_tokens
 from .printer import Options, Printer
 
 __all__ = ["Formatted", "Options", "format_text", "token_stream"]
@@ -51,9 +54,7 @@ def format_text(text: str | bytes, options: Options = Options()) -> Formatted:
         return Formatted(None, f"not formatted: {error}")
     root = parsed.root
     if root.has_error:
-        line, column = _first_error(root)
-        return Formatted(None, f"not formatted: syntax error at line {line + 1}, column {column + 1} "
-                               f"(formatting needs a file that parses; `coop-lint` explains the error)")
+        return Formatted(None, _syntax_error(parsed))
     last = root
     while last.child_count and last.type != "block_comment":
         last = last.children[-1]
@@ -64,9 +65,8 @@ def format_text(text: str | bytes, options: Options = Options()) -> Formatted:
     out = "\n".join(line.rstrip() for line in lines)
     if out:
         out += "\n"
-    result = out.encode("utf-8", errors="surrogateescape")
-    reparsed = parse(result)
-    if reparsed.root.has_error or token_stream(root, data) != token_stream(reparsed.root, result):
+    original = data.decode("utf-8")
+    if lexical_tokens(original) != lexical_tokens(out):
         # A layout bug, never the user's fault: leave the text as it was and say so.
         return Formatted(None, "not formatted: the formatter would have changed a token here; "
                                "the file is left as it was (please report this)")
@@ -99,14 +99,10 @@ def token_stream(root: ts.Node, data: bytes) -> list[bytes]:
     return out
 
 
-def _first_error(root: ts.Node) -> tuple[int, int]:
-    node = root
-    while True:
-        for child in node.children:
-            if child.has_error or child.is_missing:
-                if child.type == "ERROR" or child.is_missing:
-                    return child.start_point
-                node = child
-                break
-        else:
-            return node.start_point
+def _syntax_error(parsed) -> str:
+    first = next((d for d in syntax_diagnostics(parsed) if d.severity == Severity.ERROR), None)
+    if first is None:
+        return "not formatted: the file has a syntax error (formatting needs a file that parses)"
+    where = parsed.source.position(first.span.start)
+    return (f"not formatted: line {where.line + 1}, column {where.column + 1}: {first.message} "
+            f"({first.code}; formatting needs a file that parses)")

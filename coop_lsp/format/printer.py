@@ -26,6 +26,7 @@ import tree_sitter as ts
 _LISTS = ("argument_list", "parameter_list", "attribute_arguments", "template_list")
 _CALL_PARENS = frozenset(("argument_list", "parameter_list", "attribute_arguments", "diagnostic_control"))
 _TRAILING_COMMA_LISTS = frozenset(("argument_list", "parameter_list", "attribute_arguments"))
+_TEMPLATE_START, _TEMPLATE_END = ("<", "T<"), (">", "T>")
 _COMMENTS = frozenset(("line_comment", "block_comment"))
 _NO_SPACE_BEFORE = frozenset((",", ";", ")", "]", ".", ":", "++", "--", "["))
 _NO_SPACE_AFTER = frozenset(("(", "[", ".", "@"))
@@ -48,38 +49,46 @@ class Printer:
         self.data = data
         self.width = options.line_width
         self.unit = " " * options.indent_width
+        self.ascii = data.decode("ascii") if data.isascii() else None
 
     # ------------------------------------------------------------------ tokens
     def text(self, node: ts.Node) -> str:
+        if self.ascii is not None:
+            return self.ascii[node.start_byte:node.end_byte]
         return self.data[node.start_byte:node.end_byte].decode("utf-8", errors="surrogateescape")
 
-    def leaves(self, node: ts.Node, out: list[tuple[str, str]]) -> None:
+    def leaves(self, node: ts.Node, out: list[tuple[str, str]], parent_type: str = "") -> None:
         """Appends (text, kind) for each token under `node`; the kind steers the spacing."""
-        if node.type == "template_list":
-            out.append(("<", "T<"))
-            for child in node.children:
-                self.leaves(child, out)
-            out.append((">", "T>"))
-            return
-        if node.child_count == 0 or node.type in _COMMENTS:
-            text = self.text(node)
-            if node.type in _COMMENTS:
-                if node.type == "line_comment" or "\n" in text:
-                    raise _Unflat
-                out.append((text, "comment"))
-                return
-            parent = node.parent
-            if text == "(" and parent is not None and parent.type in _CALL_PARENS:
-                out.append((text, "callparen"))
-            elif parent is not None and parent.type == "unary_expression" and not node.is_named:
-                out.append((text, "unary"))
-            else:
-                out.append((text, "token"))
-            return
-        if node.type in _TRAILING_COMMA_LISTS and _trailing_comma(node):
-            raise _Unflat  # the author's trailing comma keeps the list one item per line
-        for child in node.children:
-            self.leaves(child, out)
+        text_of = self.text
+        stack: list = [(node, parent_type or (node.parent.type if node.parent is not None else ""))]
+        pop, push = stack.pop, stack.append
+        while stack:
+            current, parent = pop()
+            if current is None:
+                out.append(_TEMPLATE_END)
+                continue
+            kind = current.type
+            if kind == "template_list":
+                out.append(_TEMPLATE_START)
+                push((None, ""))
+                stack.extend([(c, kind) for c in reversed(current.children)])
+                continue
+            if current.child_count == 0 or kind in _COMMENTS:
+                text = text_of(current)
+                if kind in _COMMENTS:
+                    if kind == "line_comment" or "\n" in text:
+                        raise _Unflat
+                    out.append((text, "comment"))
+                elif text == "(" and parent in _CALL_PARENS:
+                    out.append((text, "callparen"))
+                elif parent == "unary_expression" and not current.is_named:
+                    out.append((text, "unary"))
+                else:
+                    out.append((text, "token"))
+                continue
+            if kind in _TRAILING_COMMA_LISTS and _trailing_comma(current):
+                raise _Unflat  # the author's trailing comma keeps the list one item per line
+            stack.extend([(c, kind) for c in reversed(current.children)])
 
     def leaves_of(self, nodes) -> list[tuple[str, str]] | None:
         out: list[tuple[str, str]] = []
@@ -106,10 +115,11 @@ class Printer:
         return None if leaves is None else self.join(leaves)
 
     # ------------------------------------------------------------- expressions
-    def expr(self, node: ts.Node, indent: int, col: int, reserve: int) -> list[str]:
+    def expr(self, node: ts.Node, indent: int, col: int, reserve: int, one_line=...) -> list[str]:
         """`node` laid out from column `col`: the first string continues the current line, the others
         are whole lines; `reserve` columns must stay free after it for what follows on its last line."""
-        one_line = self.flat(node)
+        if one_line is ...:
+            one_line = self.flat(node)
         if one_line is not None and col + len(one_line) + reserve <= self.width:
             return [one_line]
         kind = node.type
@@ -155,7 +165,8 @@ class Printer:
             head += " "
         if after and last is not None and _space(last, after[0]):
             tail = " " + tail
-        lines = self.expr(children[k], indent, col + len(head), reserve + len(tail))
+        lines = self.expr(children[k], indent, col + len(head), reserve + len(tail),
+                          None if middle is None else self.join(middle))
         lines[0] = head + lines[0]
         lines[-1] += tail
         return lines

@@ -236,6 +236,8 @@ class Config:
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
     overrides: tuple[Override, ...] = ()
     hosts: bool = False
+    indent_width: int = 4  # [tool.coop-lint.format]
+    line_width: int = 100
 
     def relative(self, path: Path) -> str | None:
         try:
@@ -271,7 +273,7 @@ class Config:
 
 
 _TOP_KEYS = ("select", "ignore", "severity", "dialect", "targets", "exclude", "per-file-ignores",
-             "overrides", "hosts")
+             "overrides", "hosts", "format")
 _OVERRIDE_KEYS = ("files", "select", "ignore", "severity", "dialect", "targets")
 
 
@@ -305,6 +307,8 @@ def parse_table(table: dict, path: Path, section: str) -> Config:
         if not isinstance(table["hosts"], bool):
             raise ConfigError(where, k("hosts"), "expected true or false")
         values["hosts"] = table["hosts"]
+    if "format" in table:
+        values.update(_format_table(table["format"], where, k("format")))
     if "per-file-ignores" in table:
         pfi = table["per-file-ignores"]
         if not isinstance(pfi, dict):
@@ -331,6 +335,24 @@ def parse_table(table: dict, path: Path, section: str) -> Config:
             ))
         values["overrides"] = tuple(overrides)
     return replace(config, **values)
+
+
+_FORMAT_KEYS = {"indent-width": (1, 16), "line-width": (20, 1000)}
+
+
+def _format_table(table, where: str, key: str) -> dict:
+    """`coop-lint format`'s two options; the rest of the layout is fixed, as in ruff and rustfmt."""
+    if not isinstance(table, dict):
+        raise ConfigError(where, key, "expected a table ([tool.coop-lint.format])")
+    _check_keys(table, tuple(_FORMAT_KEYS), where, key + ".")
+    values = {}
+    for name, (low, high) in _FORMAT_KEYS.items():
+        if name in table:
+            value = table[name]
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise ConfigError(where, f"{key}.{name}", f"expected a whole number from {low} to {high}")
+            values[name.replace("-", "_")] = value
+    return values
 
 
 def load(path: Path) -> Config | None:
