@@ -210,12 +210,20 @@ class Printer:
         inner = indent + 1
         pad = self.unit * inner
         lines = [open_text]
+        prefix = ""
         previous_row = children[0].end_point[0] if node.type != "template_list" else node.start_point[0]
         i = 0
         while i < len(body):
             child = body[i]
             if len(lines) > 1 and child.type != "," and child.start_point[0] - previous_row > 1:
                 lines.append("")
+            if child.type == "block_comment" and i + 1 < len(body) and body[i + 1].type not in _COMMENTS \
+                    and body[i + 1].type != "," and body[i + 1].start_point[0] == child.end_point[0] \
+                    and child.start_point[0] != previous_row and "\n" not in self.text(child):
+                prefix += self.text(child) + " "  # a comment just before an item, on its line: it stays there
+                previous_row = child.end_point[0]
+                i += 1
+                continue
             if child.type in _COMMENTS:
                 comment = self.comment_lines(child, inner)
                 if child.start_point[0] == previous_row and len(lines) >= 1:
@@ -232,8 +240,9 @@ class Printer:
                 i += 1
                 continue
             has_comma = i + 1 < len(body) and body[i + 1].type == ","
-            item = self.expr(child, inner, len(pad), 1 if has_comma else 0)
-            lines.append(pad + item[0])
+            item = self.expr(child, inner, len(pad) + len(prefix), 1 if has_comma else 0)
+            lines.append(pad + prefix + item[0])
+            prefix = ""
             lines.extend(item[1:])
             previous_row = child.end_point[0]
             if has_comma:
@@ -400,8 +409,8 @@ class Printer:
                 continue
             blank = previous_kind is not None and child.start_point[0] - previous_row > 1
             if top_level and previous_kind is not None:
-                if previous_kind in ("function_declaration", "struct_declaration") or _directive(previous_kind) \
-                        != _directive(child.type) and child.type not in _COMMENTS:
+                if previous_kind in ("function_declaration", "struct_declaration") or \
+                        _directive(previous_kind) and not _directive(child.type):
                     blank = True
                 elif child.type in ("function_declaration", "struct_declaration") and previous_kind not in _COMMENTS:
                     blank = True

@@ -21,12 +21,14 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcParseError
+from pygls.exceptions import JsonRpcContentModified, JsonRpcException, JsonRpcInvalidParams, JsonRpcParseError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from ..core.text import Position
+from ..format import Options as FormatOptions
+from ..lint.config import ConfigError, ConfigFinder
 from ..ide import actions, completion as ide_completion, formatting as ide_formatting, hover as ide_hover, navigation
 from ..ide import presentation
 from ..ide.analysis import Analysis
@@ -47,6 +49,19 @@ DEBOUNCE_SECONDS = 0.15
 RUN_KERNEL_COMMAND = "coop-lsp.runKernel"
 CANCEL_RUN_COMMAND = "coop-lsp.cancelRun"
 MAX_WORKSPACE_FILES = 2000
+
+
+def format_options(uri: str) -> FormatOptions:
+    """`[tool.coop-lint.format]` of the file's nearest configuration, as `coop-lint format` reads it."""
+    path = _path_of(uri)
+    if path is None:
+        return FormatOptions()
+    try:
+        config = ConfigFinder().for_path(path)
+    except ConfigError as error:
+        log.warning("formatting with the default options: %s", error)
+        return FormatOptions()
+    return FormatOptions(config.indent_width, config.line_width)
 
 
 class _Malformed:
@@ -187,6 +202,28 @@ class CoopLanguageServer(LanguageServer):
             return None
         analysis = await self.analysis(state)
         return analysis, Converter(analysis.source, self.unit)
+
+    # --------------------------------------------------------- formatting
+    async def format(self, uri: str, compute, quiet: bool = False) -> list[lsp.TextEdit] | None:
+        """Edits from `compute(data, converter, options)` for the document's current version.
+
+        Formatting runs on the analysis thread; if the document changes meanwhile, the edits would
+        land on text they were not made for, so the request is refused (ContentModified) and the
+        editor asks again."""
+        state = self.state(uri)
+        if state is None:
+            return None
+        parsed = state.document.parsed
+        convert = Converter(parsed.source, self.unit)
+        options = format_options(uri)
+        loop = asyncio.get_running_loop()
+        result = await loop.run_in_executor(self.analysis_executor, compute, parsed.source.data, convert, options)
+        if state.document.parsed is not parsed or self.documents.get(uri, state) is not state:
+            raise JsonRpcContentModified("the document changed while it was being formatted; format it again")
+        if result.refused and not quiet:
+            self.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning,
+                                                           message=f"coop-lsp: {result.refused}"))
+        return [convert.text_edit(edit) for edit in result.edits]
 
     # --------------------------------------------------------- diagnostics
     def schedule_diagnostics(self, state: DocumentState, delay: float | None = None) -> None:
@@ -582,13 +619,20 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
 
     @ls.feature(lsp.TEXT_DOCUMENT_FORMATTING)
     async def formatting(params: lsp.DocumentFormattingParams):
-        found = await ls.features(params.text_document.uri)
-        if found is None:
-            return None
-        analysis, convert = found
-        options = params.options
-        return [convert.text_edit(edit) for edit in
-                ide_formatting.format_document(analysis, options.tab_size, options.insert_spaces)]
+        return await ls.format(params.text_document.uri, lambda data, _convert, options:
+                               ide_formatting.format_document(data, options))
+
+    @ls.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
+    async def range_formatting(params: lsp.DocumentRangeFormattingParams):
+        return await ls.format(params.text_document.uri, lambda data, convert, options:
+                               ide_formatting.format_range(data, convert.span(params.range), options))
+
+    @ls.feature(lsp.TEXT_DOCUMENT_ON_TYPE_FORMATTING,
+                lsp.DocumentOnTypeFormattingOptions(first_trigger_character="}", more_trigger_character=[";"]))
+    async def on_type_formatting(params: lsp.DocumentOnTypeFormattingParams):
+        return await ls.format(params.text_document.uri, lambda data, convert, options:
+                               ide_formatting.format_on_type(data, convert.offset(params.position), params.ch,
+                                                             options), quiet=True)
 
     # ------------------------------------------------------------- actions
     @ls.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
