@@ -53,13 +53,12 @@ def format_text(text: str | bytes, options: Options = Options()) -> Formatted:
     except ParseAbandoned as error:
         return Formatted(None, f"not formatted: {error}")
     root = parsed.root
-    if root.has_error:
-        return Formatted(None, _syntax_error(parsed))
     last = root
     while last.child_count and last.type != "block_comment":
         last = last.children[-1]
-    if last.type == "block_comment" and not data[last.start_byte:last.end_byte].endswith(b"*/"):
-        return Formatted(None, f"not formatted: the block comment at line {last.start_point[0] + 1} is never closed")
+    unterminated = last.type == "block_comment" and not data[last.start_byte:last.end_byte].endswith(b"*/")
+    if root.has_error or unterminated:
+        return Formatted(None, _syntax_error(parsed))
     printer = Printer(data, options)
     lines = printer.block_items(root.children, 0, -1, [], top_level=True)
     out = "\n".join(line.rstrip() for line in lines)
