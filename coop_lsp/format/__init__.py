@@ -99,9 +99,20 @@ def token_stream(root: ts.Node, data: bytes) -> list[bytes]:
 
 
 def _syntax_error(parsed) -> str:
-    first = next((d for d in syntax_diagnostics(parsed) if d.severity == Severity.ERROR), None)
+    """The first syntax error, in the linter's words. Wording a message costs repairs and re-parses,
+    so only the text up to the first top-level item with an error, and two more, is explained."""
+    root, data = parsed.root, parsed.source.data
+    end = len(data)
+    children = root.children
+    for index, child in enumerate(children):
+        if child.has_error or child.is_missing or child.type == "ERROR":
+            # And the next item: what follows an error often decides how it is worded.
+            end = children[min(index + 2, len(children) - 1)].end_byte
+            break
+    prefix = parsed if end >= len(data) else parse(data[:end])
+    first = next((d for d in syntax_diagnostics(prefix) if d.severity == Severity.ERROR), None)
     if first is None:
         return "not formatted: the file has a syntax error (formatting needs a file that parses)"
-    where = parsed.source.position(first.span.start)
+    where = prefix.source.position(first.span.start)
     return (f"not formatted: line {where.line + 1}, column {where.column + 1}: {first.message} "
             f"({first.code}; formatting needs a file that parses)")
