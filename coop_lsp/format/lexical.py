@@ -25,18 +25,33 @@ _CODE = re.compile(
 def lexical_tokens(text: str) -> list[str]:
     tokens: list[str] = []
     at = 0
-    for match in _COMMENT_START.finditer(text):
-        if match.start() < at:
-            continue  # inside a block comment already taken
-        tokens.extend(_CODE.findall(text, at, match.start()))
-        if match.group() == "/*":
-            end = _block_comment_end(text, match.start())
-        else:
-            end = match.end()
-        tokens.append("\n".join(line.rstrip() for line in text[match.start():end].split("\n")))
+    for start, end in _comments(text):
+        tokens.extend(_CODE.findall(text, at, start))
+        tokens.append("\n".join(line.rstrip() for line in text[start:end].split("\n")))
         at = end
     tokens.extend(_CODE.findall(text, at))
     return tokens
+
+
+def token_spans(text: str) -> list[tuple[int, int]]:
+    """Where each token of `lexical_tokens` lies (character offsets); the gaps between are white space."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for start, end in _comments(text):
+        spans.extend(m.span() for m in _CODE.finditer(text, at, start))
+        spans.append((start, end))
+        at = end
+    spans.extend(m.span() for m in _CODE.finditer(text, at))
+    return spans
+
+
+def _comments(text: str):
+    at = 0
+    for match in _COMMENT_START.finditer(text):
+        if match.start() < at:
+            continue  # inside a block comment already taken
+        at = _block_comment_end(text, match.start()) if match.group() == "/*" else match.end()
+        yield match.start(), at
 
 
 def _block_comment_end(text: str, start: int) -> int:

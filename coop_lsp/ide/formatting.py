@@ -2,8 +2,9 @@
 
 All three run the formatter (coop_lsp/format) over the whole document, so a
 range is laid out exactly as `coop-lint format` would lay it out; the edits
-are then the changed runs of lines, and a range (or the construct just
-closed by `}` or ended by `;`) keeps only the runs that touch it. Text with
+are then the changed runs of lines; for a range (or the construct just closed by
+`}` or ended by `;`) they are the changed white space between the tokens on
+its lines. Text with
 syntax errors is not formatted: the reason comes back for the editor to show.
 """
 
@@ -17,7 +18,7 @@ import tree_sitter as ts
 from ..core.diagnostic import Edit
 from ..core.text import Span
 from ..format import Options, format_text
-from ..format.lexical import lexical_tokens
+from ..format.lexical import token_spans
 from ..syntax import parse
 
 # Above this many lines, a whole-document request gets one edit for the changed middle: the
@@ -43,20 +44,37 @@ def format_document(data: bytes, options: Options = Options()) -> FormatEdits:
 
 
 def format_range(data: bytes, span: Span, options: Options = Options()) -> FormatEdits:
-    """The edits of whole-document formatting whose lines touch `span`."""
+    """The white space of whole-document formatting, taken only between the tokens on the lines of `span`.
+
+    The two texts hold the same tokens, so the k-th gap between tokens in one is the k-th in the
+    other; an edit replaces one gap, and can never join, split or move a token."""
     formatted, refused = _formatted(data, options)
     if formatted is None:
         return FormatEdits([], refused)
-    first = data.count(b"\n", 0, span.start)
-    last = data.count(b"\n", 0, span.end)
-    chosen = [edit for edit, (start, end) in _line_runs(data, formatted)
-              if start <= last and (end > first or (end == start and start >= first))]
-    if not chosen:
-        return FormatEdits([])
-    # A run of lines holds whole tokens, so a subset of runs keeps every token; checked all the same.
-    if lexical_tokens(_apply(data, chosen).decode("utf-8", "replace")) != lexical_tokens(data.decode("utf-8", "replace")):
-        return FormatEdits([], "not formatted: the range cannot be formatted on its own; format the document")
-    return FormatEdits(chosen)
+    old, new = data.decode("utf-8", "surrogatepass"), formatted.decode("utf-8", "surrogatepass")
+    old_spans, new_spans = token_spans(old), token_spans(new)
+    if len(old_spans) != len(new_spans):
+        return FormatEdits([], "not formatted: the range could not be matched with the formatted document")
+    byte = _byte_offsets(old, data)
+    first = data.rfind(b"\n", 0, span.start) + 1
+    last = data.find(b"\n", span.end)
+    last = len(data) if last < 0 else last
+    edits = []
+    ends = [0] + [end for _, end in old_spans]
+    starts = [start for start, _ in old_spans] + [len(old)]
+    new_ends = [0] + [end for _, end in new_spans]
+    new_starts = [start for start, _ in new_spans] + [len(new)]
+    for k in range(len(starts)):
+        gap_start, gap_end = byte(ends[k]), byte(starts[k])
+        if gap_end < first or gap_start > last:
+            continue
+        before, after = old[ends[k]:starts[k]], new[new_ends[k]:new_starts[k]]
+        if gap_end > last and "\n" in before and "\n" in after:
+            # The next line is outside the range: it keeps its own indentation.
+            after = after[:after.rfind("\n")] + before[before.rfind("\n"):]
+        if before != after:
+            edits.append(Edit(Span(gap_start, gap_end), after))
+    return FormatEdits(edits)
 
 
 def format_on_type(data: bytes, offset: int, character: str, options: Options = Options()) -> FormatEdits:
@@ -137,6 +155,15 @@ def _middle_edit(before: bytes, after: bytes) -> Edit:
     while suffix and (before[len(before) - suffix] & 0xC0) == 0x80:
         suffix -= 1
     return Edit(Span(prefix, len(before) - suffix), after[prefix:len(after) - suffix].decode("utf-8", "surrogatepass"))
+
+
+def _byte_offsets(text: str, data: bytes):
+    if len(text) == len(data):
+        return lambda offset: offset
+    starts = [0]
+    for ch in text:
+        starts.append(starts[-1] + len(ch.encode("utf-8", "surrogatepass")))
+    return lambda offset: starts[offset]
 
 
 def _apply(data: bytes, edits: list[Edit]) -> bytes:

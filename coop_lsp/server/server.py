@@ -64,6 +64,10 @@ def format_options(uri: str) -> FormatOptions:
     return FormatOptions(config.indent_width, config.line_width)
 
 
+_FORMAT_METHODS = frozenset((lsp.TEXT_DOCUMENT_FORMATTING, lsp.TEXT_DOCUMENT_RANGE_FORMATTING,
+                             lsp.TEXT_DOCUMENT_ON_TYPE_FORMATTING))
+
+
 class _Malformed:
     """A request whose params do not fit its method: answered with InvalidParams instead of silence."""
 
@@ -89,6 +93,12 @@ class CoopProtocol(LanguageServerProtocol):
             error = JsonRpcInvalidParams(f"invalid params for {message.method}: {cause}")
             self._send_response(message.id, None, error.to_response_error())
             return
+        if getattr(message, "method", None) in _FORMAT_METHODS and getattr(message, "params", None) is not None:
+            # Which version a format request was made for is known only here: by the time its handler
+            # runs, a later edit may have been applied (LSP's format requests carry no version).
+            state = self._server.documents.get(message.params.text_document.uri)
+            if state is not None:
+                self._server.format_arrivals[id(message.params)] = state.document.parsed
         super().handle_message(message)
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
@@ -134,6 +144,7 @@ class CoopLanguageServer(LanguageServer):
         self.analysis_executor = concurrent.futures.ThreadPoolExecutor(max_workers=1,
                                                                        thread_name_prefix="coop-analysis")
         self.idle_gc = IdleCollector()
+        self.format_arrivals: dict[int, object] = {}  # id(params) -> the Parsed current when it arrived
 
     def report_server_error(self, error: Exception, source) -> None:
         if isinstance(error, json.JSONDecodeError) or isinstance(error.__cause__, json.JSONDecodeError):
@@ -204,16 +215,20 @@ class CoopLanguageServer(LanguageServer):
         return analysis, Converter(analysis.source, self.unit)
 
     # --------------------------------------------------------- formatting
-    async def format(self, uri: str, compute, quiet: bool = False) -> list[lsp.TextEdit] | None:
+    async def format(self, params, compute, quiet: bool = False) -> list[lsp.TextEdit] | None:
         """Edits from `compute(data, converter, options)` for the document's current version.
 
-        Formatting runs on the analysis thread; if the document changes meanwhile, the edits would
-        land on text they were not made for, so the request is refused (ContentModified) and the
-        editor asks again."""
+        Formatting runs on the analysis thread. If the document changed after the request was made,
+        or changes while it runs, the edits would land on text they were not made for, so the request
+        is refused (ContentModified) and the editor asks again."""
+        uri = params.text_document.uri
+        arrived = self.format_arrivals.pop(id(params), None)
         state = self.state(uri)
         if state is None:
             return None
         parsed = state.document.parsed
+        if arrived is not None and arrived is not parsed:
+            raise JsonRpcContentModified("the document changed after formatting was asked for; format it again")
         convert = Converter(parsed.source, self.unit)
         options = format_options(uri)
         loop = asyncio.get_running_loop()
@@ -619,18 +634,18 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
 
     @ls.feature(lsp.TEXT_DOCUMENT_FORMATTING)
     async def formatting(params: lsp.DocumentFormattingParams):
-        return await ls.format(params.text_document.uri, lambda data, _convert, options:
+        return await ls.format(params, lambda data, _convert, options:
                                ide_formatting.format_document(data, options))
 
     @ls.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
     async def range_formatting(params: lsp.DocumentRangeFormattingParams):
-        return await ls.format(params.text_document.uri, lambda data, convert, options:
+        return await ls.format(params, lambda data, convert, options:
                                ide_formatting.format_range(data, convert.span(params.range), options))
 
     @ls.feature(lsp.TEXT_DOCUMENT_ON_TYPE_FORMATTING,
                 lsp.DocumentOnTypeFormattingOptions(first_trigger_character="}", more_trigger_character=[";"]))
     async def on_type_formatting(params: lsp.DocumentOnTypeFormattingParams):
-        return await ls.format(params.text_document.uri, lambda data, convert, options:
+        return await ls.format(params, lambda data, convert, options:
                                ide_formatting.format_on_type(data, convert.offset(params.position), params.ch,
                                                              options), quiet=True)
 

@@ -30,6 +30,7 @@ log "installing code-server $VERSION from npm into $PREFIX (once; a few minutes)
 rm -rf "$PREFIX"
 mkdir -p "$PREFIX"
 npm install --prefix "$PREFIX" --ignore-scripts --no-audit --no-fund --loglevel=error "code-server@$VERSION"
+(cd "$PREFIX" && npm rebuild --loglevel=error argon2)  # code-server's own native module
 
 cd "$PACKAGE/lib/vscode"
 # The shrinkwrap pins @vscode/proxy-agent to a git commit; the registry's 0.27.0 is that release.
