@@ -13,13 +13,15 @@ This layer sits above lint (embedded WGSL in host files) and below ide.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import tree_sitter as ts
 
 from ..core.diagnostic import Severity
 from ..syntax.diagnostics import syntax_diagnostics
-from ..syntax.parser import ParseAbandoned, parse
+from ..core.text import SourceText
+from ..syntax.parser import Parsed, parse, wgsl_language
 from .lexical import lexical_tokens
 from .printer import Options, Printer
 
@@ -48,10 +50,11 @@ def format_text(text: str | bytes, options: Options = Options()) -> Formatted:
         return Formatted(None, "not formatted: the file has carriage returns that end no line")
     if crlf:
         data = data.replace(b"\r\n", b"\n")
-    try:
-        parsed = parse(data)
-    except ParseAbandoned as error:
-        return Formatted(None, f"not formatted: {error}")
+    budget = _PARSE_SECONDS_PER_MB * len(data) / 1e6 + 0.5
+    parsed = _parse_within(data, budget)
+    if parsed is None:
+        return Formatted(None, f"not formatted: it did not parse within {budget:.1f} s "
+                               f"(mostly not WGSL: {len(data) / 1e6:.1f} MB of syntax errors)")
     root = parsed.root
     last = root
     while last.child_count and last.type != "block_comment":
@@ -72,6 +75,31 @@ def format_text(text: str | bytes, options: Options = Options()) -> Formatted:
     if crlf:
         out = out.replace("\n", "\r\n")
     return Formatted(out)
+
+
+# Error recovery on text that is mostly not WGSL can take tree-sitter seconds per MB; valid WGSL
+# parses at several MB/s. Beyond this budget the text is refused rather than waited for.
+_PARSE_SECONDS_PER_MB = 1.0
+_CHUNK = 1 << 16
+
+
+def _parse_within(data: bytes, seconds: float):
+    """The parse of `data`, or None when it takes longer than `seconds`: the parser reads the text in
+    chunks, and past the deadline it is told the text has ended, which ends the parse."""
+    deadline = time.perf_counter() + seconds
+    late = False
+
+    def read(offset: int, _point) -> bytes:
+        nonlocal late
+        if late or time.perf_counter() > deadline:
+            late = True
+            return b""
+        return data[offset:offset + _CHUNK]
+
+    tree = ts.Parser(wgsl_language()).parse(read)
+    if late or tree is None:
+        return None
+    return Parsed(SourceText.from_bytes(data), tree)
 
 
 def token_stream(root: ts.Node, data: bytes) -> list[bytes]:
