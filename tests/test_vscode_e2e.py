@@ -178,13 +178,6 @@ def screenshot_on_failure(request):
         shot(page, f"failed-{request.node.name}")
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    outcome = yield
-    if call.when == "call" and outcome.get_result().failed:
-        item.failed_call = True
-
-
 def run_command(page, title: str) -> None:
     page.keyboard.press("F1")
     page.wait_for_selector(".quick-input-widget .quick-input-box input", state="visible")

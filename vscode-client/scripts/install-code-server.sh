@@ -19,7 +19,7 @@ STAMP="$PREFIX/.installed-$VERSION"
 
 log() { printf '==> %s\n' "$*" >&2; }
 
-if [ -f "$STAMP" ] && [ -x "$PACKAGE/out/node/entry.js" -o -f "$PACKAGE/out/node/entry.js" ]; then
+if [ -f "$STAMP" ] && [ -f "$PACKAGE/out/node/entry.js" ]; then
   exit 0
 fi
 if [ "$(node -p 'process.versions.node.split(".")[0]')" != 20 ]; then
