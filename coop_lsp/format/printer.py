@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from .lexical import lexical_tokens
+
 _LISTS = ("argument_list", "parameter_list", "attribute_arguments", "template_list")
 _CALL_PARENS = frozenset(("argument_list", "parameter_list", "attribute_arguments", "diagnostic_control"))
 _TRAILING_COMMA_LISTS = frozenset(("argument_list", "parameter_list", "attribute_arguments"))
@@ -60,7 +62,9 @@ class Printer:
     def leaves(self, node: ts.Node, out: list[tuple[str, str]], parent_type: str = "") -> None:
         """Appends (text, kind) for each token under `node`; the kind steers the spacing."""
         text_of = self.text
-        stack: list = [(node, parent_type or (node.parent.type if node.parent is not None else ""))]
+        # The parent's type comes from the caller: tree-sitter finds a node's parent by walking down
+        # from the root, which made formatting quadratic in the number of top-level items.
+        stack: list = [(node, parent_type)]
         pop, push = stack.pop, stack.append
         while stack:
             current, parent = pop()
@@ -90,11 +94,11 @@ class Printer:
                 raise _Unflat  # the author's trailing comma keeps the list one item per line
             stack.extend([(c, kind) for c in reversed(current.children)])
 
-    def leaves_of(self, nodes) -> list[tuple[str, str]] | None:
+    def leaves_of(self, nodes, parent_type: str) -> list[tuple[str, str]] | None:
         out: list[tuple[str, str]] = []
         try:
             for node in nodes:
-                self.leaves(node, out)
+                self.leaves(node, out, parent_type)
         except _Unflat:
             return None
         return out
@@ -111,7 +115,7 @@ class Printer:
         return "".join(parts)
 
     def flat(self, node: ts.Node) -> str | None:
-        leaves = self.leaves_of((node,))
+        leaves = self.leaves_of((node,), "")  # a whole node: its own tokens know their parent
         return None if leaves is None else self.join(leaves)
 
     # ------------------------------------------------------------- expressions
@@ -127,7 +131,7 @@ class Printer:
             return self.items(node, indent, col, reserve)
         if not _direct_comments(node):
             if kind == "call_expression":
-                return self.seq(node.children, 1, indent, col, reserve)
+                return self.seq(node.children, 1, indent, col, reserve, kind)
             if kind == "binary_expression":
                 return self.binary(node, indent, col, reserve)
             if kind in ("paren_expression", "unary_expression", "index_expression", "templated_identifier",
@@ -136,23 +140,23 @@ class Printer:
                 breakable = {"paren_expression": 0, "unary_expression": -1, "index_expression": -1,
                              "templated_identifier": -1, "type_specifier": -1, "attribute": -1}[kind]
                 if named:
-                    return self.seq(node.children, named[breakable], indent, col, reserve)
+                    return self.seq(node.children, named[breakable], indent, col, reserve, kind)
             if kind == "member_expression":
-                return self.seq(node.children, 0, indent, col, reserve)
+                return self.seq(node.children, 0, indent, col, reserve, kind)
         if one_line is not None:
             return [one_line]  # nothing to break: a long line stays long
         return self.verbatim(node)
 
-    def seq(self, children, k: int | None, indent: int, col: int, reserve: int) -> list[str]:
+    def seq(self, children, k: int | None, indent: int, col: int, reserve: int, parent: str) -> list[str]:
         """Children on one line, except child `k`, which may break over lines."""
         children = list(children)
         if k is None:
-            leaves = self.leaves_of(children)
+            leaves = self.leaves_of(children, parent)
             if leaves is None:
                 return self.verbatim_span(children[0].start_byte, children[-1].end_byte)
             return [self.join(leaves)]
-        before, middle, after = self.leaves_of(children[:k]), self.leaves_of(children[k:k + 1]), \
-            self.leaves_of(children[k + 1:])
+        before, middle, after = self.leaves_of(children[:k], parent), self.leaves_of(children[k:k + 1], parent), \
+            self.leaves_of(children[k + 1:], parent)
         if before is None or after is None:
             return self.verbatim_span(children[0].start_byte, children[-1].end_byte)
         head = self.join(before)
@@ -168,24 +172,26 @@ class Printer:
         lines = self.expr(children[k], indent, col + len(head), reserve + len(tail),
                           None if middle is None else self.join(middle))
         lines[0] = head + lines[0]
-        lines[-1] += tail
+        _append(lines, tail, self.unit * indent)
         return lines
 
     def edge(self, node: ts.Node, last: bool) -> tuple[str, str] | None:
         """The first (or last) token of a node, for the spacing next to it."""
+        parent = ""
         while True:
             if node.type == "template_list":
                 return (">", "T>") if last else ("<", "T<")
             if node.child_count == 0 or node.type in _COMMENTS:
                 out: list = []
                 try:
-                    self.leaves(node, out)
+                    self.leaves(node, out, parent)
                 except _Unflat:
                     return None
                 return out[0] if out else None
             tokens = [c for c in node.children if c.type not in _COMMENTS]
             if not tokens:
                 return None
+            parent = node.type
             node = tokens[-1] if last else tokens[0]
 
     def binary(self, node: ts.Node, indent: int, col: int, reserve: int) -> list[str]:
@@ -193,7 +199,7 @@ class Printer:
             node.child_by_field_name("right")
         op = self.text(operator)
         lines = self.expr(left, indent, col, reserve + len(op) + 1)
-        lines[-1] += " " + op
+        _append(lines, " " + op, self.unit * indent)
         inner = indent + 1
         rest = self.expr(right, inner, len(self.unit) * inner, reserve)
         lines.append(self.unit * inner + rest[0])
@@ -234,8 +240,11 @@ class Printer:
                 previous_row = child.end_point[0]
                 i += 1
                 continue
-            if child.type == ",":  # a comma after a comment: it stays where it was
-                lines[-1] += ","
+            if child.type == ",":  # a comma after a comment: it stays after it
+                if body[i - 1].type == "line_comment" or "\n" in self.text(body[i - 1]):
+                    lines.append(pad + ",")  # the comment ends its line
+                else:
+                    _append(lines, ",", pad)
                 previous_row = child.end_point[0]
                 i += 1
                 continue
@@ -246,7 +255,7 @@ class Printer:
             lines.extend(item[1:])
             previous_row = child.end_point[0]
             if has_comma:
-                lines[-1] += ","
+                _append(lines, ",", pad)
                 previous_row = body[i + 1].end_point[0]
                 i += 1
             i += 1
@@ -292,13 +301,13 @@ class Printer:
             k = 0
         if not children:
             return [pad + self.text(node)]
-        lines = self.seq(children, k, indent, len(pad), reserve)
+        lines = self.seq(children, k, indent, len(pad), reserve, kind)
         lines[0] = pad + lines[0]
         return lines
 
-    def header(self, children, k: int | None, indent: int) -> list[str]:
+    def header(self, children, k: int | None, indent: int, parent: str) -> list[str]:
         pad = self.unit * indent
-        lines = self.seq(children, k, indent, len(pad), 2)
+        lines = self.seq(children, k, indent, len(pad), 2, parent)
         lines[0] = pad + lines[0]
         return lines
 
@@ -310,10 +319,12 @@ class Printer:
         children = block.children
         opening = next(i for i, c in enumerate(children) if c.type == "{")
         inner = children[opening + 1:-1]
-        opener = "{"
+        pad = self.unit * indent
         if opening:
-            opener = self.seq(children[:opening], None, indent, 0, 0)[0] + " {"
-        lines[-1] += (" " if lines[-1].strip() else "") + opener
+            head = self.seq(children[:opening], None, indent, 0, 0, block.type)
+            _append(lines, (" " if lines[-1].strip() else "") + head[0], pad)
+            lines.extend(head[1:])
+        _append(lines, " {" if lines[-1].strip() else "{", pad)
         if not inner:
             lines[-1] += "}"
             return lines
@@ -326,19 +337,19 @@ class Printer:
         children = node.children
         c = _index(children, consequence)
         head = children[:c]
-        lines = self.header(head, _index(head, node.child_by_field_name("condition")), indent)
+        lines = self.header(head, _index(head, node.child_by_field_name("condition")), indent, node.type)
         lines = self.attach_block(lines, consequence, indent)
         alternative = node.child_by_field_name("alternative")
         if alternative is not None:
             branch = alternative.named_children[-1] if alternative.named_children else None
             if branch is None or _direct_comments(alternative):
-                lines[-1] += " " + self.verbatim(alternative)[0]
+                _append(lines, " " + self.verbatim(alternative)[0], self.unit * indent)
                 lines.extend(self.verbatim(alternative)[1:])
                 return lines
-            lines[-1] += " else"
+            _append(lines, " else", self.unit * indent)
             if branch.type == "if_statement":
                 rest = self.statement(branch, indent, 0)
-                lines[-1] += " " + rest[0].lstrip()
+                _append(lines, " " + rest[0].lstrip(), self.unit * indent)
                 lines.extend(rest[1:])
             else:
                 lines = self.attach_block(lines, branch, indent)
@@ -347,19 +358,19 @@ class Printer:
     def stmt_while_statement(self, node: ts.Node, indent: int) -> list[str]:
         body = node.child_by_field_name("body")
         head = node.children[:_index(node.children, body)]
-        lines = self.header(head, _index(head, node.child_by_field_name("condition")), indent)
+        lines = self.header(head, _index(head, node.child_by_field_name("condition")), indent, node.type)
         return self.attach_block(lines, body, indent)
 
     def stmt_switch_statement(self, node: ts.Node, indent: int) -> list[str]:
         body = node.child_by_field_name("body")
         head = node.children[:_index(node.children, body)]
-        lines = self.header(head, _index(head, node.child_by_field_name("value")), indent)
+        lines = self.header(head, _index(head, node.child_by_field_name("value")), indent, node.type)
         return self.attach_block(lines, body, indent)
 
     def _keyword_block(self, node: ts.Node, indent: int) -> list[str]:
         body = node.child_by_field_name("body")
         head = node.children[:_index(node.children, body)]
-        return self.attach_block(self.header(head, None, indent), body, indent)
+        return self.attach_block(self.header(head, None, indent, node.type), body, indent)
 
     stmt_for_statement = _keyword_block
     stmt_loop_statement = _keyword_block
@@ -373,9 +384,9 @@ class Printer:
         start = next(i for i, c in enumerate(children) if c.type == "fn")
         lines = []
         if start:
-            lines.extend(self.header(children[:start], None, indent))
+            lines.extend(self.header(children[:start], None, indent, node.type))
         head = children[start:_index(children, body)]
-        lines.extend(self.header(head, _index(head, node.child_by_field_name("parameters")), indent))
+        lines.extend(self.header(head, _index(head, node.child_by_field_name("parameters")), indent, node.type))
         return self.attach_block(lines, body, indent)
 
     def stmt_struct_declaration(self, node: ts.Node, indent: int) -> list[str]:
@@ -403,7 +414,7 @@ class Printer:
                     continue
             if child.type in ("empty_declaration", "empty_statement") and lines and previous_kind is not None \
                     and previous_kind not in _COMMENTS:
-                lines[-1] += ";"  # `};` after a struct: the stray ';' stays on its line
+                _append(lines, ";", self.unit * indent)  # `};` after a struct: the stray ';' stays on its line
                 previous_row = child.end_point[0]
                 i += 1
                 continue
@@ -436,12 +447,24 @@ class Printer:
                 between = []
             suffix = "".join(" " + self.text(c) for c in between) + (self.text(separator) if separator else "")
             item = self.statement(child, indent, len(suffix))
-            item[-1] += suffix
+            if suffix:
+                _append(item, suffix, self.unit * indent)
             lines.extend(item)
             previous_row = children[end - 1].end_point[0]
             previous_kind = child.type
             i = end
         return lines
+
+
+def _append(lines: list[str], text: str, pad: str) -> None:
+    """Continues the last line, unless a line comment ends it: then `text` starts the next line."""
+    last = lines[-1]
+    if "//" in last:
+        tokens = lexical_tokens(last)
+        if tokens and tokens[-1].startswith("//"):
+            lines.append(pad + text.lstrip())
+            return
+    lines[-1] = last + text
 
 
 def _space(previous: tuple[str, str], current: tuple[str, str]) -> bool:
