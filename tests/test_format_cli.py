@@ -117,7 +117,9 @@ def test_bad_input_gets_a_message_or_a_no_op_quickly(tmp_path: Path, capsys):
     err = capsys.readouterr().err
     assert "garbage.wgsl: not formatted: the file is not UTF-8 text" in err
     assert "nul.wgsl: not formatted: line 1, column 1" in err
-    assert "broken.wgsl: not formatted: line 1, column 17" in err
+    # Named, or (on a busy machine, where error recovery passes the budget) refused for taking too long.
+    assert "broken.wgsl: not formatted: line 1, column 17: expected an expression here" in err or \
+        "broken.wgsl: not formatted: it did not parse within" in err
 
 
 def test_the_pre_commit_hooks_run_coop_lint_format():

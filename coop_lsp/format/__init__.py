@@ -81,6 +81,7 @@ def format_text(text: str | bytes, options: Options = Options()) -> Formatted:
 # parses at several MB/s. Beyond this budget the text is refused rather than waited for.
 _PARSE_SECONDS_PER_MB = 1.0
 _CHUNK = 1 << 16
+_EXPLAIN_BYTES = 20_000
 
 
 def _parse_within(data: bytes, seconds: float):
@@ -138,7 +139,9 @@ def _syntax_error(parsed) -> str:
             end = children[min(index + 2, len(children) - 1)].end_byte
             break
     prefix = parsed if end >= len(data) else parse(data[:end])
-    first = next((d for d in syntax_diagnostics(prefix) if d.severity == Severity.ERROR), None)
+    # Wording repairs re-parse the text: on a large broken prefix the plain message comes faster.
+    explain = len(prefix.source.data) <= _EXPLAIN_BYTES
+    first = next((d for d in syntax_diagnostics(prefix, explain=explain) if d.severity == Severity.ERROR), None)
     if first is None:
         return "not formatted: the file has a syntax error (formatting needs a file that parses)"
     where = prefix.source.position(first.span.start)
