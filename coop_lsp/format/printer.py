@@ -458,6 +458,8 @@ class Printer:
 
 def _append(lines: list[str], text: str, pad: str) -> None:
     """Continues the last line, unless a line comment ends it: then `text` starts the next line."""
+    if not text:
+        return
     last = lines[-1]
     if "//" in last:
         tokens = lexical_tokens(last)
