@@ -113,3 +113,83 @@ def test_reader_that_stops_early_gets_no_traceback(tmp_path):
     stderr = process.stderr.read()
     assert process.wait(timeout=60) == 141  # as if killed by SIGPIPE
     assert b"Traceback" not in stderr, stderr.decode()
+
+
+# -- no silent pass: a path that checks nothing says so -------------------------
+
+def test_a_folder_without_wgsl_files_is_named_with_the_reason(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.md").write_text("# kernels live elsewhere\n")
+    completed = run(str(tmp_path / "docs"))
+    assert completed.returncode == 0
+    err = completed.stderr.decode().splitlines()
+    assert err == [f"coop-lint: warning: {tmp_path / 'docs'}: nothing to lint: no .wgsl files in it",
+                   "No files were checked."]
+
+
+def test_a_git_ignored_folder_is_named_with_the_reason(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("generated/\n")
+    (tmp_path / "generated").mkdir()
+    (tmp_path / "generated" / "k.wgsl").write_text("fn f() {}\n")
+    completed = run("generated", cwd=tmp_path)
+    assert completed.returncode == 0
+    assert ("coop-lint: warning: generated: nothing to lint: its .wgsl files are ignored by git"
+            in completed.stderr.decode())
+
+
+def test_a_folder_excluded_by_the_configuration_is_named_with_the_reason(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.coop-lint]\nexclude = ["vendor"]\n')
+    (tmp_path / "vendor").mkdir()
+    (tmp_path / "vendor" / "k.wgsl").write_text("fn f() {}\n")
+    completed = run("vendor", cwd=tmp_path)
+    assert completed.returncode == 0
+    assert "vendor: nothing to lint: its .wgsl files are excluded by the configuration's `exclude`" in \
+        completed.stderr.decode()
+
+
+def test_the_summary_counts_the_files_checked(tmp_path):
+    (tmp_path / "a.wgsl").write_text("fn f() { let x = 1 & 2 | 3; }\n")
+    (tmp_path / "b.wgsl").write_text("fn g() {}\n")
+    completed = run(str(tmp_path))
+    assert completed.stdout.decode().splitlines()[-1] == "Found 1 finding in 1 file (1 fixable with --fix). 2 files checked."
+
+
+# -- --watch ----------------------------------------------------------------------
+
+def test_watch_relints_changed_files_and_prints_only_what_changed(tmp_path):
+    import os
+    import select
+    import time
+
+    (tmp_path / "a.wgsl").write_text("fn f() {}\n")
+    (tmp_path / "b.wgsl").write_text("fn g() {}\n")
+    proc = subprocess.Popen([sys.executable, "-m", "coop_lsp.cli.main", "--watch", "--no-source", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT)
+    seen = []
+
+    def read_until(fragment: str, timeout: float = 30.0) -> None:
+        # Raw reads of the pipe: a buffered readline could hold lines that select() no longer sees.
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if fragment in "".join(seen):
+                return
+            ready, _, _ = select.select([proc.stdout], [], [], 0.2)
+            if ready:
+                seen.append(os.read(proc.stdout.fileno(), 65536).decode())
+        raise AssertionError(f"no {fragment!r} within {timeout} s; output so far:\n{''.join(seen)}")
+
+    try:
+        read_until("watching 2 files")
+        time.sleep(0.1)
+        (tmp_path / "a.wgsl").write_text("fn f() { let x = 1 & 2 | 3; }\n")
+        read_until("S002")
+        assert "b.wgsl" not in "".join(seen).split("watching 2 files")[1]  # b did not change: not printed
+        (tmp_path / "a.wgsl").write_text("fn f() { let x = (1 & 2) | 3; }\n")
+        read_until("a.wgsl: no findings")
+        (tmp_path / "c.wgsl").write_text("fn h() { let y = 1 }\n")
+        read_until("c.wgsl:1:19: S001")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        proc.stdout.close()

@@ -159,6 +159,8 @@ def test_suppression_in_wgsl_is_scoped_and_never_hides_syntax_errors(tmp_path, c
         "k.wgsl:5:11: T012 [warning]", "k.wgsl:6:17: S002 [error]", "k.wgsl:11:17: S002 [error]"]
     assert _concise(capsys, kernel, "diagnostic(error, coop.deprecated_builtin);\n"
                                     "diagnostic(off, coop.mixed_operators);\n" + SUPPRESSED) == [
+        # S002 cannot be switched off, so that filter suppresses nothing (A001 says so).
+        "k.wgsl:2:17: A001 [warning]",
         "k.wgsl:7:11: T012 [error]", "k.wgsl:8:17: S002 [error]", "k.wgsl:13:17: S002 [error]"]
     assert _concise(capsys, kernel, "diagnostic(off, coop.deprecated_builtin);\n" + SUPPRESSED) == [
         "k.wgsl:7:17: S002 [error]", "k.wgsl:12:17: S002 [error]"]

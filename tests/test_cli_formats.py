@@ -130,7 +130,7 @@ def test_junit_has_one_testcase_per_file(files, capsys):
 def test_text_summary_quiet_statistics_and_exit_zero(files, capsys):
     code, out, _ = lint(capsys, ".")
     assert code == 1
-    assert out.splitlines()[-1] == "Found 3 findings in 2 files (3 fixable with --fix)."
+    assert out.splitlines()[-1] == "Found 3 findings in 2 files (3 fixable with --fix). 3 files checked."
     assert "= fix (--fix): Parenthesize '1 & 2'" in out
     _, quiet, _ = lint(capsys, "-q", "--output-format", "concise", ".")
     assert quiet.splitlines() == [

@@ -41,11 +41,13 @@ def test_function_attribute_changes_severity_inside_the_function_only():
 def test_innermost_filter_wins():
     codes = _codes(directive="diagnostic(off, coop.deprecated_builtin);",
                    attribute="@diagnostic(info, coop.deprecated_builtin)")
-    assert codes == [("T012", Severity.INFO)]
+    # The module directive decides nothing under the attribute: the suppression audit says so.
+    assert codes == [("A001", Severity.WARNING), ("T012", Severity.INFO)]
 
 
 def test_other_rule_names_do_not_apply():
-    assert _codes(directive="diagnostic(off, coop.mixed_dialects);") == [("T012", Severity.WARNING)]
+    assert _codes(directive="diagnostic(off, coop.mixed_dialects);") == [("A001", Severity.WARNING),
+                                                                          ("T012", Severity.WARNING)]
 
 
 def test_errors_the_compiler_would_reject_cannot_be_switched_off():
@@ -58,3 +60,37 @@ def test_tint_accepts_our_rule_names_in_filters(tint):
     text = KERNEL.format(directive="diagnostic(off, coop.deprecated_builtin);",
                          attribute="@diagnostic(warning, coop.matrix_stride)")
     assert tint.compile(text).accepted
+
+
+# -- the suppression audit's fixes ------------------------------------------------
+
+def _apply_only_fix(text: str, code: str) -> str:
+    (finding,) = [d for d in lint_source(text).diagnostics if d.code == code]
+    (fix,) = finding.fixes
+    assert fix.safe
+    data = text.encode()
+    for edit in sorted(fix.edits, key=lambda e: -e.span.start):
+        data = data[:edit.span.start] + edit.new_text.encode() + data[edit.span.end:]
+    return data.decode()
+
+
+def test_removing_an_unused_directive_takes_its_line():
+    text = KERNEL.format(directive="diagnostic(off, coop.matrix_stride);", attribute="")
+    fixed = _apply_only_fix(text, "A001")
+    assert fixed == text.replace("diagnostic(off, coop.matrix_stride);\n", "")
+    assert [d.code for d in lint_source(fixed).diagnostics] == ["T012"]
+
+
+def test_removing_an_unused_attribute_keeps_the_function():
+    text = KERNEL.format(directive="", attribute="@diagnostic(off, coop.matrix_stride) @must_use")
+    fixed = _apply_only_fix(text, "A001")
+    assert "@must_use\nfn load()" in fixed and "matrix_stride" not in fixed
+
+
+def test_the_audit_can_itself_be_switched_off():
+    assert _codes(directive="diagnostic(off, coop.unused_suppression);") == [("T012", Severity.WARNING)]
+
+
+def test_a_file_that_does_not_parse_is_not_audited():
+    text = "diagnostic(off, coop.deprecated_builtin);\nfn f() { let x = 1 }\n"
+    assert [d.code for d in lint_source(text).diagnostics] == ["S001"]

@@ -120,17 +120,43 @@ async def test_diagnostics_after_open_and_incremental_edits(client: LanguageClie
     assert [d.code for d in report.items] == [d.code for d in diagnostics]
 
 
-async def test_debounced_flood_publishes_only_the_newest(client: LanguageClient):
-    open_document(client, KERNEL)
-    await published(client, URI, 1)
-    client.published.clear()
+def _type_comment_flood(client: LanguageClient) -> None:
     line = KERNEL.splitlines().index("  let scaled = sin(pair.first) * 2.0;")
     for version in range(2, 42):  # type "// abc..." one character at a time
         column = version - 2
         edit(client, version, (line, column), (line, column), "/" if version < 4 else "x")
-    await published(client, URI, 41)
+
+
+async def test_flood_of_edits_publishes_newer_versions_only_and_ends_with_a_fresh_lint(client: LanguageClient):
+    from coop_lsp.lint import lint_source
+
+    open_document(client, KERNEL)
+    await published(client, URI, 1)
+    client.published.clear()
+    _type_comment_flood(client)
+    final = await published(client, URI, 41)
     await asyncio.sleep(0.3)
-    # (A republish of version 1 may follow `initialized`'s configuration request; nothing in between.)
+    versions = [p.version for p in client.published if p.uri == URI and p.version != 1]
+    assert versions == sorted(set(versions)) and versions[-1] == 41, versions
+    line = KERNEL.splitlines().index("  let scaled = sin(pair.first) * 2.0;")
+    lines = KERNEL.splitlines(keepends=True)
+    lines[line] = "//" + "x" * 38 + lines[line]
+    fresh = lint_source("".join(lines)).diagnostics
+    text = "".join(lines).encode()
+    assert [(d.code, d.range.start.line) for d in final] == [(d.code, text[:d.span.start].count(b"\n"))
+                                                              for d in fresh]
+
+
+async def test_a_delay_setting_waits_for_quiet_and_checks_only_the_newest(client: LanguageClient):
+    client.set_configuration({"dialect": None, "rules": {}, "diagnosticsDelayMs": 300}, section="coop-lsp")
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
+    await asyncio.sleep(0.5)  # the server asks for the configuration
+    open_document(client, KERNEL)
+    await published(client, URI, 1)
+    client.published.clear()
+    _type_comment_flood(client)
+    await published(client, URI, 41)
+    await asyncio.sleep(0.4)
     versions = [p.version for p in client.published if p.uri == URI and p.version != 1]
     assert versions == [41], versions
 

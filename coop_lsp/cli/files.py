@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..lint.config import ConfigFinder, glob_regex
@@ -30,15 +30,26 @@ class UsageError(Exception):
 
 
 def collect(paths: list[str], finder: ConfigFinder | None = None, hosts: bool = False,
-            force_exclude: bool = False) -> Iterator[Path]:
-    """The files named, and the files to lint below the folders named, in a stable order."""
+            force_exclude: bool = False, on_empty: Callable[[str, str], None] | None = None) -> Iterator[Path]:
+    """The files named, and the files to lint below the folders named, in a stable order.
+
+    A folder that yields nothing is reported to `on_empty` with the reason, so that a CI job
+    whose path is mistyped or ignored does not pass while checking nothing.
+    """
     finder = finder or ConfigFinder(isolated=True)
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            yield from _walk(path, finder, hosts)
+            found = False
+            for file in _walk(path, finder, hosts):
+                found = True
+                yield file
+            if not found and on_empty is not None:
+                on_empty(name, _why_empty(path, finder, hosts))
         elif path.exists() or path.is_symlink():
             if force_exclude and finder.for_path(path).excludes(path):
+                if on_empty is not None:
+                    on_empty(name, "excluded by the configuration's `exclude` (--force-exclude)")
                 continue
             yield path
         else:
@@ -64,6 +75,18 @@ def _walk(root: Path, finder: ConfigFinder, hosts: bool) -> Iterator[Path]:
             continue
         found.append(path)
     yield from sorted(found, key=lambda p: p.parts)
+
+
+def _why_empty(root: Path, finder: ConfigFinder, hosts: bool) -> str:
+    kind = "WGSL (or host) files" if hosts else ".wgsl files"
+    on_disk = [Path(d, f) for d, subdirs, files in os.walk(root) for f in files
+               if not (set(Path(d).relative_to(root).parts) & _SKIPPED_DIRS)]
+    wanted = [p for p in on_disk if _wanted(p, finder, hosts)]
+    if not wanted:
+        return f"no {kind} in it"
+    if all(finder.for_path(p).excludes(p) for p in wanted):
+        return f"its {kind} are excluded by the configuration's `exclude`"
+    return f"its {kind} are ignored by git (.gitignore or .git/info/exclude)"
 
 
 def _git_files(root: Path) -> list[Path] | None:

@@ -19,18 +19,23 @@ import difflib
 import os
 import signal
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from .. import __version__
+from ..core.diagnostic import Diagnostic
 from ..core.rules import find as find_rule
-from ..core.text import SourceText
-from ..lint import lint_source
+from ..core.text import SourceText, Span
 from ..lint.config import DIALECTS, ConfigError, ConfigFinder, Settings, codes_of, targets_of, with_command_line
 from ..lint.fixes import fix_until_stable
-from ..lint.hosts import find_embedded, language_of
+from ..lint.hosts import language_of
+from ..lint.rules import INTERNAL_ERROR
 from . import render
+from .cache import ResultCache, cache_root
+from .checking import Job, lint_data as _lint_data, run_job
+from . import baseline as baseline_file
+from .baseline import Baseline, BaselineError
 from .files import UsageError, collect
+from .parallel import default_jobs, run_parallel
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -65,8 +70,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     parser.add_argument("--hosts", action="store_true",
                         help="in folders, also lint WGSL tagged in .py, .js, .ts and .rs files (see docs/embedded.md)")
+    parser.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
+                        help="lint in N worker processes (default 0: one per CPU core; 1: in this process)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the result cache")
+    parser.add_argument("--cache-dir", metavar="DIR",
+                        help=f"where the result cache lives (default ${{COOP_LINT_CACHE_DIR}} or ./.coop-lint-cache)")
     parser.add_argument("--force-exclude", action="store_true",
                         help="apply the configuration's exclude to files named on the command line too (pre-commit)")
+    parser.add_argument("--write-baseline", metavar="FILE",
+                        help="record the current findings in FILE and exit 0 (adopting coop-lint in an existing codebase)")
+    parser.add_argument("--baseline", metavar="FILE",
+                        help="report only findings that are not in FILE (a --write-baseline file); "
+                             "also lists its entries that no longer occur")
+    parser.add_argument("--baseline-prune", action="store_true",
+                        help="with --baseline: remove the entries that no longer occur from FILE")
+    parser.add_argument("--watch", action="store_true",
+                        help="lint, then re-lint the files that change and print only what changed, until Ctrl-C")
     parser.add_argument("--version", action="version", version=f"coop-lint {__version__}")
     return parser
 
@@ -111,6 +131,13 @@ def _main(argv: list[str]) -> int:
         return _error("no files given (pass PATHs, or '-' for standard input)")
     if args.fix and args.diff:
         return _error("--fix and --diff cannot be used together (--diff shows what --fix would do)")
+    if args.jobs < 0:
+        return _error("--jobs expects a number of processes, 0 for one per CPU core")
+    if args.watch and (args.fix or args.diff or args.write_baseline or "-" in args.paths):
+        return _error("--watch re-lints files as they change: it cannot be combined with --fix, --diff, "
+                      "--write-baseline or standard input")
+    if args.write_baseline and (args.fix or args.diff or args.baseline):
+        return _error("--write-baseline records findings as they are: it cannot be combined with --fix, --diff or --baseline")
     try:
         return _lint(args)
     except ConfigError as error:
@@ -123,6 +150,10 @@ def _main(argv: list[str]) -> int:
 
 def _lint(args: argparse.Namespace) -> int:
     finder = ConfigFinder(Path(args.config) if args.config else None, isolated=args.isolated)
+    try:
+        baseline = _open_baseline(args, finder)
+    except BaselineError as error:
+        return _error(str(error))
     cli_select = codes_of(",".join(args.select), "command line", "--select") if args.select else None
     cli_ignore = codes_of(",".join(args.ignore), "command line", "--ignore", ignoring=True) if args.ignore else frozenset()
     cli_targets = targets_of(",".join(args.target), "command line", "--target") if args.target else None
@@ -131,19 +162,82 @@ def _lint(args: argparse.Namespace) -> int:
         base = finder.for_path(path if path is not None else Path.cwd()).settings_for(path)
         return with_command_line(base, cli_select, cli_ignore, args.dialect, cli_targets)
 
-    reports: list[render.FileReport] = []
-    fixed_stdin: bytes | None = None
-    diffs: list[str] = []
+    if args.watch:
+        return _watch(args, finder, settings_for, baseline)
+
+    inputs = []  # (display, path, is standard input, data or None, error)
     for display, path, reader in _inputs(args, finder):
-        is_stdin = reader is _read_stdin
         try:
-            data = reader()
+            inputs.append((display, path, reader is _read_stdin, reader(), None))
         except OSError as error:
-            reports.append(render.FileReport(display, None, error=_os_error(error)))
+            inputs.append((display, path, reader is _read_stdin, None, _os_error(error)))
+    if args.fix or args.diff:
+        return _fix(args, inputs, settings_for, baseline)
+    cache = None if args.no_cache else ResultCache(cache_root(args.cache_dir))
+    reports: list[render.FileReport | None] = []
+    keys: dict[int, str] = {}
+    jobs: dict[int, Job] = {}
+    profiles: dict[tuple[str, ...], str | None] = {}
+    for index, (display, path, is_stdin, data, error) in enumerate(inputs):
+        if data is None:
+            reports.append(render.FileReport(display, None, error=error))
             continue
         settings = settings_for(path)
         language = language_of(path.suffix) if path is not None else None
-        report, fixed = _lint_one(display, data, settings, language, fix=args.fix or args.diff)
+        reports.append(None)
+        if cache is not None and not is_stdin:
+            fingerprint = profiles.get(settings.targets, "")
+            if fingerprint == "":
+                fingerprint = profiles[settings.targets] = _profiles_fingerprint(settings.targets)
+            if fingerprint is not None:
+                keys[index] = cache.key(data, language, settings, fingerprint)
+                found = cache.get(keys[index])
+                if found is not None:
+                    reports[index] = render.FileReport(display, SourceText.from_bytes(data), found)
+                    continue
+        jobs[index] = Job(data, settings, language)
+    workers = args.jobs or default_jobs()
+    order = list(jobs)
+    if workers > 1 and len(order) > 1:
+        found = run_parallel([jobs[i] for i in order], run_job, workers, _died, _failed)
+    else:
+        found = [run_job(jobs[i]) for i in order]
+    for index, diagnostics in zip(order, found):
+        display, _, _, data, _ = inputs[index]
+        reports[index] = render.FileReport(display, SourceText.from_bytes(data), diagnostics)
+        if cache is not None and index in keys and not any(d.code == INTERNAL_ERROR.code for d in diagnostics):
+            cache.put(keys[index], diagnostics)
+    if cache is not None:
+        for note in cache.notes:
+            print(f"coop-lint: note: {note}", file=sys.stderr)
+    return _conclude(args, baseline, reports, [], None)
+
+
+def _conclude(args, baseline: Baseline | None, reports: list[render.FileReport], diffs: list[str],
+              fixed_stdin: bytes | None) -> int:
+    """The baseline's say on the findings, then the report and the exit status."""
+    if baseline is not None:
+        try:
+            if args.write_baseline:
+                return _write_baseline(args, baseline, reports)
+            _apply_baseline(args, baseline, reports)
+        except BaselineError as error:
+            return _error(str(error))
+    return _finish(args, reports, diffs, fixed_stdin)
+
+
+def _fix(args, inputs, settings_for, baseline: Baseline | None) -> int:
+    """--fix and --diff: one file after the other, in this process (each fix is checked by linting again)."""
+    reports: list[render.FileReport] = []
+    fixed_stdin: bytes | None = None
+    diffs: list[str] = []
+    for display, path, is_stdin, data, error in inputs:
+        if data is None:
+            reports.append(render.FileReport(display, None, error=error))
+            continue
+        settings = settings_for(path)
+        language = language_of(path.suffix) if path is not None else None
+        report, fixed = _lint_one(display, data, settings, language, fix=True)
         reports.append(report)
         if is_stdin and args.fix:
             # --fix on standard input writes the text, fixed or not, to standard output.
@@ -157,7 +251,135 @@ def _lint(args: argparse.Namespace) -> int:
                 path.write_bytes(fixed)
             except OSError as error:
                 report.error = f"cannot write the fixed file: {_os_error(error)}"
-    return _finish(args, reports, diffs, fixed_stdin)
+    return _conclude(args, baseline, reports, diffs, fixed_stdin)
+
+
+def _profiles_fingerprint(targets: tuple[str, ...]) -> str | None:
+    """What the targets' device profiles say, for the cache key; None when a target is the live adapter
+    (its answer may change between runs: no caching)."""
+    if not targets:
+        return "()"
+    if "connected" in targets:
+        return None
+    from ..devices.profiles import resolve_targets
+
+    from .cache import canonical
+
+    chosen, problems = resolve_targets(targets)
+    return canonical((chosen, problems))
+
+
+def _died(job: Job, why: str) -> list[Diagnostic]:
+    return [Diagnostic(INTERNAL_ERROR.code, f"internal error: the worker process checking this file {why}; "
+                                            "its findings are unknown", Span(0, 0))]
+
+
+def _failed(job: Job, trace: str) -> list[Diagnostic]:
+    last = trace.strip().splitlines()[-1] if trace.strip() else "unknown error"
+    return [Diagnostic(INTERNAL_ERROR.code, f"internal error while checking this file: {last}", Span(0, 0))]
+
+
+def _watch(args, finder: ConfigFinder, settings_for, baseline: Baseline | None) -> int:
+    from .watch import watch
+
+    def collect_files() -> list[Path]:
+        found = []
+        for name in args.paths:
+            try:
+                found.extend(collect([name], finder, hosts=args.hosts, force_exclude=args.force_exclude))
+            except UsageError:
+                pass  # a folder deleted while watching: its files drop out
+        return found
+
+    def lint_files(paths: list[Path]) -> list[render.FileReport]:
+        reports = []
+        for path in paths:
+            try:
+                data = path.read_bytes()
+            except OSError as error:
+                reports.append(render.FileReport(str(path), None, error=_os_error(error)))
+                continue
+            report, _ = _lint_one(str(path), data, settings_for(path), language_of(path.suffix), fix=False)
+            reports.append(report)
+        if baseline is not None:
+            _apply_baseline(args, baseline, reports)
+        return reports
+
+    def show(stream, reports: list[render.FileReport]) -> None:
+        for report in reports:
+            if report.error:
+                stream.write(f"{report.display}: error: {report.error}\n")
+            elif not report.diagnostics:
+                stream.write(f"{report.display}: no findings\n")
+        _render(args, stream, [r for r in reports if not r.error and r.diagnostics])
+        stream.flush()
+
+    # Up front, once: a missing path is a usage error and an empty one is named, as without --watch.
+    for _ in collect(args.paths, finder, hosts=args.hosts, force_exclude=args.force_exclude,
+                     on_empty=_warn_nothing_to_lint):
+        pass
+    return watch(collect_files, lint_files, show, sys.stdout, sys.stderr)
+
+
+def _open_baseline(args: argparse.Namespace, finder: ConfigFinder) -> Baseline | None:
+    """The baseline of this run, read before any linting so that a bad file stops the run early."""
+    if args.write_baseline:
+        return Baseline(Path(args.write_baseline), [])
+    path = Path(args.baseline) if args.baseline else finder.for_path(Path.cwd()).baseline
+    if path is None:
+        if args.baseline_prune:
+            raise BaselineError("--baseline-prune needs a baseline (--baseline FILE, or `baseline` in the configuration)")
+        return None
+    return baseline_file.read(path)
+
+
+def _write_baseline(args, baseline: Baseline, reports: list[render.FileReport]) -> int:
+    errors = [r for r in reports if r.error]
+    for report in errors:
+        print(f"coop-lint: error: {report.display}: {report.error}", file=sys.stderr)
+    if errors:
+        return EXIT_ERROR  # a baseline missing the findings of unreadable files would hide them later
+    entries = [baseline_file.entry_for(baseline, r.display, r.source, d)
+               for r in reports if r.source is not None for d in r.diagnostics]
+    baseline_file.write(baseline.path, entries)
+    if not args.quiet:
+        files = len({e.file for e in entries})
+        print(f"Wrote {len(entries)} finding{'s' if len(entries) != 1 else ''} in {files} file{'s' if files != 1 else ''} "
+              f"to {baseline.path} ({len(reports)} file{'s' if len(reports) != 1 else ''} checked).", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+def _apply_baseline(args, baseline: Baseline, reports: list[render.FileReport]) -> None:
+    baseline.start_matching()
+    checked = set()
+    known = 0
+    for report in reports:
+        if report.source is None:
+            continue
+        key = baseline.key_of(report.display)
+        checked.add(key)
+        findings = [(d.code, *baseline_file.fingerprints(report.source, d)) for d in report.diagnostics]
+        in_baseline = baseline.match_file(key, findings)
+        known += sum(in_baseline)
+        report.diagnostics = [d for d, old in zip(report.diagnostics, in_baseline) if not old]
+    stale = baseline.stale(checked)
+    if not args.quiet and known:
+        print(f"coop-lint: {known} finding{'s' if known != 1 else ''} in the baseline {baseline.path} not shown.",
+              file=sys.stderr)
+    if stale and baseline.written_by != __version__:
+        print(f"coop-lint: the baseline was written by coop-lint {baseline.written_by}; its entries that no longer "
+              f"match are listed below, not dropped.", file=sys.stderr)
+    for entry in stale:
+        print(f"coop-lint: baseline: {entry.file}:{entry.line}: {entry.code} no longer occurs ({entry.message})",
+              file=sys.stderr)
+    if stale and args.baseline_prune:
+        gone = set(map(id, stale))
+        baseline_file.write(baseline.path, [e for e in baseline.entries if id(e) not in gone])
+        print(f"coop-lint: removed {len(stale)} stale entr{'ies' if len(stale) != 1 else 'y'} from {baseline.path}.",
+              file=sys.stderr)
+    elif stale:
+        print(f"coop-lint: {len(stale)} baseline entr{'ies' if len(stale) != 1 else 'y'} no longer occur; "
+              f"--baseline-prune removes {'them' if len(stale) != 1 else 'it'}.", file=sys.stderr)
 
 
 def _read_stdin() -> bytes:
@@ -170,39 +392,19 @@ def _inputs(args: argparse.Namespace, finder: ConfigFinder):
             display = args.stdin_filename or "<stdin>"
             yield display, (Path(args.stdin_filename) if args.stdin_filename else None), _read_stdin
             continue
-        for path in collect([name], finder, hosts=args.hosts, force_exclude=args.force_exclude):
+        for path in collect([name], finder, hosts=args.hosts, force_exclude=args.force_exclude,
+                            on_empty=_warn_nothing_to_lint):
             yield str(path), path, path.read_bytes
+
+
+def _warn_nothing_to_lint(name: str, reason: str) -> None:
+    print(f"coop-lint: warning: {name}: nothing to lint: {reason}", file=sys.stderr)
 
 
 def _os_error(error: OSError) -> str:
     if isinstance(error, IsADirectoryError):
         return "is a directory"
     return error.strerror or str(error)
-
-
-def _lint_data(data: bytes, settings: Settings, language: str | None):
-    """(source, findings) of a WGSL file or of the WGSL embedded in a host file."""
-    if language is None:
-        result = lint_source(data, targets=settings.targets, dialect=settings.dialect)
-        diagnostics = settings.apply(result.diagnostics)
-        if result.source.decode_error is not None:
-            # Spans count bytes of the repaired text, not of the file: no fixes.
-            diagnostics = [d if not d.fixes else _without_fixes(d) for d in diagnostics]
-        return result.source, diagnostics
-    source = SourceText.from_bytes(data)
-    diagnostics = []
-    for embedded in find_embedded(data, language):
-        if embedded.skipped:
-            continue
-        for d in settings.apply(lint_source(embedded.content, targets=settings.targets, dialect=settings.dialect).diagnostics):
-            mapped = embedded.map_diagnostic(d)
-            diagnostics.append(mapped if source.decode_error is None else _without_fixes(mapped))
-    diagnostics.sort(key=lambda d: d.sort_key)
-    return source, diagnostics
-
-
-def _without_fixes(diagnostic):
-    return replace(diagnostic, fixes=())
 
 
 def _lint_one(display: str, data: bytes, settings: Settings, language: str | None, fix: bool):
@@ -260,6 +462,8 @@ def _finish(args, reports: list[render.FileReport], diffs: list[str], fixed_stdi
             summary = _summary(linted, findings, args.fix)
             if summary:
                 stream.write(summary + "\n")
+            elif not linted and not errors:
+                print("No files were checked.", file=sys.stderr)
             elif linted:
                 # Standard error, so that clean output stays empty for tools that read it.
                 count = len(linted)
@@ -304,6 +508,7 @@ def _summary(reports: list[render.FileReport], findings: int, fixing: bool) -> s
         if fixable and not fixing:
             text += f" ({fixable} fixable with --fix)"
         parts.append(text + ".")
+    parts.append(f"{len(reports)} file{'s' if len(reports) != 1 else ''} checked.")
     return " ".join(parts)
 
 

@@ -154,7 +154,17 @@ def load_profile(path: Path) -> Profile:
 
 
 def shipped_profiles() -> dict[str, Profile]:
-    """The profiles that come with coop-lsp, by name."""
+    """The profiles that come with coop-lsp, by name (read once per process: every lint with targets asks)."""
+    global _shipped
+    if _shipped is None:
+        _shipped = _read_shipped_profiles()
+    return dict(_shipped)
+
+
+_shipped: dict[str, Profile] | None = None
+
+
+def _read_shipped_profiles() -> dict[str, Profile]:
     found = {}
     for entry in resources.files("coop_lsp.devices").joinpath("profiles").iterdir():
         if entry.name.endswith(".json"):

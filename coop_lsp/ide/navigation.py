@@ -216,6 +216,11 @@ def workspace_symbols(analysis: Analysis, query: str) -> list[WorkspaceSymbol]:
     return out
 
 
+def matches_query(query: str, name: str) -> bool:
+    """Whether a workspace symbol query matches `name` (its letters in order, case-insensitive)."""
+    return _fuzzy(query, name)
+
+
 def _fuzzy(query: str, name: str) -> bool:
     position = 0
     name = name.lower()

@@ -17,6 +17,8 @@ class Settings:
     targets: tuple[str, ...] = ()  # device profile names
     rules: dict = field(default_factory=dict)  # code, name or coop.<name> -> bool
     severities: dict = field(default_factory=dict)  # code, name or coop.<name> -> "error"/"warning"/...
+    # Wait until a document has been quiet this long before checking it; None: the server's default.
+    diagnostics_delay_ms: float | None = None
 
     @classmethod
     def from_json(cls, value) -> "Settings":
@@ -31,7 +33,10 @@ class Settings:
             if isinstance(value.get("rules"), dict) else {}
         severities = {str(k): _SEVERITIES[str(v).lower()] for k, v in value.get("severities", {}).items()
                       if str(v).lower() in _SEVERITIES} if isinstance(value.get("severities"), dict) else {}
-        return cls(dialect, targets, rules, severities)
+        delay = value.get("diagnosticsDelayMs")
+        delay = float(delay) if isinstance(delay, (int, float)) and not isinstance(delay, bool) \
+            and 0 <= delay <= 10_000 else None
+        return cls(dialect, targets, rules, severities, delay)
 
     def _lookup(self, table: dict, code: str):
         rule = find_rule(code)

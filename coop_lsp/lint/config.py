@@ -238,6 +238,7 @@ class Config:
     hosts: bool = False
     indent_width: int = 4  # [tool.coop-lint.format]
     line_width: int = 100
+    baseline: Path | None = None  # resolved against the configuration file's folder
 
     def relative(self, path: Path) -> str | None:
         try:
@@ -273,7 +274,7 @@ class Config:
 
 
 _TOP_KEYS = ("select", "ignore", "severity", "dialect", "targets", "exclude", "per-file-ignores",
-             "overrides", "hosts", "format")
+             "overrides", "hosts", "baseline", "format")
 _OVERRIDE_KEYS = ("files", "select", "ignore", "severity", "dialect", "targets")
 
 
@@ -309,6 +310,10 @@ def parse_table(table: dict, path: Path, section: str) -> Config:
         values["hosts"] = table["hosts"]
     if "format" in table:
         values.update(_format_table(table["format"], where, k("format")))
+    if "baseline" in table:
+        if not isinstance(table["baseline"], str) or not table["baseline"]:
+            raise ConfigError(where, k("baseline"), 'expected the path of a baseline file, such as "coop-lint-baseline.json"')
+        values["baseline"] = path.parent / table["baseline"]
     if "per-file-ignores" in table:
         pfi = table["per-file-ignores"]
         if not isinstance(pfi, dict):

@@ -23,6 +23,7 @@ from ..core.rules import find as find_rule
 from ..syntax.filters import DiagnosticFilters
 from .fixes import without_fixes_that_break_syntax
 from .rules import INTERNAL_ERROR
+from .suppressions import mark_used, unused_suppressions
 
 
 @dataclass(slots=True)
@@ -113,6 +114,10 @@ def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, di
             diagnostics.append(Diagnostic(
                 INTERNAL_ERROR.code, f"internal error in the configuration checks: {type(error).__name__}: {error}",
                 Span(0, 0)))
+    if model is not None and not parsed.root.has_error:
+        # Before filtering: which filters control a finding is what makes them used.
+        mark_used(filters, diagnostics)
+        diagnostics.extend(unused_suppressions(filters, parsed.source, targets_given=bool(targets)))
     diagnostics = apply_filters(diagnostics, filters)
     diagnostics.sort(key=lambda d: d.sort_key)
     diagnostics = without_fixes_that_break_syntax(capped(diagnostics), parsed.source.data)

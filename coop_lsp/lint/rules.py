@@ -10,3 +10,16 @@ INTERNAL_ERROR = register(Rule(
                 "the diagnostics are valid; this one says that some may be missing.",
     suppressible=False,
 ))
+
+UNUSED_SUPPRESSION = register(Rule(
+    code="A001", name="unused_suppression", severity=Severity.WARNING, layer="lint",
+    summary="A diagnostic filter that suppresses nothing.",
+    explanation="A `diagnostic(off, coop.<rule>)` directive or `@diagnostic(...)` attribute that controls no "
+                "finding stays in the code after the problem it silenced is gone, ready to hide the next one. "
+                "coop-lint audits the filters of its own rules whose checks ran on the file (configuration rules "
+                "only when targets are given) and of the Tint uniformity rules it models "
+                "(`chromium.subgroup_matrix_uniformity`, `subgroup_uniformity`, `derivative_uniformity`). "
+                "Filters of rules only Tint checks are left alone. Like ruff's RUF100.",
+    example="diagnostic(off, coop.deprecated_builtin);   // no deprecated call left in the file",
+    fix="Removes the directive or attribute (safe: it controls nothing).",
+))

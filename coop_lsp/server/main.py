@@ -1,37 +1,61 @@
-"""`coop-lsp`: the language server's command line (stdio by default, `--tcp HOST:PORT` for sockets)."""
+"""`coop-lsp`: the language server's command line (stdio by default, `--tcp HOST:PORT` for sockets).
+
+Imports only what answering `initialize` needs (see fast_start.py); the server itself, pygls and the
+checks are imported after the answer, while the editor gets on with its own start.
+"""
 
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
-from .idle_gc import defer_full_collections
-from .server import DEBOUNCE_SECONDS, VERSION, create_server
+from .capabilities import VERSION
+
+DEBOUNCE_MS = 0.0  # no fixed wait by default: see scheduling.py
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="coop-lsp", description="Language server for WGSL matrix kernels.")
     parser.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default)")
     parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead")
-    parser.add_argument("--debounce-ms", type=float, default=DEBOUNCE_SECONDS * 1000,
-                        help="wait this long after an edit before checking the document (default %(default)s)")
+    parser.add_argument("--debounce-ms", type=float, default=DEBOUNCE_MS,
+                        help="check a document only once it has been quiet this long (default %(default)s: check at "
+                             "once, one check at a time per document; the diagnosticsDelayMs setting overrides it)")
     parser.add_argument("--log-file", metavar="PATH", help="write the server's log here")
     parser.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     parser.add_argument("--version", action="version", version=f"coop-lsp {VERSION}")
     args = parser.parse_args(argv)
+    if args.tcp:
+        host, sep, port = args.tcp.rpartition(":")
+        if not sep or not port.isdigit():
+            parser.error("--tcp expects HOST:PORT, for example 127.0.0.1:2087")
+
+    stdin, answered = None, None
+    if not args.tcp:
+        # Before the slow imports: the client sends `initialize` at once and waits for the answer.
+        from .fast_start import Replay, answer_initialize, read_message
+
+        first, message = read_message(sys.stdin.buffer)
+        answered = answer_initialize(message, sys.stdout.buffer)
+        stdin = Replay(first, sys.stdin.buffer)
+
+    import logging
+
+    from .idle_gc import defer_full_collections
+    from .server import create_server
+
     destination = {"filename": args.log_file} if args.log_file else {"stream": sys.stderr}
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         **destination)
     defer_full_collections()
     server = create_server(debounce=max(args.debounce_ms, 0.0) / 1000)
     if args.tcp:
-        host, sep, port = args.tcp.rpartition(":")
-        if not sep or not port.isdigit():
-            parser.error("--tcp expects HOST:PORT, for example 127.0.0.1:2087")
+        host, _, port = args.tcp.rpartition(":")
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
-        server.start_io()
+        if answered is not None:
+            server.protocol.answered_early.add(answered)
+        server.start_io(stdin=stdin)
     # The client has gone: a kernel still running for it would hold the process open until its time limit.
     execute = sys.modules.get("coop_lsp.runner.execute")
     if execute is not None:

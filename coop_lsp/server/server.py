@@ -3,8 +3,7 @@
 Every feature is computed by `coop_lsp.ide` on an `Analysis` of one document
 version. Analyses run on one worker thread so that the event loop keeps
 reading messages (edits, cancellations) while a large file is checked;
-diagnostics are published only for the version they were computed from,
-and only while it is still the newest.
+when diagnostics are checked and published is `scheduling`'s business.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
-from ..core.text import Position
+from ..core.text import Position, SourceText
 from ..format import Options as FormatOptions
 from ..lint.config import ConfigError, ConfigFinder
 from ..ide import actions, completion as ide_completion, formatting as ide_formatting, hover as ide_hover, navigation
@@ -37,18 +36,21 @@ from ..lint import Reuse
 from ..syntax import Document
 from ..syntax.parser import Parsed
 from . import run_command
+from .capabilities import VERSION
 from . import tokens as tokens_
 from .idle_gc import IdleCollector
+from .scheduling import DiagnosticsScheduler
 from .convert import Converter, unit_of
 
 log = logging.getLogger(__name__)
 
-VERSION = "0.1.0"
 CONFIG_SECTION = "coop-lsp"
-DEBOUNCE_SECONDS = 0.15
+DEBOUNCE_SECONDS = 0.0  # no fixed wait: see scheduling.py
 RUN_KERNEL_COMMAND = "coop-lsp.runKernel"
 CANCEL_RUN_COMMAND = "coop-lsp.cancelRun"
 MAX_WORKSPACE_FILES = 2000
+# Documents that keep their trees and per-function caches; the others rest (see CoopLanguageServer.rest).
+WARM_DOCUMENTS = 3
 
 
 def format_options(uri: str) -> FormatOptions:
@@ -78,6 +80,20 @@ class _Malformed:
 class CoopProtocol(LanguageServerProtocol):
     """pygls's protocol, minus its own copy of every document (the server keeps `syntax.Document`s),
     and answering every malformed request with an error response, as JSON-RPC requires."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Request ids the command line answered before pygls was imported (fast_start.py): pygls handles
+        # them as usual, but its response is not sent a second time.
+        self.answered_early: set = set()
+
+    def _send_response(self, msg_id, result=None, error=None):
+        if msg_id in self.answered_early:
+            self.answered_early.discard(msg_id)
+            if error is not None:
+                log.warning("initialize was answered early, but pygls refused its params: %s", error)
+            return
+        super()._send_response(msg_id, result, error)
 
     def structure_message(self, data):
         try:
@@ -120,18 +136,45 @@ class CoopProtocol(LanguageServerProtocol):
 @dataclass(eq=False)
 class DocumentState:
     uri: str
-    document: Document
+    parsed_document: Document | None
     opened: bool = True
     analysis: Analysis | None = None
     analysis_key: object = None  # the Parsed object the analysis was computed from
     inflight: asyncio.Future | None = None
     inflight_key: object = None
-    pending: asyncio.Task | None = None
     mtime: float | None = None  # for documents read from disk because the client never opened them
     published: list = field(default_factory=list)
     tokens: tuple[str, list[int]] | None = None  # the semantic tokens last sent, and their result id
     # What this document's last analysis leaves for the next (used on the analysis thread only).
     reuse: Reuse = field(default_factory=Reuse)
+    # A document no one is editing keeps its text, and what the client may ask of it without an edit:
+    # its diagnostics and symbols (see `CoopLanguageServer.rest`).
+    resting_text: tuple[str, int] | None = None
+    resting_diagnostics: tuple[int, list] | None = None  # (version, LSP diagnostics)
+    resting_symbols: list | None = None  # navigation.WorkspaceSymbol, every module-scope one
+
+    @property
+    def document(self) -> Document:
+        """The document, parsed again if it was resting."""
+        if self.parsed_document is None:
+            text, version = self.resting_text
+            self.parsed_document, self.resting_text = Document(text, version), None
+        return self.parsed_document
+
+    @property
+    def resting(self) -> bool:
+        return self.parsed_document is None
+
+    @property
+    def version(self) -> int:
+        return self.resting_text[1] if self.parsed_document is None else self.parsed_document.version
+
+
+@dataclass(eq=False, slots=True)
+class _Checked:
+    key: object  # the Parsed object the analysis was computed from
+    version: int | None
+    analysis: Analysis
 
 
 class CoopLanguageServer(LanguageServer):
@@ -145,6 +188,8 @@ class CoopLanguageServer(LanguageServer):
                                                                        thread_name_prefix="coop-analysis")
         self.idle_gc = IdleCollector()
         self.format_arrivals: dict[int, object] = {}  # id(params) -> the Parsed current when it arrived
+        self.scheduler = DiagnosticsScheduler(self._current, self._check, self._send_diagnostics, debounce)
+        self.warm: list[str] = []  # the documents being worked on, most recent last (see `rest`)
 
     def report_server_error(self, error: Exception, source) -> None:
         if isinstance(error, json.JSONDecodeError) or isinstance(error.__cause__, json.JSONDecodeError):
@@ -191,6 +236,10 @@ class CoopLanguageServer(LanguageServer):
         if state.analysis is not None and state.analysis_key is key:
             return state.analysis
         if state.inflight is None or state.inflight_key is not key:
+            if state.inflight is not None:
+                # A version that is no longer the newest: dropped if it has not started (one that has
+                # finishes on the thread, and what it leaves in `reuse` speeds up this one).
+                state.inflight.cancel()
             loop = asyncio.get_running_loop()
             # The Document edits its tree in place on the next change: the analysis thread gets a copy.
             snapshot = Parsed(key.source, key.tree.copy())
@@ -199,7 +248,13 @@ class CoopLanguageServer(LanguageServer):
                                                   self.settings.dialect or "auto")
             state.inflight_key = key
         future = state.inflight
-        analysis = await asyncio.shield(future)
+        try:
+            analysis = await asyncio.shield(future)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if future.cancelled() and task is not None and not task.cancelling():
+                return await self.analysis(state)  # it went stale before it ran: the newest version's
+            raise
         if state.inflight is future:
             state.inflight = state.inflight_key = None
             self.idle_gc.analysed()
@@ -207,10 +262,48 @@ class CoopLanguageServer(LanguageServer):
             state.analysis, state.analysis_key = analysis, key
         return analysis
 
+    # --------------------------------------------------------- memory
+    def touch(self, uri: str) -> None:
+        """`uri` is being worked on (edited, or asked about): it keeps everything its next edit replays."""
+        if self.warm and self.warm[-1] == uri:
+            return
+        if uri in self.warm:
+            self.warm.remove(uri)
+        self.warm.append(uri)
+        del self.warm[:-WARM_DOCUMENTS]
+        self.rest_the_others()
+
+    def rest_the_others(self) -> None:
+        for uri, state in self.documents.items():
+            if uri not in self.warm and not state.resting:
+                self.rest(state)
+
+    def rest(self, state: DocumentState) -> bool:
+        """Keeps only the text, diagnostics and symbols of a document no one is working on: its tree,
+        analysis and per-function caches (most of a document's memory) go, and come back on the next edit
+        or request (a full check, as on opening it). Not while it is being checked."""
+        if state.inflight is not None or self.scheduler.busy(state.uri):
+            return False
+        document = state.parsed_document
+        if state.analysis is not None and state.analysis_key is document.parsed:
+            if state.resting_diagnostics is None or state.resting_diagnostics[0] != document.version:
+                state.resting_diagnostics = (document.version, self.lsp_diagnostics(state.uri, state.analysis))
+            state.resting_symbols = navigation.workspace_symbols(state.analysis, "")
+        else:
+            state.resting_diagnostics = state.resting_symbols = None
+        state.resting_text = (document.text, document.version)
+        state.parsed_document = None
+        state.analysis = state.analysis_key = None
+        state.tokens = None
+        state.reuse = Reuse()
+        return True
+
     async def features(self, uri: str) -> tuple[Analysis, Converter] | None:
         state = self.state(uri)
         if state is None:
             return None
+        if state.opened:
+            self.touch(uri)
         analysis = await self.analysis(state)
         return analysis, Converter(analysis.source, self.unit)
 
@@ -242,26 +335,35 @@ class CoopLanguageServer(LanguageServer):
 
     # --------------------------------------------------------- diagnostics
     def schedule_diagnostics(self, state: DocumentState, delay: float | None = None) -> None:
-        if state.pending is not None and not state.pending.done():
-            state.pending.cancel()
-        state.pending = asyncio.get_running_loop().create_task(
-            self._publish_later(state, state.document.parsed, self.debounce if delay is None else delay))
+        if delay is None and self.settings.diagnostics_delay_ms is not None:
+            delay = self.settings.diagnostics_delay_ms / 1000
+        self.scheduler.changed(state.uri, delay)
 
-    async def _publish_later(self, state: DocumentState, key: object, delay: float) -> None:
-        try:
-            if delay:
-                await asyncio.sleep(delay)
-            if state.document.parsed is not key or self.documents.get(state.uri) is not state:
-                return
-            analysis = await self.analysis(state)
-            # An edit that arrived while checking makes this result stale: never publish it.
-            if state.document.parsed is not key or self.documents.get(state.uri) is not state:
-                return
-            self.publish(state, analysis)
-        except asyncio.CancelledError:
-            pass
-        except Exception:  # noqa: BLE001 - diagnostics must never take the server down
-            log.exception("publishing diagnostics for %s failed", state.uri)
+    def _current(self, uri: str):
+        state = self.documents.get(uri)
+        return None if state is None else (state.document.parsed, state.document.version)
+
+    async def _check(self, uri: str) -> "_Checked":
+        state = self.documents[uri]
+        key = state.document.parsed
+        analysis = await self.analysis(state)
+        return _Checked(key, analysis.version, analysis)
+
+    def _send_diagnostics(self, uri: str, checked: "_Checked") -> None:
+        diagnostics = self.lsp_diagnostics(uri, checked.analysis)
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+            uri=uri, version=checked.version, diagnostics=diagnostics))
+        state = self.documents.get(uri)
+        if state is not None:
+            state.resting_diagnostics = (checked.version, diagnostics)
+            if uri not in self.warm:
+                # Once the scheduler's check of it has ended.
+                asyncio.get_running_loop().call_soon(self._rest_if_cold, uri)
+
+    def _rest_if_cold(self, uri: str) -> None:
+        state = self.documents.get(uri)
+        if state is not None and uri not in self.warm and not state.resting:
+            self.rest(state)
 
     def lsp_diagnostics(self, uri: str, analysis: Analysis) -> list[lsp.Diagnostic]:
         convert = Converter(analysis.source, self.unit)
@@ -278,8 +380,8 @@ class CoopLanguageServer(LanguageServer):
             self.publish(state, state.analysis)
 
     def publish(self, state: DocumentState, analysis: Analysis) -> None:
-        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-            uri=state.uri, version=analysis.version, diagnostics=self.lsp_diagnostics(state.uri, analysis)))
+        """Publishes if `analysis` is of the document's newest version (never one older than the client has)."""
+        self.scheduler.offer(state.uri, _Checked(state.analysis_key, analysis.version, analysis))
 
     def republish_all(self) -> None:
         """Re-checks every open document, e.g. after the targets changed."""
@@ -348,6 +450,9 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         item = params.text_document
         state = DocumentState(item.uri, Document(item.text, item.version))
         ls.documents[item.uri] = state
+        # Opened again without a close: its versions may start over.
+        ls.scheduler.forget(item.uri)
+        ls.touch(item.uri)
         ls.schedule_diagnostics(state, delay=0)
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -357,6 +462,7 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
             log.warning("didChange for a document that is not open: %s", params.text_document.uri)
             return
         version = params.text_document.version
+        ls.touch(state.uri)
         unit = ls.unit
         for change in params.content_changes:
             if isinstance(change, lsp.TextDocumentContentChangePartial):
@@ -372,9 +478,10 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: lsp.DidCloseTextDocumentParams):
         state = ls.documents.pop(params.text_document.uri, None)
+        ls.scheduler.forget(params.text_document.uri)
+        if params.text_document.uri in ls.warm:
+            ls.warm.remove(params.text_document.uri)
         if state is not None:
-            if state.pending is not None:
-                state.pending.cancel()
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=state.uri, diagnostics=[]))
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
@@ -389,6 +496,12 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         state = ls.state(params.text_document.uri)
         if state is None:
             return lsp.RelatedFullDocumentDiagnosticReport(items=[])
+        kept = state.resting_diagnostics
+        if state.resting and kept is not None and kept[0] == state.version:
+            result_id = f"rest-{state.version}"
+            if params.previous_result_id == result_id:
+                return lsp.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+            return lsp.RelatedFullDocumentDiagnosticReport(items=kept[1], result_id=result_id)
         analysis = await ls.analysis(state)
         result_id = f"{id(analysis)}-{analysis.version}"
         if params.previous_result_id == result_id:
@@ -419,7 +532,7 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
                     continue
                 analysis = await ls.analysis(state)
                 items.append(lsp.WorkspaceFullDocumentDiagnosticReport(
-                    uri=uri, version=state.document.version if state.opened else None,
+                    uri=uri, version=state.version if state.opened else None,
                     items=ls.lsp_diagnostics(uri, analysis)))
                 if token is not None and index % 10 == 0:
                     ls.work_done_progress.report(token, lsp.WorkDoneProgressReport(
@@ -427,6 +540,7 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
         finally:
             if token is not None:
                 ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{len(files)} files"))
+            ls.rest_the_others()
         return lsp.WorkspaceDiagnosticReport(items=items)
 
     # ------------------------------------------------------------- hover and navigation
@@ -516,11 +630,17 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
     async def workspace_symbol(params: lsp.WorkspaceSymbolParams):
         out = []
         for uri, state in list(ls.documents.items()):
-            analysis = await ls.analysis(state)
-            convert = Converter(analysis.source, ls.unit)
-            for symbol in navigation.workspace_symbols(analysis, params.query):
+            if state.resting and state.resting_symbols is not None:
+                convert = Converter(SourceText(state.resting_text[0]), ls.unit)
+                symbols = [s for s in state.resting_symbols if navigation.matches_query(params.query, s.name)]
+            else:
+                analysis = await ls.analysis(state)
+                convert = Converter(analysis.source, ls.unit)
+                symbols = navigation.workspace_symbols(analysis, params.query)
+            for symbol in symbols:
                 out.append(lsp.SymbolInformation(name=symbol.name, kind=_SYMBOL_KINDS[symbol.kind],
                                                  location=lsp.Location(uri=uri, range=convert.range(symbol.span))))
+        ls.rest_the_others()
         return out
 
     # ------------------------------------------------------------- completion
@@ -687,9 +807,7 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
 
     @ls.feature(lsp.SHUTDOWN)
     def shutdown(*args):
-        for state in ls.documents.values():
-            if state.pending is not None:
-                state.pending.cancel()
+        ls.scheduler.stop()
         ls.analysis_executor.shutdown(wait=False, cancel_futures=True)
 
 

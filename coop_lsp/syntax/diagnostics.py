@@ -101,14 +101,17 @@ def _nodes_by_type(root: ts.Node) -> dict[str, list[ts.Node]]:
     100,000 levels deep, where query cursors slow down badly.
     """
     found: dict[str, list[ts.Node]] = {kind: [] for kind in _WATCHED}
+    bucket_of = found.get
     stack = [root]
     while stack:
         node = stack.pop()
-        bucket = found.get(node.type)
+        bucket = bucket_of(node.type)
         if bucket is not None:
             bucket.append(node)
-        if node.child_count:
-            stack.extend(reversed(node.children))
+        # Every watched type is named, and named nodes hang only below named nodes: skipping the
+        # tokens halves the walk.
+        if node.named_child_count:
+            stack.extend(reversed(node.named_children))
     return found
 
 

@@ -31,6 +31,9 @@ class Filter:
 class DiagnosticFilters:
     def __init__(self, filters: list[Filter]) -> None:
         self.filters = filters
+        # Filters that decided the severity of at least one finding: the suppression audit
+        # reports the others as suppressing nothing.
+        self.used: set[int] = set()
 
     @classmethod
     def from_tree(cls, root: ts.Node, source: SourceText) -> "DiagnosticFilters":
@@ -60,7 +63,10 @@ class DiagnosticFilters:
     def severity(self, rule: str, offset: int, default: Severity | None) -> Severity | None:
         """The effective severity of `rule` at `offset`; None when it is switched off."""
         best = self.controlling(rule, offset)
-        return best.severity if best is not None else default
+        if best is None:
+            return default
+        self.used.add(id(best))
+        return best.severity
 
     def controlling(self, rule: str, offset: int) -> Filter | None:
         """The innermost filter for `rule` whose construct contains `offset`."""

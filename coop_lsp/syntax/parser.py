@@ -6,13 +6,13 @@ import functools
 from dataclasses import dataclass
 
 import tree_sitter as ts
+import tree_sitter_wgsl
 
 from ..core.text import Position, SourceText, Span
-from . import _wgsl
 
 @functools.cache
 def wgsl_language() -> ts.Language:
-    return ts.Language(_wgsl.language())
+    return ts.Language(tree_sitter_wgsl.language())
 
 
 def _new_parser() -> ts.Parser:

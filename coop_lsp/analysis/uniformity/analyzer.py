@@ -767,6 +767,9 @@ def _escapes(node: ts.Node, cache: dict, allow_break: bool = False, allow_contin
     return "return" in exits or ("break" in exits and not allow_break) or ("continue" in exits and not allow_continue)
 
 
+_NO_EXITS: frozenset[str] = frozenset()
+
+
 def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
     """The ways out of `node` ("return", "break", "continue"), computed once per node.
 
@@ -784,10 +787,15 @@ def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
         found = frozenset({"break"})
     elif kind == "continue_statement":
         found = frozenset({"continue"})
-    elif node.child_count == 0 or kind.endswith("_expression") or kind == "function_declaration":
+    elif node.named_child_count == 0 or kind.endswith("_expression") or kind == "function_declaration":
         found = frozenset()
     else:
-        found = frozenset().union(*(_exits(child, cache) for child in node.children))
+        # Named children only: every way out is a named statement, and tokens are most of the children.
+        found = _NO_EXITS
+        for child in node.named_children:
+            exits = _exits(child, cache)
+            if exits:
+                found = found | exits
         if kind in ("loop_statement", "for_statement", "while_statement"):
             found = found & {"return"}
         elif kind == "switch_statement":

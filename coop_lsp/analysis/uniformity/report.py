@@ -15,8 +15,10 @@ from .analyzer import Failure, UniformityAnalysis
 from .reuse import SummaryReuse
 from .levels import SUBGROUP, TINT
 
-KNOWN_TINT_RULES = {"derivative_uniformity", "subgroup_uniformity", "chromium.subgroup_matrix_uniformity",
-                    "chromium.unreachable_code"}
+# The Tint rules this analysis decides like Tint, so a filter of them that controls nothing is known
+# to be unused (lint/suppressions.py).
+MODELLED_TINT_RULES = {"derivative_uniformity", "subgroup_uniformity", "chromium.subgroup_matrix_uniformity"}
+KNOWN_TINT_RULES = MODELLED_TINT_RULES | {"chromium.unreachable_code"}
 # Names seen in design documents and proposals, and what Tint calls them.
 RENAMES = {
     "chromium_experimental.subgroup_matrix_uniformity": "chromium.subgroup_matrix_uniformity",
@@ -63,6 +65,7 @@ def uniformity_diagnostics(root: ts.Node, source: SourceText, model: SemanticMod
                                   "check is stricter than needed", failure.span, severity=Severity.WARNING,
                                   fixes=_suppression_fix(root, source, failure)))
     divergent_calls = set()
+    hidden: dict[int, tuple] = {}
     for failure in subgroup:
         if failure.requirement.scope != "subgroup uniform" or failure.call.start in divergent_calls:
             continue
@@ -75,8 +78,26 @@ def uniformity_diagnostics(root: ts.Node, source: SourceText, model: SemanticMod
                               f"{failure.message.replace('must only be called from subgroup uniform control flow', 'is called where lanes of one subgroup diverge')}; "
                               "the result is undefined even with Tint's check switched off", failure.span,
                               related=tuple(Related(n.span, n.message) for n in failure.notes)))
+        rule = failure.requirement.rule
+        written = filters.controlling(rule, failure.span.start) if rule else None
+        if written is not None and written.severity is None:
+            hidden.setdefault(id(written), (written, []))[1].append(failure)
+    out.extend(_hiding_suppression(written, failures, source) for written, failures in hidden.values())
     out.extend(_unknown_rules(filters, source))
     return out
+
+
+def _hiding_suppression(written, failures: list[Failure], source: SourceText) -> Diagnostic:
+    """A002: the filter that switches Tint's check off over calls whose lanes really diverge."""
+    first = failures[0]
+    line = source.position(first.span.start).line + 1
+    more = f" (and {len(failures) - 1} more call{'s' if len(failures) > 2 else ''})" if len(failures) > 1 else ""
+    return Diagnostic(
+        rules.SUPPRESSION_HIDES_DIVERGENCE.code,
+        f"'diagnostic(off, {written.rule})' hides real divergence: '{first.builtin}' on line {line}{more} is called "
+        "where lanes of one subgroup take different paths, so its result is undefined on the GPU",
+        _rule_span(written, source), Severity.WARNING,
+        related=tuple(Related(f.span, f"'{f.builtin}' is called here with diverged lanes") for f in failures))
 
 
 def _dialect(model: SemanticModel) -> str | None:

@@ -48,3 +48,18 @@ UNKNOWN_DIAGNOSTIC_RULE = register(Rule(
     example="diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);",
     fix="Rewrites the name to the one Tint recognizes.",
 ))
+
+SUPPRESSION_HIDES_DIVERGENCE = register(Rule(
+    code="A002", name="suppression_hides_divergence", severity=Severity.WARNING, layer="analysis",
+    summary="A uniformity suppression that hides a call whose lanes really diverge.",
+    explanation="Production kernels switch Tint's uniformity check off (`diagnostic(off, subgroup_uniformity)`, "
+                "`diagnostic(off, chromium.subgroup_matrix_uniformity)`, globally or on a function or statement) "
+                "to get past a compiler that is stricter than needed (U003). The same filter also hides calls "
+                "that are not subgroup-uniform: there the lanes of one subgroup take different paths and the "
+                "cooperative operation's result is undefined. coop-lint's subgroup analysis finds such a call "
+                "(U002) under the filter; this finding points at the filter, with the call as related location.",
+    example="diagnostic(off, chromium.subgroup_matrix_uniformity);\n"
+            "...  if sid < 16u { acc = subgroupMatrixMultiplyAccumulate(a, b, acc); }   // sid: subgroup_invocation_id",
+    fix="Make the call uniform within each subgroup, then narrow the filter to the statement that needs it. "
+        "Removing the filter is not offered as a fix: Tint would then reject the kernel.",
+))

@@ -102,6 +102,7 @@ fn f() {}
 // === Tint's real uniformity rule name
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A001 this suppression of 'chromium.subgroup_matrix_uniformity' applies to n
 fn f() {}
 
 // === plain module with no matrix extension

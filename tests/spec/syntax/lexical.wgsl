@@ -24,8 +24,11 @@ fn f() {
 enable f16, subgroups;
 requires readonly_and_readwrite_storage_textures, packed_4x8_integer_dot_product;
 diagnostic(off, derivative_uniformity);
+//              ^ A001 this suppression of 'derivative_uniformity' applies to no finding
 diagnostic(warning, coop.deprecated_builtin);
+//                  ^ A001 this filter of 'coop.deprecated_builtin' applies to no finding
 diagnostic(off, chromium.subgroup_matrix_uniformity,);
+//              ^ A001 this suppression of 'chromium.subgroup_matrix_uniformity' applies to n
 fn f() {}
 
 // === module-scope declarations of every kind

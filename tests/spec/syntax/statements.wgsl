@@ -96,12 +96,15 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 @compute @workgroup_size(64)
 fn main(@builtin(local_invocation_index) li: u32) {
   @diagnostic(off, derivative_uniformity) {
+//                 ^ A001 this suppression of 'derivative_uniformity' applies to no finding
     data[li] = 1.0;
   }
   for (var i = 0u; i < 4u; i++) @diagnostic(warning, derivative_uniformity) {
+//                                                   ^ A001 this filter of 'derivative_uniformity' applies to no finding
     data[i] += 1.0;
   }
   loop @diagnostic(info, derivative_uniformity) {
+//                       ^ A001 this filter of 'derivative_uniformity' applies to no finding
     break;
   }
 }

@@ -22,6 +22,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
 
 // === module off with a really divergent condition
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 enable chromium_experimental_subgroup_matrix;
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @compute @workgroup_size(32)
@@ -77,6 +78,7 @@ enable subgroups;
 enable chromium_experimental_subgroup_matrix;
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @diagnostic(off, chromium.subgroup_matrix_uniformity)
+//               ^ A001 this suppression of 'chromium.subgroup_matrix_uniformity' applies to n
 fn other() {}
 @compute @workgroup_size(32)
 fn main(@builtin(local_invocation_index) li: u32) {
@@ -96,6 +98,7 @@ fn load() -> subgroup_matrix_left<f32, 8, 8> {
 //       ^ U003 'subgroupMatrixLoad'
 }
 @diagnostic(off, chromium.subgroup_matrix_uniformity)
+//               ^ A001 this suppression of 'chromium.subgroup_matrix_uniformity' applies to n
 @compute @workgroup_size(32)
 fn main(@builtin(local_invocation_index) li: u32) {
   if subgroupBroadcastFirst(li) == 0u {
@@ -122,6 +125,7 @@ enable chromium_experimental_subgroup_matrix;
 @compute @workgroup_size(32)
 fn main(@builtin(local_invocation_index) li: u32) {
   @diagnostic(off, chromium.subgroup_matrix_uniformity)
+//                 ^ A001 this suppression of 'chromium.subgroup_matrix_uniformity' applies to n
   if subgroupBroadcastFirst(li) == 0u {
     return;
   }
@@ -215,6 +219,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
 
 // === statement attribute error re-enables under module off
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A001 this suppression of 'chromium.subgroup_matrix_uniformity' applies to n
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
@@ -240,6 +245,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
 
 // === subgroup_uniformity off with divergent condition
 diagnostic(off, subgroup_uniformity);
+//              ^ A002 'diagnostic(off, subgroup_uniformity)' hides real divergence: 'subgrou
 enable subgroups;
 @compute @workgroup_size(64)
 fn main(@builtin(subgroup_invocation_id) lane: u32) {
@@ -252,6 +258,7 @@ fn main(@builtin(subgroup_invocation_id) lane: u32) {
 
 // === subgroup_uniformity does not cover matrix builtins
 diagnostic(off, subgroup_uniformity);
+//              ^ A001 this suppression of 'subgroup_uniformity' applies to no finding
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
@@ -266,6 +273,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
 
 // === matrix rule does not cover plain subgroup builtins
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A001 this suppression of 'chromium.subgroup_matrix_uniformity' applies to n
 enable subgroups;
 @compute @workgroup_size(64)
 fn main(@builtin(local_invocation_index) li: u32) {
@@ -278,6 +286,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
 
 // === matrix rule off does not cover barriers
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A001 this suppression of 'chromium.subgroup_matrix_uniformity' applies to n
 @compute @workgroup_size(64)
 fn main(@builtin(local_invocation_index) li: u32) {
   if li > 3u {
@@ -288,6 +297,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
 
 // === derivative_uniformity has no effect on compute barriers
 diagnostic(off, derivative_uniformity);
+//              ^ A001 this suppression of 'derivative_uniformity' applies to no finding
 @compute @workgroup_size(64)
 fn main(@builtin(local_invocation_index) li: u32) {
   if li > 3u {
@@ -298,6 +308,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
 
 // === derivative_uniformity has no effect on matrix builtins
 diagnostic(off, derivative_uniformity);
+//              ^ A001 this suppression of 'derivative_uniformity' applies to no finding
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;

@@ -177,6 +177,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @compute @workgroup_size(32)
 fn main(@builtin(subgroup_invocation_id) lane: u32) {
@@ -191,6 +192,7 @@ fn main(@builtin(subgroup_invocation_id) lane: u32) {
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @group(0) @binding(1) var<storage, read> counts: array<u32>;
 @compute @workgroup_size(32)
@@ -208,6 +210,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
 // === rule off, per-invocation offset argument
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @compute @workgroup_size(32)
 fn main(@builtin(local_invocation_index) li: u32) {
@@ -220,6 +223,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @compute @workgroup_size(32)
 fn main() {
@@ -233,6 +237,7 @@ fn main() {
 // === rule off, branch on an inclusive scan
 enable subgroups;
 diagnostic(off, subgroup_uniformity);
+//              ^ A002 'diagnostic(off, subgroup_uniformity)' hides real divergence: 'subgrou
 @compute @workgroup_size(64)
 fn main() {
   if subgroupInclusiveAdd(1u) > 4u {
@@ -246,6 +251,7 @@ fn main() {
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @compute @workgroup_size(32)
 fn main() {
@@ -257,6 +263,7 @@ fn main() {
 // === rule off, branch on subgroupShuffle
 enable subgroups;
 diagnostic(off, subgroup_uniformity);
+//              ^ A002 'diagnostic(off, subgroup_uniformity)' hides real divergence: 'subgrou
 @compute @workgroup_size(64)
 fn main(@builtin(subgroup_invocation_id) lane: u32) {
   if subgroupShuffle(lane, 3u) == lane {
@@ -269,6 +276,7 @@ fn main(@builtin(subgroup_invocation_id) lane: u32) {
 // === rule off, non-uniform early return before the multiply
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 @compute @workgroup_size(32)
 fn main(@builtin(local_invocation_id) lid: vec3u) {
   let l = subgroup_matrix_left<f32, 8, 8>(1.0);
@@ -284,6 +292,7 @@ fn main(@builtin(local_invocation_id) lid: vec3u) {
 // === rule off, per-invocation break in a matrix loop
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @compute @workgroup_size(32)
 fn main(@builtin(local_invocation_index) li: u32) {
@@ -301,6 +310,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
 // === rule off, divergent value through a helper parameter
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
+//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 fn load_at(offset: u32) -> subgroup_matrix_left<f32, 8, 8> {
   return subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, row_major>(&buf, offset, 8u);

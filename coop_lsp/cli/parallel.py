@@ -1,0 +1,145 @@
+"""Running jobs over worker processes, one job at a time per worker, so that a worker that dies costs
+only the job it was running.
+
+`concurrent.futures.ProcessPoolExecutor` fails every pending job once one
+worker dies and cannot say which job killed it. Here each worker has its
+own pipe: the parent sends it one job, waits for the answer, sends the
+next. When a worker's process ends without answering, a new worker takes its
+place and tries the job once more (the first may have died of something
+else, or before it even started it); if that one dies too, the job gets
+`on_death`'s result. The other jobs go on.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import traceback
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def run_parallel(jobs: Sequence[Any], work: Callable[[Any], Any], workers: int,
+                 on_death: Callable[[Any, str], Any], on_error: Callable[[Any, str], Any]) -> list[Any]:
+    """`work(job)` for every job, in worker processes; results in the order of `jobs`. A job whose worker
+    died gets `on_death(job, why)`; one whose `work` raised gets `on_error(job, traceback)`."""
+    context = _context()
+    results: list[Any] = [None] * len(jobs)
+    waiting = list(range(len(jobs) - 1, -1, -1))  # popped from the end: first job first
+    running: dict[Connection, tuple[Any, int | None]] = {}  # connection -> (process, job index)
+    deaths = [0] * len(jobs)
+
+    def start() -> None:
+        parent, child = context.Pipe()
+        process = context.Process(target=_serve, args=(child, work), daemon=True)
+        process.start()
+        child.close()
+        running[parent] = (process, None)
+        feed(parent)
+
+    def feed(connection: Connection) -> None:
+        process, _ = running[connection]
+        if waiting:
+            index = waiting.pop()
+            running[connection] = (process, index)
+            try:
+                connection.send(jobs[index])
+            except (BrokenPipeError, OSError):
+                pass  # it died already: found by the wait below
+        else:
+            running.pop(connection)
+            try:
+                connection.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+            connection.close()
+            process.join()
+
+    try:
+        for _ in range(min(workers, len(jobs))):
+            start()
+        while running:
+            sentinels = {process.sentinel: connection for connection, (process, _) in running.items()}
+            ready = wait(list(running) + list(sentinels))
+            handled = set()
+            for item in ready:
+                connection = item if isinstance(item, Connection) else sentinels.get(item)
+                if connection is None or connection in handled or connection not in running:
+                    continue
+                handled.add(connection)
+                process, index = running[connection]
+                try:
+                    if not connection.poll():
+                        raise EOFError
+                    ok, value = connection.recv()
+                except (EOFError, OSError):
+                    process.join()
+                    running.pop(connection)
+                    connection.close()
+                    if index is not None:
+                        deaths[index] += 1
+                        if deaths[index] < 2:
+                            waiting.append(index)
+                        else:
+                            results[index] = on_death(jobs[index], _why(process.exitcode))
+                    if waiting:
+                        start()
+                    continue
+                results[index] = value if ok else on_error(jobs[index], value)
+                feed(connection)
+    finally:
+        for connection, (process, _) in list(running.items()):
+            process.kill()
+            process.join()
+            connection.close()
+    return results
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    # fork: the workers start with everything the parent imported (the spawn default would import it
+    # all again in every worker).
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
+def _serve(connection: Connection, work: Callable[[Any], Any]) -> None:
+    status = 0
+    try:
+        while True:
+            try:
+                job = connection.recv()
+            except EOFError:
+                break
+            if job is None:
+                break
+            try:
+                answer = (True, work(job))
+            except Exception:  # noqa: BLE001 - reported for this job; the worker goes on
+                answer = (False, traceback.format_exc(limit=8))
+            connection.send(answer)
+    except BaseException:  # noqa: BLE001 - the parent reports the job as lost
+        status = 1
+    finally:
+        connection.close()
+        # Not sys.exit: a forked child must not flush the parent's buffered output a second time.
+        os._exit(status)
+
+
+def _why(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        import signal
+
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        return f"killed by {name}"
+    return f"exited with status {exitcode}"

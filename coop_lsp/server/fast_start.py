@@ -1,0 +1,103 @@
+"""Answering `initialize` before the server is imported.
+
+pygls and lsprotocol take about 0.2-0.5 s to import, most of it building
+lsprotocol's hundreds of message classes; the editor waits for the answer to
+`initialize` before it sends anything else. So over stdio the command line
+starts importing the server in a thread, reads the first message itself, and
+if it is `initialize` answers it from `capabilities` (plain data, the same
+answer pygls computes). The message is then replayed to pygls, which sets up
+its workspace and runs the server's own `initialize` handler as usual; its
+response to that request id is dropped (`CoopProtocol.answered_early`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import BinaryIO
+
+from .capabilities import initialize_result
+
+
+def read_message(stream: BinaryIO) -> tuple[bytes, dict | None]:
+    """The first message's raw bytes (headers included) and its JSON body, or None if it is not one we read."""
+    raw = bytearray()
+    length = None
+    while True:
+        line = stream.readline()
+        raw += line
+        if not line:
+            return bytes(raw), None
+        if line in (b"\r\n", b"\n"):
+            break
+        name, _, value = line.decode("ascii", errors="replace").partition(":")
+        if name.strip().lower() == "content-length" and value.strip().isdigit():
+            length = int(value.strip())
+    if length is None:
+        return bytes(raw), None
+    body = stream.read(length)
+    raw += body
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return bytes(raw), None
+    return bytes(raw), message if isinstance(message, dict) else None
+
+
+def answer_initialize(message: dict | None, out: BinaryIO) -> object | None:
+    """Writes the answer if `message` is an initialize request; returns its id (None: nothing answered)."""
+    if message is None or message.get("method") != "initialize" or "id" not in message:
+        return None
+    params = message.get("params")
+    if not _plausible(params):
+        return None  # malformed: pygls answers it with the error it deserves
+    body = json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": initialize_result(params)})
+    out.write(f"Content-Length: {len(body)}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n"
+              .encode("ascii") + body.encode("ascii"))
+    out.flush()
+    return message["id"]
+
+
+def _plausible(params) -> bool:
+    """Whether pygls will accept these params (when unsure, leave the answer to pygls: slower, never wrong)."""
+    if not isinstance(params, dict) or not isinstance(params.get("capabilities"), dict):
+        return False
+    expected = {"processId": int, "rootUri": str, "rootPath": str, "workspaceFolders": list, "locale": str,
+                "clientInfo": dict, "trace": str}
+    for name, kind in expected.items():
+        value = params.get(name)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+            return False
+    folders = params.get("workspaceFolders") or []
+    return all(isinstance(f, dict) and isinstance(f.get("uri"), str) and isinstance(f.get("name"), str)
+               for f in folders)
+
+
+class Replay:
+    """A binary stream that gives `first` again before the rest of `stream` (for pygls's reader)."""
+
+    def __init__(self, first: bytes, stream: BinaryIO) -> None:
+        self._first = io.BytesIO(first)
+        self._left = len(first)
+        self._stream = stream
+
+    def readline(self, size: int = -1) -> bytes:
+        if self._left:
+            line = self._first.readline(size)
+            self._left -= len(line)
+            return line
+        return self._stream.readline(size)
+
+    def read(self, size: int = -1) -> bytes:
+        if self._left:
+            if size < 0 or size > self._left:
+                head = self._first.read()
+                self._left = 0
+                return head + self._stream.read(size - len(head) if size >= 0 else -1)
+            chunk = self._first.read(size)
+            self._left -= len(chunk)
+            return chunk
+        return self._stream.read(size)
+
+    def close(self) -> None:
+        self._stream.close()

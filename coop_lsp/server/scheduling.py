@@ -1,0 +1,116 @@
+"""When a document's diagnostics are checked and published.
+
+A fixed debounce made every diagnostic wait for it, however fast the check.
+Instead each open document has at most one check running, for its newest
+version:
+
+- an edit to a document with no check running starts one at once;
+- edits that arrive while a check runs only mark the document changed: when
+  the check ends, its result is dropped (it is stale) and one check starts
+  for the newest version. A burst of fast typing thus costs one check per
+  check time, not one per keystroke, and the last keystroke waits for at most
+  the check in progress plus its own.
+- a check that has not started when a newer version arrives never runs. One
+  already running finishes: the per-function results it leaves are what the
+  next version's check replays, so abandoning it would make that one slower.
+
+An optional delay (``--debounce-ms``, the ``diagnosticsDelayMs`` setting)
+waits until the document has been quiet that long, for users who prefer
+diagnostics not to change while they type.
+
+Publishing goes through `offer`, which refuses a result for a version that is
+no longer the document's newest, and any version older than one already
+published (kernel runs republish too): a client never sees diagnostics go
+back in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class _Track:
+    edited_at: float = 0.0
+    worker: asyncio.Task | None = None
+    published_version: int | None = None
+
+
+class DiagnosticsScheduler:
+    """`current(uri)` is the identity of the document's newest text (None once closed) and its version;
+    `check(uri)` returns the result for the newest text, which has `.version` and `.key` (the identity it
+    was computed from); `publish(uri, result)` sends it."""
+
+    def __init__(self, current: Callable[[str], tuple[object, int | None] | None],
+                 check: Callable[[str], Awaitable[object]], publish: Callable[[str, object], None],
+                 delay: float = 0.0) -> None:
+        self.current, self.check, self.publish_now = current, check, publish
+        self.delay = delay
+        self._tracks: dict[str, _Track] = {}
+
+    def changed(self, uri: str, delay: float | None = None) -> None:
+        """The document is new or has a new version: check it as soon as the machine is free."""
+        track = self._tracks.setdefault(uri, _Track())
+        loop = asyncio.get_running_loop()
+        track.edited_at = loop.time()
+        if track.worker is None or track.worker.done():
+            track.worker = loop.create_task(self._work(uri, track, self.delay if delay is None else delay))
+
+    def forget(self, uri: str) -> None:
+        """The document closed: stop its checks and what was published for it."""
+        track = self._tracks.pop(uri, None)
+        if track is not None and track.worker is not None:
+            track.worker.cancel()
+
+    def stop(self) -> None:
+        for uri in list(self._tracks):
+            self.forget(uri)
+
+    def busy(self, uri: str) -> bool:
+        track = self._tracks.get(uri)
+        return track is not None and track.worker is not None and not track.worker.done()
+
+    def offer(self, uri: str, result) -> bool:
+        """Publishes `result` if it is for the document's newest version and not older than what the client
+        has; says whether it did."""
+        now = self.current(uri)
+        if now is None or getattr(result, "key", now[0]) is not now[0]:
+            return False
+        track = self._tracks.setdefault(uri, _Track())
+        version = result.version
+        if version is not None and track.published_version is not None and version < track.published_version:
+            return False
+        self.publish_now(uri, result)
+        if version is not None:
+            track.published_version = version
+        return True
+
+    async def _work(self, uri: str, track: _Track, delay: float) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                while delay > 0 and (remaining := track.edited_at + delay - loop.time()) > 0:
+                    await asyncio.sleep(remaining)
+                before = self.current(uri)
+                if before is None:
+                    return
+                result = await self.check(uri)
+                after = self.current(uri)
+                if after is None:
+                    return
+                if after[0] is before[0]:
+                    self.offer(uri, result)
+                    return
+                # Edited while checking: check the newest version instead (what the burst coalesces into).
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # noqa: BLE001 - diagnostics must never take the server down
+            log.exception("checking %s failed", uri)
+        finally:
+            if self._tracks.get(uri) is track and track.worker is asyncio.current_task():
+                track.worker = None
