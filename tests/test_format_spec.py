@@ -6,6 +6,7 @@ error, and left exactly as they were.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -62,10 +63,13 @@ def test_formatting_is_idempotent_and_keeps_every_token():
 
 
 def test_formatting_keeps_every_finding():
-    """Same codes and messages in the same order; only where they are changes."""
+    """Same codes and messages in the same order; only where they are changes (a message that names a
+    line names the line the code moved to)."""
+    def findings(text: str):
+        return [(d.code, re.sub(r"\bline \d+", "line N", d.message)) for d in lint_source(text).diagnostics]
+
     for name, text, formatted in FORMATTED:
-        before = [(d.code, d.message) for d in lint_source(text).diagnostics]
-        after = [(d.code, d.message) for d in lint_source(formatted).diagnostics]
+        before, after = findings(text), findings(formatted)
         assert before == after, name
 
 
