@@ -64,3 +64,11 @@ def naga():
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "naga: asks the real naga (naga-cli 29.0.4 from .tools/bin)")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Marks a test whose body failed, for fixtures that keep evidence (tests/test_vscode_e2e.py's screenshots)."""
+    outcome = yield
+    if call.when == "call" and outcome.get_result().failed:
+        item.failed_call = True

@@ -1,120 +1,53 @@
-"""Document formatting changes only indentation and trailing whitespace, and never what a kernel means."""
+"""Formatting in the editor (coop_lsp/ide/formatting.py): document, range and on-type edits."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from coop_lsp.core.text import Span
+from coop_lsp.format import format_text
+from coop_lsp.ide.formatting import format_document, format_on_type, format_range
 
-import pytest
-
-from coop_lsp.ide import Analysis
-from coop_lsp.ide.formatting import format_document
-from coop_lsp.lint import lint_source
-from tests.support.spec import load_cases
-
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = sorted((ROOT / "examples").rglob("*.wgsl"))
-CASES = [case.source for directory in ("semantic", "uniformity", "syntax")
-         for case in load_cases(ROOT / "tests" / "spec" / directory)]
-
-UGLY = """enable f16;
-struct S {
-a: f32,
-      b: u32,   \n}
-@compute @workgroup_size(64)
-fn main(@builtin(local_invocation_index) li: u32) {
-let x = foo(1,
-            2);
-        if (li > 0u) {
-    workgroupBarrier();
-  }
-  else {
-  }
-      /* a
-         comment */
-  switch (li) {
-  case 0u: {
-  }
-  default: {}
-  }
-}
-fn foo(a: i32, b: i32) -> i32 { return a + b; }
-"""
-
-PRETTY = """enable f16;
-struct S {
-  a: f32,
-  b: u32,
-}
-@compute @workgroup_size(64)
-fn main(@builtin(local_invocation_index) li: u32) {
-  let x = foo(1,
-              2);
-  if (li > 0u) {
-    workgroupBarrier();
-  }
-  else {
-  }
-  /* a
-         comment */
-  switch (li) {
-    case 0u: {
-    }
-    default: {}
-  }
-}
-fn foo(a: i32, b: i32) -> i32 { return a + b; }
-"""
+UGLY = b"fn a(){let x=1;}\nfn b() {\n  let y=2;\n  if y>1 {return;}\n}\n"
 
 
-def formatted(text: str, tab_size: int = 4, insert_spaces: bool = True) -> str:
-    analysis = Analysis.of(text)
-    data = analysis.data
+def apply(data: bytes, edits) -> bytes:
     out, at = [], 0
-    for edit in format_document(analysis, tab_size, insert_spaces):
-        out.append(data[at:edit.span.start])
-        out.append(edit.new_text.encode())
+    for edit in sorted(edits, key=lambda e: e.span.start):
+        out += [data[at:edit.span.start], edit.new_text.encode()]
         at = edit.span.end
-    out.append(data[at:])
-    return b"".join(out).decode()
+    return b"".join(out) + data[at:]
 
 
-def test_indentation_follows_the_braces_and_continuations_keep_their_alignment():
-    assert formatted(UGLY, 2) == PRETTY
-    assert formatted(PRETTY, 2) == PRETTY  # idempotent
-    assert formatted(PRETTY, 4, insert_spaces=False).splitlines()[2] == "\ta: f32,"
+def test_document_edits_give_exactly_the_formatted_text():
+    result = format_document(UGLY)
+    assert result.refused is None and apply(UGLY, result.edits).decode() == format_text(UGLY).text
+    assert format_document(format_text(UGLY).text.encode()).edits == []
 
 
-def test_the_examples_are_already_formatted():
-    for path in EXAMPLES:
-        text = path.read_text()
-        assert formatted(text, 4) == text, path
+def test_a_range_changes_only_the_white_space_between_the_tokens_of_its_lines():
+    start = UGLY.index(b"  if")
+    result = apply(UGLY, format_range(UGLY, Span(start, start + 4)).edits)
+    assert result == b"fn a(){let x=1;}\nfn b() {\n  let y=2;\n    if y > 1 {\n        return;\n    }\n}\n"
 
 
-def test_documents_with_syntax_errors_or_lone_carriage_returns_are_left_alone():
-    assert format_document(Analysis.of("fn main() {\n      let x = ;\n}\n")) == []
-    assert format_document(Analysis.of("fn main() {\r      let x = 1;\r}\r")) == []
+def test_a_closing_brace_formats_the_construct_it_closes_and_a_semicolon_its_statement():
+    after_brace = apply(UGLY, format_on_type(UGLY, UGLY.index(b"}") + 1, "}").edits)
+    assert after_brace == b"fn a() {\n    let x = 1;\n}\n\nfn b() {\n  let y=2;\n  if y>1 {return;}\n}\n"
+    after_semicolon = apply(UGLY, format_on_type(UGLY, UGLY.index(b"y=2;") + 4, ";").edits)
+    assert after_semicolon == b"fn a(){let x=1;}\nfn b() {\n    let y = 2;\n  if y>1 {return;}\n}\n"
 
 
-def test_crlf_line_endings_are_kept():
-    assert formatted("fn main() {\r\n      let x = 1;   \r\n}\r\n", 2) == "fn main() {\r\n  let x = 1;\r\n}\r\n"
+def test_on_type_does_nothing_in_broken_text_or_away_from_its_character():
+    broken = b"fn a() {\n  let x = 1\n}\n"
+    assert format_on_type(broken, len(broken) - 1, "}").edits == []
+    assert format_on_type(UGLY, 3, "}").edits == []
 
 
-@pytest.mark.parametrize("tab_size,spaces", [(2, True), (4, True), (4, False)])
-def test_formatting_never_changes_a_finding(tab_size: int, spaces: bool):
-    """Over every spec case and example: the formatted text has the same findings, in the same order,
-    on the same lines (formatting moves columns only) and formatting it again changes nothing."""
-    changed = 0
-    for text in CASES + [p.read_text() for p in EXAMPLES]:
-        result = formatted(text, tab_size, spaces)
-        if result == text:
-            continue
-        changed += 1
-        before, after = lint_source(text), lint_source(result)
+def test_a_syntax_error_is_refused_with_its_reason():
+    result = format_document(b"fn a() {\n  let x = 1\n}\n")
+    assert result.edits == [] and "expected ';' after 'let' declaration" in result.refused
 
-        def findings(lint, source: str):
-            data = source.encode()
-            return [(d.code, d.message, data.count(b"\n", 0, d.span.start)) for d in lint.diagnostics]
 
-        assert findings(before, text) == findings(after, result), text
-        assert formatted(result, tab_size, spaces) == result
-    assert changed > 100  # the spec cases are written with two spaces, the examples with four
+def test_a_large_document_gets_one_edit():
+    big = b"".join(b"fn f%d(){return;}\n" % i for i in range(21_000))
+    edits = format_document(big).edits
+    assert len(edits) == 1 and apply(big, edits).decode() == format_text(big).text

@@ -5,6 +5,7 @@
     coop-lint devices [--save NAME] the connected adapter and the known target profiles
     coop-lint rule CODE             one rule's documentation
     coop-lint run KERNEL.wgsl       run, check and time a kernel (docs/runner.md)
+    coop-lint format [--check|--diff] PATH...  lay out WGSL in the canonical style (docs/ci.md)
 
 Exit status: 0 when no findings, 1 when there are findings (with --diff:
 when a file would change), 2 when the command was used wrongly, the
@@ -117,6 +118,10 @@ def _main(argv: list[str]) -> int:
     if argv and argv[0] == "run":
         from .run import main as run_main
         return run_main(argv[1:])
+    if argv and argv[0] == "format":
+        from .format import main as format_main
+
+        return format_main(argv[1:])
     if argv and argv[0] == "devices":
         from .devices import devices_command
 

@@ -1,154 +1,176 @@
-"""Document formatting that only ever changes indentation and trailing whitespace.
+"""Formatting in the editor: the whole document, a range, or as you type (after `}` and `;`).
 
-What it does: every line that starts a statement, declaration, struct member,
-case or comment inside braces, or closes a brace, is indented one unit per
-enclosing `{ }`; the other lines of a construct (continued argument lists,
-`else` on its own line, a function's `fn` line after its attributes) move
-with the line that started it, so hand alignment is kept; trailing spaces go;
-lines inside block comments are left exactly as they are.
-
-Why it is safe: whitespace at the start and end of a line never joins or
-splits a token, so the program means the same. It is also checked: the
-formatted text must parse without errors into exactly the same tokens
-(comments included) in the same order, or nothing is changed. A document
-with syntax errors, or with lone carriage returns as line breaks, is not
-formatted at all: there the tree says too little about where lines belong.
+All three run the formatter (coop_lsp/format) over the whole document, so a
+range is laid out exactly as `coop-lint format` would lay it out; the edits
+are then the changed runs of lines; for a range (or the construct just closed by
+`}` or ended by `;`) they are the changed white space between the tokens on
+its lines. Text with
+syntax errors is not formatted: the reason comes back for the editor to show.
 """
 
 from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
 
 import tree_sitter as ts
 
 from ..core.diagnostic import Edit
 from ..core.text import Span
+from ..format import Options, format_text
+from ..format.lexical import token_spans
 from ..syntax import parse
-from .analysis import Analysis
 
-_BLOCKS = ("compound_statement", "struct_body", "switch_body")
+# Above this many lines, a whole-document request gets one edit for the changed middle: the
+# line diff would cost more than the formatting.
+_DIFF_LINES = 20_000
 
 
-def format_document(analysis: Analysis, tab_size: int = 4, insert_spaces: bool = True) -> list[Edit]:
-    """The edits that format the document, or none when it cannot be done safely."""
-    root, data = analysis.root, analysis.data
-    if root is None or root.has_error or _has_lone_carriage_return(data):
-        return []
-    unit = b" " * max(1, tab_size) if insert_spaces else b"\t"
-    comments = _multiline_comments(root)
-    edits: list[Edit] = []
-    delta_indent: bytes | None = None  # the indentation change of the line that started the construct
-    old_anchor_indent = b""
-    offset = 0
-    for line in data.split(b"\n"):
-        start, end = offset, offset + len(line)
-        offset = end + 1
-        content_end = end - 1 if line.endswith(b"\r") else end
-        if _inside(comments, start):
-            continue  # a line of a block comment: its text, spaces included, is the author's
-        body = data[start:content_end]
-        stripped = body.lstrip(b" \t")
-        indent = body[: len(body) - len(stripped)]
-        text_end = start + len(body.rstrip(b" \t")) if not _inside(comments, content_end) else content_end
-        if not stripped:
-            if content_end > start:
-                edits.append(Edit(Span(start, content_end), ""))
+@dataclass(frozen=True, slots=True)
+class FormatEdits:
+    edits: list[Edit]
+    refused: str | None = None  # why nothing was formatted
+
+
+def format_document(data: bytes, options: Options = Options()) -> FormatEdits:
+    formatted, refused = _formatted(data, options)
+    if formatted is None:
+        return FormatEdits([], refused)
+    if formatted == data:
+        return FormatEdits([])
+    if data.count(b"\n") > _DIFF_LINES:
+        return FormatEdits([_middle_edit(data, formatted)])
+    return FormatEdits([edit for edit, _ in _line_runs(data, formatted)])
+
+
+def format_range(data: bytes, span: Span, options: Options = Options()) -> FormatEdits:
+    """The white space of whole-document formatting, taken only between the tokens on the lines of `span`.
+
+    The two texts hold the same tokens, so the k-th gap between tokens in one is the k-th in the
+    other; an edit replaces one gap, and can never join, split or move a token."""
+    formatted, refused = _formatted(data, options)
+    if formatted is None:
+        return FormatEdits([], refused)
+    old, new = data.decode("utf-8", "surrogatepass"), formatted.decode("utf-8", "surrogatepass")
+    old_spans, new_spans = token_spans(old), token_spans(new)
+    if len(old_spans) != len(new_spans):
+        return FormatEdits([], "not formatted: the range could not be matched with the formatted document")
+    byte = _byte_offsets(old, data)
+    first = data.rfind(b"\n", 0, span.start) + 1
+    last = data.find(b"\n", span.end)
+    last = len(data) if last < 0 else last
+    edits = []
+    ends = [0] + [end for _, end in old_spans]
+    starts = [start for start, _ in old_spans] + [len(old)]
+    new_ends = [0] + [end for _, end in new_spans]
+    new_starts = [start for start, _ in new_spans] + [len(new)]
+    for k in range(len(starts)):
+        gap_start, gap_end = byte(ends[k]), byte(starts[k])
+        if gap_end < first or gap_start > last:
             continue
-        first = start + len(indent)
-        depth = _anchor_depth(root, first)
-        if depth is not None:
-            new_indent = unit * depth
-            delta_indent, old_anchor_indent = new_indent, indent
-        elif delta_indent is not None:
-            # A continuation: keep its position relative to the line that started the construct.
-            new_indent = _shifted(indent, old_anchor_indent, delta_indent)
-        else:
-            new_indent = indent
-        if text_end < content_end:
-            edits.append(Edit(Span(text_end, content_end), ""))
-        if new_indent != indent:
-            edits.append(Edit(Span(start, first), new_indent.decode()))
-    edits.sort(key=lambda e: e.span.start)
-    return edits if edits and _same_tokens(data, _apply(data, edits)) else []
+        before, after = old[ends[k]:starts[k]], new[new_ends[k]:new_starts[k]]
+        if gap_end > last and "\n" in before and "\n" in after:
+            # The next line is outside the range: it keeps its own indentation.
+            after = after[:after.rfind("\n")] + before[before.rfind("\n"):]
+        if before != after:
+            edits.append(Edit(Span(gap_start, gap_end), after))
+    return FormatEdits(edits)
 
 
-def _anchor_depth(root: ts.Node, offset: int) -> int | None:
-    """How many blocks enclose a line starting at `offset`, if the line starts an item of a block
-    (or of the module), or closes a block; None for the other lines of a construct."""
-    node = root.descendant_for_byte_range(offset, offset)
+def format_on_type(data: bytes, offset: int, character: str, options: Options = Options()) -> FormatEdits:
+    """After `}`: the block it closed (with its header); after `;`: the statement it ended."""
+    root = parse(data).root
+    if root.has_error:
+        return FormatEdits([])  # mid-typing: say nothing
+    node = _construct_ending_at(root, offset, character)
+    if node is None:
+        return FormatEdits([])
+    return format_range(data, Span(node.start_byte, node.end_byte), options)
+
+
+def _formatted(data: bytes, options: Options) -> tuple[bytes | None, str | None]:
+    result = format_text(data, options)
+    if result.text is None:
+        return None, result.refused
+    return result.text.encode("utf-8", errors="surrogatepass"), None
+
+
+def _construct_ending_at(root: ts.Node, offset: int, character: str) -> ts.Node | None:
+    """The statement or block whose last token is the `}` or `;` just before `offset`."""
+    token = root.descendant_for_byte_range(max(0, offset - 1), offset)
+    if token is None or token.type != character:
+        return None
+    node = token.parent
     if node is None:
         return None
-    # The largest node that starts here: a statement rather than its first keyword.
-    while node.parent is not None and node.parent.start_byte == offset and node.parent.type not in _BLOCKS \
-            and node.parent.parent is not None:
-        node = node.parent
-    parent = node.parent
-    closing = node.type == "}" and parent is not None and parent.type in _BLOCKS
-    if not closing and not (parent is None or parent.type in _BLOCKS + ("source_file",)):
-        return None
-    if not closing and node.type in ("{", "}"):
-        return None
-    depth = 0
-    ancestor = parent
-    while ancestor is not None:
-        if ancestor.type in _BLOCKS:
-            opener = next((c for c in ancestor.children if c.type == "{"), None)
-            if opener is not None and opener.end_byte <= offset < ancestor.end_byte - 1:
-                depth += 1
-        ancestor = ancestor.parent
-    return depth
+    if character == "}":
+        # The block's owner (`if`, `fn`, `struct`, ...), so its header line is laid out too.
+        while node.parent is not None and node.parent.type != "source_file" and node.parent.end_byte == node.end_byte \
+                and node.parent.type not in ("compound_statement", "switch_body"):
+            node = node.parent
+        return node
+    # `;` belongs to the block around the statement: take the statement before it.
+    previous = token.prev_sibling
+    return previous if previous is not None else node
 
 
-def _shifted(indent: bytes, old_anchor: bytes, new_anchor: bytes) -> bytes:
-    if indent.startswith(old_anchor):
-        return new_anchor + indent[len(old_anchor):]
-    return indent  # indented less than the line it continues, or with other characters: leave it
-
-
-def _multiline_comments(root: ts.Node) -> list[tuple[int, int]]:
-    found = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "block_comment":
-            if node.start_point[0] != node.end_point[0]:
-                found.append((node.start_byte, node.end_byte))
+def _line_runs(before: bytes, after: bytes) -> list[tuple[Edit, tuple[int, int]]]:
+    """One edit per changed run of lines, with the run's original lines [start, end)."""
+    old = before.split(b"\n")
+    new = after.split(b"\n")
+    starts = [0]
+    for line in old:
+        starts.append(starts[-1] + len(line) + 1)
+    out = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
             continue
-        if node.child_count and node.start_point[0] != node.end_point[0]:
-            stack.extend(node.children)
-    return found
+        # Lines i1..i2, each with its line break, become lines j1..j2; the file's last line has none.
+        if i2 < len(old):
+            start, end, text = starts[i1], starts[i2], b"".join(line + b"\n" for line in new[j1:j2])
+        else:
+            if i1 < len(old):
+                start, text = starts[i1], b"\n".join(new[j1:j2])
+            else:  # lines added after the last one
+                start, text = len(before), b"\n" + b"\n".join(new[j1:j2])
+            end = len(before)
+        out.append((Edit(Span(start, end), text.decode("utf-8", errors="surrogatepass")), (i1, i2)))
+    # Cheap insurance: the runs must rebuild the formatted text exactly.
+    if _apply(before, [edit for edit, _ in out]) != after:
+        return [(_middle_edit(before, after), (0, len(old)))]
+    return out
 
 
-def _inside(comments: list[tuple[int, int]], offset: int) -> bool:
-    return any(start < offset < end for start, end in comments)
+def _middle_edit(before: bytes, after: bytes) -> Edit:
+    prefix = 0
+    limit = min(len(before), len(after))
+    while prefix < limit and before[prefix] == after[prefix]:
+        prefix += 1
+    while prefix and (before[prefix - 1] & 0xC0) == 0x80:
+        prefix -= 1  # never split a UTF-8 sequence
+    suffix = 0
+    while suffix < limit - prefix and before[len(before) - 1 - suffix] == after[len(after) - 1 - suffix]:
+        suffix += 1
+    while suffix and (before[len(before) - suffix] & 0xC0) == 0x80:
+        suffix -= 1
+    return Edit(Span(prefix, len(before) - suffix), after[prefix:len(after) - suffix].decode("utf-8", "surrogatepass"))
 
 
-def _has_lone_carriage_return(data: bytes) -> bool:
-    return data.count(b"\r") != data.count(b"\r\n")
+def _byte_offsets(text: str, data: bytes):
+    if len(text) == len(data):
+        return lambda offset: offset
+    starts = [0]
+    for ch in text:
+        starts.append(starts[-1] + len(ch.encode("utf-8", "surrogatepass")))
+    return lambda offset: starts[offset]
 
 
 def _apply(data: bytes, edits: list[Edit]) -> bytes:
     out, at = [], 0
-    for edit in edits:
+    for edit in sorted(edits, key=lambda e: e.span.start):
         out.append(data[at:edit.span.start])
-        out.append(edit.new_text.encode())
+        out.append(edit.new_text.encode("utf-8", errors="surrogatepass"))
         at = edit.span.end
     out.append(data[at:])
     return b"".join(out)
-
-
-def _same_tokens(before: bytes, after: bytes) -> bool:
-    old, new = parse(before), parse(after)
-    return not new.root.has_error and _tokens(old.root, before) == _tokens(new.root, after)
-
-
-def _tokens(root: ts.Node, data: bytes) -> list[tuple[str, bytes]]:
-    out = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.child_count == 0 or node.type in ("block_comment", "line_comment"):
-            text = data[node.start_byte:node.end_byte]
-            # A line comment runs to the end of its line: its trailing spaces are the ones removed.
-            out.append((node.type, text.rstrip() if node.type == "line_comment" else text))
-            continue
-        stack.extend(reversed(node.children))
-    return out

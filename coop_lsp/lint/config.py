@@ -248,6 +248,8 @@ class Config:
     overrides: tuple[Override, ...] = ()
     hosts: bool = False
     variants: tuple[VariantTable, ...] = ()
+    indent_width: int = 4  # [tool.coop-lint.format]
+    line_width: int = 100
     baseline: Path | None = None  # resolved against the configuration file's folder
 
     def relative(self, path: Path) -> str | None:
@@ -285,7 +287,7 @@ class Config:
 
 
 _TOP_KEYS = ("select", "ignore", "severity", "dialect", "targets", "exclude", "per-file-ignores",
-             "overrides", "hosts", "variants", "baseline")
+             "overrides", "hosts", "variants", "baseline", "format")
 _VARIANT_KEYS = ("files", "include", "override-file-defines", "sets")
 _SET_KEYS = ("name", "defines")
 _DEFINE_NAME = re.compile(r"^[A-Za-z_]\w*$")
@@ -372,6 +374,8 @@ def parse_table(table: dict, path: Path, section: str) -> Config:
         if not isinstance(table["hosts"], bool):
             raise ConfigError(where, k("hosts"), "expected true or false")
         values["hosts"] = table["hosts"]
+    if "format" in table:
+        values.update(_format_table(table["format"], where, k("format")))
     if "baseline" in table:
         if not isinstance(table["baseline"], str) or not table["baseline"]:
             raise ConfigError(where, k("baseline"), 'expected the path of a baseline file, such as "coop-lint-baseline.json"')
@@ -404,6 +408,24 @@ def parse_table(table: dict, path: Path, section: str) -> Config:
             ))
         values["overrides"] = tuple(overrides)
     return replace(config, **values)
+
+
+_FORMAT_KEYS = {"indent-width": (1, 16), "line-width": (20, 1000)}
+
+
+def _format_table(table, where: str, key: str) -> dict:
+    """`coop-lint format`'s two options; the rest of the layout is fixed, as in ruff and rustfmt."""
+    if not isinstance(table, dict):
+        raise ConfigError(where, key, "expected a table ([tool.coop-lint.format])")
+    _check_keys(table, tuple(_FORMAT_KEYS), where, key + ".")
+    values = {}
+    for name, (low, high) in _FORMAT_KEYS.items():
+        if name in table:
+            value = table[name]
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise ConfigError(where, f"{key}.{name}", f"expected a whole number from {low} to {high}")
+            values[name.replace("-", "_")] = value
+    return values
 
 
 def load(path: Path) -> Config | None:

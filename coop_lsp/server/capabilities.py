@@ -22,6 +22,8 @@ CAPABILITIES = {'codeActionProvider': {'codeActionKinds': ['quickfix', 'source']
                         'workspaceDiagnostics': True},
  'documentFormattingProvider': True,
  'documentHighlightProvider': True,
+ 'documentOnTypeFormattingProvider': {'firstTriggerCharacter': '}', 'moreTriggerCharacter': [';']},
+ 'documentRangeFormattingProvider': True,
  'documentSymbolProvider': True,
  'executeCommandProvider': {'commands': ['coop-lsp.runKernel', 'coop-lsp.cancelRun']},
  'foldingRangeProvider': True,

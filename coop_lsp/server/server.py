@@ -20,12 +20,14 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcParseError
+from pygls.exceptions import JsonRpcContentModified, JsonRpcException, JsonRpcInvalidParams, JsonRpcParseError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from ..core.text import Position, SourceText
+from ..format import Options as FormatOptions
+from ..lint.config import ConfigError, ConfigFinder
 from ..ide import actions, completion as ide_completion, formatting as ide_formatting, hover as ide_hover, navigation
 from ..ide import presentation
 from ..ide.analysis import Analysis
@@ -53,6 +55,23 @@ CANCEL_RUN_COMMAND = "coop-lsp.cancelRun"
 MAX_WORKSPACE_FILES = 2000
 # Documents that keep their trees and per-function caches; the others rest (see CoopLanguageServer.rest).
 WARM_DOCUMENTS = 3
+
+
+def format_options(uri: str) -> FormatOptions:
+    """`[tool.coop-lint.format]` of the file's nearest configuration, as `coop-lint format` reads it."""
+    path = _path_of(uri)
+    if path is None:
+        return FormatOptions()
+    try:
+        config = ConfigFinder().for_path(path)
+    except ConfigError as error:
+        log.warning("formatting with the default options: %s", error)
+        return FormatOptions()
+    return FormatOptions(config.indent_width, config.line_width)
+
+
+_FORMAT_METHODS = frozenset((lsp.TEXT_DOCUMENT_FORMATTING, lsp.TEXT_DOCUMENT_RANGE_FORMATTING,
+                             lsp.TEXT_DOCUMENT_ON_TYPE_FORMATTING))
 
 
 class _Malformed:
@@ -94,6 +113,12 @@ class CoopProtocol(LanguageServerProtocol):
             error = JsonRpcInvalidParams(f"invalid params for {message.method}: {cause}")
             self._send_response(message.id, None, error.to_response_error())
             return
+        if getattr(message, "method", None) in _FORMAT_METHODS and getattr(message, "params", None) is not None:
+            # Which version a format request was made for is known only here: by the time its handler
+            # runs, a later edit may have been applied (LSP's format requests carry no version).
+            state = self._server.documents.get(message.params.text_document.uri)
+            if state is not None:
+                self._server.format_arrivals[id(message.params)] = state.document.parsed
         super().handle_message(message)
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
@@ -167,6 +192,7 @@ class CoopLanguageServer(LanguageServer):
         self.analysis_executor = concurrent.futures.ThreadPoolExecutor(max_workers=1,
                                                                        thread_name_prefix="coop-analysis")
         self.idle_gc = IdleCollector()
+        self.format_arrivals: dict[int, object] = {}  # id(params) -> the Parsed current when it arrived
         self.scheduler = DiagnosticsScheduler(self._current, self._check, self._send_diagnostics, debounce)
         self.warm: list[str] = []  # the documents being worked on, most recent last (see `rest`)
         # Templates: the open documents' text for #include and import (FileCache overlays), the variant
@@ -323,6 +349,32 @@ class CoopLanguageServer(LanguageServer):
             self.touch(uri)
         analysis = await self.analysis(state)
         return analysis, Converter(analysis.source, self.unit)
+
+    # --------------------------------------------------------- formatting
+    async def format(self, params, compute, quiet: bool = False) -> list[lsp.TextEdit] | None:
+        """Edits from `compute(data, converter, options)` for the document's current version.
+
+        Formatting runs on the analysis thread. If the document changed after the request was made,
+        or changes while it runs, the edits would land on text they were not made for, so the request
+        is refused (ContentModified) and the editor asks again."""
+        uri = params.text_document.uri
+        arrived = self.format_arrivals.pop(id(params), None)
+        state = self.state(uri)
+        if state is None:
+            return None
+        parsed = state.document.parsed
+        if arrived is not None and arrived is not parsed:
+            raise JsonRpcContentModified("the document changed after formatting was asked for; format it again")
+        convert = Converter(parsed.source, self.unit)
+        options = format_options(uri)
+        loop = asyncio.get_running_loop()
+        result = await loop.run_in_executor(self.analysis_executor, compute, parsed.source.data, convert, options)
+        if state.document.parsed is not parsed or self.documents.get(uri, state) is not state:
+            raise JsonRpcContentModified("the document changed while it was being formatted; format it again")
+        if result.refused and not quiet:
+            self.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning,
+                                                           message=f"coop-lsp: {result.refused}"))
+        return [convert.text_edit(edit) for edit in result.edits]
 
     # --------------------------------------------------------- diagnostics
     def schedule_diagnostics(self, state: DocumentState, delay: float | None = None) -> None:
@@ -802,13 +854,20 @@ def _register(ls: CoopLanguageServer) -> None:  # noqa: C901 - one registration 
 
     @ls.feature(lsp.TEXT_DOCUMENT_FORMATTING)
     async def formatting(params: lsp.DocumentFormattingParams):
-        found = await ls.features(params.text_document.uri)
-        if found is None:
-            return None
-        analysis, convert = found
-        options = params.options
-        return [convert.text_edit(edit) for edit in
-                ide_formatting.format_document(analysis, options.tab_size, options.insert_spaces)]
+        return await ls.format(params, lambda data, _convert, options:
+                               ide_formatting.format_document(data, options))
+
+    @ls.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
+    async def range_formatting(params: lsp.DocumentRangeFormattingParams):
+        return await ls.format(params, lambda data, convert, options:
+                               ide_formatting.format_range(data, convert.span(params.range), options))
+
+    @ls.feature(lsp.TEXT_DOCUMENT_ON_TYPE_FORMATTING,
+                lsp.DocumentOnTypeFormattingOptions(first_trigger_character="}", more_trigger_character=[";"]))
+    async def on_type_formatting(params: lsp.DocumentOnTypeFormattingParams):
+        return await ls.format(params, lambda data, convert, options:
+                               ide_formatting.format_on_type(data, convert.offset(params.position), params.ch,
+                                                             options), quiet=True)
 
     # ------------------------------------------------------------- actions
     @ls.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,

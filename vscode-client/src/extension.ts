@@ -8,6 +8,7 @@ import {
   LanguageClientOptions,
   ServerOptions,
   State,
+  vsdiag,
 } from "vscode-languageclient/node";
 
 import {
@@ -129,6 +130,12 @@ async function startServer(): Promise<void> {
           return params.items.map((item, i) => item.section === SERVER_SECTION ? sectionForServer() : answers[i]);
         },
       },
+      // The server publishes diagnostics for every version it checks and also answers pulls;
+      // VS Code keeps the two apart and listed every finding twice (seen in the real-editor
+      // test, tests/test_vscode_e2e.py). Pushes also carry what arrives between edits (a
+      // kernel run's compile errors), so they are the ones shown and pulls are answered empty.
+      provideDiagnostics: () => ({ kind: "full", items: [] }) as vsdiag.FullDocumentDiagnosticReport,
+      provideWorkspaceDiagnostics: () => ({ items: [] }),
       // Runs started from the server's code lens go through the command the
       // client registered for it; show their results too.
       executeCommand: async (command, args, next) => {
