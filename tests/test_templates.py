@@ -456,3 +456,24 @@ def test_every_variant_of_the_examples_compiles_in_tint(relative, tint):
         verdict = tint.compile(run.expansion.data.decode())
         assert verdict.accepted, (run.variant.name, verdict.errors)
     assert lint.main == []
+
+
+def test_a_suppression_is_unused_only_when_no_variant_needs_it(tmp_path):
+    write(tmp_path, "coop-lint.toml", '[[variants]]\nfiles = ["k.wgsl"]\n'
+                                       'sets = [{ name = "old", defines = { OLD = "" } }, { name = "new", defines = {} }]\n')
+    kernel = ("enable chromium_experimental_subgroup_matrix;\n"
+              "@group(0) @binding(0) var<storage, read_write> A: array<f32>;\n"
+              "@diagnostic(off, coop.deprecated_builtin) @diagnostic(off, coop.matrix_stride)\n"
+              "@compute @workgroup_size(32) fn main() {\n"
+              "#ifdef OLD\n"
+              "  let m = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>>(&A, 0u, false, 8u);\n"
+              "#else\n"
+              "  let m = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, row_major>(&A, 0u, 8u);\n"
+              "#endif\n"
+              "}\n")
+    write(tmp_path, "k.wgsl", kernel)
+    done = run("--no-source", "k.wgsl", cwd=tmp_path)
+    # deprecated_builtin decides the 'old' variant's finding: used. matrix_stride decides nothing anywhere.
+    assert done.stdout.splitlines()[:-1] == [
+        "k.wgsl:3:60: A001 [warning] this suppression of 'coop.matrix_stride' applies to no finding; remove it so "
+        "that it cannot hide a future one (in all 2 variants)"]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..core.diagnostic import Diagnostic, Edit, Fix, Related, Severity
 from ..core.text import Span
+from .rules import UNUSED_SUPPRESSION
 from ..source import Expansion, FileCache, expand
 from ..source.rules import CODE_IN_NO_VARIANT, TOO_MANY_VARIANTS, UNDEFINED_IN_VARIANT
 from .engine import LintResult, lint_source
@@ -111,6 +112,8 @@ def lint_template(path: Path | None, data: bytes, options: TemplateOptions, targ
     lint = TemplateLint(files, {}, runs)
     total = len(variants)
     for diagnostic, index, labels in found.values():
+        if diagnostic.code == UNUSED_SUPPRESSION.code and len(labels) < total:
+            continue  # the filter decides findings in the other variants: it is used
         if total > 1 or (diagnostic.code == "D001" and variants[0].name is not None):
             diagnostic = replace(diagnostic, message=diagnostic.message + _naming(labels, total, diagnostic.code))
         lint.diagnostics.setdefault(index, []).append(diagnostic)

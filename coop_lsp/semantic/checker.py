@@ -313,7 +313,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             builtin = member_attrs.get("builtin")
             if builtin is not None:
                 self.check_builtin_value(builtin[0], builtin[1], member_type)
-            layout = {key: self._attribute_int(member_attrs[key][1]) for key in ("align", "size")
+            layout = {key: self._first_argument_int(member_attrs[key][1]) for key in ("align", "size")
                       if key in member_attrs}
             members.append(t.StructMember(name, member_type, layout.get("align"), layout.get("size")))
             member_attributes.append((member, member_attrs, member_type))
@@ -375,7 +375,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                             self.ctx.span(where))
         return result
 
-    def _attribute_int(self, args: list[ts.Node]) -> int | None:
+    def _first_argument_int(self, args: list[ts.Node]) -> int | None:
         """The integer value of an attribute's first argument when it is a known constant."""
         if not args:
             return None
