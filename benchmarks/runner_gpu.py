@@ -280,6 +280,27 @@ def fair_only(args, out_dir: Path) -> int:
     return 0 if report.status == "correct" else 1
 
 
+def emulated_only(args, out_dir: Path) -> int:
+    """Every example's emulation on the GPU's driver: whether it compiles and is correct there."""
+    results: dict = {}
+    for kernel, run in KERNELS:
+        key = f"{kernel} emulated {args.emulated_size}^3"
+        started = time.perf_counter()
+        try:
+            d = description(run, args.emulated_size, 1, 3, args.timeout)
+            report = run_kernel(EXAMPLES / f"{kernel}.wgsl", d, api="dawn", emulate_kernel=True, robustness=True)
+            results[key] = summary(report)
+            print(report.render("text"), flush=True)
+        except Exception as error:  # noqa: BLE001 - one broken run must not lose the others
+            results[key] = {"status": "script-error", "error": f"{type(error).__name__}: {error}",
+                            "wall_s": round(time.perf_counter() - started, 2)}
+    correct = sum(1 for r in results.values() if r.get("status") == "correct")
+    (out_dir / "runner_gpu_emulated.json").write_text(json.dumps({
+        "benchmark": "runner_gpu_emulated", "machine": machine(), "correct": correct, "runs": len(results),
+        "results": results}, indent=2) + "\n")
+    return 0 if correct == len(results) else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", type=int, default=1024, help="M = N = K of the native runs")
@@ -287,6 +308,8 @@ def main() -> int:
     parser.add_argument("--repetitions", type=int, default=10)
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--skip-examples", action="store_true", help="only cuBLAS and the gemm_tiled sweep")
+    parser.add_argument("--emulated-only", action="store_true",
+                        help="only every example emulated (--emulated-size), written to runner_gpu_emulated.json")
     parser.add_argument("--fair-only", action="store_true",
                         help="only cuBLAS and the fastest GEMM (FASTEST), merged into the existing runner_gpu.json")
     args = parser.parse_args()
@@ -295,6 +318,8 @@ def main() -> int:
 
     if args.fair_only:
         return fair_only(args, out_dir)
+    if args.emulated_only:
+        return emulated_only(args, out_dir)
     results: dict = {}
     all_correct = True
     for kernel, run in ([] if args.skip_examples else KERNELS):

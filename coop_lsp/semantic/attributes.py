@@ -10,6 +10,8 @@ the attributes of each declaration.
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter as ts
 
 from ..core.diagnostic import Related
@@ -84,11 +86,34 @@ class AttributeChecker:
         if kind == "function" and "workgroup_size" in seen and stages and "compute" not in seen:
             ctx.report("T023", "'@workgroup_size' is only valid for compute shaders", ctx.span(seen["workgroup_size"]))
 
+    def _not_an_integer(self, node: ts.Node) -> str | None:
+        """What an attribute argument is when it is plainly no integer (a float or bool literal, or a
+        constant of such a type), without evaluating it: its own errors are reported elsewhere."""
+        while node.type == "paren_expression" and node.named_children:
+            node = node.named_children[0]
+        if node.type == "unary_expression" and node.child_by_field_name("operand") is not None:
+            node = node.child_by_field_name("operand")
+        text = self.ctx.text(node)
+        if node.type == "float_literal" or (node.type == "int_literal" and _FLOAT_SUFFIX.search(text)):
+            return f"the float '{text}'"
+        if node.type == "bool_literal" or text in ("true", "false"):
+            return f"the bool '{text}'"
+        symbol = self.module_scope.symbols.get(text) if node.type == "identifier" else None
+        kind = getattr(symbol, "type", None)
+        if symbol is not None and symbol.kind in ("const", "override") and isinstance(kind, t.Scalar) \
+                and kind not in (t.I32, t.U32, t.ABSTRACT_INT):
+            return f"'{text}' of type '{kind.describe()}'"
+        return None
+
     def _attribute_value(self, attribute: ts.Node, name: str, member_type) -> None:
         ctx = self.ctx
         arguments = attribute.child_by_field_name("arguments")
         args = [a for a in (arguments.named_children if arguments is not None else []) if not a.is_extra]
         if not args or name not in (*_NON_NEGATIVE, "id", "align", "size"):
+            return
+        wrong = self._not_an_integer(args[0])
+        if wrong is not None:
+            ctx.report("T023", f"'@{name}' must be an 'i32' or 'u32' value, not {wrong}", ctx.span(args[0]))
             return
         value = self.quiet_int(args[0])
         if value is None:
@@ -113,3 +138,4 @@ class AttributeChecker:
 
 
 _KNOWN = frozenset(set().union(*_ALLOWED.values()))
+_FLOAT_SUFFIX = re.compile(r"[fh]$")

@@ -419,6 +419,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if space not in t.ADDRESS_SPACES:
             self.ctx.report("T003", f"unknown address space '{space}'", self.ctx.span(template.named_children[0]))
             space = "private"
+        elif space == "handle" and template is not None:
+            # The address space of textures and samplers is implied; WGSL has no way to write it.
+            self.ctx.report("T003", "unknown address space 'handle': textures and samplers are declared "
+                                    "without one", self.ctx.span(template.named_children[0]))
+            space = "private"
         access = args[1] if len(args) > 1 else t.default_access(space)
         if access not in t.ACCESS_MODES:
             self.ctx.report("T003", f"unknown access mode '{access}'", self.ctx.span(template.named_children[1]))

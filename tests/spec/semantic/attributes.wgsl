@@ -156,3 +156,19 @@ struct Out {
   @invariant @builtin(position) p: vec4f,
 }
 @vertex fn vs() -> Out { return Out(vec4f(0.0, 0.0, 0.0, 1.0)); }
+
+// === a float where an attribute takes an integer
+@fragment
+fn main(@location(0f) color: vec4<f32>) -> @location(0) vec4<f32> {
+//                ^ T023 '@location' must be an 'i32' or 'u32' value, not the float '0f'
+  return color;
+}
+
+// === a float constant as a binding
+const SLOT = 1.0;
+@group(0) @binding(SLOT) var<storage, read> data: array<f32>;
+//                 ^ T023 '@binding' must be an 'i32' or 'u32' value, not 'SLOT' of type 'abstract-float'
+@compute @workgroup_size(1)
+fn main() {
+  _ = data[0];
+}

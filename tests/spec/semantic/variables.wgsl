@@ -293,3 +293,7 @@ struct Link {
   next: ptr<function, i32>,
 //      ^ T003 cannot be the type of a struct member
 }
+
+// === the handle address space cannot be written
+var<handle> counter: u32;
+//  ^ T003 unknown address space 'handle'
