@@ -768,6 +768,7 @@ def _escapes(node: ts.Node, cache: dict, allow_break: bool = False, allow_contin
 
 
 _NO_EXITS: frozenset[str] = frozenset()
+_RETURN, _BREAK, _CONTINUE = frozenset({"return"}), frozenset({"break"}), frozenset({"continue"})
 
 
 def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
@@ -776,29 +777,29 @@ def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
     Loops keep only returns (their breaks and continues stay inside); a
     switch keeps returns and continues.
     """
-    key = (node.start_byte, node.end_byte, node.type)
+    kind = node.type
+    if kind in ("return_statement", "discard_statement"):
+        return _RETURN
+    if kind in ("break_statement", "break_if_statement"):
+        return _BREAK
+    if kind == "continue_statement":
+        return _CONTINUE
+    if node.named_child_count == 0 or kind.endswith("_expression") or kind == "function_declaration":
+        return _NO_EXITS
+    # Only the nodes that need a walk are kept: the leaves above are answered faster than looked up.
+    key = (node.start_byte, node.end_byte, kind)
     cached = cache.get(key)
     if cached is not None:
         return cached
-    kind = node.type
-    if kind in ("return_statement", "discard_statement"):
-        found = frozenset({"return"})
-    elif kind in ("break_statement", "break_if_statement"):
-        found = frozenset({"break"})
-    elif kind == "continue_statement":
-        found = frozenset({"continue"})
-    elif node.named_child_count == 0 or kind.endswith("_expression") or kind == "function_declaration":
-        found = frozenset()
-    else:
-        # Named children only: every way out is a named statement, and tokens are most of the children.
-        found = _NO_EXITS
-        for child in node.named_children:
-            exits = _exits(child, cache)
-            if exits:
-                found = found | exits
-        if kind in ("loop_statement", "for_statement", "while_statement"):
-            found = found & {"return"}
-        elif kind == "switch_statement":
-            found = found - {"break"}
+    # Named children only: every way out is a named statement, and tokens are most of the children.
+    found = _NO_EXITS
+    for child in node.named_children:
+        exits = _exits(child, cache)
+        if exits:
+            found = found | exits
+    if kind in ("loop_statement", "for_statement", "while_statement"):
+        found = found & {"return"}
+    elif kind == "switch_statement":
+        found = found - {"break"}
     cache[key] = found
     return found
