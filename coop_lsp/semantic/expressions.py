@@ -65,8 +65,9 @@ class ExpressionChecker:
             self.ctx.report("T003", f"type '{typed.type.type.describe()}' cannot be used as a value",
                             self.ctx.span(node))
             return ERROR
-        return Typed(t.store_type(typed.type), typed.value, typed.symbol, typed.const, typed.override,
-                     typed.components)
+        if not isinstance(typed.type, t.Reference):
+            return typed  # already a value; Typed is never changed once made, so it can be shared
+        return Typed(typed.type.store, typed.value, typed.symbol, typed.const, typed.override, typed.components)
 
     def template_value(self, node: ts.Node) -> Typed:
         """A template argument: a type, an enumerant (`storage`, `row_major`, `A`) or a constant."""
