@@ -157,6 +157,7 @@ class _FunctionAnalysis:
         self.pointees: dict[int, int] = {}  # pointer parameter index -> node of the value it points to
         self.pointer_writes: dict[int, int] = {}  # pointer parameter index -> node of the values written
         self.parameter_symbols: dict[int, int] = {}  # declaration start byte -> parameter index
+        self._parameter_inputs: dict[int, tuple[str | None, bool]] = {}  # see _parameter_input
         self.aliases: dict[int, int] = {}  # `let p = &v`: declaration of p -> declaration of v
         self.pending: list[_Pending] = []
         self.failures: list[Failure] = []  # this function's own, added to the owner's when it is done
@@ -577,16 +578,16 @@ class _FunctionAnalysis:
         symbol = self.owner.model.symbol_at(node.start_byte, node.end_byte)
         if symbol is None or symbol.declaration is None:
             return cf
-        span = Span(node.start_byte, node.end_byte)
         if symbol.kind == "parameter":
+            span = Span(node.start_byte, node.end_byte)
             parameter = self.parameters.get(symbol.declaration.start_byte)
             if parameter is None:
                 return cf
-            builtin = self._builtin_value(symbol.declaration)
+            builtin, located = self._parameter_input(symbol.declaration)
             if builtin is not None:
                 return self.graph.node(cf, parameter, label=Label(
                     "source", f"builtin '{symbol.name}' of '{self.name}' may be non-uniform", span))
-            if self.stage and self._attribute(symbol.declaration, "location") is not None:
+            if self.stage and located:
                 return self.graph.node(cf, parameter, label=Label(
                     "source", f"user-defined input '{symbol.name}' of '{self.name}' may be non-uniform", span))
             # Tint points at the use when the value flows into an argument, and at the declaration
@@ -598,8 +599,17 @@ class _FunctionAnalysis:
         if key in self.variables:
             return self.graph.node(cf, self.variables[key])
         if symbol.kind == "var":
-            return self._module_variable(symbol, span, cf)
+            return self._module_variable(symbol, Span(node.start_byte, node.end_byte), cf)
         return cf  # const, override, module-scope let-like values are uniform
+
+    def _parameter_input(self, declaration: ts.Node) -> tuple[str | None, bool]:
+        """A parameter's builtin value, and whether it has a location: read once per parameter, not per use."""
+        key = declaration.start_byte
+        found = self._parameter_inputs.get(key)
+        if found is None:
+            found = (self._builtin_value(declaration), self._attribute(declaration, "location") is not None)
+            self._parameter_inputs[key] = found
+        return found
 
     def _module_variable(self, symbol: Symbol, span: Span, cf: int) -> int:
         space, access = symbol.space, symbol.access
