@@ -27,6 +27,7 @@ ENABLE_DIALECTS = {enable: dialect for dialect, enable in DIALECT_ENABLES.items(
 class Context:
     def __init__(self, source: SourceText, root: ts.Node) -> None:
         self.source = source
+        self._ascii = source.text if source.text.isascii() else None  # most kernels are plain ASCII
         self.root = root
         self.model = SemanticModel()
         self.diagnostics: list[Diagnostic] = []
@@ -42,6 +43,8 @@ class Context:
         self.diagnostics.append(Diagnostic(code, message, span, severity or rule(code).severity, related, fixes))
 
     def text(self, node: ts.Node) -> str:
+        if self._ascii is not None:  # byte offsets are character offsets: slice, no decoding
+            return self._ascii[node.start_byte : node.end_byte]
         return self.source.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
     @staticmethod
