@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from ..core.diagnostic import Edit, Fix, Related
+from ..core.memo import memoized
 from ..core.text import Span
 from . import constants as c
 from . import types as t
@@ -787,6 +788,7 @@ def _known_components(args: list[Typed], size: int) -> tuple | None:
     return tuple(values) if len(values) == size else None
 
 
+@memoized()
 def binary_result_type(operator: str, left: t.Type, right: t.Type) -> t.Type | None:
     """The result type of a binary operator, or None when WGSL has no such operator."""
     if operator in ("&&", "||"):
