@@ -33,6 +33,7 @@ SUBGROUP_IMPLYING_ENABLES = frozenset({"chromium_experimental_subgroup_matrix", 
 class Context:
     def __init__(self, source: SourceText, root: ts.Node) -> None:
         self.source = source
+        self._ascii = source.text if source.text.isascii() else None  # most kernels are plain ASCII
         self.root = root
         self.model = SemanticModel()
         self.diagnostics: list[Diagnostic] = []
@@ -48,6 +49,8 @@ class Context:
         self.diagnostics.append(Diagnostic(code, message, span, severity or rule(code).severity, related, fixes))
 
     def text(self, node: ts.Node) -> str:
+        if self._ascii is not None:  # byte offsets are character offsets: slice, no decoding
+            return self._ascii[node.start_byte : node.end_byte]
         return self.source.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
     @staticmethod

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from ..core.diagnostic import Edit, Fix, Related
+from ..core.memo import memoized
 from ..core.text import Span
 from . import constants as c
 from . import types as t
@@ -82,8 +83,9 @@ class ExpressionChecker:
             self.ctx.report("T003", f"function '{name}' does not return a value, so its call cannot be used as "
                                     "one", self.ctx.span(node))
             return ERROR
-        return Typed(t.store_type(typed.type), typed.value, typed.symbol, typed.const, typed.override,
-                     typed.components)
+        if not isinstance(typed.type, t.Reference):
+            return typed  # already a value; Typed is never changed once made, so it can be shared
+        return Typed(typed.type.store, typed.value, typed.symbol, typed.const, typed.override, typed.components)
 
     def template_value(self, node: ts.Node) -> Typed:
         """A template argument: a type, an enumerant (`storage`, `row_major`, `A`) or a constant."""
@@ -882,6 +884,7 @@ def _known_components(args: list[Typed], size: int) -> tuple | None:
     return tuple(values) if len(values) == size else None
 
 
+@memoized()
 def binary_result_type(operator: str, left: t.Type, right: t.Type) -> t.Type | None:
     """The result type of a binary operator, or None when WGSL has no such operator."""
     if operator in ("&&", "||"):

@@ -158,6 +158,7 @@ class _FunctionAnalysis:
         self.pointees: dict[int, int] = {}  # pointer parameter index -> node of the value it points to
         self.pointer_writes: dict[int, int] = {}  # pointer parameter index -> node of the values written
         self.parameter_symbols: dict[int, int] = {}  # declaration start byte -> parameter index
+        self._parameter_inputs: dict[int, tuple[str | None, bool]] = {}  # see _parameter_input
         self.aliases: dict[int, int] = {}  # `let p = &v`: declaration of p -> declaration of v
         self.pending: list[_Pending] = []
         self.failures: list[Failure] = []  # this function's own, added to the owner's when it is done
@@ -589,16 +590,16 @@ class _FunctionAnalysis:
         symbol = self.owner.model.symbol_at(node.start_byte, node.end_byte)
         if symbol is None or symbol.declaration is None:
             return cf
-        span = Span(node.start_byte, node.end_byte)
         if symbol.kind == "parameter":
+            span = Span(node.start_byte, node.end_byte)
             parameter = self.parameters.get(symbol.declaration.start_byte)
             if parameter is None:
                 return cf
-            builtin = self._builtin_value(symbol.declaration)
+            builtin, located = self._parameter_input(symbol.declaration)
             if builtin is not None:
                 return self._labelled(cf, parameter, Label(
                     "source", f"builtin '{symbol.name}' of '{self.name}' may be non-uniform", span))
-            if self.stage and self._attribute(symbol.declaration, "location") is not None:
+            if self.stage and located:
                 return self._labelled(cf, parameter, Label(
                     "source", f"user-defined input '{symbol.name}' of '{self.name}' may be non-uniform", span))
             # Tint points at the use when the value flows into an argument, and at the declaration
@@ -610,7 +611,7 @@ class _FunctionAnalysis:
         if key in self.variables:
             return self.graph.node(cf, self.variables[key])
         if symbol.kind == "var":
-            return self._module_variable(symbol, span, cf)
+            return self._module_variable(symbol, Span(node.start_byte, node.end_byte), cf)
         return cf  # const, override, module-scope let-like values are uniform
 
     def _labelled(self, cf: int, source: int, label: Label) -> int:
@@ -618,6 +619,15 @@ class _FunctionAnalysis:
         source, so it goes on a node of its own: a path that reaches the control flow instead must not
         name it."""
         return self.graph.node(cf, self.graph.node(source, label=label))
+
+    def _parameter_input(self, declaration: ts.Node) -> tuple[str | None, bool]:
+        """A parameter's builtin value, and whether it has a location: read once per parameter, not per use."""
+        key = declaration.start_byte
+        found = self._parameter_inputs.get(key)
+        if found is None:
+            found = (self._builtin_value(declaration), self._attribute(declaration, "location") is not None)
+            self._parameter_inputs[key] = found
+        return found
 
     def _module_variable(self, symbol: Symbol, span: Span, cf: int) -> int:
         space, access = symbol.space, symbol.access
@@ -858,6 +868,7 @@ def _escapes(node: ts.Node, cache: dict, allow_break: bool = False, allow_contin
 
 
 _NO_EXITS: frozenset[str] = frozenset()
+_RETURN, _BREAK, _CONTINUE = frozenset({"return"}), frozenset({"break"}), frozenset({"continue"})
 
 
 def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
@@ -866,31 +877,31 @@ def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
     Loops keep only returns (their breaks and continues stay inside); a
     switch keeps returns and continues.
     """
-    key = (node.start_byte, node.end_byte, node.type)
+    kind = node.type
+    # 'discard' is not a way out: it demotes the invocation to a helper that keeps running.
+    if kind == "return_statement":
+        return _RETURN
+    if kind in ("break_statement", "break_if_statement"):
+        return _BREAK
+    if kind == "continue_statement":
+        return _CONTINUE
+    if node.named_child_count == 0 or kind.endswith("_expression") or kind == "function_declaration":
+        return _NO_EXITS
+    # Only the nodes that need a walk are kept: the leaves above are answered faster than looked up.
+    key = (node.start_byte, node.end_byte, kind)
     cached = cache.get(key)
     if cached is not None:
         return cached
-    kind = node.type
-    if kind == "return_statement":
-        # 'discard' is not a way out: it demotes the invocation to a helper that keeps running.
-        found = frozenset({"return"})
-    elif kind in ("break_statement", "break_if_statement"):
-        found = frozenset({"break"})
-    elif kind == "continue_statement":
-        found = frozenset({"continue"})
-    elif node.named_child_count == 0 or kind.endswith("_expression") or kind == "function_declaration":
-        found = frozenset()
-    else:
-        # Named children only: every way out is a named statement, and tokens are most of the children.
-        found = _NO_EXITS
-        for child in node.named_children:
-            exits = _exits(child, cache)
-            if exits:
-                found = found | exits
-        if kind in ("loop_statement", "for_statement", "while_statement"):
-            found = found & {"return"}
-        elif kind == "switch_statement":
-            found = found - {"break"}
+    # Named children only: every way out is a named statement, and tokens are most of the children.
+    found = _NO_EXITS
+    for child in node.named_children:
+        exits = _exits(child, cache)
+        if exits:
+            found = found | exits
+    if kind in ("loop_statement", "for_statement", "while_statement"):
+        found = found & {"return"}
+    elif kind == "switch_statement":
+        found = found - {"break"}
     cache[key] = found
     return found
 

@@ -31,9 +31,13 @@ class Label:
 class Graph:
     edges: list[list[int]] = field(default_factory=lambda: [[], []])
     labels: dict[int, Label] = field(default_factory=dict)
+    # Breadth-first searches already made, by start node (see _search); forgotten when the graph changes.
+    _searches: dict[int, tuple[dict, dict | None]] = field(default_factory=dict, repr=False, compare=False)
 
     def node(self, *depends_on: int, label: Label | None = None) -> int:
-        self.edges.append([d for d in depends_on if d is not None])
+        if self._searches:
+            self._searches.clear()
+        self.edges.append([d for d in depends_on if d is not None] if None in depends_on else list(depends_on))
         index = len(self.edges) - 1
         if label is not None:
             self.labels[index] = label
@@ -41,28 +45,57 @@ class Graph:
 
     def add_edge(self, source: int, target: int) -> None:
         if target is not None:
+            if self._searches:
+                self._searches.clear()
             self.edges[source].append(target)
 
     def path_to(self, start: int, goal: int | set[int] = MAY_BE_NON_UNIFORM) -> list[int] | None:
-        """A shortest dependency path from `start` to a goal node, or None."""
-        goals = goal if isinstance(goal, set) else {goal}
+        """A shortest dependency path from `start` to a goal node, or None.
+
+        Among goals at the same distance, the one a breadth-first search meets
+        first wins. One search from `start` answers every goal asked of it
+        later: callers ask the same node about several goals.
+        """
+        parents, rank = self._search(start)
+        if isinstance(goal, set):
+            found = [g for g in goal if g in parents]
+            if not found:
+                return None
+            if len(found) > 1:
+                if rank is None:
+                    rank = {node: order for order, node in enumerate(parents)}
+                    self._searches[start] = (parents, rank)
+                found.sort(key=rank.__getitem__)
+            node = found[0]
+        elif goal in parents:
+            node = goal
+        else:
+            return None
+        path = []
+        while node is not None:
+            path.append(node)
+            node = parents[node]
+        return path[::-1]
+
+    def _search(self, start: int) -> tuple[dict, dict | None]:
+        """Every node reachable from `start`, each with the node it was first reached from, in the order
+        a breadth-first search meets them (a dict keeps its insertion order)."""
+        found = self._searches.get(start)
+        if found is not None:
+            return found
+        edges = self.edges
         parents = {start: None}
         frontier = [start]
         while frontier:
             following = []
             for node in frontier:
-                if node in goals:
-                    path = []
-                    while node is not None:
-                        path.append(node)
-                        node = parents[node]
-                    return path[::-1]
-                for target in self.edges[node]:
+                for target in edges[node]:
                     if target not in parents:
                         parents[target] = node
                         following.append(target)
             frontier = following
-        return None
+        found = self._searches[start] = (parents, None)
+        return found
 
     def reaches(self, start: int, goal: int) -> bool:
-        return self.path_to(start, goal) is not None
+        return goal in self._search(start)[0]

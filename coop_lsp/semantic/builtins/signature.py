@@ -121,9 +121,31 @@ class _Mismatch(Exception):
     pass
 
 
+# Calls repeat the same few argument types (`f32(i)`, `arrayLength(&data)`, `fma(a, b, c)`), and matching
+# tries every overload of a builtin: the answers are kept, per overload set and argument types. Callers
+# only read a Match, so one may be shared. Bounded: a process lints many files one after another.
+_MATCHES: dict[tuple, tuple[tuple, list[Match]]] = {}
+_MAX_KEPT_MATCHES = 4096
+
+
 def match_call(overloads: tuple[Overload, ...], template_args: list[t.Type | int | str],
                arg_types: list[t.Type]) -> list[Match]:
     """All overloads the call matches, best (lowest conversion rank) first."""
+    key = (id(overloads), tuple(template_args), tuple(arg_types))
+    try:
+        kept = _MATCHES.get(key)
+    except TypeError:  # an unhashable argument: match without keeping
+        return _match_all(overloads, template_args, arg_types)
+    if kept is not None and kept[0] is overloads:
+        return kept[1]
+    matches = _match_all(overloads, template_args, arg_types)
+    if len(_MATCHES) >= _MAX_KEPT_MATCHES:
+        _MATCHES.clear()
+    _MATCHES[key] = (overloads, matches)
+    return matches
+
+
+def _match_all(overloads: tuple[Overload, ...], template_args, arg_types) -> list[Match]:
     matches = []
     for candidate in overloads:
         found = _match_one(candidate, template_args, arg_types)
