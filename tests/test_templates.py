@@ -477,3 +477,15 @@ def test_a_suppression_is_unused_only_when_no_variant_needs_it(tmp_path):
     assert done.stdout.splitlines()[:-1] == [
         "k.wgsl:3:60: A001 [warning] this suppression of 'coop.matrix_stride' applies to no finding; remove it so "
         "that it cannot hide a future one (in all 2 variants)"]
+
+
+def test_a_run_description_names_the_variant_it_runs(adapter, tmp_path, capsys):
+    from coop_lsp.cli.main import main as cli_main
+
+    # examples/templates/cpp/gemm.run.toml: [template] variant = "16x16-f32" with M, N, K defined as 64u.
+    assert cli_main(["run", str(GEMM), "--backend", "emulate", "--format", "json"]) == 0
+    assert '"status": "correct"' in capsys.readouterr().out
+    description = (GEMM.parent / "gemm.run.toml").read_text().replace('variant = "16x16-f32"', 'variant = "32x32"')
+    (tmp_path / "other.run.toml").write_text(description)
+    assert cli_main(["run", str(GEMM), "--run", str(tmp_path / "other.run.toml"), "--backend", "emulate"]) == 2
+    assert "other.run.toml: [template]: --variant 32x32: no variant set of that name" in capsys.readouterr().err

@@ -109,6 +109,15 @@ def main(argv: list[str]) -> int:
     except (RunDescriptionError, SweepError) as error:
         print(f"coop-lint: error: {error}", file=sys.stderr)
         return 2
+    if variant_text is None and (description.template_defines or description.template_include
+                                 or description.template_variant):
+        # The run description names the variant it runs; -D, -I and --variant on the command line win.
+        try:
+            variant_text = _template_variant(kernel, description.template_defines, description.template_include,
+                                             description.template_variant)
+        except ValueError as error:
+            print(f"coop-lint: error: {run_path.name}: [template]: {error}", file=sys.stderr)
+            return 2
     options = {"backend": args.backend, "timeout_s": args.timeout,
                "robustness": False if args.no_robustness else None, "strict": args.strict,
                "bounds_check": args.bounds_check}
@@ -189,21 +198,28 @@ def _variant_text(args, kernel: Path) -> str | None:
     """The WGSL of the variant that -D/-I/--variant pick from a template; None when none is asked for."""
     if not args.define and not args.include_dir and not args.variant:
         return None
-    from ..lint.config import ConfigError, ConfigFinder
-    from ..lint.templates import options_for, parse_define
-    from ..source import expand
-    from ..core.rules import rule
+    from ..lint.templates import parse_define
 
     defines = dict(parse_define(d) for d in args.define)
+    return _template_variant(kernel, defines, tuple(Path(d) for d in args.include_dir), args.variant)
+
+
+def _template_variant(kernel: Path, defines: dict[str, str], include_dirs: tuple[Path, ...],
+                      variant_name: str | None) -> str:
+    """A variant of a templated kernel, from defines, include folders and a configured variant set."""
+    from ..core.rules import rule
+    from ..lint.config import ConfigError, ConfigFinder
+    from ..lint.templates import options_for
+    from ..source import expand
+
     try:
         tables = ConfigFinder().for_path(kernel).settings_for(kernel).variants
     except ConfigError as error:
         raise ValueError(str(error)) from None
-    options = options_for(tables, defines, tuple(Path(d) for d in args.include_dir),
-                          frozenset({args.variant}) if args.variant else None)
+    options = options_for(tables, defines, include_dirs, frozenset({variant_name}) if variant_name else None)
     variant = options.variants[0] if options is not None else None
-    if args.variant and (variant is None or variant.name != args.variant):
-        raise ValueError(f"--variant {args.variant}: no variant set of that name applies to {kernel}")
+    if variant_name and (variant is None or variant.name != variant_name):
+        raise ValueError(f"--variant {variant_name}: no variant set of that name applies to {kernel}")
     expansion = expand(kernel, kernel.read_bytes(), variant.define_map if variant else defines,
                        options.include_dirs if options else (), options.override_file_defines if options else False)
     errors = [p for p in expansion.problems if rule(p.code).severity.name == "ERROR"]

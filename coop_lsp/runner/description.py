@@ -85,6 +85,10 @@ class RunDescription:
     extra: dict = field(default_factory=dict)
     toggles: tuple[str, ...] = ()  # extra Dawn device toggles, e.g. disable_workgroup_init
     subgroup_size_given: bool = False  # whether [emulation] named a size (a pinned kernel must agree)
+    # [template]: the variant of a templated kernel this description runs (docs/templates.md).
+    template_defines: dict[str, str] = field(default_factory=dict)
+    template_include: tuple[Path, ...] = ()
+    template_variant: str | None = None
 
 
 # ------------------------------------------------------------------ expressions
@@ -172,7 +176,8 @@ def _unknown(data: dict, allowed: set[str], key: str) -> None:
 
 
 TOP_KEYS = {"entry_point", "dispatch", "sizes", "constants", "overrides", "binding", "check", "timing",
-            "emulation", "device", "flops", "bytes"}
+            "emulation", "device", "flops", "bytes", "template"}
+TEMPLATE_KEYS = {"defines", "include", "variant"}
 
 
 def parse_run_description(text: str, path: Path | None = None, workspace: Path | None = None,
@@ -293,7 +298,24 @@ def _parse(text: str, path: Path | None, workspace: Path | None, size_values: di
     nbytes = data.get("bytes")
     if nbytes is not None:
         nbytes = float(size_expression(nbytes, sizes, "bytes", integer=False))
+    template = _table(data, "template", "template")
+    _unknown(template, TEMPLATE_KEYS, "template")
+    defines = {}
+    for name, value in _table(template, "defines", "template.defines").items():
+        if isinstance(value, bool):
+            defines[name] = "true" if value else "false"
+        elif isinstance(value, (str, int, float)):
+            defines[name] = str(value)
+        else:
+            raise RunDescriptionError(f"template.defines.{name}: expected a string, number or boolean")
+    include = template.get("include", [])
+    if not isinstance(include, list) or not all(isinstance(d, str) for d in include):
+        raise RunDescriptionError("template.include: expected a list of folders")
+    variant = template.get("variant")
+    if variant is not None and not isinstance(variant, str):
+        raise RunDescriptionError("template.variant: expected the name of a variant set of the configuration")
     return RunDescription(
+        template_defines=defines, template_include=tuple(base / d for d in include), template_variant=variant,
         path=path, entry_point=entry, dispatch=tuple(dispatch), sizes=sizes, constants=constants,
         overrides=overrides, bindings=bindings, check=check,
         warmup=int(count(timing, "warmup", 2, "timing.warmup")),
