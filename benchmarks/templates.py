@@ -26,7 +26,8 @@ import time
 from pathlib import Path
 
 from coop_lsp.core.diagnostic import Severity
-from coop_lsp.core.rules import all_rules, rule
+from coop_lsp.core.rules import rule
+from coop_lsp.lint.catalogue import all_rules
 from coop_lsp.lint.config import load
 from coop_lsp.lint.templates import TemplateOptions, Variant, lint_template, options_for
 from coop_lsp.source import FileCache

@@ -11,7 +11,7 @@ import pytest
 
 from coop_lsp.cli import ruledocs
 from coop_lsp.cli.main import main
-from coop_lsp.core.rules import all_rules
+from coop_lsp.lint.catalogue import all_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,7 +16,7 @@ from coop_lsp.analysis.performance.checks import conflict_degree
 from coop_lsp.analysis.performance.rules import MEANINGFUL_SLOWDOWN, PERFORMANCE_RULES
 from coop_lsp.ide.explain import explain
 from coop_lsp.core.diagnostic import Severity
-from coop_lsp.core.rules import all_rules
+from coop_lsp.lint.catalogue import all_rules
 from coop_lsp.devices.profiles import ProfileError, parse_profile, shipped_profiles
 from coop_lsp.lint import lint_source
 from coop_lsp.lint.fixes import apply_edits

@@ -677,7 +677,7 @@ def _rules_command(argv: list[str]) -> int:
     if argv[0] == "rules":
         sys.stdout.write(ruledocs.markdown() if args.markdown else ruledocs.table())
         return EXIT_CLEAN
-    from ..core.rules import all_rules
+    from ..lint.catalogue import all_rules
     all_rules()
     rule = find_rule(args.code)
     if rule is None:

@@ -15,7 +15,8 @@ from typing import TextIO
 
 from .. import __version__
 from ..core.diagnostic import Diagnostic, Severity
-from ..core.rules import all_rules, find as find_rule
+from ..core.rules import find as find_rule
+from ..lint.catalogue import all_rules
 from ..core.text import SourceText
 
 FORMATS = ("text", "concise", "json", "sarif", "github", "junit")

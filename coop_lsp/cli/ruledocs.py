@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..core.rules import Rule, all_rules
+from ..core.rules import Rule
+from ..lint.catalogue import all_rules
 
 REGENERATE = ".venv/bin/coop-lint rules --markdown > docs/rules.md"
 

@@ -1,7 +1,9 @@
 """The rule registry: one entry per diagnostic code.
 
 Every layer that reports something registers its rules here, and the CLI,
-the server, the generated docs and suppression all read this one table.
+the server, the generated docs and suppression all read this one table. The
+registry knows no layer: coop_lsp/lint/catalogue.py, above the layers that
+report, imports them all.
 A rule's `name` is what a kernel author writes in WGSL to control it:
 `diagnostic(off, coop.<name>)` or `@diagnostic(off, coop.<name>)`.
 """
@@ -67,19 +69,6 @@ def find(code_or_name: str) -> Rule | None:
     return _RULES.get(key.upper()) or _BY_NAME.get(key)
 
 
-def all_rules() -> list[Rule]:
-    _load_all_layers()
+def registered() -> list[Rule]:
+    """The rules registered so far, by code. Every rule of every layer: lint/catalogue.py."""
     return sorted(_RULES.values(), key=lambda r: r.code)
-
-
-def _load_all_layers() -> None:
-    # Rules live beside the code that reports them; importing the layers
-    # registers them.
-    from ..analysis import configs as _configuration_rules  # noqa: F401
-    from ..analysis.performance import rules as _performance_rules  # noqa: F401
-    from ..analysis.uniformity import rules as _uniformity_rules  # noqa: F401
-    from ..lint import rules as _lint_rules  # noqa: F401
-    from ..runner import rules as _runner_rules  # noqa: F401
-    from ..semantic import rules as _semantic_rules  # noqa: F401
-    from ..source import rules as _source_rules  # noqa: F401
-    from ..syntax import rules as _syntax_rules  # noqa: F401

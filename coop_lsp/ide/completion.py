@@ -13,7 +13,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from ..core.rules import all_rules
+from ..lint.catalogue import all_rules
 from ..core.text import Span
 from ..semantic import types as t
 from ..semantic.builtins.matrix import MATRIX_ELEMENTS

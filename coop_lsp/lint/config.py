@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..core.diagnostic import Diagnostic, Severity
-from ..core.rules import Rule, all_rules, find as find_rule
+from ..core.rules import Rule, find as find_rule
 
 DIALECTS = ("auto", "wgpu", "chromium", "standard")
 SEVERITY_NAMES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO,
@@ -46,6 +46,8 @@ def always_reported(rule: Rule) -> bool:
 
 def resolve_selector(selector: str, where: str, key: str) -> frozenset[str]:
     """The codes a selector stands for; ConfigError when it names nothing."""
+    from .catalogue import all_rules  # on first use: start-up imports no check
+
     rules = all_rules()
     text = selector.strip()
     if text.upper() == "ALL":

@@ -23,3 +23,17 @@ UNUSED_SUPPRESSION = register(Rule(
     example="diagnostic(off, coop.deprecated_builtin);   // no deprecated call left in the file",
     fix="Removes the directive or attribute (safe: it controls nothing).",
 ))
+
+# Reported by the runner (coop-lint run, the editor's Run kernel); declared here so that the catalogue,
+# which the lint layer keeps, holds it without importing the runner.
+KERNEL_COMPILE_ERROR = register(Rule(
+    code="R001", name="kernel_compile_error", severity=Severity.ERROR, layer="runner",
+    summary="The GPU's compiler rejected the kernel when it was run.",
+    explanation="Reported after 'Run kernel' (the editor's code lens or `coop-lint run`) when the "
+                "backend's compiler (Tint in Dawn, naga in wgpu-native) or the driver refused the kernel "
+                "although coop-lint's own checks passed, e.g. a feature the backend has not implemented. "
+                "The message is the compiler's; where the error was in code the runner generated (a "
+                "translation or the emulation) it points at the nearest line of your kernel. It stays "
+                "until the document is edited.",
+    suppressible=False,
+))
