@@ -213,7 +213,7 @@ def test_every_set_is_linted_and_a_shared_finding_is_reported_once_naming_its_va
     lint = lint_template(GEMM, GEMM.read_bytes(), example_options(), targets=("nvidia-h100",))
     d001 = [d for d in lint.main if d.code == "D001"]
     assert len(d001) == 2  # f16 and f32 accumulators are different configurations
-    assert all(where(GEMM, d.span.start)[0] == 42 for d in d001)
+    assert all(where(GEMM, d.span.start)[0] == 45 for d in d001)
     assert any(d.message.endswith("(in 1 of 4 variants: 8x8-f32)") for d in d001)
     assert all("nvidia-h100" in d.message for d in d001)
     lint = lint_template(GEMM, GEMM.read_bytes(), example_options(), targets=("apple-m",))
@@ -351,7 +351,7 @@ def test_command_line_defines_variants_and_targets():
     done = run("--no-source", "--select", "D", "--target", "nvidia-h100", "--variant", "8x8-f16,16x16-f16", str(GEMM))
     assert done.returncode == 1
     (line,) = done.stdout.splitlines()[:-1]
-    assert ":42:15: D001" in line and line.endswith("(in 1 of 2 variants: 8x8-f16)")
+    assert ":45:15: D001" in line and line.endswith("(in 1 of 2 variants: 8x8-f16)")
     done = run("--no-source", "--isolated", "-D", "TILE_16", "-D", "WORKGROUP_SIZE=32u", "-I", "examples/templates/cpp",
                str(GEMM))
     assert done.returncode == 0, done.stdout

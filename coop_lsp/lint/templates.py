@@ -45,6 +45,9 @@ class TemplateOptions:
     # Every name any set defines: a name in this list that the WGSL cannot resolve is a missing define.
     known_names: frozenset[str] = frozenset()
     skipped_variants: int = 0  # past MAX_VARIANTS
+    # Whether the variants are every configured set (no --variant subset, nothing skipped): only then can
+    # a filter that no variant needs be called unused.
+    every_set: bool = False
 
 
 @dataclass(slots=True)
@@ -112,8 +115,8 @@ def lint_template(path: Path | None, data: bytes, options: TemplateOptions, targ
     lint = TemplateLint(files, {}, runs)
     total = len(variants)
     for diagnostic, index, labels in found.values():
-        if diagnostic.code == UNUSED_SUPPRESSION.code and len(labels) < total:
-            continue  # the filter decides findings in the other variants: it is used
+        if diagnostic.code == UNUSED_SUPPRESSION.code and (len(labels) < total or not options.every_set):
+            continue  # another variant needs the filter, or variants not linted here may
         if total > 1 or (diagnostic.code == "D001" and variants[0].name is not None):
             diagnostic = replace(diagnostic, message=diagnostic.message + _naming(labels, total, diagnostic.code))
         lint.diagnostics.setdefault(index, []).append(diagnostic)
@@ -276,7 +279,9 @@ def options_for(tables, defines: dict[str, str], include_dirs: tuple[Path, ...] 
     if not sets:
         sets = [Variant(None, tuple(defines.items()))]
     skipped = max(0, len(sets) - MAX_VARIANTS)
-    return TemplateOptions(tuple(sets[:MAX_VARIANTS]), tuple(includes), override, frozenset(known), skipped)
+    every_set = chosen is None and skipped == 0 and any(v.name is not None for v in sets)
+    return TemplateOptions(tuple(sets[:MAX_VARIANTS]), tuple(includes), override, frozenset(known), skipped,
+                           every_set)
 
 
 def parse_define(text: str) -> tuple[str, str]:
