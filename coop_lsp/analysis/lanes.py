@@ -61,25 +61,27 @@ def lane_diagnostics(root: ts.Node, source: SourceText, model: SemanticModel,
                                       f"@subgroup_size({entry.subgroup_size}) is not a subgroup size "
                                       f"{target.label} offers ({_range(low, high)}): creating the pipeline fails "
                                       "there", attribute, PINNED_SIZE.severity))
-    if not _uses_subgroups(root, source, model):
+    found = [(entry, node, size) for entry in entries
+             for node, size in _fixed_lane_arithmetic(entry.declaration, source)]
+    # The walk for subgroup operations only where there is lane arithmetic for it to matter to.
+    if not found or not _uses_subgroups(root, source, model):
         return out
-    for entry in entries:
-        for node, size in _fixed_lane_arithmetic(entry.declaration, source):
-            if entry.subgroup_size == size:
-                continue  # pinned to the size the arithmetic assumes
-            # A size no target runs is a tile width, not a subgroup; a target that runs only this size is safe.
-            runs_it = [t for t in targets if t.subgroup_min and t.subgroup_min <= size <= t.subgroup_max]
-            others = [t for t in runs_it if (t.subgroup_min, t.subgroup_max) != (size, size)]
-            if not others:
-                continue
-            names = "; ".join(f"{t.label}: {_range(t.subgroup_min, t.subgroup_max)}" for t in others[:3])
-            expression = source.slice(Span(node.start_byte, node.end_byte))
-            out.append(Diagnostic(FIXED_LANES.code,
-                                  f"'{expression}' assumes {size}-lane subgroups, but a target may choose another "
-                                  f"size ({names}): lane and subgroup indices are then wrong for the subgroup "
-                                  "operations here; use @builtin(subgroup_invocation_id) / @builtin(subgroup_id), "
-                                  f"or pin the size with @subgroup_size({size}) (enable subgroup_size_control)",
-                                  Span(node.start_byte, node.end_byte), FIXED_LANES.severity))
+    for entry, node, size in found:
+        if entry.subgroup_size == size:
+            continue  # pinned to the size the arithmetic assumes
+        # A size no target runs is a tile width, not a subgroup; a target that runs only this size is safe.
+        runs_it = [t for t in targets if t.subgroup_min and t.subgroup_min <= size <= t.subgroup_max]
+        others = [t for t in runs_it if (t.subgroup_min, t.subgroup_max) != (size, size)]
+        if not others:
+            continue
+        names = "; ".join(f"{t.label}: {_range(t.subgroup_min, t.subgroup_max)}" for t in others[:3])
+        expression = source.slice(Span(node.start_byte, node.end_byte))
+        out.append(Diagnostic(FIXED_LANES.code,
+                              f"'{expression}' assumes {size}-lane subgroups, but a target may choose another "
+                              f"size ({names}): lane and subgroup indices are then wrong for the subgroup "
+                              "operations here; use @builtin(subgroup_invocation_id) / @builtin(subgroup_id), "
+                              f"or pin the size with @subgroup_size({size}) (enable subgroup_size_control)",
+                              Span(node.start_byte, node.end_byte), FIXED_LANES.severity))
     return out
 
 

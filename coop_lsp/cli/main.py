@@ -31,6 +31,7 @@ from ..lint.hosts import find_embedded, language_of
 from ..lint.rules import INTERNAL_ERROR
 from . import render
 from .cache import ResultCache, cache_root
+from ..source.sniff import may_be_template
 from .checking import Job, lint_data as lint_plain, run_job, without_fixes
 from . import baseline as baseline_file
 from .baseline import Baseline, BaselineError
@@ -81,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-cache", action="store_true",
                         help="neither read nor write the result cache")
     parser.add_argument("--cache-dir", metavar="DIR",
-                        help=f"where the result cache lives (default ${{COOP_LINT_CACHE_DIR}} or ./.coop-lint-cache)")
+                        help="where the result cache lives (default $COOP_LINT_CACHE_DIR or ./.coop-lint-cache)")
     parser.add_argument("--force-exclude", action="store_true",
                         help="apply the configuration's exclude to files named on the command line too (pre-commit)")
     parser.add_argument("--write-baseline", metavar="FILE",
@@ -484,7 +485,7 @@ def _lint_data(data: bytes, settings: Settings, language: str | None, path: Path
                templates: _Templates | None = None):
     """(source, findings) of a WGSL file or of the WGSL embedded in a host file."""
     options = templates.options(settings) if templates is not None and language is None else None
-    if language is None and (options is not None or _may_be_template(data)):
+    if language is None and (options is not None or may_be_template(data)):
         found = _lint_template_data(data, settings, path, templates, options)
         if found is not None:
             return found
@@ -525,11 +526,6 @@ def _lint_template_data(data: bytes, settings: Settings, path: Path | None, temp
     return source, diagnostics
 
 
-def _may_be_template(data: bytes) -> bool:
-    """A cheap first test (source.is_template decides): bytes plain WGSL never holds."""
-    return b"#" in data or b"{{" in data or b"${" in data or b"@if" in data or b"@el" in data or b"import" in data
-
-
 def _lint_interpolated(embedded, options, settings: Settings, source: SourceText):
     """An f-string or template literal, linted once per variant with its names' values."""
     from ..lint.templates import lint_template
@@ -547,7 +543,7 @@ def _is_template_work(data: bytes, settings: Settings, language: str | None, tem
     options = templates.options(settings)
     if language is not None:
         return options is not None
-    if options is None and not _may_be_template(data):
+    if options is None and not may_be_template(data):
         return False
     from ..lint.templates import needs_template_lint
     return needs_template_lint(data, options)

@@ -49,15 +49,17 @@ def watch(collect_files: Callable[[], list[Path]], lint_files: Callable[[list[Pa
                 current = collect_files()
                 for path in current:
                     stamps.setdefault(path, None)  # a new file: linted below
-                for path in [p for p in stamps if p not in set(current)]:
+                present = set(current)
+                for path in [p for p in stamps if p not in present]:
                     del stamps[path]
                     if previous.pop(str(path), None):
                         _status(err, f"{path}: removed")
-            changed = [path for path, stamp in stamps.items() if _stamp(path) != stamp]
+            now = {path: _stamp(path) for path in stamps}
+            changed = [path for path, stamp in stamps.items() if now[path] != stamp]
             if not changed:
                 continue
             for path in changed:
-                stamps[path] = _stamp(path)
+                stamps[path] = now[path]
             fresh = lint_files(changed)
             differing = [r for r in fresh if previous.get(r.display) != _signature(r)]
             for report in fresh:

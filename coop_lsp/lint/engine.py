@@ -26,7 +26,7 @@ from ..core.rules import find as find_rule
 from ..syntax.filters import DiagnosticFilters
 from .fixes import without_fixes_that_break_syntax
 from .rules import INTERNAL_ERROR
-from .suppressions import mark_used, unused_suppressions
+from .suppressions import unused_suppressions
 
 
 @dataclass(slots=True)
@@ -101,43 +101,34 @@ def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, di
             Span(0, 0)))
     filters = DiagnosticFilters.from_tree(parsed.root, parsed.source)
     if model is not None and not parsed.root.has_error:
-        try:
-            diagnostics.extend(call_with_deep_stack(
-                lambda: uniformity_diagnostics(parsed.root, parsed.source, model, filters,
-                                               reuse.summaries if reuse is not None else None, bodies)))
-        except Exception as error:  # noqa: BLE001 - one failing analysis must not hide the others
-            diagnostics.append(Diagnostic(
-                INTERNAL_ERROR.code, f"internal error in the uniformity analysis: {type(error).__name__}: {error}",
-                Span(0, 0)))
-    if model is not None and not parsed.root.has_error:
-        try:
-            diagnostics.extend(accumulation_diagnostics(parsed.root, parsed.source, model))
-        except Exception as error:  # noqa: BLE001 - one failing analysis must not hide the others
-            diagnostics.append(Diagnostic(
-                INTERNAL_ERROR.code, f"internal error in the accumulation check: {type(error).__name__}: {error}",
-                Span(0, 0)))
+        root, source = parsed.root, parsed.source
+        _guarded(diagnostics, "the uniformity analysis", lambda: call_with_deep_stack(
+            lambda: uniformity_diagnostics(root, source, model, filters,
+                                           reuse.summaries if reuse is not None else None, bodies)))
+        _guarded(diagnostics, "the accumulation check", lambda: accumulation_diagnostics(root, source, model))
         profiles, problems = resolve_targets(tuple(targets), project) if targets else ([], [])
-        try:
-            diagnostics.extend(configuration_diagnostics(parsed.root, parsed.source, model, profiles, problems))
-            diagnostics.extend(lane_diagnostics(parsed.root, parsed.source, model, profiles))
-        except Exception as error:  # noqa: BLE001 - one failing analysis must not hide the others
-            diagnostics.append(Diagnostic(
-                INTERNAL_ERROR.code, f"internal error in the configuration checks: {type(error).__name__}: {error}",
-                Span(0, 0)))
-        try:
-            diagnostics.extend(performance_diagnostics(parsed.root, parsed.source, model, profiles))
-        except Exception as error:  # noqa: BLE001 - one failing analysis must not hide the others
-            diagnostics.append(Diagnostic(
-                INTERNAL_ERROR.code, f"internal error in the performance checks: {type(error).__name__}: {error}",
-                Span(0, 0)))
-    if model is not None and not parsed.root.has_error:
-        # Before filtering: which filters control a finding is what makes them used.
-        mark_used(filters, diagnostics)
-        diagnostics.extend(unused_suppressions(filters, parsed.source, targets_given=bool(targets)))
-    diagnostics = apply_filters(diagnostics, filters)
+        _guarded(diagnostics, "the configuration checks", lambda: (
+            configuration_diagnostics(root, source, model, profiles, problems)
+            + lane_diagnostics(root, source, model, profiles)))
+        _guarded(diagnostics, "the performance checks",
+                 lambda: performance_diagnostics(root, source, model, profiles))
+        # Applying the filters records which of them decide a finding; the rest are the unused ones.
+        diagnostics = apply_filters(diagnostics, filters)
+        diagnostics.extend(apply_filters(unused_suppressions(filters, source, targets_given=bool(targets)), filters))
+    else:
+        diagnostics = apply_filters(diagnostics, filters)
     diagnostics.sort(key=lambda d: d.sort_key)
     diagnostics = without_fixes_that_break_syntax(capped(diagnostics), parsed.source.data)
     return LintResult(parsed.source, diagnostics, parsed, model)
+
+
+def _guarded(diagnostics: list[Diagnostic], what: str, check) -> None:
+    """Adds `check()`'s findings; one failing analysis must not hide the others (X001 says it failed)."""
+    try:
+        diagnostics.extend(check())
+    except Exception as error:  # noqa: BLE001
+        diagnostics.append(Diagnostic(
+            INTERNAL_ERROR.code, f"internal error in {what}: {type(error).__name__}: {error}", Span(0, 0)))
 
 
 def apply_filters(diagnostics: list[Diagnostic], filters: DiagnosticFilters) -> list[Diagnostic]:

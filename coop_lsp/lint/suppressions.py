@@ -25,14 +25,6 @@ _ALWAYS_CHECKED = ("S", "T", "U", "X")
 _CHECKED_WITH_TARGETS = ("D",)
 
 
-def mark_used(filters: DiagnosticFilters, diagnostics: list[Diagnostic]) -> None:
-    """Records the filters that control each of our findings (the uniformity pass marks Tint's rules itself)."""
-    for diagnostic in diagnostics:
-        rule = find_rule(diagnostic.code)
-        if rule is not None and rule.suppressible:
-            filters.severity(rule.qualified_name, diagnostic.span.start, diagnostic.severity)
-
-
 def unused_suppressions(filters: DiagnosticFilters, source: SourceText, targets_given: bool) -> list[Diagnostic]:
     out = []
     for written in filters.filters:
@@ -42,7 +34,7 @@ def unused_suppressions(filters: DiagnosticFilters, source: SourceText, targets_
         out.append(Diagnostic(
             UNUSED_SUPPRESSION.code,
             f"{what} of '{written.rule}' applies to no finding; remove it so that it cannot hide a future one",
-            _rule_span(written, source), Severity.WARNING,
+            written.rule_span(source.data), Severity.WARNING,
             fixes=(Fix(f"Remove the unused filter of '{written.rule}'", (_removal(written, source),)),)))
     return out
 
@@ -58,15 +50,6 @@ def _audited(name: str, targets_given: bool) -> bool:
     if rule.code == UNUSED_SUPPRESSION.code:
         return False  # switching the audit off is what makes it quiet
     return rule.code.startswith(_ALWAYS_CHECKED) or (targets_given and rule.code.startswith(_CHECKED_WITH_TARGETS))
-
-
-def _rule_span(written: Filter, source: SourceText) -> Span:
-    text = source.data[written.written.start:written.written.end]
-    index = text.find(written.rule.encode())
-    if index < 0:
-        return written.written
-    start = written.written.start + index
-    return Span(start, start + len(written.rule.encode()))
 
 
 def _removal(written: Filter, source: SourceText) -> Edit:

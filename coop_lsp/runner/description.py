@@ -321,7 +321,7 @@ def _parse(text: str, path: Path | None, workspace: Path | None, size_values: di
         warmup=int(count(timing, "warmup", 2, "timing.warmup")),
         repetitions=int(count(timing, "repetitions", 10, "timing.repetitions", 1)),
         timeout_s=float(count(timing, "timeout_s", 60.0, "timing.timeout_s", 0.1)),
-        subgroup_size=int(count(emulation, "subgroup_size", 32, "emulation.subgroup_size", 1)),
+        subgroup_size=int(lanes),
         robustness=robustness, flops=flops, bytes=nbytes, workspace=workspace, toggles=tuple(toggles),
         subgroup_size_given="subgroup_size" in emulation)
 

@@ -29,7 +29,7 @@ from .kernel import KernelError, KernelModule, load_kernel
 from .lowering import emulate, emulated_matrix_bytes, to_tint, uses_subgroup_operations
 from .roofline import describe as describe_roofline
 from .roofline import roofline_of
-from .bounds import CANARY, BoundsComparison, compare_runs
+from .bounds import CANARY, compare_runs
 from .subgroups import judged_size, without_size_control
 
 DTYPES = {"f32": "float32", "f16": "float16", "i32": "int32", "u32": "uint32", "i8": "int8", "u8": "uint8"}
@@ -537,8 +537,10 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
                                 f"{entry.subgroup_size} lanes only")
         kept_subgroups = False
         if emulated and (module.dialect != "plain" or uses_subgroup_operations(module)):
-            source = without_size_control(module) if "subgroup_size_control" in module.enables else text
-            lowered, kept_subgroups = _emulation(source, lanes, api)
+            if "subgroup_size_control" in module.enables:
+                lowered, kept_subgroups = _emulation(without_size_control(module), lanes, api)
+            else:
+                lowered, kept_subgroups = _emulation(text, lanes, api, module)
             code = lowered.text
             report.notes += lowered.notes
             if module.dialect == "wgpu":
@@ -803,7 +805,7 @@ def _explain_failure(report: RunReport, module, code: str) -> None:
         report.notes.append(_emulation_size(module, code))
 
 
-def _emulation(text: str, subgroup_size: int, api: str):
+def _emulation(text: str, subgroup_size: int, api: str, module=None):
     """(the emulation of `text`, whether it keeps the kernel's subgroup operations): they run on the
     adapter's own subgroups where those have the emulated size, which lavapipe's fixed 8 lanes tell
     (other adapters report a range of sizes, not the one they pick)."""
@@ -814,7 +816,7 @@ def _emulation(text: str, subgroup_size: int, api: str):
         lavapipe = shipped_profiles().get("lavapipe")
         if lavapipe is not None and lavapipe.subgroup_min == lavapipe.subgroup_max:
             native = lavapipe.subgroup_min
-    lowered = emulate(text, subgroup_size, native_subgroup_size=native)
+    lowered = emulate(text, subgroup_size, native_subgroup_size=native, module=module)
     return lowered, native == subgroup_size
 
 

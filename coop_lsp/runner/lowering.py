@@ -837,14 +837,16 @@ def _needs_lanes(module: KernelModule) -> bool:
     return module.dialect != "plain" or bool(uses_subgroup_operations(module))
 
 
-def emulate(text: str, subgroup_size: int = 32, native_subgroup_size: int | None = None) -> Lowered:
+def emulate(text: str, subgroup_size: int = 32, native_subgroup_size: int | None = None,
+            module: KernelModule | None = None) -> Lowered:
     """Plain WGSL with the same results as the matrix kernel `text`, with subgroups of `subgroup_size`
     lanes. `native_subgroup_size`: the adapter's own subgroup size where known; when it is the emulated
-    size, the kernel's subgroup operations run on the adapter's."""
+    size, the kernel's subgroup operations run on the adapter's. `module`: `text` already loaded, by a
+    caller that has it (the kernel is not checked twice)."""
     if subgroup_size <= 0 or subgroup_size & (subgroup_size - 1) or subgroup_size > 128:
         raise LoweringError(f"subgroup size {subgroup_size} cannot be emulated: subgroup sizes are powers of two "
                             "from 1 to 128")
-    module = load_kernel(text)
+    module = module if module is not None else load_kernel(text)
     keep = native_subgroup_size == subgroup_size
     lowered = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep)
     barrier = _nonuniform_barrier(lowered.text)

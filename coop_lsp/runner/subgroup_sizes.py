@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .kernel import KernelError, attribute_args, attribute_name, int_value, load_kernel
+from .kernel import KernelError, KernelModule, load_kernel
 
 
 class SubgroupSizeError(KernelError):
@@ -40,16 +40,10 @@ def sizes_for_targets(names: list[str], project: Path | None = None) -> list[int
     return sizes_allowed(profiles)
 
 
-def pinned_subgroup_size(text: str, entry: str | None = None) -> int | None:
+def pinned_subgroup_size(module: KernelModule, entry: str | None = None) -> int | None:
     """N of `@subgroup_size(N)` on the entry point (subgroup_size_control): such a kernel runs at N only."""
-    module = load_kernel(text)
-    for point in module.entry_points:
-        if entry is not None and point.name != entry:
-            continue
-        for a in (c for c in point.node.children if c.type == "attribute"):
-            if attribute_name(module.data, a) == "subgroup_size" and attribute_args(a):
-                return int_value(module.model, module.data, attribute_args(a)[0])
-    return None
+    return next((point.subgroup_size for point in module.entry_points
+                 if entry in (None, point.name) and point.subgroup_size is not None), None)
 
 
 @dataclass
@@ -135,14 +129,15 @@ def run_at_subgroup_sizes(kernel: Path, description, sizes: list[int], **options
 
     text = Path(kernel).read_text()
     comparison = SizeComparison(Path(kernel).name, list(sizes))
-    pinned = pinned_subgroup_size(text, description.entry_point)
+    module = load_kernel(text)
+    pinned = pinned_subgroup_size(module, description.entry_point)
     if pinned is not None:
         comparison.sizes = [pinned]
         comparison.notes.append(f"the kernel pins its subgroup size with @subgroup_size({pinned}): judged at "
                                 f"{pinned} lanes only")
     if not comparison.sizes:
         raise SubgroupSizeError("no subgroup sizes to run")
-    lowered_text = apply_constants(text, description.constants, load_kernel(text)) if description.constants else text
+    lowered_text = apply_constants(text, description.constants, module) if description.constants else text
     for size in comparison.sizes:
         try:
             emulate(lowered_text, size)

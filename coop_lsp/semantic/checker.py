@@ -114,7 +114,6 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.binding_collisions(symbol, self.var_uses, self.calls)
             if stage in ("vertex", "fragment"):
                 self.entry_point_io(node, stage, symbol)
-            if stage in ("vertex", "fragment"):
                 self.stage_resources(symbol, stage, self.var_uses, self.calls)
 
     def _declaration_attributes(self, node: ts.Node, symbol: Symbol) -> None:

@@ -103,10 +103,7 @@ class EntryPointChecker:
                 return
             if value.enable:
                 return  # naga needs no enable for it
-        # The matrix extensions bring the subgroup builtin values with them (and naga needs no enable).
-        implied = value.enable == "subgroups" and bool(ctx.model.enables & {
-            "chromium_experimental_subgroup_matrix", "subgroup_matrix", "wgpu_cooperative_matrix"})
-        if value.enable is not None and not implied:
+        if value.enable is not None:  # the matrix extensions imply 'subgroups' (require_enable knows)
             ctx.require_enable(value.enable, args[0], f"the builtin value '{name}'")
         if value_type is t.ERROR or value.type is None:
             return

@@ -33,9 +33,8 @@ class Symbol:
     # Resource variables: the values of @group and @binding (const-expressions, evaluated).
     group: int | None = None
     binding: int | None = None
-    # Entry points: the shader stage; @workgroup_size's three values (an int, the name of the override it
-    # depends on, or None where unknown; absent arguments are 1); @subgroup_size's value where pinned.
-    stage: str | None = None
+    # Entry points (their stage is above): @workgroup_size's three values (an int, the name of the override
+    # it depends on, or None where unknown; absent arguments are 1); @subgroup_size's value where pinned.
     workgroup_size: tuple = ()
     subgroup_size: int | None = None
 

@@ -27,13 +27,13 @@ from pygls.protocol.language_server import lsp_method
 
 from ..core.text import Position, SourceText
 from ..format import Options as FormatOptions
-from ..lint.config import ConfigError, ConfigFinder
 from ..ide import actions, completion as ide_completion, formatting as ide_formatting, hover as ide_hover, navigation
 from ..ide import presentation
 from ..ide.analysis import Analysis
 from ..ide.settings import Settings
 from ..lint import Reuse
 from ..lint.config import ConfigError, ConfigFinder
+from ..source.sniff import may_be_template
 from ..syntax import Document
 from ..syntax.parser import Parsed
 from . import run_command
@@ -185,7 +185,6 @@ class _Checked:
 class CoopLanguageServer(LanguageServer):
     def __init__(self, debounce: float = DEBOUNCE_SECONDS) -> None:
         super().__init__("coop-lsp", VERSION, protocol_cls=CoopProtocol)
-        self.debounce = debounce
         self.documents: dict[str, DocumentState] = {}
         self.disk_documents: dict[str, DocumentState] = {}
         self.settings = Settings()
@@ -330,8 +329,7 @@ class CoopLanguageServer(LanguageServer):
             tables = self.config_finder.for_path(path).settings_for(path).variants if path is not None else ()
         except (ConfigError, OSError):
             tables = ()
-        if not tables and b"#" not in data and b"{{" not in data and b"${" not in data and b"@if" not in data \
-                and b"@el" not in data and b"import" not in data:
+        if not tables and not may_be_template(data):
             return analysis  # plain WGSL: nothing more to do
         from ..ide.templates import template_view
         try:
@@ -443,9 +441,9 @@ class CoopLanguageServer(LanguageServer):
 
     def recheck_includers(self, uri: str) -> None:
         """An edit to a file that open templates include or import re-checks those templates."""
-        path = _path_of(uri) or _uri_path(uri)
-        if path is None:
-            return
+        path = _uri_path(uri)
+        if path is None or self._template_files is None:
+            return  # no template has been analysed yet: none includes anything
         resolved = path.resolve()
         for other in self.documents.values():
             template = other.analysis.template if other.analysis is not None else None
@@ -483,11 +481,9 @@ def _uri_path(uri: str) -> Path | None:
 
 
 def _path_of(uri: str) -> Path | None:
-    parsed = urlparse(uri)
-    if parsed.scheme != "file":
-        return None
-    path = Path(unquote(parsed.path))
-    return path if path.is_file() else None
+    """The file a file: URI names, where it exists."""
+    path = _uri_path(uri)
+    return path if path is not None and path.is_file() else None
 
 
 server = None  # the instance `create_server` builds, for tools that want it

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..core.text import Span
 from .expansion import Expansion, Link, MacroUse, Problem
+from .sniff import may_be_template
 from .expression import ExpressionError, evaluate, value_of_text
 from .files import FileCache, TemplateFile
 from .modules import ModuleImports
@@ -45,11 +46,8 @@ MAX_INCLUDE_DEPTH = 64
 
 
 def is_template(data: bytes) -> bool:
-    # Substring tests first: on plain WGSL none of these bytes occur and the regex never runs.
-    if b"#" not in data and b"{{" not in data and b"${" not in data and b"@if" not in data \
-            and b"@el" not in data and b"import" not in data:
-        return False
-    return _TEMPLATE_MARK.search(data) is not None
+    # The byte test first: on plain WGSL the regex never runs.
+    return may_be_template(data) and _TEMPLATE_MARK.search(data) is not None
 
 
 def expand(path: Path | None, data: bytes, defines: dict[str, str] | None = None,

@@ -27,6 +27,14 @@ class Filter:
     span: Span  # what it applies to
     written: Span  # where the filter itself is written
 
+    def rule_span(self, data: bytes) -> Span:
+        """Where the rule's name is written in the filter (the whole filter when it cannot be found)."""
+        index = data[self.written.start:self.written.end].find(self.rule.encode())
+        if index < 0:
+            return self.written
+        start = self.written.start + index
+        return Span(start, start + len(self.rule.encode()))
+
 
 class DiagnosticFilters:
     def __init__(self, filters: list[Filter]) -> None:

@@ -96,7 +96,7 @@ def _hiding_suppression(written, failures: list[Failure], source: SourceText) ->
         rules.SUPPRESSION_HIDES_DIVERGENCE.code,
         f"'diagnostic(off, {written.rule})' hides real divergence: '{first.builtin}' on line {line}{more} is called "
         "where lanes of one subgroup take different paths, so its result is undefined on the GPU",
-        _rule_span(written, source), Severity.WARNING,
+        written.rule_span(source.data), Severity.WARNING,
         related=tuple(Related(f.span, f"'{f.builtin}' is called here with diverged lanes") for f in failures))
 
 
@@ -143,7 +143,7 @@ def _unknown_rules(filters: DiagnosticFilters, source: SourceText) -> list[Diagn
             if find_rule(name) is None:
                 out.append(Diagnostic(rules.UNKNOWN_DIAGNOSTIC_RULE.code,
                                       f"'{name}' is not a coop-lint rule (see 'coop-lint rules')",
-                                      _rule_span(written, source), Severity.WARNING))
+                                      written.rule_span(source.data), Severity.WARNING))
             continue
         replacement = RENAMES.get(name)
         what = ("Tint ignores rule names in unknown namespaces, so this filter has no effect: the check stays on"
@@ -152,17 +152,8 @@ def _unknown_rules(filters: DiagnosticFilters, source: SourceText) -> list[Diagn
         fixes: tuple[Fix, ...] = ()
         if replacement:
             message += f"; Tint's name is '{replacement}'"
-            span = _rule_span(written, source)
+            span = written.rule_span(source.data)
             fixes = (Fix(f"Use '{replacement}'", (Edit(span, replacement),)),)
-        out.append(Diagnostic(rules.UNKNOWN_DIAGNOSTIC_RULE.code, message, _rule_span(written, source),
+        out.append(Diagnostic(rules.UNKNOWN_DIAGNOSTIC_RULE.code, message, written.rule_span(source.data),
                               Severity.WARNING, fixes=fixes))
     return out
-
-
-def _rule_span(written, source: SourceText) -> Span:
-    text = source.data[written.written.start : written.written.end]
-    index = text.find(written.rule.encode())
-    if index < 0:
-        return written.written
-    start = written.written.start + index
-    return Span(start, start + len(written.rule.encode()))
