@@ -250,3 +250,85 @@ struct VOut {
 }
 @vertex
 fn main() -> VOut { return VOut(vec4<f32>(0.0), vec4<f32>(1.0), vec4<f32>(0.5)); }
+
+// === validator:builtin-is-only-valid-as-a-compute
+enable subgroups;
+@fragment
+fn main(@builtin(subgroup_id) sg: u32) -> @location(0) vec4<f32> { return vec4<f32>(f32(sg)); }
+//      ^ T020 '@builtin(subgroup_id)' cannot be used for fragment shader i
+
+// === validator:store-type-of-builtin-must-be-array
+enable clip_distances;
+//     ^ D003 'enable clip_distances;' needs the device feature 'clip-dist
+struct VOut {
+  @builtin(position) position: vec4<f32>,
+  @builtin(clip_distances) clip: array<f32, 9>,
+//         ^ T003 the builtin value 'clip_distances' is an 'array<f32, N>' wit
+}
+@vertex
+fn main() -> VOut { return VOut(vec4<f32>(0.0), array<f32, 9>()); }
+
+// === validator:builtin-cannot-be-used-for-shader
+@fragment
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) -> @location(0) vec4<f32> { return vec4<f32>(1.0); }
+//      ^ T020 '@builtin(global_invocation_id)' cannot be used for fragment
+
+// === validator:integral-user-defined-vertex-outputs-must-have
+enable chromium_experimental_subgroup_matrix;
+struct VOut {
+  @builtin(position) position: vec4<f32>,
+  @location(0) id: u32,
+//             ^ T003 integral user-defined vertex outputs must have a '@interpola
+}
+@vertex
+fn main(@builtin(vertex_index) vi: u32) -> VOut { return VOut(vec4<f32>(0.0), vi); }
+
+// === validator:integral-user-defined-fragment-inputs-must-have
+enable chromium_experimental_subgroup_matrix;
+@fragment
+fn main(@location(0) id: u32) -> @location(0) vec4<f32> { return vec4<f32>(f32(id)); }
+//                   ^ T003 integral user-defined fragment inputs must have a '@interpol
+
+// === validator:color-appears-multiple-times
+enable chromium_experimental_framebuffer_fetch;
+//     ^ D003 'enable chromium_experimental_framebuffer_fetch;' needs the
+@fragment
+fn main(@color(0) a: vec4<f32>, @color(0) b: vec4<f32>) -> @location(0) vec4<f32> { return a + b; }
+//                              ^ T020 '@color(0)' appears multiple times
+
+// === validator:use-of-color-requires-enabling-extension-chromium_experimental_framebuffer_fetch
+@fragment
+fn main(@color(0) previous: vec4<f32>) -> @location(0) vec4<f32> { return previous; }
+//      ^ T007 '@color' requires the extension 'chromium_experimental_frame
+
+// === validator:color-can-only-be-used-for-fragment
+enable chromium_experimental_framebuffer_fetch;
+//     ^ D003 'enable chromium_experimental_framebuffer_fetch;' needs the
+@vertex
+fn main(@color(0) previous: vec4<f32>) -> @builtin(position) vec4<f32> { return previous; }
+//      ^ T020 '@color' can only be used for fragment shader input: it read
+
+// === validator:cannot-apply-color-to-declaration-of-type
+enable chromium_experimental_framebuffer_fetch;
+//     ^ D003 'enable chromium_experimental_framebuffer_fetch;' needs the
+@fragment
+fn main(@color(0) flag: bool) -> @location(0) vec4<f32> { return vec4<f32>(1.0); }
+//                ^ T020 cannot apply '@color' to declaration of type 'bool': a color
+
+// === validator:builtin-is-only-valid-as-a-compute-2
+enable subgroups;
+@vertex
+fn main(@builtin(subgroup_size) size: u32) -> @builtin(position) vec4<f32> { return vec4<f32>(f32(size)); }
+//      ^ T020 '@builtin(subgroup_size)' cannot be used for vertex shader i
+
+// === validator:multiple-entry-point-io-attributes
+@fragment
+fn main(@location(0) @builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> { return pos; }
+//                   ^ T020 '@builtin(position)' is a second entry point IO attribute he
+
+// === validator:entry-point-uses-two-different-variables
+var<immediate> scale: f32;
+var<immediate> offset: f32;
+@compute @workgroup_size(64)
+fn main() { let x = scale + offset; }
+// ^ T017 entry point 'main' uses two 'immediate' variables, 'scale' a
