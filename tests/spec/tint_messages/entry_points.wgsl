@@ -32,7 +32,6 @@ enable dual_source_blending;
 //     ^ D003 'enable dual_source_blending;' needs the device feature 'dua
 struct Out {
   @location(0) @blend_src(0.0) color: vec4<f32>,
-//              ^ T020 '@blend_src(0)' is missing when '@blend_src' is used: dual-s
 //                        ^ T023 '@blend_src' must be an 'i32' or 'u32' value, not the float
   @location(0) @blend_src(1) blend: vec4<f32>,
 }
@@ -332,3 +331,21 @@ var<immediate> offset: f32;
 @compute @workgroup_size(64)
 fn main() { let x = scale + offset; }
 // ^ T017 entry point 'main' uses two 'immediate' variables, 'scale' a
+
+// === validator:missing-entry-point-io-attribute
+struct In {
+  @location(0) uv: vec2<f32>,
+  shade: f32,
+//^ T020 missing entry point IO attribute: add '@location(N)' or '@bu
+}
+@fragment
+fn main(input: In) -> @location(0) vec4<f32> { return vec4<f32>(input.uv, input.shade, 1.0); }
+
+// === validator:invariant-must-be-applied-to-a-position
+struct VOut {
+  @builtin(position) position: vec4<f32>,
+  @location(0) @invariant color: vec4<f32>,
+//             ^ T020 '@invariant' must be applied to a '@builtin(position)'
+}
+@vertex
+fn main() -> VOut { return VOut(vec4<f32>(0.0), vec4<f32>(1.0)); }
