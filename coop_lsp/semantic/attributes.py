@@ -16,6 +16,7 @@ import tree_sitter as ts
 
 from ..core.diagnostic import Related
 from . import types as t
+from .diagnostic_controls import check_diagnostic_controls
 from .variables import size_and_align
 
 _IO = frozenset({"builtin", "location", "interpolate", "invariant", "blend_src", "color"})
@@ -57,12 +58,14 @@ class AttributeChecker:
         ctx = self.ctx
         seen: dict[str, ts.Node] = {}
         allowed = _ALLOWED[kind]
+        filters: list[ts.Node] = []
         for attribute in nodes:
             name_node = attribute.child_by_field_name("name")
             if name_node is None:
                 continue
             name = ctx.text(name_node)
             if name == "diagnostic":
+                filters.append(attribute)
                 continue
             if name in seen:
                 ctx.report("T023", f"duplicate '@{name}' attribute", ctx.span(attribute),
@@ -76,6 +79,8 @@ class AttributeChecker:
                 ctx.report("T023", f"'@{name}' is not valid for {_WHERE[kind]}{hint}", ctx.span(attribute))
                 continue
             self._attribute_value(attribute, name, member_type)
+        if len(filters) > 1:
+            check_diagnostic_controls(ctx, filters, "attribute", allow_repeats=False)
         stages = [seen[s] for s in ("compute", "vertex", "fragment") if s in seen]
         if len(stages) > 1:
             ctx.report("T023", "a function can be the entry point of one shader stage only",

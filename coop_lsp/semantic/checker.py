@@ -26,6 +26,7 @@ from .behaviors import BehaviorChecker
 from .blend_sources import BlendSourceChecker
 from .stage_io import StageIOChecker
 from .attributes import AttributeChecker
+from .diagnostic_controls import check_diagnostic_controls
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
 KNOWN_EXTENSIONS = frozenset({
@@ -90,6 +91,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             elif node.type in _DECLARATION_KINDS:
                 declarations.append(node)
         self._check_enables(root)
+        check_diagnostic_controls(self.ctx, [n for n in _module_children(root) if n.type == "diagnostic_directive"],
+                                  "directive", allow_repeats=True)
         for node in declarations:
             self._declare(node, self.module_scope)
         for node in declarations:
@@ -320,8 +323,15 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if not member_attributes and body is not None and not body.has_error:
             self.ctx.report("T003", f"struct '{symbol.name}' has no members; a struct needs at least one",
                             symbol.span)
+        for member_node, _, member_type in member_attributes:
+            if isinstance(member_type, t.Struct) and _runtime_sized(member_type):
+                where = member_node.child_by_field_name("type") or member_node
+                self.ctx.report("T003", f"struct '{member_type.name}' ends in a runtime-sized array, so it cannot "
+                                        "be a member of another struct; move the array into this struct",
+                                self.ctx.span(where))
+                break
         for member_node, _, member_type in member_attributes[:-1]:
-            if _runtime_sized(member_type):
+            if _runtime_sized(member_type) and not isinstance(member_type, t.Struct):
                 where = member_node.child_by_field_name("name") or member_node
                 self.ctx.report("T003", "a runtime-sized array can only be the last member of a struct",
                                 self.ctx.span(where))
@@ -640,6 +650,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         kind = node.type
         if kind in ("line_comment", "block_comment", "attribute", "ERROR") or node.is_missing:
             return
+        if node.child_count > 1 and node.children[0].type == "attribute" and node.children[1].type == "attribute":
+            check_diagnostic_controls(self.ctx, [c for c in node.children if c.type == "attribute"], "attribute",
+                                      allow_repeats=False)
         handler = getattr(self, f"_stmt_{kind}", None)
         if handler is not None:
             handler(node)

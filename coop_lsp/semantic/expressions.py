@@ -600,6 +600,13 @@ class ExpressionChecker:
             elif isinstance(args[1].value, int) and not isinstance(args[1].value, bool) and args[1].value < 0:
                 self.ctx.report("T014", f"the '{lane}' argument of '{name}' must be greater than or equal to "
                                         f"zero, not {args[1].value}", self.ctx.span(arg_nodes[1]))
+        if name.startswith("subgroupShuffle") and len(args) == 2 and args[1].const \
+                and isinstance(args[1].value, int) and not isinstance(args[1].value, bool) and args[1].value < 0:
+            # A constant lane, mask or delta is checked at compile time; at run time a negative one
+            # would name no invocation.
+            lane = match.overload.parameters[1].name if match.overload is not None else "lane"
+            self.ctx.report("T014", f"the '{lane}' argument of '{name}' must be greater than or equal to "
+                                    f"zero, not {args[1].value}", self.ctx.span(arg_nodes[1]))
         if name.startswith("texture") and match.problem is None:
             self._texture_constants(name, match, args, arg_nodes)
         if name in ("coopLoad", "coopLoadT", "coopStore", "coopStoreT") and match.problem is None:

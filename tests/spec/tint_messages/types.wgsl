@@ -1,0 +1,276 @@
+// Cases for Tint's messages about types and constructors, arrays and structs, swizzles and
+// indexing, template arguments, enables, duplicate attributes and diagnostic filters, constant
+// argument ranges and cyclic dependencies: on each, the pinned Tint reports that message first and
+// coop-lint reports an error on the same line.
+
+// === resolver:type-is-not-constructible
+@group(0) @binding(0) var<storage, read_write> counter: atomic<u32>;
+@compute @workgroup_size(64)
+fn main() {
+  let start = atomic<u32>(0u);
+//            ^ T003 'atomic<u32>' cannot be the type of a 'let': a 'let' holds constructib
+}
+
+// === resolver:expected-for
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  var acc: vec4;
+//         ^ T003 'vec4' needs 1 template argument
+  out[gid.x] = acc.x;
+}
+
+// === resolver:invalid-vector-swizzle-size
+@group(0) @binding(0) var<storage, read_write> out: array<vec4<f32>>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let v = out[gid.x];
+  out[gid.x] = v.xyzwx;
+//               ^ T003 invalid swizzle 'xyzwx' for 'vec4<f32>'
+}
+
+// === resolver:cannot-index-into-expression-of-type
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let scale = out[0];
+  out[gid.x] = scale.x;
+//                   ^ T003 'f32' has no members
+}
+
+// === resolver:cannot-take-the-address-of-a-vector
+fn bump(p: ptr<function, f32>) { *p = *p + 1.0; }
+@compute @workgroup_size(64)
+fn main() {
+  var acc = vec4<f32>(0.0);
+  bump(&acc.x);
+//      ^ T003 cannot take the address of a vector component; take the address of the
+}
+
+// === resolver:cannot-be-used-as-the-type-of
+struct Cursor { at: ptr<function, u32> }
+//                  ^ T003 'ptr<function, u32, read_write>' cannot be the type of a struct member
+@compute @workgroup_size(64)
+fn main() {}
+
+// === resolver:is-not-valid-for
+fn load_lane(@location(0) lane: u32) -> u32 { return lane; }
+//           ^ T023 '@location' is not valid for non-entry point function parameters
+@compute @workgroup_size(64)
+fn main() { _ = load_lane(1u); }
+
+// === validator:use-of-subgroup_matrix_-requires-enabling-extension-chromium_experimental_subgroup_matrix
+@compute @workgroup_size(64)
+fn main() {
+  var a: subgroup_matrix_left<f32, 8, 8>;
+//       ^ T007 the subgroup matrix type 'subgroup_matrix_left' requires the extension
+}
+
+// === validator:f16-type-used-without-f16-extension-enabled
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  var half_acc: f16;
+//              ^ T007 the type 'f16' requires the extension 'f16': add 'enable f16;'
+  out[gid.x] = f32(half_acc);
+}
+
+// === validator:i8-type-used-without-chromium_experimental_subgroup_matrix-extension-enabled
+@compute @workgroup_size(64)
+fn main() {
+  var packed: array<i8, 4>;
+//                  ^ T003 'i8' is only a subgroup matrix element type, not a type of values
+}
+
+// === validator:u8-type-used-without-chromium_experimental_subgroup_matrix-extension-enabled
+@compute @workgroup_size(64)
+fn main() {
+  var packed: array<u8, 4>;
+//                  ^ T003 'u8' is only a subgroup matrix element type, not a type of values
+}
+
+// === validator:structure-constructor-has-non-constructible-type
+struct Counter { hits: atomic<u32> }
+@compute @workgroup_size(64)
+fn main() {
+  let c = Counter();
+//        ^ T003 'Counter' cannot be the type of a 'let': a 'let' holds constructible v
+}
+
+// === validator:cannot-construct-a-runtime-sized-array
+@compute @workgroup_size(64)
+fn main() {
+  let weights = array<f32>();
+//              ^ T003 cannot construct a runtime-sized array; give it a size
+}
+
+// === validator:array-constructor-has-non-constructible-element-type
+@compute @workgroup_size(64)
+fn main() {
+  let counters = array<atomic<u32>, 2>();
+//               ^ T003 'array<atomic<u32>, 2>' cannot be the type of a 'let': a 'let' holds c
+}
+
+// === validator:vector-element-type-must-be-bool-f32
+@compute @workgroup_size(64)
+fn main() {
+  var pairs: vec4<vec2<f32>>;
+//                ^ T003 'vec4' element type must be a scalar, not 'vec2<f32>'
+}
+
+// === validator:matrix-element-type-must-be-f32-or
+@compute @workgroup_size(64)
+fn main() {
+  var tile: mat2x2<i32>;
+//          ^ T003 matrix element type must be f32 or f16, not 'i32'
+}
+
+// === validator:cannot-be-used-as-an-element-type
+@compute @workgroup_size(64)
+fn main() {
+  var cursors: array<ptr<function, f32>, 4>;
+//                   ^ T003 an array element type cannot be or contain 'ptr<function, f32, read_wr
+}
+
+// === validator:an-array-element-type-cannot-contain-a
+@group(0) @binding(0) var<storage, read_write> rows: array<array<f32>, 4>;
+//                                                         ^ T003 an array element type cannot be or contain a runtime-sized array
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:structures-must-have-at-least-one-member
+struct Params {}
+//     ^ T003 struct 'Params' has no members; a struct needs at least one
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:runtime-arrays-may-only-appear-as-the
+struct Buffer { data: array<f32>, count: u32 }
+//              ^ T003 a runtime-sized array can only be the last member of a struct
+@group(0) @binding(0) var<storage, read_write> buf: Buffer;
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:a-struct-that-contains-a-runtime-array
+struct Rows { data: array<f32> }
+struct Matrix { stride: u32, rows: Rows }
+//                                 ^ T003 struct 'Rows' ends in a runtime-sized array, so it cannot be a member
+@group(0) @binding(0) var<storage, read_write> m: Matrix;
+@compute @workgroup_size(64)
+fn main() {}
+
+// === nested struct with a runtime array, as the last member too
+struct Rows { data: array<f32> }
+struct Matrix { rows: Rows }
+//                    ^ T003 struct 'Rows' ends in a runtime-sized array, so it cannot be a member
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:duplicate-attribute
+@compute @workgroup_size(64) @workgroup_size(32)
+//                           ^ T023 duplicate '@workgroup_size' attribute
+fn main() {}
+
+// === validator:conflicting-diagnostic
+diagnostic(off, derivative_uniformity);
+//              ^ A001 this suppression of 'derivative_uniformity' applies to no finding; rem
+diagnostic(warning, derivative_uniformity);
+//                  ^ A001 this filter of 'derivative_uniformity' applies to no finding; remove i
+//                  ^ T023 conflicting diagnostic directive: 'derivative_uniformity' is set to bo
+@compute @workgroup_size(64)
+fn main() {}
+
+// === conflicting diagnostic attributes on a statement
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+@fragment
+fn main(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {
+  var c = vec4<f32>(0.0);
+  @diagnostic(off, derivative_uniformity) @diagnostic(info, derivative_uniformity) {
+//                 ^ A001 this suppression of 'derivative_uniformity' applies to no finding; rem
+//                                                          ^ A001 this filter of 'derivative_uniformity' applies to no finding; remove i
+//                                                          ^ T023 conflicting diagnostic attribute: 'derivative_uniformity' is set to bo
+    c = textureSample(t, s, uv);
+  }
+  return c;
+}
+
+// === a repeated diagnostic directive is allowed
+diagnostic(off, derivative_uniformity);
+//              ^ A001 this suppression of 'derivative_uniformity' applies to no finding; rem
+diagnostic(off, derivative_uniformity);
+//              ^ A001 this suppression of 'derivative_uniformity' applies to no finding; rem
+@compute @workgroup_size(64)
+fn main() {}
+
+// === diagnostic attributes for different rules are allowed
+@diagnostic(off, derivative_uniformity) @diagnostic(warning, chromium.subgroup_matrix_uniformity)
+//               ^ A001 this suppression of 'derivative_uniformity' applies to no finding; rem
+//                                                           ^ A001 this filter of 'chromium.subgroup_matrix_uniformity' applies to no fin
+@fragment
+fn main() -> @location(0) vec4<f32> { return vec4<f32>(0.0); }
+
+// === validator:duplicate-diagnostic
+@diagnostic(off, derivative_uniformity) @diagnostic(off, derivative_uniformity)
+//               ^ A001 this suppression of 'derivative_uniformity' applies to no finding; rem
+//                                                       ^ A001 this suppression of 'derivative_uniformity' applies to no finding; rem
+//                                                       ^ T023 duplicate diagnostic attribute for 'derivative_uniformity'; remove one
+@fragment
+fn main() -> @location(0) vec4<f32> { return vec4<f32>(0.0); }
+
+// === resolver:cannot-infer-common-array-element-type-from
+@compute @workgroup_size(64)
+fn main() {
+  let sizes = array(16u, 8i);
+//            ^ T004 array elements must have one common type
+}
+
+// === resolver:requires-at-most-template-arguments
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64)
+fn main() {
+  let p: ptr<storage, array<f32>, read_write, read> = &buf;
+//       ^ T003 'ptr' needs an address space, a store type and optionally an access mo
+}
+
+// === validator:the-argument-of-must-be-greater-than
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) li: u32) {
+  out[li] = subgroupShuffle(out[li], -1);
+//                                   ^ T014 the 'id' argument of 'subgroupShuffle' must be greater than or equal t
+}
+
+// === a constant lane index that is not negative is fine
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) li: u32) {
+  out[li] = subgroupShuffle(out[li], 3);
+}
+
+// === validator:each-component-of-the-argument-must-be
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+@fragment
+fn main(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {
+  return textureSample(t, s, uv, vec2<i32>(9, 0));
+//                               ^ T014 each component of the offset argument must be at least -8 and at most
+}
+
+// === validator:the-argument-must-be-at-least-and
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+@fragment
+fn main(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {
+  return textureGather(4, t, s, uv);
+//                     ^ T014 the component argument must be at least 0 and at most 3, not 4
+}
+
+// === dependency_graph:cyclic-dependency-found
+fn reduce_left(n: u32) -> u32 { return reduce_right(n / 2u); }
+// ^ T001 cyclic dependency: 'reduce_left' -> 'reduce_right' -> 'reduce_left'; W
+fn reduce_right(n: u32) -> u32 { return reduce_left(n / 2u); }
+@compute @workgroup_size(64)
+fn main() { _ = reduce_left(64u); }
