@@ -172,7 +172,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                     first = min(cycle, key=lambda f: f.span.start)
                     start = cycle.index(first)
                     names = " -> ".join(f"'{f.name}'" for f in cycle[start:] + cycle[:start] + [first])
-                    self.ctx.report("T001", f"cyclic dependency: {names}; WGSL functions cannot call themselves, "
+                    self.ctx.report("T001", f"cyclic dependency: {names}; WGSL functions cannot call or name themselves, "
                                             "directly or through others", first.span)
                     return
                 if callee not in state:
@@ -370,6 +370,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         result = declared if declared is not None else (initializer.type if initializer else t.ERROR)
         if symbol.kind != "const":
             result = t.concretize(result)
+            if initializer is not None and value_node is not None and not isinstance(declared, t.Scalar):
+                self.check_materialized(value_node, initializer, result)  # a declared scalar: _convert_constant
         if symbol.kind == "const" and initializer is not None:
             symbol.value, symbol.components = initializer.value, initializer.components
         if symbol.kind == "var":
@@ -404,6 +406,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 continue
             if not typed.const:
                 self.ctx.report("T014", f"@{key} requires a const-expression", self.ctx.span(argument))
+            elif not self.check_materialized(argument, typed, t.I32):
+                continue
             elif isinstance(typed.value, int) and not isinstance(typed.value, bool) and typed.value >= 0:
                 setattr(symbol, key, typed.value)  # a negative value is T023's (attributes.py)
 
@@ -537,10 +541,13 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 continue
             kinds = set()
             sizes: list = []
+            abstract: list = []  # arguments that take the type of the others (i32 when all are abstract)
             for argument in arguments.named_children:
                 if argument.type in ("line_comment", "block_comment"):
                     continue
                 typed = self.value(argument)
+                if typed.type == t.ABSTRACT_INT:
+                    abstract.append((argument, typed))
                 sizes.append(typed.value if isinstance(typed.value, int) and not isinstance(typed.value, bool)
                              else self._override_name(argument))
                 if typed.type is t.ERROR:
@@ -560,6 +567,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 elif isinstance(typed.value, int) and typed.value < 1:
                     self.ctx.report("T014", f"workgroup_size must be positive, not {typed.value}",
                                     self.ctx.span(argument))
+            common = next(iter(kinds)) if len(kinds) == 1 else t.I32
+            for argument, typed in abstract:
+                if not self.check_materialized(argument, typed, common):
+                    break
             symbol.workgroup_size = tuple(sizes[:3]) + (1,) * (3 - min(3, len(sizes)))
 
     def _override_name(self, node: ts.Node) -> str | None:
@@ -782,6 +793,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                                     f"expression: '{typed.type.describe()}' here, '{common.describe()}' there",
                             self.ctx.span(node))
             return common
+        concrete = isinstance(common, t.Scalar) and not common.is_abstract
+        if concrete and not self.check_materialized(node, typed, common):
+            return common
         if isinstance(typed.value, int) and not isinstance(typed.value, bool):
             value = typed.value & 0xFFFFFFFF if (common == t.U32 or typed.type == t.U32) else typed.value
             first = values.setdefault(value, node)
@@ -803,7 +817,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.ctx.report("T003", "this function has no return type, so 'return' takes no value",
                                 self.ctx.span(value_node))
             return
-        self.expect_convertible(value_node, value.type, expected, "return value")
+        self.expect_convertible(value_node, value.type, expected, "return value", value)
 
     def _stmt_assignment_statement(self, node: ts.Node) -> None:
         left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -824,7 +838,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             return
         store = self._assignable(left_node, left)
         if store is not None:
-            self.expect_convertible(right_node, right.type, store, "value")
+            self.expect_convertible(right_node, right.type, store, "value", right)
 
     def _assignable(self, node: ts.Node, typed: Typed) -> t.Type | None:
         if typed.type is t.ERROR or isinstance(typed.type, t.Reference) and typed.type.store is t.ERROR:

@@ -14,7 +14,7 @@ from . import constants as c
 from . import types as t
 from .builtins.matrix import array_element_bytes
 from .matrix_calls import explain_matrix_call
-from .builtins.signature import match_call
+from .builtins.signature import match_call, parameter_types
 from .builtins.core import DIALECT_ONLY_FUNCTIONS
 from .context import CORE_TABLE
 from .model import Symbol
@@ -176,6 +176,8 @@ class ExpressionChecker:
         if symbol.kind in ("struct", "alias"):
             return Typed(t.TypeOf(self.symbol_type(symbol, via=node)), const=True)
         if symbol.kind == "function":
+            # Naming a function is a dependency on it, as a call is: a function that names itself is cyclic.
+            self.note_use(symbol, node)
             ctx.report("T003", f"function '{name}' cannot be used as a value; call it", ctx.span(node))
             return ERROR
         value_type = self.symbol_type(symbol, via=node)
@@ -366,6 +368,11 @@ class ExpressionChecker:
             ctx.report("T004", f"no matching overload for operator '{operator}' ({left.type.describe()}, "
                                f"{right.type.describe()})", Span(node.start_byte, node.end_byte))
             return ERROR
+        if operator not in ("<<", ">>"):
+            # An abstract operand takes the other's concrete type (a shift's count is always a u32).
+            for side, operand, other in (("left", left, right), ("right", right, left)):
+                if not self.check_materialized(node.child_by_field_name(side), operand, t.store_type(other.type)):
+                    return ERROR
         value = components = None
         if isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
             try:
@@ -466,7 +473,7 @@ class ExpressionChecker:
                        ctx.span(name_node), related=(Related(symbol.span, f"'{symbol.name}' is declared here"),))
         else:
             for arg_node, arg, expected in zip(arg_nodes, args, symbol.parameters):
-                self.expect_convertible(arg_node, arg.type, expected, "argument")
+                self.expect_convertible(arg_node, arg.type, expected, "argument", arg)
         return Typed(symbol.return_type if symbol.return_type is not None else _VOID)
 
     def _bitcast(self, name_node, template, arg_nodes) -> Typed:
@@ -556,6 +563,11 @@ class ExpressionChecker:
                 return ERROR
         if best.overload.deprecated:
             self._deprecated(node, name_node, name, builtin, template, arg_nodes, args)
+        if best.problem is None and any(a.const and t.element_scalar(a.type) is not None
+                                        and t.element_scalar(a.type).is_abstract for a in args):
+            for arg_node, arg, expected in zip(arg_nodes, args, parameter_types(best)):
+                if expected is not None and not self.check_materialized(arg_node, arg, expected):
+                    return ERROR
         self.after_builtin_call(name, best, template_args, args, arg_nodes)
         if best.result is None:
             return Typed(_VOID)
@@ -707,13 +719,15 @@ class ExpressionChecker:
                 ctx.report("T004", f"a '{constructed.describe()}' is constructed from zero or one "
                                    f"'{element.describe()}' value (none gives a zero matrix)", ctx.span(name_node))
             elif args:
-                self.expect_convertible(arg_nodes[0], args[0].type, element, "value")
+                self.expect_convertible(arg_nodes[0], args[0].type, element, "value", args[0])
             return Typed(constructed)
         if isinstance(constructed, t.Scalar):
             if len(args) > 1 or args and not isinstance(args[0].type, t.Scalar):
                 ctx.report("T004", f"cannot convert to '{constructed.describe()}' from these arguments",
                            ctx.span(name_node))
                 return Typed(constructed)
+            if args and not self.check_materialized(arg_nodes[0], args[0], constructed):
+                return Typed(constructed, const=constant)
             value = _convert_value(args[0].value, constructed) if args else _zero(constructed)
             return Typed(constructed, value, const=constant, override=all(a.override for a in args))
         if isinstance(constructed, t.Vector):
@@ -728,14 +742,14 @@ class ExpressionChecker:
                                    f"got {total}", ctx.span(name_node))
             for arg_node, arg in zip(arg_nodes, args):
                 component = arg.type.element if isinstance(arg.type, t.Vector) else arg.type
-                self.expect_convertible(arg_node, component, constructed.element, "component")
+                self.expect_convertible(arg_node, component, constructed.element, "component", arg)
             return Typed(constructed, const=constant, components=_known_components(args, constructed.size))
         if isinstance(constructed, t.Struct):
             if args and len(args) != len(constructed.members):
                 ctx.report("T004", f"struct '{constructed.name}' has {len(constructed.members)} members, "
                                    f"got {len(args)} values", ctx.span(name_node))
             for arg_node, arg, member in zip(arg_nodes, args, constructed.members):
-                self.expect_convertible(arg_node, arg.type, member.type, f"member '{member.name}'")
+                self.expect_convertible(arg_node, arg.type, member.type, f"member '{member.name}'", arg)
             return Typed(constructed, const=constant)
         if isinstance(constructed, t.Array):
             if constructed.count is None and not inferred:
@@ -744,7 +758,7 @@ class ExpressionChecker:
                 ctx.report("T004", f"array constructor for '{constructed.describe()}' needs {constructed.count} "
                                    f"values, got {len(args)}", ctx.span(name_node))
             for arg_node, arg in zip(arg_nodes, args):
-                self.expect_convertible(arg_node, arg.type, constructed.element, "element")
+                self.expect_convertible(arg_node, arg.type, constructed.element, "element", arg)
             return Typed(constructed, const=constant)
         return Typed(constructed, const=constant)
 
@@ -794,13 +808,31 @@ class ExpressionChecker:
         return Typed(t.Matrix(int(columns), int(rows), common), const=constant)
 
     # ----------------------------------------------------------- helpers
-    def expect_convertible(self, node: ts.Node, actual: t.Type, expected: t.Type, what: str) -> bool:
+    def expect_convertible(self, node: ts.Node, actual: t.Type, expected: t.Type, what: str,
+                           typed: Typed | None = None) -> bool:
+        """With `typed` (the value whose type is `actual`), a known abstract value must also fit."""
         if actual is t.ERROR or expected is t.ERROR:
             return True
         if t.conversion_rank(t.store_type(actual), expected) is None:
             self.ctx.report("T003", f"{what} of type '{t.store_type(actual).describe()}' where "
                                     f"'{expected.describe()}' is expected", self.ctx.span(node))
             return False
+        return typed is None or self.check_materialized(node, typed, expected)
+
+    def check_materialized(self, node: ts.Node, typed: Typed, target: t.Type) -> bool:
+        """An abstract constant given a concrete type (by a declaration, an argument, an operand, an
+        attribute) must fit that type; compilers report it where the conversion happens. False when
+        it does not fit (and that is reported)."""
+        source, goal = t.element_scalar(typed.type), t.element_scalar(target)
+        if source is None or goal is None or not source.is_abstract or goal.is_abstract or not typed.const:
+            return True
+        known = (typed.value,) if isinstance(typed.type, t.Scalar) else (typed.components or ())
+        for value in known:
+            try:
+                c.convert(value, source, goal)
+            except c.ConstError as error:
+                self.ctx.report("T014", str(error), self.ctx.span(node))
+                return False
         return True
 
 

@@ -69,6 +69,8 @@ class TypeResolver:
                 ctx.report("T003", f"'{name}' takes no template arguments", ctx.span(name_node))
             return self.symbol_type(symbol, via=name_node)
         if symbol is not None:
+            if symbol.kind == "function":
+                self.note_use(symbol, name_node)  # a dependency all the same, for the cycle check
             ctx.report("T003", f"'{name}' is a {symbol.kind}, not a type", ctx.span(name_node))
             return t.ERROR
         if name in t.CONCRETE_SCALARS:

@@ -274,3 +274,143 @@ fn reduce_left(n: u32) -> u32 { return reduce_right(n / 2u); }
 fn reduce_right(n: u32) -> u32 { return reduce_left(n / 2u); }
 @compute @workgroup_size(64)
 fn main() { _ = reduce_left(64u); }
+
+// === a function that names itself is a cyclic dependency
+fn scale() -> f32 {
+// ^ T001 cyclic dependency: 'scale' -> 'scale'; WGSL functions cannot call or n
+  let factor = 2.0;
+  let again = scale;
+//            ^ T003 function 'scale' cannot be used as a value; call it
+  return factor;
+}
+@compute @workgroup_size(64)
+fn main() { _ = scale(); }
+
+// === a function named by the function it calls is a cyclic dependency
+fn outer() -> i32 { return inner(); }
+// ^ T001 cyclic dependency: 'outer' -> 'inner' -> 'outer'; WGSL functions canno
+fn inner() -> i32 {
+  let back = outer;
+//           ^ T003 function 'outer' cannot be used as a value; call it
+  return 1;
+}
+@compute @workgroup_size(64)
+fn main() { _ = outer(); }
+
+// === an entry point named as a type inside itself is a cyclic dependency
+@fragment
+fn main() -> @location(0) vec4f {
+// ^ T001 cyclic dependency: 'main' -> 'main'; WGSL functions cannot call or nam
+  var color: main;
+//           ^ T003 'main' is a function, not a type
+  return vec4f(0.0);
+}
+
+// === a function named as a value elsewhere is no cycle
+fn one() -> i32 { return 1; }
+@compute @workgroup_size(64)
+fn main() { let f = one; }
+//                  ^ T003 function 'one' cannot be used as a value; call it
+
+// === an abstract workgroup size too large for i32
+@compute @workgroup_size(4294967296)
+//                       ^ T014 value 4294967296 cannot be represented as 'i32'
+fn main() {}
+
+// === an abstract workgroup size beside a u32 one becomes a u32
+@compute @workgroup_size(64u, 4294967296)
+//                            ^ T014 value 4294967296 cannot be represented as 'u32'
+fn main() {}
+
+// === an abstract binding too large for i32
+@group(0) @binding(4294967296) var<storage, read_write> out: array<f32>;
+//                 ^ T014 value 4294967296 cannot be represented as 'i32'
+@compute @workgroup_size(64)
+fn main() { out[0] = 1.0; }
+
+// === an abstract location too large for i32
+@fragment
+fn main() -> @location(4294967296) vec4f { return vec4f(0.0); }
+//                     ^ T014 value 4294967296 cannot be represented as 'i32'
+
+// === an i32 location literal out of range
+@fragment
+fn main(@location(0x80000000i) uv: vec4f) -> @location(0) vec4f { return uv; }
+//                ^ T014 value 2147483648 cannot be represented as 'i32'
+
+// === an abstract value that a let makes an i32
+@compute @workgroup_size(64)
+fn main() { let count = 4294967296; }
+//                      ^ T014 value 4294967296 cannot be represented as 'i32'
+
+// === an abstract operand that the other operand makes an i32
+@compute @workgroup_size(64)
+fn main() { let v = vec2<i32>(1) + vec2(4294967296, 1); }
+//                                 ^ T014 value 4294967296 cannot be represented as 'i32'
+
+// === an abstract value compared with a u32
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  if li < 4294967296 { out[li] = 1u; }
+//        ^ T014 value 4294967296 cannot be represented as 'u32'
+}
+
+// === a negative abstract value multiplied with a u32
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  out[li] = li * -1;
+//               ^ T014 value -1 cannot be represented as 'u32'
+}
+
+// === an abstract argument of a user function
+fn mad(a: i32, b: i32, c: i32) -> i32 { return a * b + c; }
+@compute @workgroup_size(64)
+fn main() { _ = mad(4294967296, 5, 6); }
+//                  ^ T014 value 4294967296 cannot be represented as 'i32'
+
+// === an abstract argument of a builtin bound to u32
+fn pick(b: bool) -> u32 { return select(0u, 4294967296, b); }
+//                                          ^ T014 value 4294967296 cannot be represented as 'u32'
+@compute @workgroup_size(64)
+fn main() { _ = pick(true); }
+
+// === abstract arguments of a builtin that stays abstract
+@compute @workgroup_size(64)
+fn main() { const limit = max(1, 4294967296); }
+
+// === an abstract component of an i32 vector
+const offsets = vec4<i32>(1i, -2i, -4294967296, 3i);
+//                                 ^ T014 value -4294967296 cannot be represented as 'i32'
+@compute @workgroup_size(64)
+fn main() {}
+
+// === an abstract value returned as an i32
+fn big() -> i32 { return 4294967296; }
+//                       ^ T014 value 4294967296 cannot be represented as 'i32'
+@compute @workgroup_size(64)
+fn main() { _ = big(); }
+
+// === an abstract value converted by i32()
+@compute @workgroup_size(64)
+fn main() { let x = i32(4294967296); }
+//                      ^ T014 value 4294967296 cannot be represented as 'i32'
+
+// === an abstract case selector of an i32 switch
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  switch (i32(li)) {
+    case 4294967296: {}
+//       ^ T014 value 4294967296 cannot be represented as 'i32'
+    default: {}
+  }
+}
+
+// === an abstract float added to an f32
+@compute @workgroup_size(64)
+fn main() {
+  var x = 1.0f;
+  x = x + 1e300;
+//        ^ T014 value 1e+300 cannot be represented as 'f32'
+}
