@@ -266,7 +266,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         return symbol.type
 
     def _report_cycle(self, symbol: Symbol, via: ts.Node | None) -> None:
-        """Reports a cycle once, at the first reference made from inside it (as Tint does)."""
+        """Reports a cycle once."""
         chain = [entry[0] for entry in self._resolution]
         start = chain.index(symbol)
         if any(getattr(member, "cycle_reported", False) for member in chain[start:]):
@@ -275,8 +275,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             member.cycle_reported = True
         first_reference = self._resolution[start + 1][1] if start + 1 < len(self._resolution) else via
         names = " -> ".join(f"'{m.name}'" for m in chain[start:] + [symbol])
-        where = self.ctx.span(first_reference) if first_reference is not None else symbol.span
-        self.ctx.report("T001", f"cyclic dependency: {names}", where)
+        # At the declaration the cycle comes back to, as Tint reports it; the reference that starts it is a note.
+        related = (Related(self.ctx.span(first_reference), f"'{symbol.name}' refers to "
+                           f"'{chain[start + 1].name if start + 1 < len(chain) else symbol.name}' here"),) \
+            if first_reference is not None else ()
+        self.ctx.report("T001", f"cyclic dependency: {names}", symbol.span, related=related)
 
     def _resolve_module_symbol(self, symbol: Symbol) -> t.Type:
         node = symbol.declaration
@@ -870,6 +873,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             return
         store = self._assignable(left_node, left)
         if store is None or right.type is t.ERROR:
+            return
+        if operator not in ("<<", ">>") and not self.check_materialized(right_node, right, store):
             return
         result = binary_result_type(operator, store, right.type)
         if result is None or t.conversion_rank(result, store) is None:

@@ -177,7 +177,9 @@ class ExpressionChecker:
             return Typed(t.TypeOf(self.symbol_type(symbol, via=node)), const=True)
         if symbol.kind == "function":
             # Naming a function is a dependency on it, as a call is: a function that names itself is cyclic.
-            self.note_use(symbol, node)
+            # Not where the parser gave up around the name (`1.f`): there the syntax error is the finding.
+            if node.parent is None or not node.parent.has_error:
+                self.note_use(symbol, node)
             ctx.report("T003", f"function '{name}' cannot be used as a value; call it", ctx.span(node))
             return ERROR
         value_type = self.symbol_type(symbol, via=node)

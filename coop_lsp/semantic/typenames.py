@@ -69,7 +69,7 @@ class TypeResolver:
                 ctx.report("T003", f"'{name}' takes no template arguments", ctx.span(name_node))
             return self.symbol_type(symbol, via=name_node)
         if symbol is not None:
-            if symbol.kind == "function":
+            if symbol.kind == "function" and (name_node.parent is None or not name_node.parent.has_error):
                 self.note_use(symbol, name_node)  # a dependency all the same, for the cycle check
             ctx.report("T003", f"'{name}' is a {symbol.kind}, not a type", ctx.span(name_node))
             return t.ERROR
@@ -303,7 +303,7 @@ class TypeResolver:
         dimensions = []
         for arg, what in ((args[1], "column"), (args[2], "row")):
             value = self.template_value(arg)
-            if value.type is t.ERROR:
+            if value.type is t.ERROR or dialect == "chromium" and not self.check_materialized(arg, value, t.I32):
                 return t.ERROR
             count = _tint_count(value.value) if dialect == "chromium" else value.value
             if not isinstance(count, int) or isinstance(count, bool) or count <= 0:

@@ -414,3 +414,45 @@ fn main() {
   x = x + 1e300;
 //        ^ T014 value 1e+300 cannot be represented as 'f32'
 }
+
+// === a subgroup matrix size too large for i32
+enable chromium_experimental_subgroup_matrix;
+@compute @workgroup_size(64)
+fn main() {
+  var acc = subgroup_matrix_result<f32, 8, 4294967296>();
+//                                         ^ T014 value 4294967296 cannot be represented as 'i32'
+}
+
+// === an abstract value added to a u32 variable
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main() {
+  var i = 0u;
+  i += 4294967296;
+//     ^ T014 value 4294967296 cannot be represented as 'u32'
+  out[0] = i;
+}
+
+// === a struct that contains itself is reported at the struct
+struct Node {
+//     ^ T001 cyclic dependency: 'Node' -> 'Node'
+  value: f32,
+  next: Node,
+}
+@compute @workgroup_size(64)
+fn main() {}
+
+// === a const that refers to itself is reported at the const
+const limit =
+//    ^ T001 cyclic dependency: 'limit' -> 'limit'
+    1 + limit;
+@compute @workgroup_size(64)
+fn main() {}
+
+// === a function name where the parser gave up is a syntax error, not a cycle
+fn fill() {
+  let v = vec4<f32>(1.main);
+//                    ^ S001 expected ','
+}
+@compute @workgroup_size(64)
+fn main() { fill(); }
