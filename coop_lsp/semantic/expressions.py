@@ -370,8 +370,12 @@ class ExpressionChecker:
             ctx.report("T004", f"no matching overload for operator '{operator}' ({left.type.describe()}, "
                                f"{right.type.describe()})", Span(node.start_byte, node.end_byte))
             return ERROR
-        if operator not in ("<<", ">>"):
-            # An abstract operand takes the other's concrete type (a shift's count is always a u32).
+        if operator in ("<<", ">>"):
+            # A shift's count is a u32 (or a vector of them), whatever the shifted value is.
+            if not self.check_materialized(node.child_by_field_name("right"), right, t.U32):
+                return ERROR
+        else:
+            # An abstract operand takes the other's concrete type.
             for side, operand, other in (("left", left, right), ("right", right, left)):
                 if not self.check_materialized(node.child_by_field_name(side), operand, t.store_type(other.type)):
                     return ERROR
@@ -567,7 +571,11 @@ class ExpressionChecker:
             self._deprecated(node, name_node, name, builtin, template, arg_nodes, args)
         if best.problem is None and any(a.const and t.element_scalar(a.type) is not None
                                         and t.element_scalar(a.type).is_abstract for a in args):
+            # A call evaluated at run time takes concrete values: what stays abstract becomes i32 or f32.
+            at_run_time = builtin.category in _RUNTIME_ONLY_CATEGORIES or not all(a.const for a in args)
             for arg_node, arg, expected in zip(arg_nodes, args, parameter_types(best)):
+                if expected is not None and at_run_time:
+                    expected = t.concretize(expected)
                 if expected is not None and not self.check_materialized(arg_node, arg, expected):
                     return ERROR
         self.after_builtin_call(name, best, template_args, args, arg_nodes)
@@ -798,10 +806,15 @@ class ExpressionChecker:
             if common is None:
                 self.ctx.report("T004", "array elements must have one common type", self.ctx.span(name_node))
                 return ERROR
+            if not all(self.check_materialized(n, a, common) for n, a in zip(arg_nodes, args)):
+                return ERROR
             return Typed(t.Array(common, len(args)), const=constant)
         if not isinstance(common, t.Scalar):
             self.ctx.report("T004", f"cannot infer the element type of '{name}' from these arguments",
                             self.ctx.span(name_node))
+            return ERROR
+        # Abstract arguments take the element type a concrete one gives (`vec2(2u, 4294967296)`).
+        if not all(self.check_materialized(n, a, common) for n, a in zip(arg_nodes, args)):
             return ERROR
         if name.startswith("vec"):
             return Typed(t.Vector(int(name[3]), common), const=constant,

@@ -232,6 +232,8 @@ class TypeResolver:
             self.ctx.report("T003", f"array size must be an integer, not '{size.type.describe()}'",
                             self.ctx.span(args[1]))
             return t.ERROR
+        if not self.check_materialized(args[1], size, t.I32):  # an abstract count becomes an i32
+            return t.ERROR
         if size.value <= 0:
             self.ctx.report("T014", f"array count ({size.value}) must be positive", self.ctx.span(args[1]))
             return t.ERROR

@@ -456,3 +456,53 @@ fn fill() {
 }
 @compute @workgroup_size(64)
 fn main() { fill(); }
+
+// === an abstract stride of a subgroup matrix store becomes an i32
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> out0: array<f32, 64>;
+@compute @workgroup_size(64)
+fn main() {
+  let m = subgroup_matrix_result<f32, 8, 8>();
+  subgroupMatrixStore<row_major>(&out0, 0u, m, 4294967296);
+//                                             ^ T014 value 4294967296 cannot be represented as 'i32'
+}
+
+// === a shift count becomes a u32 even beside an abstract value
+fn g() -> vec4<i32> { return vec4(-0) << vec4(4294967296); }
+//                                       ^ T014 value 4294967296 cannot be represented as 'u32'
+@compute @workgroup_size(1)
+fn main() { _ = g(); }
+
+// === an abstract component takes the type of a u32 beside it in vec2()
+fn thirds(v: vec2<u32>) -> vec2<u32> { return v / (vec2(2u, 4294967296) - 1u).yx; }
+//                                                          ^ T014 value 4294967296 cannot be represented as 'u32'
+@compute @workgroup_size(1)
+fn main() { _ = thirds(vec2(1u)); }
+
+// === an abstract array count becomes an i32
+fn a(a : array<f32, 4294967296>) -> f32 { return a[0]; }
+//                  ^ T014 value 4294967296 cannot be represented as 'i32'
+@compute @workgroup_size(1)
+fn main() { }
+
+// === abstract values that fit the types they are given
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  let a: u32 = 4000000000;
+  let b = select(0u, 4000000000, li > 3u);
+  let c = li * 4000000000 + 0xFFFFFFFF;
+  var d = vec2(1u, 4000000000);
+  d += 4000000000;
+  let e = li << 31;
+  let f = 1u << 31u;
+  let g = array(1u, 4000000000);
+  const h = 9000000000 * 2;
+  let k = u32(4000000000);
+  let m = max(li, 4000000000);
+  let n = vec4(-0) << vec4(31);
+  let o = -2147483648;
+  let p = f32(1e38) + 2e38;
+  switch (li) { case 4000000000: {} default: {} }
+  out[li] = a + b + c + d.x + e + f + g[0] + k + m + u32(n.x) + u32(o) + u32(p);
+}
