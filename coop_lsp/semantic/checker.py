@@ -182,6 +182,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
 
     def note_use(self, symbol: Symbol, node: ts.Node) -> None:
         """A use of a module-scope variable, or a call of a function, from the function being checked."""
+        if symbol.kind == "function" and self.function is None and self._resolution \
+                and self._resolution[-1][0].kind == "function":
+            # Named in the signature being resolved (`fn main() -> main`): a dependency of that function.
+            if self.module_scope.symbols.get(symbol.name) is symbol:
+                self.calls.setdefault(self._resolution[-1][0], []).append(symbol)
+            return
         if self.function is None or self.module_scope.symbols.get(symbol.name) is not symbol:
             return
         if symbol.kind == "function":

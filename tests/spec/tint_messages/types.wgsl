@@ -506,3 +506,30 @@ fn main(@builtin(local_invocation_index) li: u32) {
   switch (li) { case 4000000000: {} default: {} }
   out[li] = a + b + c + d.x + e + f + g[0] + k + m + u32(n.x) + u32(o) + u32(p);
 }
+
+// === a function named as the type of its own return value
+@fragment
+fn main(
+// ^ T001 cyclic dependency: 'main' -> 'main'; WGSL functions cannot call or nam
+  @location(0) color: vec4f
+) -> @location(0) main {
+//                ^ T003 'main' is a function, not a type
+  return color;
+}
+
+// === a function named as the type of its own parameter
+@fragment
+fn main(
+// ^ T001 cyclic dependency: 'main' -> 'main'; WGSL functions cannot call or nam
+  @location(0) uv: vec2f,
+  @location(1) position: main
+//                       ^ T003 'main' is a function, not a type
+) -> @location(0) vec4f {
+  return vec4f(uv, 0.0, 1.0);
+}
+
+// === a function named as a parameter type of another one
+fn helper(x: main) -> f32 { return 1.0; }
+//           ^ T003 'main' is a function, not a type
+@compute @workgroup_size(1)
+fn main() {}
