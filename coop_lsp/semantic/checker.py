@@ -78,6 +78,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # Per function: the module-scope variables it names (with where), and the functions it calls.
         self.var_uses: dict[Symbol, list] = {}
         self.calls: dict[Symbol, list[Symbol]] = {}
+        self.var_dependencies: dict[Symbol, list[Symbol]] = {}  # variables whose type names a function (rare)
         self.override_ids: dict[int, ts.Node] = {}  # @id values seen, for uniqueness
 
     # ------------------------------------------------------------- module
@@ -152,6 +153,14 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
     def _call_cycles(self) -> None:
         """WGSL has no recursion: reports the first call cycle found, at its first function in the source."""
         calls = self.calls
+        if self.var_dependencies:
+            # Variables join the graph only where their type names a function (a mistake, but a cycle
+            # when that function uses the variable): function -> variable it uses -> function it names.
+            calls = {f: list(callees) for f, callees in calls.items()}
+            for function, uses in self.var_uses.items():
+                calls.setdefault(function, []).extend(v for v, _ in uses if v in self.var_dependencies)
+            for variable, named in self.var_dependencies.items():
+                calls.setdefault(variable, []).extend(named)
         state: dict[Symbol, int] = {}  # 1: on the current path, 2: done
         for root in sorted(calls, key=lambda f: f.span.start):
             if root in state:
@@ -172,13 +181,28 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                     first = min(cycle, key=lambda f: f.span.start)
                     start = cycle.index(first)
                     names = " -> ".join(f"'{f.name}'" for f in cycle[start:] + cycle[:start] + [first])
-                    self.ctx.report("T001", f"cyclic dependency: {names}; WGSL functions cannot call or name themselves, "
-                                            "directly or through others", first.span)
+                    why = ("WGSL functions cannot call or name themselves, directly or through others"
+                           if all(f.kind == "function" for f in cycle) else
+                           "a variable's type cannot name a function that uses the variable")
+                    self.ctx.report("T001", f"cyclic dependency: {names}; {why}", first.span)
                     return
                 if callee not in state:
                     state[callee] = 1
                     path.append(callee)
                     stack.append((callee, iter(calls.get(callee, ()))))
+
+    def note_declaration_use(self, symbol: Symbol, node: ts.Node) -> None:
+        """A module-scope declaration named inside the type of the declaration being resolved."""
+        if self.module_scope.symbols.get(symbol.name) is not symbol:
+            return
+        if symbol.kind != "function":
+            self.symbol_type(symbol, via=node)  # reports a cycle back to a declaration being resolved
+            return
+        if self.function is not None:
+            self.note_use(symbol, node)
+        elif self._resolution and self._resolution[-1][0].kind == "var":
+            # A variable whose type names a function that uses it is a cycle _call_cycles looks for.
+            self.var_dependencies.setdefault(self._resolution[-1][0], []).append(symbol)
 
     def note_use(self, symbol: Symbol, node: ts.Node) -> None:
         """A use of a module-scope variable, or a call of a function, from the function being checked."""

@@ -6,6 +6,7 @@ import re
 
 import tree_sitter as ts
 
+from ..core.diagnostic import Related
 from . import types as t
 from .builtins.matrix import MATRIX_ELEMENTS, NAGA_ELEMENTS
 
@@ -162,6 +163,15 @@ class TypeResolver:
                        ctx.span(name_node))
             return t.ERROR
         texel_format, access = ctx.text(args[0]), ctx.text(args[1])
+        for arg in args:
+            shadowing = self.lookup_symbol(ctx.text(arg)) if arg.type == "identifier" else None
+            if shadowing is not None:
+                # A declaration of that name hides the enumerant here, and is a dependency (maybe a cycle).
+                self.note_declaration_use(shadowing, arg)
+                ctx.report("T003", f"'{ctx.text(arg)}' here names the {shadowing.kind} declared with that name, "
+                                   f"which hides the {'texel format' if arg is args[0] else 'access mode'}",
+                           ctx.span(arg), related=(Related(shadowing.span, "declared here"),))
+                return t.ERROR
         if texel_format not in TEXEL_FORMATS:
             ctx.report("T003", f"unknown texel format '{texel_format}'", ctx.span(args[0]))
             return t.ERROR

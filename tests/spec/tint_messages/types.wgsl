@@ -533,3 +533,40 @@ fn helper(x: main) -> f32 { return 1.0; }
 //           ^ T003 'main' is a function, not a type
 @compute @workgroup_size(1)
 fn main() {}
+
+// === a storage texture whose format names a function that uses the texture
+@group(1) @binding(0) var dst: texture_storage_2d<rgba8unorm, write>;
+//                        ^ T001 cyclic dependency: 'dst' -> 'rgba8unorm' -> 'store_one' -> 'dst'; a va
+//                                                ^ T003 'rgba8unorm' here names the function declared with that name, which hi
+fn store_one() {
+  textureStore(dst, vec2<i32>(1i), vec4<f32>(1.0));
+}
+@compute @workgroup_size(1)
+fn rgba8unorm() { store_one(); }
+
+// === a storage texture whose format names the texture itself
+@group(1) @binding(0) var rg32sint: texture_storage_2d<rg32sint, write>;
+//                        ^ T001 cyclic dependency: 'rg32sint' -> 'rg32sint'
+//                                                     ^ T003 'rg32sint' here names the var declared with that name, which hides the
+@compute @workgroup_size(1)
+fn main() {
+  textureStore(rg32sint, vec2<i32>(1i), vec4<i32>(1i));
+}
+
+// === a storage texture whose format names a const
+const rgba8unorm = 1;
+@group(1) @binding(0) var dst: texture_storage_2d<rgba8unorm, write>;
+//                                                ^ T003 'rgba8unorm' here names the const declared with that name, which hides
+@compute @workgroup_size(1)
+fn main() {
+  textureStore(dst, vec2<i32>(1i), vec4<f32>(1.0));
+}
+
+// === a storage texture whose access mode names a function
+@group(1) @binding(0) var dst: texture_storage_2d<rgba8unorm, write>;
+//                        ^ T001 cyclic dependency: 'dst' -> 'write' -> 'dst'; a variable's type cannot
+//                                                            ^ T003 'write' here names the function declared with that name, which hides t
+@compute @workgroup_size(1)
+fn write() {
+  textureStore(dst, vec2<i32>(1i), vec4<f32>(1.0));
+}
