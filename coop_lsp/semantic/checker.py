@@ -152,6 +152,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
 
     def _call_cycles(self) -> None:
         """WGSL has no recursion: reports the first call cycle found, at its first function in the source."""
+        if any(d.code == "T002" or d.code == "T001" and d.message.startswith("unresolved")
+               for d in self.ctx.diagnostics):
+            return  # compilers look for cycles only once every name resolves to one declaration
         calls = self.calls
         if self.var_dependencies:
             # Variables join the graph only where their type names a function (a mistake, but a cycle
@@ -904,8 +907,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         store = self._assignable(left_node, left)
         if store is None or right.type is t.ERROR:
             return
-        if operator not in ("<<", ">>") and not self.check_materialized(right_node, right, store):
-            return
+        if not self.check_materialized(right_node, right, t.U32 if operator in ("<<", ">>") else store):
+            return  # an abstract operand takes the variable's type (a shift count is a u32)
         result = binary_result_type(operator, store, right.type)
         if result is None or t.conversion_rank(result, store) is None:
             self.ctx.report("T004", f"no matching overload for operator '{operator}' in '{operator}=' "

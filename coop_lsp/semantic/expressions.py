@@ -205,6 +205,9 @@ class ExpressionChecker:
             reference, target = target, target.store
         if target is t.ERROR:
             return ERROR
+        if index_node is not None and (reference is not None or not base.const) \
+                and not self.check_materialized(index_node, index, t.I32):
+            return ERROR  # an abstract index into memory or a run-time value is an i32
         if isinstance(target, t.Array):
             element, bound = target.element, target.count
         elif isinstance(target, t.Vector):

@@ -570,3 +570,26 @@ fn main() {
 fn write() {
   textureStore(dst, vec2<i32>(1i), vec4<f32>(1.0));
 }
+
+// === an abstract index into an array variable becomes an i32
+@compute @workgroup_size(1)
+fn main() {
+  var arr: array<f32, 4>;
+  arr[4294967296] = 1.0;
+//    ^ T014 value 4294967296 cannot be represented as 'i32'
+}
+
+// === an abstract shift count in a compound assignment becomes a u32
+@compute @workgroup_size(1)
+fn main() {
+  var total = 1u;
+  total <<= 4294967296;
+//          ^ T014 value 4294967296 cannot be represented as 'u32'
+}
+
+// === a redeclared function is reported before the cycle it makes
+fn g() { g(); }
+@compute @workgroup_size(1)
+fn main() { g(); }
+fn g() {}
+// ^ T002 redeclaration of 'g'
