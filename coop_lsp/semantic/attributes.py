@@ -16,6 +16,7 @@ import tree_sitter as ts
 
 from ..core.diagnostic import Related
 from . import types as t
+from .diagnostic_controls import check_diagnostic_controls
 from .variables import size_and_align
 
 _IO = frozenset({"builtin", "location", "interpolate", "invariant", "blend_src", "color"})
@@ -57,12 +58,14 @@ class AttributeChecker:
         ctx = self.ctx
         seen: dict[str, ts.Node] = {}
         allowed = _ALLOWED[kind]
+        filters: list[ts.Node] = []
         for attribute in nodes:
             name_node = attribute.child_by_field_name("name")
             if name_node is None:
                 continue
             name = ctx.text(name_node)
             if name == "diagnostic":
+                filters.append(attribute)
                 continue
             if name in seen:
                 ctx.report("T023", f"duplicate '@{name}' attribute", ctx.span(attribute),
@@ -76,6 +79,8 @@ class AttributeChecker:
                 ctx.report("T023", f"'@{name}' is not valid for {_WHERE[kind]}{hint}", ctx.span(attribute))
                 continue
             self._attribute_value(attribute, name, member_type)
+        if len(filters) > 1:
+            check_diagnostic_controls(ctx, filters, "attribute", allow_repeats=False)
         stages = [seen[s] for s in ("compute", "vertex", "fragment") if s in seen]
         if len(stages) > 1:
             ctx.report("T023", "a function can be the entry point of one shader stage only",
@@ -105,6 +110,26 @@ class AttributeChecker:
             return f"'{text}' of type '{kind.describe()}'"
         return None
 
+    def _fits_attribute_integer(self, node: ts.Node, value: int) -> bool:
+        """An integer attribute argument is an i32 or a u32; an abstract one becomes an i32, so it must
+        fit that (compilers report `@location(4294967296)` where the value is converted)."""
+        inner = node
+        while inner.type in ("paren_expression", "unary_expression") and inner.named_children:
+            inner = inner.child_by_field_name("operand") or inner.named_children[0]
+        text = self.ctx.text(inner)
+        if inner.type == "int_literal":
+            target = t.U32 if text.endswith("u") else t.I32
+        elif inner.type == "identifier" and getattr(self.module_scope.symbols.get(text), "type", None) \
+                == t.ABSTRACT_INT:
+            target = t.I32
+        else:
+            return True
+        low, high = (0, 2**32 - 1) if target is t.U32 else (-(2**31), 2**31 - 1)
+        if low <= value <= high:
+            return True
+        self.ctx.report("T014", f"value {value} cannot be represented as '{target.describe()}'", self.ctx.span(node))
+        return False
+
     def _attribute_value(self, attribute: ts.Node, name: str, member_type) -> None:
         ctx = self.ctx
         arguments = attribute.child_by_field_name("arguments")
@@ -118,6 +143,8 @@ class AttributeChecker:
         value = self.quiet_int(args[0])
         if value is None:
             return
+        if name not in ("group", "binding") and not self._fits_attribute_integer(args[0], value):
+            return  # @group and @binding are evaluated, and so checked, with their variable
         if name in _NON_NEGATIVE and value < 0:
             ctx.report("T023", f"'@{name}' value must be non-negative, not {value}", ctx.span(args[0]))
         elif name == "id":

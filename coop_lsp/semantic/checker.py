@@ -26,6 +26,7 @@ from .behaviors import BehaviorChecker
 from .blend_sources import BlendSourceChecker
 from .stage_io import StageIOChecker
 from .attributes import AttributeChecker
+from .diagnostic_controls import check_diagnostic_controls
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
 KNOWN_EXTENSIONS = frozenset({
@@ -77,6 +78,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # Per function: the module-scope variables it names (with where), and the functions it calls.
         self.var_uses: dict[Symbol, list] = {}
         self.calls: dict[Symbol, list[Symbol]] = {}
+        self.var_dependencies: dict[Symbol, list[Symbol]] = {}  # variables whose type names a function (rare)
         self.override_ids: dict[int, ts.Node] = {}  # @id values seen, for uniqueness
 
     # ------------------------------------------------------------- module
@@ -90,6 +92,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             elif node.type in _DECLARATION_KINDS:
                 declarations.append(node)
         self._check_enables(root)
+        check_diagnostic_controls(self.ctx, [n for n in _module_children(root) if n.type == "diagnostic_directive"],
+                                  "directive", allow_repeats=True)
         for node in declarations:
             self._declare(node, self.module_scope)
         for node in declarations:
@@ -148,7 +152,18 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
 
     def _call_cycles(self) -> None:
         """WGSL has no recursion: reports the first call cycle found, at its first function in the source."""
+        if any(d.code == "T002" or d.code == "T001" and d.message.startswith("unresolved")
+               for d in self.ctx.diagnostics):
+            return  # compilers look for cycles only once every name resolves to one declaration
         calls = self.calls
+        if self.var_dependencies:
+            # Variables join the graph only where their type names a function (a mistake, but a cycle
+            # when that function uses the variable): function -> variable it uses -> function it names.
+            calls = {f: list(callees) for f, callees in calls.items()}
+            for function, uses in self.var_uses.items():
+                calls.setdefault(function, []).extend(v for v, _ in uses if v in self.var_dependencies)
+            for variable, named in self.var_dependencies.items():
+                calls.setdefault(variable, []).extend(named)
         state: dict[Symbol, int] = {}  # 1: on the current path, 2: done
         for root in sorted(calls, key=lambda f: f.span.start):
             if root in state:
@@ -169,16 +184,37 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                     first = min(cycle, key=lambda f: f.span.start)
                     start = cycle.index(first)
                     names = " -> ".join(f"'{f.name}'" for f in cycle[start:] + cycle[:start] + [first])
-                    self.ctx.report("T001", f"cyclic dependency: {names}; WGSL functions cannot call themselves, "
-                                            "directly or through others", first.span)
+                    why = ("WGSL functions cannot call or name themselves, directly or through others"
+                           if all(f.kind == "function" for f in cycle) else
+                           "a variable's type cannot name a function that uses the variable")
+                    self.ctx.report("T001", f"cyclic dependency: {names}; {why}", first.span)
                     return
                 if callee not in state:
                     state[callee] = 1
                     path.append(callee)
                     stack.append((callee, iter(calls.get(callee, ()))))
 
+    def note_declaration_use(self, symbol: Symbol, node: ts.Node) -> None:
+        """A module-scope declaration named inside the type of the declaration being resolved."""
+        if self.module_scope.symbols.get(symbol.name) is not symbol:
+            return
+        if symbol.kind != "function":
+            self.symbol_type(symbol, via=node)  # reports a cycle back to a declaration being resolved
+            return
+        if self.function is not None:
+            self.note_use(symbol, node)
+        elif self._resolution and self._resolution[-1][0].kind == "var":
+            # A variable whose type names a function that uses it is a cycle _call_cycles looks for.
+            self.var_dependencies.setdefault(self._resolution[-1][0], []).append(symbol)
+
     def note_use(self, symbol: Symbol, node: ts.Node) -> None:
         """A use of a module-scope variable, or a call of a function, from the function being checked."""
+        if symbol.kind == "function" and self.function is None and self._resolution \
+                and self._resolution[-1][0].kind == "function":
+            # Named in the signature being resolved (`fn main() -> main`): a dependency of that function.
+            if self.module_scope.symbols.get(symbol.name) is symbol:
+                self.calls.setdefault(self._resolution[-1][0], []).append(symbol)
+            return
         if self.function is None or self.module_scope.symbols.get(symbol.name) is not symbol:
             return
         if symbol.kind == "function":
@@ -263,7 +299,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         return symbol.type
 
     def _report_cycle(self, symbol: Symbol, via: ts.Node | None) -> None:
-        """Reports a cycle once, at the first reference made from inside it (as Tint does)."""
+        """Reports a cycle once."""
         chain = [entry[0] for entry in self._resolution]
         start = chain.index(symbol)
         if any(getattr(member, "cycle_reported", False) for member in chain[start:]):
@@ -272,8 +308,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             member.cycle_reported = True
         first_reference = self._resolution[start + 1][1] if start + 1 < len(self._resolution) else via
         names = " -> ".join(f"'{m.name}'" for m in chain[start:] + [symbol])
-        where = self.ctx.span(first_reference) if first_reference is not None else symbol.span
-        self.ctx.report("T001", f"cyclic dependency: {names}", where)
+        # At the declaration the cycle comes back to, as Tint reports it; the reference that starts it is a note.
+        related = (Related(self.ctx.span(first_reference), f"'{symbol.name}' refers to "
+                           f"'{chain[start + 1].name if start + 1 < len(chain) else symbol.name}' here"),) \
+            if first_reference is not None else ()
+        self.ctx.report("T001", f"cyclic dependency: {names}", symbol.span, related=related)
 
     def _resolve_module_symbol(self, symbol: Symbol) -> t.Type:
         node = symbol.declaration
@@ -322,8 +361,15 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if not member_attributes and body is not None and not body.has_error:
             self.ctx.report("T003", f"struct '{symbol.name}' has no members; a struct needs at least one",
                             symbol.span)
+        for member_node, _, member_type in member_attributes:
+            if isinstance(member_type, t.Struct) and _runtime_sized(member_type):
+                where = member_node.child_by_field_name("type") or member_node
+                self.ctx.report("T003", f"struct '{member_type.name}' ends in a runtime-sized array, so it cannot "
+                                        "be a member of another struct; move the array into this struct",
+                                self.ctx.span(where))
+                break
         for member_node, _, member_type in member_attributes[:-1]:
-            if _runtime_sized(member_type):
+            if _runtime_sized(member_type) and not isinstance(member_type, t.Struct):
                 where = member_node.child_by_field_name("name") or member_node
                 self.ctx.report("T003", "a runtime-sized array can only be the last member of a struct",
                                 self.ctx.span(where))
@@ -362,6 +408,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         result = declared if declared is not None else (initializer.type if initializer else t.ERROR)
         if symbol.kind != "const":
             result = t.concretize(result)
+            if initializer is not None and value_node is not None and not isinstance(declared, t.Scalar):
+                self.check_materialized(value_node, initializer, result)  # a declared scalar: _convert_constant
         if symbol.kind == "const" and initializer is not None:
             symbol.value, symbol.components = initializer.value, initializer.components
         if symbol.kind == "var":
@@ -396,6 +444,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 continue
             if not typed.const:
                 self.ctx.report("T014", f"@{key} requires a const-expression", self.ctx.span(argument))
+            elif not self.check_materialized(argument, typed, t.I32):
+                continue
             elif isinstance(typed.value, int) and not isinstance(typed.value, bool) and typed.value >= 0:
                 setattr(symbol, key, typed.value)  # a negative value is T023's (attributes.py)
 
@@ -534,10 +584,13 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 continue
             kinds = set()
             sizes: list = []
+            abstract: list = []  # arguments that take the type of the others (i32 when all are abstract)
             for argument in arguments.named_children:
                 if argument.type in ("line_comment", "block_comment"):
                     continue
                 typed = self.value(argument)
+                if typed.type == t.ABSTRACT_INT:
+                    abstract.append((argument, typed))
                 sizes.append(typed.value if isinstance(typed.value, int) and not isinstance(typed.value, bool)
                              else self._override_name(argument))
                 if typed.type is t.ERROR:
@@ -557,6 +610,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 elif isinstance(typed.value, int) and typed.value < 1:
                     self.ctx.report("T014", f"workgroup_size must be positive, not {typed.value}",
                                     self.ctx.span(argument))
+            common = next(iter(kinds)) if len(kinds) == 1 else t.I32
+            for argument, typed in abstract:
+                if not self.check_materialized(argument, typed, common):
+                    break
             symbol.workgroup_size = tuple(sizes[:3]) + (1,) * (3 - min(3, len(sizes)))
 
     def _override_name(self, node: ts.Node) -> str | None:
@@ -647,6 +704,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         kind = node.type
         if kind in ("line_comment", "block_comment", "attribute", "ERROR") or node.is_missing:
             return
+        if node.child_count > 1 and node.children[0].type == "attribute" and node.children[1].type == "attribute":
+            check_diagnostic_controls(self.ctx, [c for c in node.children if c.type == "attribute"], "attribute",
+                                      allow_repeats=False)
         handler = getattr(self, f"_stmt_{kind}", None)
         if handler is not None:
             handler(node)
@@ -776,6 +836,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                                     f"expression: '{typed.type.describe()}' here, '{common.describe()}' there",
                             self.ctx.span(node))
             return common
+        concrete = isinstance(common, t.Scalar) and not common.is_abstract
+        if concrete and not self.check_materialized(node, typed, common):
+            return common
         if isinstance(typed.value, int) and not isinstance(typed.value, bool):
             value = typed.value & 0xFFFFFFFF if (common == t.U32 or typed.type == t.U32) else typed.value
             first = values.setdefault(value, node)
@@ -797,7 +860,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.ctx.report("T003", "this function has no return type, so 'return' takes no value",
                                 self.ctx.span(value_node))
             return
-        self.expect_convertible(value_node, value.type, expected, "return value")
+        self.expect_convertible(value_node, value.type, expected, "return value", value)
 
     def _stmt_assignment_statement(self, node: ts.Node) -> None:
         left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -818,7 +881,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             return
         store = self._assignable(left_node, left)
         if store is not None:
-            self.expect_convertible(right_node, right.type, store, "value")
+            self.expect_convertible(right_node, right.type, store, "value", right)
 
     def _assignable(self, node: ts.Node, typed: Typed) -> t.Type | None:
         if typed.type is t.ERROR or isinstance(typed.type, t.Reference) and typed.type.store is t.ERROR:
@@ -851,6 +914,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         store = self._assignable(left_node, left)
         if store is None or right.type is t.ERROR:
             return
+        if not self.check_materialized(right_node, right, t.U32 if operator in ("<<", ">>") else store):
+            return  # an abstract operand takes the variable's type (a shift count is a u32)
         result = binary_result_type(operator, store, right.type)
         if result is None or t.conversion_rank(result, store) is None:
             self.ctx.report("T004", f"no matching overload for operator '{operator}' in '{operator}=' "

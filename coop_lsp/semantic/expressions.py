@@ -14,7 +14,7 @@ from . import constants as c
 from . import types as t
 from .builtins.matrix import array_element_bytes
 from .matrix_calls import explain_matrix_call
-from .builtins.signature import match_call
+from .builtins.signature import match_call, parameter_types
 from .builtins.core import DIALECT_ONLY_FUNCTIONS
 from .context import CORE_TABLE
 from .model import Symbol
@@ -176,6 +176,10 @@ class ExpressionChecker:
         if symbol.kind in ("struct", "alias"):
             return Typed(t.TypeOf(self.symbol_type(symbol, via=node)), const=True)
         if symbol.kind == "function":
+            # Naming a function is a dependency on it, as a call is: a function that names itself is cyclic.
+            # Not where the parser gave up around the name (`1.f`): there the syntax error is the finding.
+            if node.parent is None or not node.parent.has_error:
+                self.note_use(symbol, node)
             ctx.report("T003", f"function '{name}' cannot be used as a value; call it", ctx.span(node))
             return ERROR
         value_type = self.symbol_type(symbol, via=node)
@@ -201,6 +205,9 @@ class ExpressionChecker:
             reference, target = target, target.store
         if target is t.ERROR:
             return ERROR
+        if index_node is not None and (reference is not None or not base.const) \
+                and not self.check_materialized(index_node, index, t.I32):
+            return ERROR  # an abstract index into memory or a run-time value is an i32
         if isinstance(target, t.Array):
             element, bound = target.element, target.count
         elif isinstance(target, t.Vector):
@@ -366,6 +373,15 @@ class ExpressionChecker:
             ctx.report("T004", f"no matching overload for operator '{operator}' ({left.type.describe()}, "
                                f"{right.type.describe()})", Span(node.start_byte, node.end_byte))
             return ERROR
+        if operator in ("<<", ">>"):
+            # A shift's count is a u32 (or a vector of them), whatever the shifted value is.
+            if not self.check_materialized(node.child_by_field_name("right"), right, t.U32):
+                return ERROR
+        else:
+            # An abstract operand takes the other's concrete type.
+            for side, operand, other in (("left", left, right), ("right", right, left)):
+                if not self.check_materialized(node.child_by_field_name(side), operand, t.store_type(other.type)):
+                    return ERROR
         value = components = None
         if isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
             try:
@@ -466,7 +482,7 @@ class ExpressionChecker:
                        ctx.span(name_node), related=(Related(symbol.span, f"'{symbol.name}' is declared here"),))
         else:
             for arg_node, arg, expected in zip(arg_nodes, args, symbol.parameters):
-                self.expect_convertible(arg_node, arg.type, expected, "argument")
+                self.expect_convertible(arg_node, arg.type, expected, "argument", arg)
         return Typed(symbol.return_type if symbol.return_type is not None else _VOID)
 
     def _bitcast(self, name_node, template, arg_nodes) -> Typed:
@@ -556,6 +572,15 @@ class ExpressionChecker:
                 return ERROR
         if best.overload.deprecated:
             self._deprecated(node, name_node, name, builtin, template, arg_nodes, args)
+        if best.problem is None and any(a.const and t.element_scalar(a.type) is not None
+                                        and t.element_scalar(a.type).is_abstract for a in args):
+            # A call evaluated at run time takes concrete values: what stays abstract becomes i32 or f32.
+            at_run_time = builtin.category in _RUNTIME_ONLY_CATEGORIES or not all(a.const for a in args)
+            for arg_node, arg, expected in zip(arg_nodes, args, parameter_types(best)):
+                if expected is not None and at_run_time:
+                    expected = t.concretize(expected)
+                if expected is not None and not self.check_materialized(arg_node, arg, expected):
+                    return ERROR
         self.after_builtin_call(name, best, template_args, args, arg_nodes)
         if best.result is None:
             return Typed(_VOID)
@@ -600,6 +625,13 @@ class ExpressionChecker:
             elif isinstance(args[1].value, int) and not isinstance(args[1].value, bool) and args[1].value < 0:
                 self.ctx.report("T014", f"the '{lane}' argument of '{name}' must be greater than or equal to "
                                         f"zero, not {args[1].value}", self.ctx.span(arg_nodes[1]))
+        if name.startswith("subgroupShuffle") and len(args) == 2 and args[1].const \
+                and isinstance(args[1].value, int) and not isinstance(args[1].value, bool) and args[1].value < 0:
+            # A constant lane, mask or delta is checked at compile time; at run time a negative one
+            # would name no invocation.
+            lane = match.overload.parameters[1].name if match.overload is not None else "lane"
+            self.ctx.report("T014", f"the '{lane}' argument of '{name}' must be greater than or equal to "
+                                    f"zero, not {args[1].value}", self.ctx.span(arg_nodes[1]))
         if name.startswith("texture") and match.problem is None:
             self._texture_constants(name, match, args, arg_nodes)
         if name in ("coopLoad", "coopLoadT", "coopStore", "coopStoreT") and match.problem is None:
@@ -700,13 +732,15 @@ class ExpressionChecker:
                 ctx.report("T004", f"a '{constructed.describe()}' is constructed from zero or one "
                                    f"'{element.describe()}' value (none gives a zero matrix)", ctx.span(name_node))
             elif args:
-                self.expect_convertible(arg_nodes[0], args[0].type, element, "value")
+                self.expect_convertible(arg_nodes[0], args[0].type, element, "value", args[0])
             return Typed(constructed)
         if isinstance(constructed, t.Scalar):
             if len(args) > 1 or args and not isinstance(args[0].type, t.Scalar):
                 ctx.report("T004", f"cannot convert to '{constructed.describe()}' from these arguments",
                            ctx.span(name_node))
                 return Typed(constructed)
+            if args and not self.check_materialized(arg_nodes[0], args[0], constructed):
+                return Typed(constructed, const=constant)
             value = _convert_value(args[0].value, constructed) if args else _zero(constructed)
             return Typed(constructed, value, const=constant, override=all(a.override for a in args))
         if isinstance(constructed, t.Vector):
@@ -721,14 +755,14 @@ class ExpressionChecker:
                                    f"got {total}", ctx.span(name_node))
             for arg_node, arg in zip(arg_nodes, args):
                 component = arg.type.element if isinstance(arg.type, t.Vector) else arg.type
-                self.expect_convertible(arg_node, component, constructed.element, "component")
+                self.expect_convertible(arg_node, component, constructed.element, "component", arg)
             return Typed(constructed, const=constant, components=_known_components(args, constructed.size))
         if isinstance(constructed, t.Struct):
             if args and len(args) != len(constructed.members):
                 ctx.report("T004", f"struct '{constructed.name}' has {len(constructed.members)} members, "
                                    f"got {len(args)} values", ctx.span(name_node))
             for arg_node, arg, member in zip(arg_nodes, args, constructed.members):
-                self.expect_convertible(arg_node, arg.type, member.type, f"member '{member.name}'")
+                self.expect_convertible(arg_node, arg.type, member.type, f"member '{member.name}'", arg)
             return Typed(constructed, const=constant)
         if isinstance(constructed, t.Array):
             if constructed.count is None and not inferred:
@@ -737,7 +771,7 @@ class ExpressionChecker:
                 ctx.report("T004", f"array constructor for '{constructed.describe()}' needs {constructed.count} "
                                    f"values, got {len(args)}", ctx.span(name_node))
             for arg_node, arg in zip(arg_nodes, args):
-                self.expect_convertible(arg_node, arg.type, constructed.element, "element")
+                self.expect_convertible(arg_node, arg.type, constructed.element, "element", arg)
             return Typed(constructed, const=constant)
         return Typed(constructed, const=constant)
 
@@ -775,10 +809,15 @@ class ExpressionChecker:
             if common is None:
                 self.ctx.report("T004", "array elements must have one common type", self.ctx.span(name_node))
                 return ERROR
+            if not all(self.check_materialized(n, a, common) for n, a in zip(arg_nodes, args)):
+                return ERROR
             return Typed(t.Array(common, len(args)), const=constant)
         if not isinstance(common, t.Scalar):
             self.ctx.report("T004", f"cannot infer the element type of '{name}' from these arguments",
                             self.ctx.span(name_node))
+            return ERROR
+        # Abstract arguments take the element type a concrete one gives (`vec2(2u, 4294967296)`).
+        if not all(self.check_materialized(n, a, common) for n, a in zip(arg_nodes, args)):
             return ERROR
         if name.startswith("vec"):
             return Typed(t.Vector(int(name[3]), common), const=constant,
@@ -787,13 +826,31 @@ class ExpressionChecker:
         return Typed(t.Matrix(int(columns), int(rows), common), const=constant)
 
     # ----------------------------------------------------------- helpers
-    def expect_convertible(self, node: ts.Node, actual: t.Type, expected: t.Type, what: str) -> bool:
+    def expect_convertible(self, node: ts.Node, actual: t.Type, expected: t.Type, what: str,
+                           typed: Typed | None = None) -> bool:
+        """With `typed` (the value whose type is `actual`), a known abstract value must also fit."""
         if actual is t.ERROR or expected is t.ERROR:
             return True
         if t.conversion_rank(t.store_type(actual), expected) is None:
             self.ctx.report("T003", f"{what} of type '{t.store_type(actual).describe()}' where "
                                     f"'{expected.describe()}' is expected", self.ctx.span(node))
             return False
+        return typed is None or self.check_materialized(node, typed, expected)
+
+    def check_materialized(self, node: ts.Node, typed: Typed, target: t.Type) -> bool:
+        """An abstract constant given a concrete type (by a declaration, an argument, an operand, an
+        attribute) must fit that type; compilers report it where the conversion happens. False when
+        it does not fit (and that is reported)."""
+        source, goal = t.element_scalar(typed.type), t.element_scalar(target)
+        if source is None or goal is None or not source.is_abstract or goal.is_abstract or not typed.const:
+            return True
+        known = (typed.value,) if isinstance(typed.type, t.Scalar) else (typed.components or ())
+        for value in known:
+            try:
+                c.convert(value, source, goal)
+            except c.ConstError as error:
+                self.ctx.report("T014", str(error), self.ctx.span(node))
+                return False
         return True
 
 

@@ -126,7 +126,10 @@ CONST_EVALUATION = register(Rule(
                 "are shader-creation errors. A constant divisor that is zero (or has a zero component) "
                 "and a constant shift of 32 or more are errors too when the other operand is only known "
                 "at run time, even in code that never runs: `i % Z` with `const Z = 0u` fails to compile, "
-                "and so does `v / (STEPS - 8u)` when a component of the constant vector `STEPS` is 8.",
+                "and so does `v / (STEPS - 8u)` when a component of the constant vector `STEPS` is 8. "
+                "An abstract number must fit the concrete type it is given where it is given one: "
+                "`let n = 4294967296;` (an i32), `lane < 4294967296` with a u32 `lane`, "
+                "`@binding(4294967296)`.",
     suppressible=False,
 ))
 
@@ -235,7 +238,9 @@ ATTRIBUTE = register(Rule(
                 "'@interpolate', '@invariant' on entry-point parameters, return values and struct members, "
                 "never on a helper's parameters; '@align' (a power of two) and '@size' (at least the "
                 "member's size) on struct members; '@group' and '@binding' (non-negative) on variables; '@id' "
-                "(0 to 65535, unique) on overrides. None may appear twice.",
+                "(0 to 65535, unique) on overrides. None may appear twice. Two diagnostic filters for one "
+                "rule may not set different severities (module directives, or the '@diagnostic' attributes "
+                "of one declaration or statement), and one declaration may not repeat the same filter.",
     example="fn helper(@location(0) x: f32) {}   // '@location' is not valid for non-entry point function "
             "parameters",
     suppressible=False,

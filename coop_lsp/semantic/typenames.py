@@ -6,6 +6,7 @@ import re
 
 import tree_sitter as ts
 
+from ..core.diagnostic import Related
 from . import types as t
 from .builtins.matrix import MATRIX_ELEMENTS, NAGA_ELEMENTS
 
@@ -69,6 +70,8 @@ class TypeResolver:
                 ctx.report("T003", f"'{name}' takes no template arguments", ctx.span(name_node))
             return self.symbol_type(symbol, via=name_node)
         if symbol is not None:
+            if symbol.kind == "function" and (name_node.parent is None or not name_node.parent.has_error):
+                self.note_use(symbol, name_node)  # a dependency all the same, for the cycle check
             ctx.report("T003", f"'{name}' is a {symbol.kind}, not a type", ctx.span(name_node))
             return t.ERROR
         if name in t.CONCRETE_SCALARS:
@@ -160,6 +163,15 @@ class TypeResolver:
                        ctx.span(name_node))
             return t.ERROR
         texel_format, access = ctx.text(args[0]), ctx.text(args[1])
+        for arg in args:
+            shadowing = self.lookup_symbol(ctx.text(arg)) if arg.type == "identifier" else None
+            if shadowing is not None:
+                # A declaration of that name hides the enumerant here, and is a dependency (maybe a cycle).
+                self.note_declaration_use(shadowing, arg)
+                ctx.report("T003", f"'{ctx.text(arg)}' here names the {shadowing.kind} declared with that name, "
+                                   f"which hides the {'texel format' if arg is args[0] else 'access mode'}",
+                           ctx.span(arg), related=(Related(shadowing.span, "declared here"),))
+                return t.ERROR
         if texel_format not in TEXEL_FORMATS:
             ctx.report("T003", f"unknown texel format '{texel_format}'", ctx.span(args[0]))
             return t.ERROR
@@ -229,6 +241,8 @@ class TypeResolver:
         if not isinstance(size.value, int) or isinstance(size.value, bool):
             self.ctx.report("T003", f"array size must be an integer, not '{size.type.describe()}'",
                             self.ctx.span(args[1]))
+            return t.ERROR
+        if not self.check_materialized(args[1], size, t.I32):  # an abstract count becomes an i32
             return t.ERROR
         if size.value <= 0:
             self.ctx.report("T014", f"array count ({size.value}) must be positive", self.ctx.span(args[1]))
@@ -301,7 +315,7 @@ class TypeResolver:
         dimensions = []
         for arg, what in ((args[1], "column"), (args[2], "row")):
             value = self.template_value(arg)
-            if value.type is t.ERROR:
+            if value.type is t.ERROR or dialect == "chromium" and not self.check_materialized(arg, value, t.I32):
                 return t.ERROR
             count = _tint_count(value.value) if dialect == "chromium" else value.value
             if not isinstance(count, int) or isinstance(count, bool) or count <= 0:

@@ -381,6 +381,13 @@ def _mentioned_variables(candidate: Overload) -> list[str]:
     return seen
 
 
+def parameter_types(match: Match) -> list[t.Type | None]:
+    """The type each argument of a matched call is converted to; None where the pattern is matched exactly."""
+    return [None if parameter.pattern.head in _EXACT_HEADS else
+            _instantiate(parameter.pattern, match.overload, match.bindings)
+            for parameter in match.overload.parameters]
+
+
 def _instantiate(pattern: Pattern, candidate: Overload, bindings: dict) -> t.Type:
     head = pattern.head
     if _is_variable(head, candidate) and not pattern.args:

@@ -201,7 +201,7 @@ alias Bad = vec2<half>;
 
 // === recursive alias is a cycle
 alias A = array<B, 2>;
-//              ^ T001 cyclic
+//    ^ T001 cyclic
 alias B = A;
 // tint: cyclic dependency found: 'A' -> 'B' -> 'A', at the first alias
 
