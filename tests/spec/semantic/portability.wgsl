@@ -39,6 +39,19 @@ fn f(x: f64) {}
   return textureSample(textures[0], samp, uv);
 }
 
+// === a binding array of storage textures (wgpu's partially_bounded_arrays test)
+@group(0) @binding(0) var images: binding_array<texture_storage_2d<rgba32float, write>, 1>;
+//                                              ^ T013 'binding_array'
+@compute @workgroup_size(1) fn main() { textureStore(images[0], vec2i(0), vec4f(1)); }
+// tint: differs -- Tint's binding arrays hold sampled textures only; naga accepts storage textures, so we only note it
+
+// === a binding array of buffers in a module that targets Tint
+enable chromium_experimental_subgroup_matrix;
+struct Foo { x: u32 }
+@group(0) @binding(0) var<storage, read> buffers: binding_array<Foo, 1>;
+//                                                              ^ T001 other than sampled textures
+@compute @workgroup_size(1) fn main() { _ = buffers[0].x; }
+
 // === an unknown builtin is reported once
 fn f(x: f32) -> f32 {
   let y = fancyMath(x);
