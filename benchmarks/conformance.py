@@ -258,7 +258,11 @@ def run(folder: Path, cache_path: Path | None, target: str = "nvidia-h100") -> t
             "same_first_error_line": sum(1 for d in rejected if d.get("same_line")),
             "language_errors": {**_group(language, "default"), "in_tint_dialect": _group(language, "tint_dialect")},
             "environment_only": {**_group(environment, "default"), "target": target,
-                                 "with_target": _group(environment, "with_target")},
+                                 "with_target": _group(environment, "with_target"),
+                                 # Without a target D003 is only a note, so these errors are coop-lint's
+                                 # own: what it does not model of the unshipped extensions.
+                                 "first_error_with_no_target": [{"path": d["path"], **d["default"]["first"]}
+                                                                for d in environment if d["default"]["first"]]},
         },
         "differences": _differences(details),
     }
