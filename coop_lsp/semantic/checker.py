@@ -417,6 +417,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if space == "push_constant" and not self.ctx.portability("naga", template.named_children[0],
                                                                  "the address space 'push_constant'"):
             space = "private"
+        if space == "pixel_local" and not self.ctx.require_enable(
+                "chromium_experimental_pixel_local", template.named_children[0], "the address space 'pixel_local'"):
+            space = "private"
         if space not in t.ADDRESS_SPACES:
             self.ctx.report("T003", f"unknown address space '{space}'", self.ctx.span(template.named_children[0]))
             space = "private"

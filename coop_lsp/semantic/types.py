@@ -132,12 +132,12 @@ class Atomic(Type):
 
 
 ADDRESS_SPACES = ("function", "private", "workgroup", "uniform", "storage", "handle", "push_constant",
-                  "immediate")
+                  "immediate", "pixel_local")
 ACCESS_MODES = ("read", "write", "read_write")
 
 
 def default_access(space: str) -> str:
-    return "read_write" if space in ("function", "private", "workgroup") else "read"
+    return "read_write" if space in ("function", "private", "workgroup", "pixel_local") else "read"
 
 
 @dataclass(frozen=True)

@@ -34,3 +34,9 @@ enable f16;
 @compute @workgroup_size(1) fn main() {
   let half = 1.5h;
 }
+
+// === pixel_local memory without its extension
+struct Attachments { a: u32 }
+var<pixel_local> attachments: Attachments;
+//  ^ T007 'chromium_experimental_pixel_local'
+@fragment fn fs() { attachments.a = 1u; }
