@@ -27,6 +27,18 @@ fn f(x: f64) -> f64 { return x * x; }
 //      ^ T013 'f64'
 // tint: differs -- Tint has no f64; naga accepts it, so we only note it
 
+// === abstract literals with naga's 64-bit scalars (wgpu's atomicOps-int64 test)
+fn f(x: u64, y: i64, z: f64) -> f64 {
+//      ^ T013 'u64'
+//              ^ T013 'i64'
+//                      ^ T013 'f64'
+  let a = 1 + x;
+  let b = y * 2;
+  return z + 1.5 + f64(a) + f64(b);
+}
+// tint: differs -- Tint has no 64-bit scalars; naga converts the abstract literals to them
+// naga: compare -- naga accepts it
+
 // === f64 in a module that targets Tint
 enable chromium_experimental_subgroup_matrix;
 fn f(x: f64) {}
