@@ -450,6 +450,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                             related=((Related(where, f"'{symbol.name}' is declared in '{space}' memory here"),)
                                      if member is not None else ()))
             return
+        if space == "pixel_local" and self._pixel_local_type_is_wrong(var_type, where):
+            return
         if t.contains(var_type, lambda x: isinstance(x, t.Atomic)) and space not in ("storage", "workgroup"):
             self.ctx.report("T003", f"atomic types can only live in 'storage' or 'workgroup' memory, not "
                                     f"'{space}'", where)
@@ -467,6 +469,23 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                                     f"'{space}' memory", self.ctx.span(member[0]) if member else where,
                             related=(Related(where, f"'{symbol.name}' is declared in '{space}' memory here"),)
                             if member else ())
+
+    def _pixel_local_type_is_wrong(self, var_type: t.Type, where) -> bool:
+        """Pixel-local memory maps struct members onto 32-bit attachments: a struct of i32, u32 and f32."""
+        if not isinstance(var_type, t.Struct):
+            self.ctx.report("T003", f"a 'pixel_local' variable holds a struct of i32, u32 and f32 members, not "
+                                    f"'{var_type.describe()}'", where)
+            return True
+        member_nodes = self._struct_member_types(var_type)
+        for index, member in enumerate(var_type.members):
+            if member.type not in (t.I32, t.U32, t.F32):
+                at = self.ctx.span(member_nodes[index]) if index < len(member_nodes) else where
+                self.ctx.report("T003", f"struct members in the 'pixel_local' address space can only be i32, u32 "
+                                        f"or f32; '{member.name}' is '{member.type.describe()}'", at,
+                                related=((Related(where, "used in 'pixel_local' memory here"),)
+                                         if at != where else ()))
+                return True
+        return False
 
     @staticmethod
     def _naga_matrices(var_type: t.Type) -> bool:

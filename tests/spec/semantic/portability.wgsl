@@ -57,6 +57,28 @@ fn f(x: f64) {}
 @compute @workgroup_size(1) fn main() { textureStore(images[0], vec2i(0), vec4f(1)); }
 // tint: differs -- Tint's binding arrays hold sampled textures only; naga accepts storage textures, so we only note it
 
+// === a binding array of sampled textures in a module that targets Tint
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var layers: binding_array<texture_2d<f32>, 2>;
+@group(0) @binding(1) var samp: sampler;
+@fragment fn fs(@location(0) uv: vec2f) -> @location(0) vec4f {
+  return textureSample(layers[1], samp, uv);
+}
+
+// === a binding array of cube textures
+@group(0) @binding(0) var skies: binding_array<texture_cube<f32>, 3>;
+@group(0) @binding(1) var samp: sampler;
+@fragment fn fs(@location(0) direction: vec3f) -> @location(0) vec4f {
+  return textureSample(skies[2], samp, direction);
+}
+
+// === an abstract literal with a u32 still becomes a u32, not a 64-bit scalar
+fn f(x: u32) -> u32 {
+  let a = 1 + x;
+  let b: u32 = a;
+  return b;
+}
+
 // === a binding array of buffers in a module that targets Tint
 enable chromium_experimental_subgroup_matrix;
 struct Foo { x: u32 }
