@@ -16,6 +16,12 @@ FRAMEBUFFER_FETCH = """enable chromium_experimental_framebuffer_fetch;
 @fragment fn fs(@color(0) c: vec4f) -> @location(0) vec4f { return c; }
 """
 
+PIXEL_LOCAL = """enable chromium_experimental_pixel_local;
+struct Attachments { a: u32, b: i32, c: f32 }
+var<pixel_local> attachments: Attachments;
+@fragment fn fs(@builtin(position) position: vec4f) { attachments.a += u32(position.x); }
+"""
+
 
 def findings(text: str, *targets: str):
     return [(d.code, d.severity, d.message) for d in lint_source(text, targets=targets).diagnostics]
@@ -62,3 +68,10 @@ def test_every_feature_extension_is_known(extension, feature):
 
 def test_extensions_every_known_target_has_give_no_note():
     assert findings("enable f16;\n@compute @workgroup_size(1) fn main() { _ = 1h; }\n") == []
+
+
+def test_pixel_local_memory_is_valid_wgsl_only_the_device_can_refuse_it():
+    # Tint accepts this on a device with pixel-local storage; Dawn's test/tint has it.
+    (code, severity, message), = findings(PIXEL_LOCAL)
+    assert (code, severity) == ("D003", Severity.INFO) and "pixel-local-storage" in message
+    assert [(c, s) for c, s, _ in findings(PIXEL_LOCAL, "nvidia-h100")] == [("D003", Severity.ERROR)]

@@ -467,6 +467,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if space == "push_constant" and not self.ctx.portability("naga", template.named_children[0],
                                                                  "the address space 'push_constant'"):
             space = "private"
+        if space == "pixel_local" and not self.ctx.require_enable(
+                "chromium_experimental_pixel_local", template.named_children[0], "the address space 'pixel_local'"):
+            space = "private"
         if space not in t.ADDRESS_SPACES:
             self.ctx.report("T003", f"unknown address space '{space}'", self.ctx.span(template.named_children[0]))
             space = "private"
@@ -497,6 +500,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                             related=((Related(where, f"'{symbol.name}' is declared in '{space}' memory here"),)
                                      if member is not None else ()))
             return
+        if space == "pixel_local" and self._pixel_local_type_is_wrong(var_type, where):
+            return
         if t.contains(var_type, lambda x: isinstance(x, t.Atomic)) and space not in ("storage", "workgroup"):
             self.ctx.report("T003", f"atomic types can only live in 'storage' or 'workgroup' memory, not "
                                     f"'{space}'", where)
@@ -514,6 +519,23 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                                     f"'{space}' memory", self.ctx.span(member[0]) if member else where,
                             related=(Related(where, f"'{symbol.name}' is declared in '{space}' memory here"),)
                             if member else ())
+
+    def _pixel_local_type_is_wrong(self, var_type: t.Type, where) -> bool:
+        """Pixel-local memory maps struct members onto 32-bit attachments: a struct of i32, u32 and f32."""
+        if not isinstance(var_type, t.Struct):
+            self.ctx.report("T003", f"a 'pixel_local' variable holds a struct of i32, u32 and f32 members, not "
+                                    f"'{var_type.describe()}'", where)
+            return True
+        member_nodes = self._struct_member_types(var_type)
+        for index, member in enumerate(var_type.members):
+            if member.type not in (t.I32, t.U32, t.F32):
+                at = self.ctx.span(member_nodes[index]) if index < len(member_nodes) else where
+                self.ctx.report("T003", f"struct members in the 'pixel_local' address space can only be i32, u32 "
+                                        f"or f32; '{member.name}' is '{member.type.describe()}'", at,
+                                related=((Related(where, "used in 'pixel_local' memory here"),)
+                                         if at != where else ()))
+                return True
+        return False
 
     @staticmethod
     def _naga_matrices(var_type: t.Type) -> bool:

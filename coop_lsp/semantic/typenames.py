@@ -195,6 +195,9 @@ class TypeResolver:
             return t.ERROR
         if element is t.ERROR:
             return t.ERROR
+        if not _tint_binding_array_element(element) and not ctx.portability(
+                "naga", args[0], "a 'binding_array' of something other than sampled textures"):
+            return t.ERROR
         return t.BindingArray(element, count)
 
     def _no_template(self, name_node, name, args, result):
@@ -360,3 +363,10 @@ def _array_element(element: t.Type) -> bool:
         last = element.members[-1].type
         return not (isinstance(last, t.Array) and last.count is None)
     return True
+
+
+def _tint_binding_array_element(element: t.Type) -> bool:
+    """Tint's binding arrays hold sampled textures only (not depth, multisampled, storage or external
+    ones); naga's also hold samplers, storage textures and buffers."""
+    return isinstance(element, t.Texture) and element.kind == "sampled" and element.sampled is not None \
+        and not element.name.startswith("texture_multisampled")

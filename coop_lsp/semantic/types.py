@@ -132,12 +132,12 @@ class Atomic(Type):
 
 
 ADDRESS_SPACES = ("function", "private", "workgroup", "uniform", "storage", "handle", "push_constant",
-                  "immediate")
+                  "immediate", "pixel_local")
 ACCESS_MODES = ("read", "write", "read_write")
 
 
 def default_access(space: str) -> str:
-    return "read_write" if space in ("function", "private", "workgroup") else "read"
+    return "read_write" if space in ("function", "private", "workgroup", "pixel_local") else "read"
 
 
 @dataclass(frozen=True)
@@ -354,10 +354,12 @@ def conversion_rank(source: Type, target: Type) -> int | None:
     if source == target:
         return 0
     if isinstance(source, Scalar) and isinstance(target, Scalar):
+        # naga's 64-bit scalars come last: they exist only there, and naga converts abstract values to them.
         if source == ABSTRACT_FLOAT:
-            return {"f32": 1, "f16": 2}.get(target.name)
+            return {"f32": 1, "f16": 2, "f64": 3}.get(target.name)
         if source == ABSTRACT_INT:
-            return {"i32": 3, "u32": 4, "abstract-float": 5, "f32": 6, "f16": 7}.get(target.name)
+            return {"i32": 3, "u32": 4, "abstract-float": 5, "f32": 6, "f16": 7, "i64": 8, "u64": 9,
+                    "f64": 10}.get(target.name)
         return None
     if isinstance(source, Vector) and isinstance(target, Vector) and source.size == target.size:
         return conversion_rank(source.element, target.element)

@@ -34,3 +34,26 @@ enable f16;
 @compute @workgroup_size(1) fn main() {
   let half = 1.5h;
 }
+
+// === pixel_local memory without its extension
+struct Attachments { a: u32 }
+var<pixel_local> attachments: Attachments;
+//  ^ T007 'chromium_experimental_pixel_local'
+@fragment fn fs() { attachments.a = 1u; }
+
+// === pixel_local memory holds a struct
+enable chromium_experimental_pixel_local;
+//     ^ D003 [info] pixel-local-storage
+var<pixel_local> attachment: u32;
+//                           ^ T003 'pixel_local'
+@fragment fn fs() { attachment = 1u; }
+// tint: differs -- the Tint of the tests has no pixel-local storage and stops at the enable
+
+// === pixel_local struct members are 32-bit scalars
+enable chromium_experimental_pixel_local;
+//     ^ D003 [info] pixel-local-storage
+struct Attachments { color: vec4f }
+//                          ^ T003 'color'
+var<pixel_local> attachments: Attachments;
+@fragment fn fs() { attachments.color = vec4f(1); }
+// tint: differs -- the Tint of the tests has no pixel-local storage and stops at the enable

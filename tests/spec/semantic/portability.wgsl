@@ -27,6 +27,18 @@ fn f(x: f64) -> f64 { return x * x; }
 //      ^ T013 'f64'
 // tint: differs -- Tint has no f64; naga accepts it, so we only note it
 
+// === abstract literals with naga's 64-bit scalars (wgpu's atomicOps-int64 test)
+fn f(x: u64, y: i64, z: f64) -> f64 {
+//      ^ T013 'u64'
+//              ^ T013 'i64'
+//                      ^ T013 'f64'
+  let a = 1 + x;
+  let b = y * 2;
+  return z + 1.5 + f64(a) + f64(b);
+}
+// tint: differs -- Tint has no 64-bit scalars; naga converts the abstract literals to them
+// naga: compare -- naga accepts it
+
 // === f64 in a module that targets Tint
 enable chromium_experimental_subgroup_matrix;
 fn f(x: f64) {}
@@ -38,6 +50,41 @@ fn f(x: f64) {}
 @fragment fn fs(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {
   return textureSample(textures[0], samp, uv);
 }
+
+// === a binding array of storage textures (wgpu's partially_bounded_arrays test)
+@group(0) @binding(0) var images: binding_array<texture_storage_2d<rgba32float, write>, 1>;
+//                                              ^ T013 'binding_array'
+@compute @workgroup_size(1) fn main() { textureStore(images[0], vec2i(0), vec4f(1)); }
+// tint: differs -- Tint's binding arrays hold sampled textures only; naga accepts storage textures, so we only note it
+
+// === a binding array of sampled textures in a module that targets Tint
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var layers: binding_array<texture_2d<f32>, 2>;
+@group(0) @binding(1) var samp: sampler;
+@fragment fn fs(@location(0) uv: vec2f) -> @location(0) vec4f {
+  return textureSample(layers[1], samp, uv);
+}
+
+// === a binding array of cube textures
+@group(0) @binding(0) var skies: binding_array<texture_cube<f32>, 3>;
+@group(0) @binding(1) var samp: sampler;
+@fragment fn fs(@location(0) direction: vec3f) -> @location(0) vec4f {
+  return textureSample(skies[2], samp, direction);
+}
+
+// === an abstract literal with a u32 still becomes a u32, not a 64-bit scalar
+fn f(x: u32) -> u32 {
+  let a = 1 + x;
+  let b: u32 = a;
+  return b;
+}
+
+// === a binding array of buffers in a module that targets Tint
+enable chromium_experimental_subgroup_matrix;
+struct Foo { x: u32 }
+@group(0) @binding(0) var<storage, read> buffers: binding_array<Foo, 1>;
+//                                                              ^ T001 other than sampled textures
+@compute @workgroup_size(1) fn main() { _ = buffers[0].x; }
 
 // === an unknown builtin is reported once
 fn f(x: f32) -> f32 {
