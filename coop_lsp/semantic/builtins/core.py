@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import types as t
 from .signature import ANY, overload
 from .textures import texture_builtins
-from .table import CONCRETE_INTEGERS, FLOATS, NUMERIC, SIGNED, Builtin
+from .table import BIT_INTEGERS, CONCRETE_INTEGERS, FLOATS, NUMERIC, SIGNED, Builtin
 
 # Atomics and subgroup operations work on concrete types only.
 ATOMIC_SCALARS = (t.I32, t.U32, t.Scalar("i64"), t.Scalar("u64"))  # 64-bit: naga only (the type is noted)
@@ -108,16 +108,16 @@ def _bits() -> list[Builtin]:
         "firstTrailingBit": "Position of the least significant 1 bit.",
         "reverseBits": "Reverses the bit order.",
     }
-    out = [_componentwise(name, CONCRETE_INTEGERS, doc, "bit") for name, doc in docs.items()]
+    out = [_componentwise(name, BIT_INTEGERS, doc, "bit") for name, doc in docs.items()]
     out += [
         Builtin("extractBits", (
-            overload("(e: T, offset: u32, count: u32) -> T", T=CONCRETE_INTEGERS),
-            overload("(e: vecN<T>, offset: u32, count: u32) -> vecN<T>", T=CONCRETE_INTEGERS),
+            overload("(e: T, offset: u32, count: u32) -> T", T=BIT_INTEGERS),
+            overload("(e: vecN<T>, offset: u32, count: u32) -> vecN<T>", T=BIT_INTEGERS),
         ), "Reads `count` bits starting at `offset` (sign-extended for i32).", category="bit"),
         Builtin("insertBits", (
-            overload("(e: T, newbits: T, offset: u32, count: u32) -> T", T=CONCRETE_INTEGERS),
+            overload("(e: T, newbits: T, offset: u32, count: u32) -> T", T=BIT_INTEGERS),
             overload("(e: vecN<T>, newbits: vecN<T>, offset: u32, count: u32) -> vecN<T>",
-                     T=CONCRETE_INTEGERS),
+                     T=BIT_INTEGERS),
         ), "Replaces `count` bits of e starting at `offset` with the low bits of newbits.", category="bit"),
     ]
     return out

@@ -11,12 +11,19 @@ from dataclasses import dataclass
 from .. import types as t
 from .signature import Overload
 
-FLOATS = (t.ABSTRACT_FLOAT, t.F32, t.F16)
+# naga's 64-bit scalars (its SHADER_INT64 and SHADER_FLOAT64 capabilities): its math, bit and select builtins take
+# them wherever they take i32, u32 or f32 (checked against naga-cli). Tint has none: a module that names one
+# already gets the portability note, so accepting them here lets nothing through for Tint.
+WIDE_INTEGERS = (t.Scalar("i64"), t.Scalar("u64"))
+WIDE_FLOATS = (t.Scalar("f64"),)
+
+FLOATS = (t.ABSTRACT_FLOAT, t.F32, t.F16) + WIDE_FLOATS
 CONCRETE_FLOATS = (t.F32, t.F16)
 INTEGERS = (t.ABSTRACT_INT, t.I32, t.U32)
 CONCRETE_INTEGERS = (t.I32, t.U32)
-SIGNED = (t.ABSTRACT_INT, t.ABSTRACT_FLOAT, t.I32, t.F32, t.F16)
-NUMERIC = (t.ABSTRACT_INT, t.ABSTRACT_FLOAT, t.I32, t.U32, t.F32, t.F16)
+BIT_INTEGERS = CONCRETE_INTEGERS + WIDE_INTEGERS  # the bit builtins (the subgroup ones stay 32-bit)
+SIGNED = (t.ABSTRACT_INT, t.ABSTRACT_FLOAT, t.I32, t.F32, t.F16, t.Scalar("i64")) + WIDE_FLOATS
+NUMERIC = (t.ABSTRACT_INT, t.ABSTRACT_FLOAT, t.I32, t.U32, t.F32, t.F16) + WIDE_INTEGERS + WIDE_FLOATS
 SCALARS = NUMERIC + (t.BOOL,)
 
 

@@ -39,6 +39,45 @@ fn f(x: u64, y: i64, z: f64) -> f64 {
 // tint: differs -- Tint has no 64-bit scalars; naga converts the abstract literals to them
 // naga: compare -- naga accepts it
 
+// === naga's builtins take its 64-bit integers wherever they take i32 and u32
+fn f(x: u64, y: i64, b: bool) -> u64 {
+//      ^ T013 'u64'
+//              ^ T013 'i64'
+  let m = max(x, 3) + min(x, x) + clamp(x, 0, 7) + select(x, 1, b) + abs(x);
+  let s = sign(y) + abs(vec2(y)).x + select(vec2(y), vec2(y), vec2(b, b)).y + dot(vec2(y), vec2(y));
+  let c = countOneBits(x) + reverseBits(x) + extractBits(x, 1u, 2u) + insertBits(x, x, 1u, 2u);
+  let l = countLeadingZeros(y) + countTrailingZeros(y) + firstLeadingBit(y) + firstTrailingBit(y);
+  let w = bitcast<u64>(y) + bitcast<u64>(s + l);
+  return m + c + w;
+}
+// tint: skip -- Tint has no 64-bit types
+// naga: compare -- naga accepts every call
+
+// === naga's builtins take its f64 wherever they take f32
+fn f(x: f64, y: f64) -> f64 {
+//      ^ T013 'f64'
+  let a = sqrt(x) + pow(x, y) + fma(x, y, y) + mix(x, y, 0.5) + clamp(x, 0.0, 1.0) + max(x, 2) + sign(x);
+  let v = normalize(vec3(x)) + cross(vec3(x), vec3(y)) + reflect(vec3(x), vec3(y));
+  let d = length(v) + distance(x, y) + dot(v, v) + determinant(mat2x2(x, x, y, y)) + ldexp(x, 2);
+  return a + d + frexp(x).fract + modf(y).whole + bitcast<f64>(x);
+}
+// tint: skip -- Tint has no 64-bit types
+// naga: compare -- naga accepts every call
+
+// === naga's bit builtins take no f64, its float builtins no 64-bit integer
+fn f(x: u64, y: f64) {
+//      ^ T013 'u64'
+//              ^ T013 'f64'
+  let a = countOneBits(y * 2.0);
+//        ^ T004 no matching call to 'countOneBits' with arguments (f64)
+  let b = sqrt(x + 1);
+//        ^ T004 no matching call to 'sqrt' with arguments (u64)
+  let c = max(x + 1, 3u);
+//        ^ T004 no matching call to 'max' with arguments (u64, u32)
+}
+// tint: skip -- Tint has no 64-bit types
+// naga: compare -- naga rejects each call
+
 // === f64 in a module that targets Tint
 enable chromium_experimental_subgroup_matrix;
 fn f(x: f64) {}
