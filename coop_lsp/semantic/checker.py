@@ -9,6 +9,8 @@ syntax error in one function never hides the type errors of another.
 
 from __future__ import annotations
 
+import bisect
+
 import tree_sitter as ts
 
 from ..core.diagnostic import Diagnostic, Related
@@ -78,7 +80,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # Per function: the module-scope variables it names (with where), and the functions it calls.
         self.var_uses: dict[Symbol, list] = {}
         self.calls: dict[Symbol, list[Symbol]] = {}
-        self.var_dependencies: dict[Symbol, list[Symbol]] = {}  # variables whose type names a function (rare)
+        # Declarations other than functions whose type names a function (rare, and an error anyway).
+        self.function_dependencies: dict[Symbol, list[tuple[int, Symbol]]] = {}  # (where it is named, function)
         self.override_ids: dict[int, ts.Node] = {}  # @id values seen, for uniqueness
 
     # ------------------------------------------------------------- module
@@ -156,14 +159,16 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                for d in self.ctx.diagnostics):
             return  # compilers look for cycles only once every name resolves to one declaration
         calls = self.calls
-        if self.var_dependencies:
-            # Variables join the graph only where their type names a function (a mistake, but a cycle
-            # when that function uses the variable): function -> variable it uses -> function it names.
-            calls = {f: list(callees) for f, callees in calls.items()}
-            for function, uses in self.var_uses.items():
-                calls.setdefault(function, []).extend(v for v, _ in uses if v in self.var_dependencies)
-            for variable, named in self.var_dependencies.items():
-                calls.setdefault(variable, []).extend(named)
+        if self.function_dependencies:
+            # Other declarations join the graph only where a type names a function (a mistake, but a cycle
+            # when that function uses the declaration, or another that names it: `struct T { s: S }`):
+            # then every declaration's references are edges, function -> declaration -> function, walked
+            # in source order as Tint does, so that the cycle reported is the one Tint reports.
+            named = self._declarations_naming()
+            for declaration, functions in self.function_dependencies.items():
+                named.setdefault(declaration, []).extend(functions)
+            calls = {d: [target for _, target in sorted(edges, key=lambda edge: edge[0])] + calls.get(d, [])
+                     for d, edges in named.items()} | {f: c for f, c in calls.items() if f not in named}
         state: dict[Symbol, int] = {}  # 1: on the current path, 2: done
         for root in sorted(calls, key=lambda f: f.span.start):
             if root in state:
@@ -179,20 +184,37 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                     path.pop()
                     state[function] = 2
                     continue
-                if state.get(callee) == 1:
+                if state.get(callee) == 1 and any(f.kind == "function" for f in path[path.index(callee):]):
+                    # (a cycle of types and values alone was reported where its declarations resolved)
                     cycle = path[path.index(callee):]
                     first = min(cycle, key=lambda f: f.span.start)
                     start = cycle.index(first)
                     names = " -> ".join(f"'{f.name}'" for f in cycle[start:] + cycle[:start] + [first])
-                    why = ("WGSL functions cannot call or name themselves, directly or through others"
-                           if all(f.kind == "function" for f in cycle) else
-                           "a variable's type cannot name a function that uses the variable")
+                    others = {f.kind for f in cycle} - {"function"}
+                    why = ("WGSL functions cannot call or name themselves, directly or through others" if not others
+                           else "a variable's type cannot name a function that uses the variable" if others == {"var"}
+                           else "a declaration cannot name a function that uses it, directly or through others")
                     self.ctx.report("T001", f"cyclic dependency: {names}; {why}", first.span)
                     return
                 if callee not in state:
                     state[callee] = 1
                     path.append(callee)
                     stack.append((callee, iter(calls.get(callee, ()))))
+
+    def _declarations_naming(self) -> dict[Symbol, list[tuple[int, Symbol]]]:
+        """Per module-scope declaration, the module-scope declarations its text names, with where (from the
+        model's references, so bodies replayed from an earlier check count too)."""
+        module = self.module_scope.symbols
+        declarations = sorted(module.values(), key=lambda d: d.declaration.start_byte)
+        starts = [d.declaration.start_byte for d in declarations]
+        out: dict[Symbol, list[Symbol]] = {}
+        for (start, end), target in self.ctx.model.references.items():
+            if module.get(target.name) is not target or (start, end) == (target.span.start, target.span.end):
+                continue
+            index = bisect.bisect_right(starts, start) - 1
+            if index >= 0 and end <= declarations[index].declaration.end_byte:
+                out.setdefault(declarations[index], []).append((start, target))
+        return out
 
     def note_declaration_use(self, symbol: Symbol, node: ts.Node) -> None:
         """A module-scope declaration named inside the type of the declaration being resolved."""
@@ -205,15 +227,19 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             self.note_use(symbol, node)
         elif self._resolution and self._resolution[-1][0].kind == "var":
             # A variable whose type names a function that uses it is a cycle _call_cycles looks for.
-            self.var_dependencies.setdefault(self._resolution[-1][0], []).append(symbol)
+            self.function_dependencies.setdefault(self._resolution[-1][0], []).append((node.start_byte, symbol))
 
     def note_use(self, symbol: Symbol, node: ts.Node) -> None:
         """A use of a module-scope variable, or a call of a function, from the function being checked."""
-        if symbol.kind == "function" and self.function is None and self._resolution \
-                and self._resolution[-1][0].kind == "function":
-            # Named in the signature being resolved (`fn main() -> main`): a dependency of that function.
+        if symbol.kind == "function" and self.function is None and self._resolution:
+            # Named in the declaration being resolved: in a signature (`fn main() -> main`), a dependency of
+            # that function; in a struct member's, an alias's or a variable's type, of that declaration.
             if self.module_scope.symbols.get(symbol.name) is symbol:
-                self.calls.setdefault(self._resolution[-1][0], []).append(symbol)
+                dependent = self._resolution[-1][0]
+                if dependent.kind == "function":
+                    self.calls.setdefault(dependent, []).append(symbol)
+                else:
+                    self.function_dependencies.setdefault(dependent, []).append((node.start_byte, symbol))
             return
         if self.function is None or self.module_scope.symbols.get(symbol.name) is not symbol:
             return

@@ -205,6 +205,60 @@ alias A = array<B, 2>;
 alias B = A;
 // tint: cyclic dependency found: 'A' -> 'B' -> 'A', at the first alias
 
+// === a struct member's type names a function that uses the struct: a cycle, at the function declared first
+fn f() { var s: S; }
+// ^ T001 cyclic dependency: 'f' -> 'S' -> 'f'; a declaration cannot name a function that uses it
+struct S { m: f }
+//            ^ T003 'f' is a function, not a type
+
+// === the cycle runs through another struct that holds the one naming the function
+fn f() { var t: T; }
+// ^ T001 cyclic dependency: 'f' -> 'T' -> 'S' -> 'f'
+struct T { s: S }
+struct S { m: f }
+//            ^ T003 'f' is a function, not a type
+
+// === a variable of a struct whose member names a function that uses the variable
+var<private> v: S;
+//           ^ T001 cyclic dependency: 'v' -> 'S' -> 'f' -> 'v'
+struct S { m: f }
+//            ^ T003 'f' is a function, not a type
+fn f() { v = S(); }
+// tint: cyclic dependency found: 'v' -> 'S' -> 'f' -> 'v', the first cycle in source order (not 'S' -> 'f' -> 'S')
+
+// === a const initialized by a call of a function that reads the const
+fn f() -> i32 { return c; }
+// ^ T001 cyclic dependency: 'f' -> 'c' -> 'f'
+const c: i32 = f();
+//             ^ T014 'const' initializer requires a const-expression
+
+// === an alias of a function named in a function that uses the alias
+fn f() { var a: A; }
+// ^ T001 cyclic dependency: 'f' -> 'A' -> 'f'
+alias A = f;
+//        ^ T003 'f' is a function, not a type
+
+// === functions that use a struct, a variable of it and a const form no cycle
+fn g() -> i32 { return f().m + c; }
+var<private> v: S;
+fn f() -> S { v.m = 1; return v; }
+struct S { m: i32 }
+const c = 2;
+
+// === an alias sized by a const, used in a function's signature and body: no cycle
+fn f() -> A { var a: A; return a; }
+alias A = array<i32, N>;
+const N = 4;
+
+// === a local named like the struct the function uses is no cycle
+fn f() -> i32 { let S = 1; return T(S).m; }
+struct T { m: i32 }
+
+// === a struct naming a function that does not use it is no cycle
+struct S { m: f }
+//            ^ T003 'f' is a function, not a type
+fn f() { let S = 1; _ = S; }
+
 // === using a function as a value
 fn g() -> i32 { return 1; }
 fn f() -> i32 {
