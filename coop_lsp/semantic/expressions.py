@@ -34,7 +34,8 @@ class Typed:
     # A const-expression (its value may still be unknown to us) or an override-expression.
     const: bool = False
     override: bool = False
-    # A constant vector built right here from known scalars: its component values.
+    # A constant vector built right here from known scalars: its component values. For an array of
+    # abstract numbers built right here, its elements' values, flattened: a materialized type must hold them.
     components: tuple | None = None
 
     # Not fields (a Typed is made for every expression): set on the few references they describe.
@@ -208,6 +209,9 @@ class ExpressionChecker:
         if index_node is not None and (reference is not None or not base.const) \
                 and not self.check_materialized(index_node, index, t.I32):
             return ERROR  # an abstract index into memory or a run-time value is an i32
+        if reference is None and base.const and not index.const \
+                and not self.check_materialized(node.child_by_field_name("value"), base, t.concretize(target)):
+            return ERROR  # a constant indexed at run time is materialized first: its values must fit
         if isinstance(target, t.Array):
             element, bound = target.element, target.count
         elif isinstance(target, t.Vector):
@@ -811,7 +815,9 @@ class ExpressionChecker:
                 return ERROR
             if not all(self.check_materialized(n, a, common) for n, a in zip(arg_nodes, args)):
                 return ERROR
-            return Typed(t.Array(common, len(args)), const=constant)
+            abstract = isinstance(_leaf_scalar(common), t.Scalar) and _leaf_scalar(common).is_abstract
+            return Typed(t.Array(common, len(args)), const=constant,
+                         components=_known_leaves(args) if abstract else None)
         if not isinstance(common, t.Scalar):
             self.ctx.report("T004", f"cannot infer the element type of '{name}' from these arguments",
                             self.ctx.span(name_node))
@@ -841,7 +847,7 @@ class ExpressionChecker:
         """An abstract constant given a concrete type (by a declaration, an argument, an operand, an
         attribute) must fit that type; compilers report it where the conversion happens. False when
         it does not fit (and that is reported)."""
-        source, goal = t.element_scalar(typed.type), t.element_scalar(target)
+        source, goal = _leaf_scalar(typed.type), _leaf_scalar(target)
         if source is None or goal is None or not source.is_abstract or goal.is_abstract or not typed.const:
             return True
         known = (typed.value,) if isinstance(typed.type, t.Scalar) else (typed.components or ())
@@ -923,6 +929,26 @@ def _spread(operand: Typed, size: int) -> tuple | None:
 
 def _swizzle_index(letter: str) -> int:
     return next(letters.index(letter) for letters in _SWIZZLE_SETS if letter in letters)
+
+
+def _leaf_scalar(value_type: t.Type) -> t.Scalar | None:
+    """The scalar a value is made of, through arrays too (`array(vec2(1, 2))`: abstract-int)."""
+    while isinstance(value_type, t.Array):
+        value_type = value_type.element
+    return t.element_scalar(value_type)
+
+
+def _known_leaves(args: list[Typed]) -> tuple | None:
+    """Every scalar value inside an array's elements, when all are known."""
+    values: list = []
+    for arg in args:
+        if arg.components is not None:
+            values.extend(arg.components)
+        elif isinstance(arg.type, t.Scalar) and arg.value is not None:
+            values.append(arg.value)
+        else:
+            return None
+    return tuple(values)
 
 
 def _known_components(args: list[Typed], size: int) -> tuple | None:

@@ -37,6 +37,55 @@ const x: u32 = big;
 //             ^ T014 'u32'
 // tint: value 4294967296 cannot be represented as 'u32'
 
+// === an abstract array materialized as array<i32, 3> must hold its elements
+var<private> x = array(1, 2, 4294967296);
+//               ^ T014 value 4294967296 cannot be represented as 'i32'
+// tint: reported at the array, where its elements become i32
+
+// === an abstract array given a declared element type
+fn f() {
+  var x: array<i32, 3> = array(1, 2, 4294967296);
+//                       ^ T014 value 4294967296 cannot be represented as 'i32'
+  let y = array(1.0, 2.5, 1e40);
+//        ^ T014 cannot be represented as 'f32'
+  _ = x;
+  _ = y;
+}
+
+// === the elements of nested abstract arrays and vectors
+fn f() {
+  let x = array(array(1, 2), array(3, 4294967296));
+//        ^ T014 value 4294967296 cannot be represented as 'i32'
+  _ = x;
+}
+
+// === a constant abstract array indexed at run time is materialized first
+const table = array(1, 4294967296);
+fn f(i: i32) -> i32 {
+  return table[i];
+//       ^ T014 value 4294967296 cannot be represented as 'i32'
+}
+
+// === abstract arrays that stay abstract: discarded, or indexed by a constant
+const big = array(1, 4294967296);
+fn f(i: i32) -> i32 {
+  _ = array(1, 2, 4294967296);
+  return big[0] + array(array(1, 2), array(3, 4294967296))[0][i];
+}
+
+// === abstract arrays whose values fit the materialized element type
+fn f(i: i32) -> f32 {
+  let a = array(-2147483648, 2147483647, 0x7fffffff);
+  let b = array(vec2(1.5, 3.4028234e38), vec2(-3.4028234e38, 0.0));
+  return f32(a[i]) + b[i].y;
+}
+
+// === an array with a concrete element takes its type from it
+fn f(i: i32) -> u32 {
+  let a = array(1u, 4294967295, 0);
+  return a[i] + array(4294967295, 2u)[i];
+}
+
 // === negative abstract int to u32
 const x: u32 = -1;
 //             ^ T014 'u32'
