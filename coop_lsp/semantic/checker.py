@@ -154,10 +154,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             self.check_attributes(own, kind)
 
     def _call_cycles(self) -> None:
-        """WGSL has no recursion: reports the first call cycle found, at its first function in the source."""
-        if any(d.code == "T002" or d.code == "T001" and d.message.startswith("unresolved")
-               for d in self.ctx.diagnostics):
-            return  # compilers look for cycles only once every name resolves to one declaration
+        """WGSL has no recursion: reports the first call cycle found, at the declaration it comes back to."""
+        if any(d.code == "T002" for d in self.ctx.diagnostics):
+            # Tint looks for cycles once every name is declared once; a name that resolves to nothing is no
+            # edge, and its error comes later (measured: the cycle is reported first).
+            return
         calls = self.calls
         if self.function_dependencies:
             # Other declarations join the graph only where a type names a function (a mistake, but a cycle
@@ -186,10 +187,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                     continue
                 if state.get(callee) == 1 and any(f.kind == "function" for f in path[path.index(callee):]):
                     # (a cycle of types and values alone was reported where its declarations resolved)
+                    # Walked from the declarations in source order, as Tint walks them: it reports the cycle
+                    # at the declaration the walk comes back to.
                     cycle = path[path.index(callee):]
-                    first = min(cycle, key=lambda f: f.span.start)
-                    start = cycle.index(first)
-                    names = " -> ".join(f"'{f.name}'" for f in cycle[start:] + cycle[:start] + [first])
+                    first = cycle[0]
+                    names = " -> ".join(f"'{f.name}'" for f in cycle + [first])
                     others = {f.kind for f in cycle} - {"function"}
                     why = ("WGSL functions cannot call or name themselves, directly or through others" if not others
                            else "a variable's type cannot name a function that uses the variable" if others == {"var"}

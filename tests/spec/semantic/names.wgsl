@@ -254,6 +254,20 @@ const N = 4;
 fn f() -> i32 { let S = 1; return T(S).m; }
 struct T { m: i32 }
 
+// === a call cycle is reported at the function the walk from the first declaration comes back to
+fn a() { b(); }
+fn c() { b(); }
+fn b() { c(); }
+// ^ T001 cyclic dependency: 'b' -> 'c' -> 'b'
+// tint: cyclic dependency found: 'b' -> 'c' -> 'b', at b (not at c, declared earlier)
+
+// === a cycle is reported even where a name is unresolved
+fn g() { g(); }
+// ^ T001 cyclic dependency: 'g' -> 'g'
+fn main() { var x: Q; }
+//                 ^ T001 unresolved type 'Q'
+// tint: only the cycle: Tint looks for cycles before it resolves names
+
 // === a struct naming a function that does not use it is no cycle
 struct S { m: f }
 //            ^ T003 'f' is a function, not a type
