@@ -38,11 +38,14 @@
 // staging the next slice before the multiplies, two buffers (at most 242);
 // loading all of a slice's tiles before the first barrier so that the
 // multiplies overlap the staging (232 at BK = 32: too many registers).
-// Larger blocks in one workgroup (2026-11-24, 30 variants, all correct:
+// Larger blocks in one workgroup (2026-11-24, 39 variants, all correct:
 // benchmarks/results/gemm_structure_sweep.json): 256 x 128 or 128 x 256
 // with 8 subgroups of 4 x 4 tiles, one buffer, BK = 32 reach 249-256 (DEPTH
 // 0 or 1; 2 and 3 cost registers: 234), with two buffers and BK = 16 227-230;
-// 16 subgroups of 4 x 2 tiles 196-248; BK = 16 with one buffer 235-246 here.
+// 16 subgroups of 4 x 2 tiles 196-248, 257-267 at 128 x 256, BK = 32; BK =
+// 16 with one buffer 235-246 here. TILES_N = 2 here (8 subgroups, the same
+// block, staging and barriers, 1.5x the tile loads per multiply) runs 1.43x
+// slower (191 vs 274): the tile loads from workgroup memory weigh as much.
 // Such a block moves a quarter less from L2 per multiply, but only one such
 // workgroup fits a multiprocessor (registers: 128 accumulator values per
 // invocation), so nothing multiplies while its subgroups wait at a barrier;
