@@ -75,3 +75,14 @@ def test_coverage_is_printed_with_the_agreement():
                      f"shown by an agreeing spec case ({100 * figures['share']:.1f}%); {figures['messages']} "
                      f"messages, out of scope: " + ", ".join(f"{k} {v}" for k, v in sorted(figures['out_of_scope'].items())))
     assert figures["covered"] == len(COVERED)
+
+
+def test_styled_words_may_be_printed_in_quotes():
+    # Tint prints style::Keyword("let") as 'let'; the template keeps the bare word.
+    from benchmarks.tint_messages import extract
+
+    source = 'void F() { AddError(lhs->source) << "cannot modify " << style::Keyword("let"); }'
+    [message] = extract({"validator.cc": source})
+    assert message.template == "cannot modify let"
+    assert re.fullmatch(message.pattern, "cannot modify 'let'")
+    assert re.fullmatch(message.pattern, "cannot modify let")
