@@ -238,3 +238,46 @@ fn f() {
   v.xx = vec2<f32>(1.0, 2.0);
 //  ^ T003 cannot assign to the swizzle 'xx': it names a component twic
 }
+
+// === resolver:case-selector-must-be-an-i32-or
+fn f(x: i32) {
+  switch x {
+    case 1f: {}
+//       ^ T003 a case selector must be an integer constant, not 'f32'
+    default: {}
+  }
+}
+
+// === validator:cannot-modify-function-parameter
+fn f(x: u32) {
+  x++;
+//^ T003 cannot assign: 'x' is a parameter, not a variable
+}
+
+// === validator:cannot-modify-let
+fn f() {
+  let x = 1u;
+  x++;
+//^ T003 cannot assign: 'x' is a let, not a variable
+}
+
+// === validator:cannot-modify-override
+override n: u32 = 4u;
+fn f() {
+  n++;
+//^ T003 cannot assign: 'n' is a override, not a variable
+}
+
+// === validator:cannot-modify-value-of-type
+const c = 1u;
+fn f() {
+  c++;
+//^ T003 cannot assign: 'c' is a const, not a variable
+}
+
+// === validator:cannot-modify-read-only-type
+@group(0) @binding(0) var<storage, read> data: array<u32>;
+fn f() {
+  data[0]++;
+//^ T003 cannot assign through a read-only reference ('storage' memor
+}
