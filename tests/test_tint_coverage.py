@@ -86,3 +86,13 @@ def test_styled_words_may_be_printed_in_quotes():
     assert message.template == "cannot modify let"
     assert re.fullmatch(message.pattern, "cannot modify 'let'")
     assert re.fullmatch(message.pattern, "cannot modify let")
+
+
+def test_a_choice_between_words_is_one_computed_part():
+    from benchmarks.tint_messages import extract
+
+    source = ('void F() { AddError(decl->source) << "too " << (more ? std::string("many") : std::string("few")) '
+              '+ " arguments in call to " << style::Function(name) << ", expected " << n; }')
+    [message] = extract({"validator.cc": source})
+    assert message.template == "too {} arguments in call to {}, expected {}"
+    assert re.fullmatch(message.pattern, "too few arguments in call to 'g', expected 2")

@@ -281,3 +281,11 @@ fn f() {
   data[0]++;
 //^ T003 cannot assign through a read-only reference ('storage' memor
 }
+
+// === validator:too-arguments-in-call-to-expected-got
+fn scale(v: f32, by: f32) -> f32 { return v * by; }
+@compute @workgroup_size(64)
+fn main() {
+  let x = scale(1.0);
+//        ^ T004 'scale' takes 2 arguments, not 1
+}
