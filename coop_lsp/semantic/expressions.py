@@ -455,6 +455,12 @@ class ExpressionChecker:
     def _user_call(self, node, name_node, symbol: Symbol, arg_nodes) -> Typed:
         ctx = self.ctx
         self.symbol_type(symbol)
+        if self.function is None:
+            ctx.report("T003", f"'{symbol.name}' cannot be called here: module-scope initializers, sizes and "
+                               "attribute values are evaluated before any function runs; use a 'const' "
+                               "expression, or compute the value inside a function",
+                       ctx.span(node), related=(Related(symbol.span, f"'{symbol.name}' is declared here"),))
+            return ERROR
         if symbol.stage is not None:
             ctx.report("T003", f"'{symbol.name}' is an entry point; entry points cannot be called (move its body "
                                "into a helper that both call)", ctx.span(name_node),

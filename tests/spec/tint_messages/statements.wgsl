@@ -289,3 +289,12 @@ fn main() {
   let x = scale(1.0);
 //        ^ T004 'scale' takes 2 arguments, not 1
 }
+
+// === validator:user-declared-functions-cannot-be-called-at
+fn tile_size() -> u32 { return 16u; }
+var<private> tile: u32 = tile_size();
+//                       ^ T003 'tile_size' cannot be called here: module-scope initializers
+@compute @workgroup_size(64)
+fn main() {
+  tile = tile + 1u;
+}
