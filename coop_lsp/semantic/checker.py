@@ -26,6 +26,7 @@ from .behaviors import BehaviorChecker
 from .blend_sources import BlendSourceChecker
 from .stage_io import StageIOChecker
 from .attributes import AttributeChecker
+from .continues import ContinueChecker, LoopFrame
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
 KNOWN_EXTENSIONS = frozenset({
@@ -60,7 +61,7 @@ def check(parsed: Parsed, reuse: BodyReuse | None = None,
 
 class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecker,
               BehaviorChecker, BlendSourceChecker, StageIOChecker, BindingChecker,
-              AttributeChecker):
+              AttributeChecker, ContinueChecker):
     def __init__(self, parsed: Parsed, reuse: BodyReuse | None = None) -> None:
         self.ctx = Context(parsed.source, parsed.root)
         self.reuse = reuse
@@ -78,6 +79,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.var_uses: dict[Symbol, list] = {}
         self.calls: dict[Symbol, list[Symbol]] = {}
         self.override_ids: dict[int, ts.Node] = {}  # @id values seen, for uniqueness
+        self.loops: list[LoopFrame] = []  # the loops around the statement being checked, innermost last
 
     # ------------------------------------------------------------- module
     def run(self) -> None:
@@ -663,6 +665,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             declared.type, declared.value, declared.resolved = symbol.type, symbol.value, True
             declared.components = symbol.components
             declared.space, declared.access = symbol.space, symbol.access
+            self.note_loop_declaration(declared)
 
     _stmt_variable_declaration = _local
     _stmt_let_declaration = _local
@@ -693,20 +696,40 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self._condition(node.child_by_field_name("condition"), "'while'")
         body = node.child_by_field_name("body")
         if body is not None:
-            self._block(body)
+            self.loops.append(LoopFrame())
+            try:
+                self._block(body)
+            finally:
+                self.loops.pop()
 
     def _stmt_break_if_statement(self, node: ts.Node) -> None:
         self._condition(node.child_by_field_name("condition"), "'break if'")
 
     def _stmt_loop_statement(self, node: ts.Node) -> None:
         body = node.child_by_field_name("body")
-        if body is not None:
-            self._block(body)
+        if body is None:
+            return
+        self.scope = Scope(self.scope)
+        self.loops.append(LoopFrame(body_scope=self.scope))
+        try:
+            for child in body.named_children:
+                self.statement(child)
+        finally:
+            self.loops.pop()
+            self.scope = self.scope.parent
 
     def _stmt_continuing_statement(self, node: ts.Node) -> None:
         body = node.child_by_field_name("body")
-        if body is not None:
+        if body is None:
+            return
+        frame = self.loops[-1] if self.loops else None
+        if frame is not None:
+            frame.in_continuing = True
+        try:
             self._block(body)
+        finally:
+            if frame is not None:
+                frame.in_continuing = False
 
     def _stmt_for_statement(self, node: ts.Node) -> None:
         self.scope = Scope(self.scope)
@@ -719,7 +742,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             self.statement(update)
         body = node.child_by_field_name("body")
         if body is not None:
-            self._block(body)
+            self.loops.append(LoopFrame())
+            try:
+                self._block(body)
+            finally:
+                self.loops.pop()
         self.scope = self.scope.parent
 
     def _stmt_switch_statement(self, node: ts.Node) -> None:

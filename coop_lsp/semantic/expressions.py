@@ -166,6 +166,8 @@ class ExpressionChecker:
             ctx.report("T001", f"unresolved identifier '{name}'", ctx.span(node))
             return ERROR
         ctx.model.references[(node.start_byte, node.end_byte)] = symbol
+        if self.loops:
+            self.check_continuing_use(symbol, node)
         if symbol.kind == "var":
             self.note_use(symbol, node)
             if self.function is None:

@@ -298,3 +298,20 @@ var<private> tile: u32 = tile_size();
 fn main() {
   tile = tile + 1u;
 }
+
+// === resolver:continue-statement-bypasses-declaration-of
+@group(0) @binding(0) var<storage, read_write> data: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  var i = gid.x;
+  loop {
+    if data[i] < 0.0 { continue; }
+//                     ^ T021 this 'continue' skips the declaration of 'stride', which the
+    let stride = 64u;
+    data[i] = sqrt(data[i]);
+    continuing {
+      i = i + stride;
+      break if i >= arrayLength(&data);
+    }
+  }
+}
