@@ -27,6 +27,7 @@ from .blend_sources import BlendSourceChecker
 from .stage_io import StageIOChecker
 from .attributes import AttributeChecker
 from .continues import ContinueChecker, LoopFrame
+from .aliasing import AliasChecker
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
 KNOWN_EXTENSIONS = frozenset({
@@ -61,7 +62,7 @@ def check(parsed: Parsed, reuse: BodyReuse | None = None,
 
 class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecker,
               BehaviorChecker, BlendSourceChecker, StageIOChecker, BindingChecker,
-              AttributeChecker, ContinueChecker):
+              AttributeChecker, ContinueChecker, AliasChecker):
     def __init__(self, parsed: Parsed, reuse: BodyReuse | None = None) -> None:
         self.ctx = Context(parsed.source, parsed.root)
         self.reuse = reuse
@@ -80,6 +81,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.calls: dict[Symbol, list[Symbol]] = {}
         self.override_ids: dict[int, ts.Node] = {}  # @id values seen, for uniqueness
         self.loops: list[LoopFrame] = []  # the loops around the statement being checked, innermost last
+        # For the alias analysis: each function's accesses and calls; in the body being checked, the index
+        # of each parameter and the root of each pointer 'let'.
+        self.alias_facts: dict = {}
+        self.parameter_index: dict[Symbol, int] = {}
+        self.pointer_roots: dict[Symbol, tuple | None] = {}
 
     # ------------------------------------------------------------- module
     def run(self) -> None:
@@ -104,6 +110,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             if node.type == "const_assert_statement":
                 self._const_assert(node)
         self._call_cycles()
+        self.check_aliasing()
         for node in declarations:
             symbol = self._symbol_of(node, self.module_scope)
             if symbol is not None:
@@ -618,10 +625,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         params_node = node.child_by_field_name("parameters")
         parameters = [p for p in (params_node.named_children if params_node is not None else [])
                       if p.type == "parameter"]
-        for parameter, parameter_type in zip(parameters, symbol.parameters):
+        self.parameter_index, self.pointer_roots = {}, {}
+        for index, (parameter, parameter_type) in enumerate(zip(parameters, symbol.parameters)):
             declared = self._declare(parameter, self.scope)
             if declared is not None:
                 declared.type, declared.resolved = parameter_type, True
+                self.parameter_index[declared] = index
         body = node.child_by_field_name("body")
         if body is not None:
             self._block(body, new_scope=False)
@@ -660,8 +669,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             where = node.child_by_field_name("type") or node.child_by_field_name("value") or node
             self.ctx.report("T003", f"'{symbol.type.describe()}' cannot be the type of a 'let': a 'let' holds "
                                     "constructible values, pointers, textures and samplers", self.ctx.span(where))
+        root = self.alias_root(node.child_by_field_name("value")) \
+            if symbol.kind == "let" and isinstance(symbol.type, t.Pointer) else None
         declared = self._declare(node, self.scope)
         if declared is not None:
+            if root is not None:
+                self.pointer_roots[declared] = root
             declared.type, declared.value, declared.resolved = symbol.type, symbol.value, True
             declared.components = symbol.components
             declared.space, declared.access = symbol.space, symbol.access
@@ -854,6 +867,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if isinstance(typed.type.store, t.Atomic):
             self.ctx.report("T003", "atomics are written with atomicStore(), not '='", self.ctx.span(node))
             return None
+        self.note_access(node, read=False, write=True)
         return typed.type.store
 
     def _stmt_compound_assignment_statement(self, node: ts.Node) -> None:

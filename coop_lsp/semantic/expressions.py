@@ -85,6 +85,8 @@ class ExpressionChecker:
             return ERROR
         if not isinstance(typed.type, t.Reference):
             return typed  # already a value; Typed is never changed once made, so it can be shared
+        if self.function is not None:
+            self.note_access(node, read=True, write=False)
         return Typed(typed.type.store, typed.value, typed.symbol, typed.const, typed.override, typed.components)
 
     def template_value(self, node: ts.Node) -> Typed:
@@ -468,6 +470,7 @@ class ExpressionChecker:
                                "into a helper that both call)", ctx.span(name_node),
                        related=(Related(symbol.span, f"'{symbol.name}' is declared here"),))
         args = [self.value(a) for a in arg_nodes]
+        self.note_user_call(symbol, arg_nodes, args)
         if len(args) != len(symbol.parameters):
             ctx.report("T004", f"'{symbol.name}' takes {len(symbol.parameters)} argument"
                                f"{'s' if len(symbol.parameters) != 1 else ''}, not {len(args)}",
@@ -496,6 +499,7 @@ class ExpressionChecker:
 
     def builtin_call(self, node, name_node, name, template, arg_nodes) -> Typed:
         ctx = self.ctx
+        self.note_builtin_access(name, arg_nodes)
         builtin, dialect = CORE_TABLE.get(name), None
         if builtin is None:
             found = ctx.matrix_builtin(name)

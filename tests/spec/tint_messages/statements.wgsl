@@ -315,3 +315,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
   }
 }
+
+// === resolver:invalid-aliased-pointer-argument
+fn accumulate(sum: ptr<function, f32>, value: ptr<function, f32>) {
+  *sum = *sum + *value;
+}
+@compute @workgroup_size(64)
+fn main() {
+  var total = 1.0;
+  accumulate(&total, &total);
+//                   ^ T003 this pointer argument aliases another pointer argument, and
+}
