@@ -85,7 +85,10 @@ class ExpressionChecker:
             return ERROR
         if not isinstance(typed.type, t.Reference):
             return typed  # already a value; Typed is never changed once made, so it can be shared
-        if self.function is not None:
+        if self.function is not None and not (node.type == "identifier" and typed.symbol is not None
+                                              and typed.symbol.kind == "var"
+                                              and self.module_scope.symbols.get(typed.symbol.name) is not typed.symbol):
+            # A plain read of a function's own variable never aliases: only the rest goes to the alias analysis.
             self.note_access(node, read=True, write=False)
         return Typed(typed.type.store, typed.value, typed.symbol, typed.const, typed.override, typed.components)
 
