@@ -516,6 +516,13 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         symbol.parameters = tuple(parameters)
         return_node = node.child_by_field_name("return_type")
         symbol.return_type = self.resolve_type(return_node) if return_node is not None else None
+        if symbol.return_type is not None and symbol.return_type is not t.ERROR \
+                and not _constructible(symbol.return_type):
+            self.ctx.report("T003", f"a function cannot return '{symbol.return_type.describe()}': return types must "
+                                    "be constructible (no atomics, runtime-sized arrays, pointers, textures or "
+                                    "samplers); return the value inside, or pass a pointer in",
+                            self.ctx.span(return_node))
+            symbol.return_type = t.ERROR
         return_attrs = attributes(node, self.ctx, "return_attribute")
         if "blend_src" in return_attrs:
             self.blend_source_outside_output(return_attrs["blend_src"][0], "a function's return value")
