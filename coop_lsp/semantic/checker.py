@@ -864,7 +864,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if typed.type is t.ERROR or isinstance(typed.type, t.Reference) and typed.type.store is t.ERROR:
             return None
         if not isinstance(typed.type, t.Reference):
-            what = f"'{typed.symbol.name}' is a {typed.symbol.kind}" if typed.symbol else "this expression is a value"
+            article = "an" if typed.symbol is not None and typed.symbol.kind[:1] in "aeiou" else "a"
+            what = f"'{typed.symbol.name}' is {article} {typed.symbol.kind}" if typed.symbol else "this expression is a value"
             self.ctx.report("T003", f"cannot assign: {what}, not a variable", self.ctx.span(node))
             return None
         if typed.type.access == "read":

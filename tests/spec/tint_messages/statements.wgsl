@@ -261,7 +261,7 @@ fn f() {
 override n: u32 = 4u;
 fn f() {
   n++;
-//^ T003 cannot assign: 'n' is a override, not a variable
+//^ T003 cannot assign: 'n' is an override, not a variable
 }
 
 // === validator:cannot-modify-value-of-type
