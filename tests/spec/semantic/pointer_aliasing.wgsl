@@ -79,3 +79,55 @@ fn load_sum(p: ptr<private, f32>) -> f32 { return *p + acc; }
 fn main() {
   let x = load_sum(&acc);
 }
+
+// === accepted: a pointer passed on without an access
+fn size_of(p: ptr<storage, array<u32>, read_write>) -> u32 { return arrayLength(p); }
+fn fill(p: ptr<storage, array<u32>, read_write>, q: ptr<storage, array<u32>, read_write>) {
+  (*p)[0] = size_of(q);
+}
+@group(0) @binding(0) var<storage, read_write> data: array<u32>;
+@compute @workgroup_size(1)
+fn main() {
+  fill(&data, &data);
+}
+
+// === accepted: a pointer copied into a let
+fn touch(a: ptr<function, u32>, b: ptr<function, u32>) { let c = b; *a = 1u; }
+fn main() {
+  var v = 0u;
+  touch(&v, &v);
+}
+
+// === rejected: a phony read
+fn touch(a: ptr<function, u32>, b: ptr<function, u32>) { _ = *b; *a = 1u; }
+fn main() {
+  var v = 0u;
+  touch(&v, &v);
+//          ^ T003 this pointer argument aliases another pointer argument, and
+}
+
+// === rejected: compound assignment
+fn touch(a: ptr<function, u32>, b: ptr<function, u32>) { *a += *b; }
+fn main() {
+  var v = 0u;
+  touch(&v, &v);
+//          ^ T003 this pointer argument aliases another pointer argument, and
+}
+
+// === rejected: workgroupUniformLoad against a write
+var<workgroup> flag: u32;
+fn check(p: ptr<workgroup, u32>) -> u32 { flag = 1u; return workgroupUniformLoad(p); }
+@compute @workgroup_size(64)
+fn main() {
+  let x = check(&flag);
+//              ^ T003 this pointer argument aliases 'flag', which the function wri
+}
+
+// === rejected: a parameter passed on to two pointer parameters
+fn both(a: ptr<function, u32>, b: ptr<function, u32>) { *a = *b; }
+fn via(p: ptr<function, u32>) { both(p, p); }
+//                                      ^ T003 this pointer argument aliases another pointer argument, and
+fn main() {
+  var v = 0u;
+  via(&v);
+}
