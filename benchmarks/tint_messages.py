@@ -30,9 +30,6 @@ _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _STYLED_LITERAL = re.compile(r'style::\w+\(\s*"((?:[^"\\]|\\.)*)"\s*\)')
 _ADD_ERROR = re.compile(r"\bAddError\s*\(")
 _REPORT = re.compile(r"\breport\s*\(")
-# Tint prints a styled literal (style::Keyword("let"), style::Code("_")...) in quotes: 'let'. The
-# template keeps it bare, between these marks, so that the pattern can allow the quotes.
-_STYLE_OPEN, _STYLE_CLOSE = "\x00", "\x01"
 
 
 @dataclass(frozen=True)
@@ -119,7 +116,7 @@ def _template(operands: list[str]) -> str:
         styled = _STYLED_LITERAL.fullmatch(operand)
         literals = _STRING.findall(operand)
         if styled:
-            pieces.append(_STYLE_OPEN + styled.group(1) + _STYLE_CLOSE)
+            pieces.append(styled.group(1))
         elif literals and re.fullmatch(r'(\s*"(?:[^"\\]|\\.)*"\s*)+', operand):
             pieces.append("".join(literals))
         elif literals and _has_choice(operand):  # (more ? "many" : "few") + " arguments"
@@ -162,11 +159,7 @@ def _top_level_sums(operand: str) -> list[str]:
 
 def _pattern(template: str) -> str:
     parts = [re.escape(p) for p in template.strip().split("{}")]
-    return ".*?".join(parts).replace(_STYLE_OPEN, "'?").replace(_STYLE_CLOSE, "'?")
-
-
-def _bare(template: str) -> str:
-    return template.replace(_STYLE_OPEN, "").replace(_STYLE_CLOSE, "")
+    return ".*?".join(parts)
 
 
 def _slug(template: str) -> str:
@@ -180,15 +173,14 @@ def extract(sources: dict[str, str]) -> list[Message]:
     seen_templates: set[str] = set()
     for name, raw in sources.items():
         text = _strip_comments(raw)
-        for marked, offset in _error_templates(name, text):
-            template = _bare(marked)
+        for template, offset in _error_templates(name, text):
             if not template.strip("{} ") or template in seen_templates:
                 continue
             seen_templates.add(template)
             base = f"{name.removesuffix('.cc')}:{_slug(template)}"
             seen_ids[base] = seen_ids.get(base, 0) + 1
             ident = base if seen_ids[base] == 1 else f"{base}-{seen_ids[base]}"
-            found.append(Message(ident, name, text.count("\n", 0, offset) + 1, template.strip(), _pattern(marked)))
+            found.append(Message(ident, name, text.count("\n", 0, offset) + 1, template.strip(), _pattern(template)))
     return found
 
 

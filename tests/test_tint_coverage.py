@@ -77,17 +77,6 @@ def test_coverage_is_printed_with_the_agreement():
     assert figures["covered"] == len(COVERED)
 
 
-def test_styled_words_may_be_printed_in_quotes():
-    # Tint prints style::Keyword("let") as 'let'; the template keeps the bare word.
-    from benchmarks.tint_messages import extract
-
-    source = 'void F() { AddError(lhs->source) << "cannot modify " << style::Keyword("let"); }'
-    [message] = extract({"validator.cc": source})
-    assert message.template == "cannot modify let"
-    assert re.fullmatch(message.pattern, "cannot modify 'let'")
-    assert re.fullmatch(message.pattern, "cannot modify let")
-
-
 def test_a_choice_between_words_is_one_computed_part():
     from benchmarks.tint_messages import extract
 
