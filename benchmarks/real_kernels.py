@@ -41,6 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import dawn_subgroup_matrix  # noqa: E402
 from benchmarks.common import machine  # noqa: E402
 from coop_lsp.runner.description import RunDescriptionError, load_run_description  # noqa: E402
 from coop_lsp.runner.execute import run_kernel  # noqa: E402
@@ -111,6 +112,27 @@ def instantiate_gpucpp(corpus: Path, out: Path, m: int, k: int, n: int) -> dict:
             "commit": _commit(corpus / "AnswerDotAI+gpu.cpp"), "instantiated_with": f"M={m} K={k} N={n} {GPUCPP_TILES}"}
 
 
+# SubgroupMatrix_TiledMatrixMultiplyTest's parameters for the instantiation: the H100's f16 -> f32 16x16x16
+# configuration, WorkgroupSize 128 (four 32-lane subgroups), TileDim 8 natively (128^3) and 2 emulated (32^3: at 3 and more
+# the emulation's whole-matrix fallback, which this kernel needs, gives zero tiles on lavapipe).
+DAWN_CONFIG = {"component": "F16", "result": "F32", "m": 16, "n": 16, "k": 16, "workgroup_size": 128}
+DAWN_TILE_DIMS = {"kernel.wgsl": 8, "kernel_small.wgsl": 2}
+
+
+def instantiate_dawn(mirror: Path, out: Path) -> dict:
+    source, commit = dawn_subgroup_matrix.test_source(mirror)
+    c = DAWN_CONFIG
+    for name, tile_dim in DAWN_TILE_DIMS.items():
+        text = dawn_subgroup_matrix.instantiate(source, c["component"], c["result"], c["m"], c["n"], c["k"],
+                                                tile_dim, c["workgroup_size"])
+        (out / name).write_text(text)
+    return {"project": "google/dawn", "source": dawn_subgroup_matrix.TEST_PATH + " (SubgroupMatrix_TiledMatrix"
+            "MultiplyTest: the WGSL its C++ builds, evaluated from the C++ by benchmarks/dawn_subgroup_matrix.py)",
+            "commit": commit, "instantiated_with": f"config {c['component']} -> {c['result']} M={c['m']} N={c['n']} "
+            f"K={c['k']}, WorkgroupSize={c['workgroup_size']}, TileDim=" + ", ".join(
+                f"{t} ({n})" for n, t in DAWN_TILE_DIMS.items())}
+
+
 def _commit(folder: Path) -> str:
     try:
         return json.loads((folder / "SOURCE.json").read_text()).get("commit", "")
@@ -118,7 +140,7 @@ def _commit(folder: Path) -> str:
         return ""
 
 
-def instantiate(corpus: Path, out: Path) -> None:
+def instantiate(corpus: Path, out: Path, dawn: Path | None = None) -> None:
     def gpucpp(folder: Path) -> dict:
         # Its sizes are literals in the text: the emulation gets a small instantiation of its own.
         small = folder / "small"
@@ -129,8 +151,11 @@ def instantiate(corpus: Path, out: Path) -> None:
         small.rmdir()
         return instantiate_gpucpp(corpus, folder, 4096, 4096, 4096)
 
-    for name, make in (("ggml_mul_mat_subgroup_matrix", lambda o: instantiate_ggml(corpus, o)),
-                       ("gpucpp_matmul_f16_vectorized", gpucpp)):
+    makers = [("ggml_mul_mat_subgroup_matrix", lambda o: instantiate_ggml(corpus, o)),
+              ("gpucpp_matmul_f16_vectorized", gpucpp)]
+    if dawn is not None:
+        makers.append(("dawn_tiled_matmul_f16_f32", lambda o: instantiate_dawn(dawn, o)))
+    for name, make in makers:
         folder = out / name
         folder.mkdir(parents=True, exist_ok=True)
         meta_path = folder / "meta.json"
@@ -220,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     make = sub.add_parser("instantiate")
     make.add_argument("--corpus", type=Path, required=True)
     make.add_argument("--out", type=Path, required=True)
+    make.add_argument("--dawn", type=Path, help="the google/dawn git mirror (its tiled subgroup-matrix test)")
     run = sub.add_parser("run")
     run.add_argument("folder", type=Path)
     run.add_argument("--only", action="append", default=[])
@@ -233,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "real_kernels.json")
     args = parser.parse_args(argv)
     if args.command == "instantiate":
-        instantiate(args.corpus, args.out)
+        instantiate(args.corpus, args.out, args.dawn)
         return 0
     if args.command == "merge":
         native, emulated = json.loads(args.native.read_text()), json.loads(args.emulated.read_text())

@@ -222,7 +222,7 @@ class _Rewriter:
             element, cols, rows = self.text(args[0]), args[1], args[2]
             if self.mode == "tint":
                 return None
-            return self.array_type(element, self.dim(rows), self.dim(cols))
+            return self.array_type(self.element_name(args[0], element), self.dim(rows), self.dim(cols))
         if name in NAGA_TYPES and len(args) == 2:
             size = NAGA_TYPES[name]
             element, role = self.text(args[0]), self.text(args[1])
@@ -230,6 +230,15 @@ class _Rewriter:
                 return f"subgroup_matrix_{NAGA_ROLES[role]}<{element}, {size}, {size}>"
             return self.array_type(element, str(size), str(size))
         return None
+
+    def element_name(self, node, written: str) -> str:
+        """The matrix's element type (template argument `node`) by its own name where the kernel spells it
+        through an alias: naga
+        (29) gives `array<Alias, n>` a type of its own, distinct from the helpers' `array<f32, n>`
+        (Dawn's SubgroupMatrixTests.cpp writes `subgroup_matrix_result<ResultComponentType, N, M>`)."""
+        symbol = self.module.model.symbol_at(node.start_byte, node.end_byte)
+        resolved = getattr(symbol.type, "name", None) if symbol is not None and symbol.kind == "alias" else None
+        return resolved if isinstance(resolved, str) and resolved.isidentifier() else written
 
     def array_type(self, element: str, rows: str, cols: str) -> str:
         if not (rows.isdigit() and cols.isdigit()):
