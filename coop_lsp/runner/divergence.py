@@ -7,6 +7,9 @@ buffer the run adds beside the kernel's own). Lanes of one subgroup with differe
 paths there: the call diverged. Equal counts everywhere mean no divergence was seen at that call, at
 this size, with these inputs, at this subgroup size; a call no lane reached says nothing.
 
+A U002 about an argument (`requires argument N to be uniform`: lanes reach the call together with
+different values) is not what arrivals measure; such sites are reported with their kind.
+
 Every subgroup and matrix builtin call is traced, not only those U002 names, so that a run also shows
 calls that diverged where U002 said nothing (its misses). Arrival counts cannot see lanes that arrive
 equally often in different iterations; the verdict is "diverged" only where counts differ.
@@ -21,7 +24,7 @@ from types import SimpleNamespace
 
 from .description import RunDescription, RunDescriptionError, load_run_description, sidecar_path
 from .kernel import KernelError, load_kernel
-from .lowering import NAGA_BUILTINS, SUBGROUP_BUILTIN_CALLS, TINT_BUILTINS, emulate, uses_subgroup_operations
+from .lowering import NAGA_BUILTINS, SUBGROUP_BUILTIN_CALLS, TINT_BUILTINS, emulate
 
 TRACED_CALLS = TINT_BUILTINS | NAGA_BUILTINS | set(SUBGROUP_BUILTIN_CALLS)
 
@@ -35,6 +38,15 @@ class Site:
     line: int  # 1-based
     column: int  # 1-based
     u002: str = ""  # the U002 message at this call, '' where U002 says nothing
+    u001: bool = False  # Tint's uniformity error is reported at this call (U002 is then quiet)
+
+    @property
+    def u002_kind(self) -> str:
+        """'control flow' (the lanes take different paths to the call: arrivals measure it), 'argument'
+        (an argument differs between lanes: arrivals do not measure it), or '' without U002."""
+        if not self.u002:
+            return ""
+        return "argument" if "requires argument" in self.u002 else "control flow"
     reached: int = 0  # subgroups in which some lane arrived
     diverged: int = 0  # subgroups whose lanes arrived a different number of times
 
@@ -60,7 +72,7 @@ class DivergenceReport:
     def as_dict(self) -> dict:
         return {"kernel": self.kernel, "subgroup_size": self.subgroup_size, "status": self.status,
                 "error": self.error, "notes": self.notes,
-                "sites": [{"line": s.line, "column": s.column, "call": s.name, "u002": bool(s.u002),
+                "sites": [{"line": s.line, "column": s.column, "call": s.name, "u002": bool(s.u002), "u002_kind": s.u002_kind, "u001": s.u001,
                            "verdict": s.verdict, "subgroups_reached": s.reached, "subgroups_diverged": s.diverged}
                           for s in self.sites]}
 
@@ -88,14 +100,14 @@ def _statement(node):
     return node if node.parent is not None else None
 
 
-def u002_at(text: str) -> list[tuple[int, str]]:
-    """(byte offset, message) of each U002 finding."""
+def uniformity_findings(text: str) -> list[tuple[str, int, str]]:
+    """(code, byte offset, message) of each U001 and U002 finding."""
     from ..lint import lint_source
 
     out = []
     for d in lint_source(text).diagnostics:
-        if d.code == "U002":
-            out.append((len(text[:d.span.start].encode()), d.message))
+        if d.code in ("U001", "U002"):
+            out.append((d.code, len(text[:d.span.start].encode()), d.message))
     return out
 
 
@@ -117,11 +129,14 @@ def _trace_binding(module) -> tuple[int, int]:
 
 
 def measure(kernel: Path, description: RunDescription | Path | None = None, subgroup_size: int | None = None,
-            workspace: Path | None = None, text: str | None = None) -> DivergenceReport:
-    """Runs `kernel` emulated with every subgroup and matrix call traced; see the module's docstring."""
+            workspace: Path | None = None, text: str | None = None,
+            tolerate: frozenset[str] = frozenset({"U002"})) -> DivergenceReport:
+    """Runs `kernel` emulated with every subgroup and matrix call traced; see the module's docstring.
+    `tolerate`: the errors the kernel may have (U002, which this checks; U001 too for kernels that only
+    Tint refuses)."""
     import numpy as np
 
-    from .execute import RunReport, _execute, _inputs, _overrides, check_results
+    from .execute import RunReport, _execute, _inputs, _overrides, apply_constants, check_results
     from .subgroups import judged_size
 
     kernel = Path(kernel)
@@ -131,22 +146,28 @@ def measure(kernel: Path, description: RunDescription | Path | None = None, subg
         if description is None or isinstance(description, Path):
             description = load_run_description(description or sidecar_path(kernel), workspace)
         desc = description
-        module = load_kernel(text, tolerate=frozenset({"U002"}))
+        module = load_kernel(text, tolerate=tolerate)
+        if desc.constants:
+            text = apply_constants(text, desc.constants, module)
+            module = load_kernel(text, tolerate=tolerate)
         entry = module.entry_point(desc.entry_point)
         native = _native_subgroup_size()
         # Divergent subgroup operations cannot be emulated (the emulation's exchange needs workgroup
         # barriers); they run on the adapter's own subgroups, at the adapter's size.
-        if subgroup_size is None and native is not None and uses_subgroup_operations(module):
+        calls = traced_calls(module)
+        subgroup_calls = any(name in SUBGROUP_BUILTIN_CALLS for _, name in calls)
+        if subgroup_size is None and native is not None and subgroup_calls:
             subgroup_size = native
         size = subgroup_size or judged_size(desc, entry, module)
         report.subgroup_size = size
-        findings = u002_at(text)
+        findings = uniformity_findings(text)
         trace: dict[int, list[int]] = {}
-        for number, (node, name) in enumerate(traced_calls(module)):
+        for number, (node, name) in enumerate(calls):
             statement = _statement(node)
             line, column = node.start_point[0] + 1, node.start_point[1] + 1
-            message = next((m for offset, m in findings if node.start_byte <= offset < node.end_byte), "")
-            report.sites.append(Site(number, name, line, column, message))
+            at_call = [(code, m) for code, offset, m in findings if node.start_byte <= offset < node.end_byte]
+            message = next((m for code, m in at_call if code == "U002"), "")
+            report.sites.append(Site(number, name, line, column, message, u001=any(c == "U001" for c, _ in at_call)))
             if statement is not None:
                 trace.setdefault(statement.start_byte, []).append(number)
         if not report.sites:
@@ -169,7 +190,7 @@ def measure(kernel: Path, description: RunDescription | Path | None = None, subg
         run.pinned_subgroup_size = entry.subgroup_size
         run.workgroup_invocations = invocations
         features = ["shader-f16"] if "f16" in module.enables else []
-        if native == size and uses_subgroup_operations(module):
+        if native == size and subgroup_calls:
             features.append("subgroups")
         quick = dataclasses.replace(desc, warmup=0, repetitions=1)
         result, outputs = _execute(lowered.text, entry.name, overrides, quick, bindings + [trace_slot], "wgpu",
