@@ -98,11 +98,51 @@ def tally(entries: list[dict]) -> dict:
                                       and not s["u001"])}
 
 
+# Why a U002 call that was reached never diverged in the run, by case and call: read off the cases.
+EXPLAINED = {
+    ("subgroup.wgsl: rule off, per-invocation break in a matrix loop", "subgroupMatrixScalarMultiply"):
+        "input-dependent: lanes break on `buf[li] > 1.0`, and the run's data lie in [-1, 1]; other data diverge",
+    ("suppression_audit.wgsl: a blanket suppression over a really divergent branch", "subgroupAdd"):
+        "subgroup-size dependent: the branch is `lane < 16u`, which splits subgroups of more than 16 lanes; "
+        "the run used lavapipe's 8",
+    ("suppression_audit.wgsl: a blanket suppression over a really divergent branch", "subgroupMatrixLoad"):
+        "subgroup-size dependent: the branch is `lane < 16u`, which splits subgroups of more than 16 lanes; "
+        "the run used lavapipe's 8",
+}
+
+
+def never_diverged(entries: list[dict]) -> list[dict]:
+    out = []
+    for e in entries:
+        for site in e["sites"]:
+            if site["u002_kind"] == "control flow" and site["verdict"] == "uniform":
+                out.append({"kernel": e["kernel"], "line": site["line"], "call": site["call"],
+                            "why": EXPLAINED.get((e["kernel"], site["call"]), "not explained")})
+    return out
+
+
+def summarize(document: dict) -> dict:
+    entries = document["kernels"]
+    document["summary"] = {corpus: tally([e for e in entries if e["corpus"] == corpus])
+                           for corpus in ("examples", "gathered", "spec")}
+    document["summary"]["all"] = tally(entries)
+    document["u002_reached_never_diverged"] = never_diverged(entries)
+    document["not_run"] = [{"kernel": e["kernel"], "status": e["status"], "error": e["error"][:300]}
+                           for e in entries if e["status"] in ("error", "failed", "timeout")]
+    return document
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--realkernels", type=Path, default=Path("/work/realkernels"))
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "u002_precision.json")
+    parser.add_argument("--summarize", type=Path, help="recompute the summary of an earlier run's file")
     args = parser.parse_args(argv)
+    if args.summarize:
+        document = summarize(json.loads(args.summarize.read_text()))
+        args.out.write_text(json.dumps(document, indent=2) + "\n")
+        print(json.dumps(document["summary"]["all"], indent=2))
+        return 0
     started = time.perf_counter()
     entries, skipped = [], []
     for kernel, (run, sizes) in EXAMPLES.items():
@@ -131,10 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         print(name, entries[-1]["status"], entries[-1]["error"][:200], file=sys.stderr, flush=True)
     document = {"benchmark": "u002_precision", "machine": machine(),
                 "adapter": "lavapipe (llvmpipe), through wgpu-native", "wall_s": round(time.perf_counter() - started, 1),
-                "summary": {corpus: tally([e for e in entries if e["corpus"] == corpus])
-                            for corpus in ("examples", "gathered", "spec")},
                 "kernels": entries, "skipped": skipped}
-    document["summary"]["all"] = tally(entries)
+    summarize(document)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(document, indent=2) + "\n")
     print(json.dumps(document["summary"], indent=2))
