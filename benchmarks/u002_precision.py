@@ -15,8 +15,8 @@ Kernels:
     [-1, 1]); cases whose bindings are not arrays are skipped, with the reason.
 
 Precision: of the U002 calls (control flow) that were reached, the share that diverged. U002s about an
-argument (lanes arrive together with different values) are counted apart: arrivals do not measure them. Calls that diverged where
-U002 said nothing are counted apart: with U001 there (Tint's rule is on, so U002 stays quiet), and
+argument (lanes arrive together with different values) are counted apart: arrivals do not measure them.
+Calls that diverged where U002 said nothing are counted apart: with U001 there (Tint's rule is on, so U002 stays quiet), and
 unflagged (U002's misses).
 Writes benchmarks/results/u002_precision.json with the machine.
 """
@@ -170,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
                                                     tolerate=frozenset({"U002", "U001"}))))
         print(name, entries[-1]["status"], entries[-1]["error"][:200], file=sys.stderr, flush=True)
     document = {"benchmark": "u002_precision", "machine": machine(),
-                "adapter": "lavapipe (llvmpipe), through wgpu-native", "wall_s": round(time.perf_counter() - started, 1),
+                "adapter": "lavapipe (llvmpipe), through wgpu-native",
+                "wall_s": round(time.perf_counter() - started, 1),
                 "kernels": entries, "skipped": skipped}
     summarize(document)
     args.out.parent.mkdir(parents=True, exist_ok=True)

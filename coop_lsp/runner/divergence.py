@@ -72,7 +72,8 @@ class DivergenceReport:
     def as_dict(self) -> dict:
         return {"kernel": self.kernel, "subgroup_size": self.subgroup_size, "status": self.status,
                 "error": self.error, "notes": self.notes,
-                "sites": [{"line": s.line, "column": s.column, "call": s.name, "u002": bool(s.u002), "u002_kind": s.u002_kind, "u001": s.u001,
+                "sites": [{"line": s.line, "column": s.column, "call": s.name, "u002": bool(s.u002),
+                           "u002_kind": s.u002_kind, "u001": s.u001,
                            "verdict": s.verdict, "subgroups_reached": s.reached, "subgroups_diverged": s.diverged}
                           for s in self.sites]}
 
