@@ -256,8 +256,10 @@ EMULATION_NOTES = {
         "its matrix calls sit under `if (subgroup_id < EXPECTED_SUBGROUPS)`, not uniform across the workgroup, "
         "so the emulation takes its whole-matrix fallback (lane 0 of each subgroup holds whole matrices), and "
         "that fallback gives wrong tiles on lavapipe: Dawn's own tiled kernel, through the same fallback, is "
-        "correct at TileDim 1 and 2 and wrong at 3 and 4, even with a workgroup of one invocation. A fault of "
-        "the emulation's fallback, not of the kernel (correct on the H100); left open"),
+        "correct at TileDim 1 and 2 and wrong at 3 and 4, even with a workgroup of one invocation; there the "
+        "fallback's store alone writes a matrix of ones right, and after the kernel's multiply loop it does not "
+        "(a miscompile of the very large fallback kernel suspected, not found). A fault of the emulation's "
+        "fallback on lavapipe, not of the kernel (correct on the H100); left open"),
     "dawn_tiled_matmul_f16_f32": (
         "emulated at TileDim 2 (32 x 32 x 32), one of the test's own parameters: its loops start at "
         "subgroup_id, so it takes the whole-matrix fallback, which is wrong at TileDim 3 and more on lavapipe "

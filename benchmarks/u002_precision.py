@@ -11,13 +11,13 @@ Kernels:
     EXAMPLE_SIZES (the emulation's);
   - the gathered public kernels (benchmarks/real_kernels.py's folder), at their emulated sizes;
   - tests/spec/uniformity/: every case that calls a subgroup or matrix builtin, with a run description
-    made for it (one or two workgroups; arrays of 4096 elements, random: integers 0 or 1, floats in
+    made for it (two workgroups; arrays of 4096 elements, random: integers 0 or 1, floats in
     [-1, 1]); cases whose bindings are not arrays are skipped, with the reason.
 
 Precision: of the U002 calls (control flow) that were reached, the share that diverged. U002s about an
 argument (lanes arrive together with different values) are counted apart: arrivals do not measure them.
-Calls that diverged where U002 said nothing are counted apart: with U001 there (Tint's rule is on, so U002 stays quiet), and
-unflagged (U002's misses).
+Calls that diverged where U002 said nothing are counted apart: with U001 there (Tint's rule is on,
+so U002 stays quiet), and unflagged (U002's misses).
 Writes benchmarks/results/u002_precision.json with the machine.
 """
 
