@@ -79,6 +79,9 @@ PAIRS = {
              "staging copies of one f16 per invocation vs one vec4<u32> (8 halves)"),
     "P007": (dataclasses.replace(PIPELINED, robustness=True), PIPELINED,
              "the same kernel with Dawn's bounds checks (default) vs the device toggle disable_robustness"),
+    "P008": (Kernel(*KNOBS, (("BM", 64), ("EXTRA", 768))), Kernel(*KNOBS, (("BM", 128), ("EXTRA", 768))),
+             "64 invocations (2 subgroups, 64 x 128 blocks) vs 128 (4 subgroups, 128 x 128 blocks), both with "
+             "12 KiB of unused workgroup memory, so one workgroup per multiprocessor (25.5 and 30.5 KiB in all)"),
 }
 
 

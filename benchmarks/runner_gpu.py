@@ -264,6 +264,9 @@ def fair_only(args, out_dir: Path) -> int:
     reference = cublas(TILED_SIZE)
     print("cuBLAS:", json.dumps(reference), flush=True)
     kernel, values = FASTEST
+    if args.fastest:
+        # Chosen on the device from a sweep in the same session: its values, as K=V words.
+        values = {k: int(v) for k, v in (word.split("=", 1) for word in args.fastest.split())}
     path, run = EXAMPLES / "chromium" / f"{kernel}.wgsl", EXAMPLES / "runs" / f"{kernel}.run.toml"
     d = parse_run_description(run.read_text(), run, size_values={"M": TILED_SIZE, "N": TILED_SIZE,
                                                                   "K": TILED_SIZE, **values})
@@ -312,6 +315,8 @@ def main() -> int:
                         help="only every example emulated (--emulated-size), written to runner_gpu_emulated.json")
     parser.add_argument("--fair-only", action="store_true",
                         help="only cuBLAS and the fastest GEMM (FASTEST), merged into the existing runner_gpu.json")
+    parser.add_argument("--fastest", metavar="'BM=128 BN=128 ...'",
+                        help="with --fair-only: the gemm_pipelined [sizes] values to time instead of FASTEST's")
     args = parser.parse_args()
     out_dir = Path(os.environ["OUT"]) if os.environ.get("OUT") else Path(__file__).parent / "results"
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -119,6 +119,9 @@ def _template(operands: list[str]) -> str:
             pieces.append(styled.group(1))
         elif literals and re.fullmatch(r'(\s*"(?:[^"\\]|\\.)*"\s*)+', operand):
             pieces.append("".join(literals))
+        elif literals and _has_choice(operand):  # (more ? "many" : "few") + " arguments"
+            pieces.append("".join(_STRING.fullmatch(part.strip()).group(1) if _STRING.fullmatch(part.strip())
+                                  else "{}" for part in _top_level_sums(operand)))
         elif literals and "+" in operand:  # "a" + x + "b"
             pieces.append("{}".join(literals) if not operand.strip().startswith('"') else
                           "".join(l + "{}" for l in literals[:-1]) + literals[-1])
@@ -127,6 +130,31 @@ def _template(operands: list[str]) -> str:
     text = "".join(pieces)
     text = text.replace('\\"', '"').replace("\\n", " ").replace("\\'", "'")
     return re.sub(r"(\{\})+", "{}", text)
+
+
+def _has_choice(operand: str) -> bool:
+    """Whether a `?:` choice sits outside the operand's string literals."""
+    return "?" in _STRING.sub('""', operand)
+
+
+def _top_level_sums(operand: str) -> list[str]:
+    """The terms of `a + b + c`, splitting only at `+` outside brackets and strings."""
+    terms, depth, start, index = [], 0, 0, 0
+    while index < len(operand):
+        char = operand[index]
+        if char == '"':
+            index = _STRING.match(operand, index).end()
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "+" and depth == 0:
+            terms.append(operand[start:index])
+            start = index + 1
+        index += 1
+    terms.append(operand[start:])
+    return terms
 
 
 def _pattern(template: str) -> str:

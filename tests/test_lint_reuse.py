@@ -206,3 +206,15 @@ def test_a_failure_while_reusing_falls_back_to_a_fresh_lint(monkeypatch) -> None
     changed = text.replace("acc * 0.5", "acc * 0.25", 1)
     assert lint_source(changed, reuse=reuse).diagnostics == lint_source(changed).diagnostics
     assert reuse.bodies.replay is not broken  # what was kept was dropped
+
+
+def test_a_replayed_callee_still_takes_part_in_the_alias_analysis() -> None:
+    callee = "fn add_into(sum: ptr<function, f32>, value: ptr<function, f32>) {\n  *sum = *sum + *value;\n}\n"
+    caller = "fn main() {\n  var total = 1.0;\n  add_into(&total, &total);\n}\n"
+    reuse = Reuse()
+    lint_source(callee + caller, reuse=reuse)
+    # Only the caller changes (it moves down a line): the callee's check is replayed.
+    changed = lint_source(callee + "\n" + caller, reuse=reuse)
+    assert reuse.bodies.replayed >= 1
+    assert [d.code for d in changed.diagnostics] == ["T003"]
+    assert changed.diagnostics == lint_source(callee + "\n" + caller).diagnostics

@@ -121,6 +121,16 @@ def test_a_profile_without_a_rules_facts_gives_no_finding_from_that_rule_and_no_
         assert isinstance(findings(NAIVE, profile), list), name
 
 
+def test_idle_matrix_units_needs_the_units_and_the_memory_of_a_multiprocessor():
+    idle = next(c.source for c in CASES if c.name.startswith("P008:"))
+    assert {d.code for d in findings(idle)} == {"P008"}
+    assert findings(idle, without("matrix_units_per_multiprocessor")) == []
+    assert findings(idle, without("workgroup_memory_per_multiprocessor")) == []
+    # Workgroup memory a multiprocessor cannot hold even once is not a question of idle units.
+    huge = idle.replace("array<vec4<u32>, 1024>", "array<vec4<u32>, 4096>")
+    assert "P008" not in {d.code for d in findings(huge)}
+
+
 def test_a_broken_performance_section_names_the_key():
     data = H100.to_json()
     data["performance"]["memory_banks"] = {"count": 0, "width_bytes": 4, "source": "x"}

@@ -74,3 +74,13 @@ def test_coverage_is_printed_with_the_agreement():
                      f"shown by an agreeing spec case ({100 * figures['share']:.1f}%); {figures['messages']} "
                      f"messages, out of scope: " + ", ".join(f"{k} {v}" for k, v in sorted(figures['out_of_scope'].items())))
     assert figures["covered"] == len(COVERED)
+
+
+def test_a_choice_between_words_is_one_computed_part():
+    from benchmarks.tint_messages import extract
+
+    source = ('void F() { AddError(decl->source) << "too " << (more ? std::string("many") : std::string("few")) '
+              '+ " arguments in call to " << style::Function(name) << ", expected " << n; }')
+    [message] = extract({"validator.cc": source})
+    assert message.template == "too {} arguments in call to {}, expected {}"
+    assert matches(message.pattern, "too few arguments in call to 'g', expected 2")

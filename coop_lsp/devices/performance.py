@@ -8,6 +8,7 @@ kernel author:
       "workgroup_memory_per_multiprocessor": {"bytes": 49152, "source": "..."},
       "workgroups_per_multiprocessor": {"count": 2, "source": "..."},
       "memory_banks": {"count": 32, "width_bytes": 4, "source": "..."},
+      "matrix_units_per_multiprocessor": {"count": 4, "source": "..."},
       "bounds_checks": {"default_on": true, "source": "..."},
       "rule_costs": {"P005": {"slower": 1.8, "slow": "...", "fixed": "...", "source": "..."}}
     }
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 _ENTRIES = {
     "workgroup_memory_per_multiprocessor": {"bytes": int},
     "workgroups_per_multiprocessor": {"count": int},
+    "matrix_units_per_multiprocessor": {"count": int},
     "memory_banks": {"count": int, "width_bytes": int},
     "bounds_checks": {"default_on": bool},
 }

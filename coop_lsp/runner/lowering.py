@@ -58,6 +58,9 @@ SUBGROUP_BUILTIN_CALLS = emulated_names()
 # loops instead of unrolling them at every inlined call (measured on gemm_tiled_4x4 at TILE = 16:
 # pipeline creation 57 s with constant bounds, 1.2 s without).
 OPAQUE_ZERO = PREFIX + "zero"
+TRACE_HIT = PREFIX + "trace_hit"
+TRACE_BUFFER = PREFIX + "trace"
+TRACE_SUBGROUP = PREFIX + "trace_sg"  # private: this invocation's subgroup, numbered across the dispatch
 NAGA_UNIMPLEMENTED_ENABLES = {"subgroups": "naga (wgpu-native) does not implement it; the adapter's subgroup "
                               "feature is requested instead"}
 
@@ -110,6 +113,11 @@ class _Rewriter:
     notes: list[str] = field(default_factory=list)
     scratch: dict = field(default_factory=dict)  # storage element type -> elements per subgroup
     subgroup_ops: SubgroupEmulation | None = None
+    # Divergence tracing (coop_lsp.runner.divergence): the start byte of each statement that holds a traced
+    # call -> the calls' site numbers, and where the trace buffer is bound. Empty: no tracing.
+    trace: dict = field(default_factory=dict)
+    trace_binding: tuple[int, int] = (0, 0)
+    _traced: set = field(default_factory=set)
 
     def __post_init__(self):
         self.subgroup_ops = SubgroupEmulation(self.helper, self.lanes, self.subgroup_size)
@@ -173,6 +181,12 @@ class _Rewriter:
     # ------------------------------------------------------------- dispatch
     def rewrite(self, node) -> str | None:
         kind = node.type
+        if self.trace and node.start_byte in self.trace and node.parent is not None \
+                and node.parent.type == "compound_statement" and node.start_byte not in self._traced:
+            # Count this invocation's arrival before the statement that holds the traced call.
+            self._traced.add(node.start_byte)
+            hits = "".join(f"{TRACE_HIT}({site}u); " for site in self.trace[node.start_byte])
+            return hits + self.emit(node)
         if kind == "enable_directive":
             return self.enable(node)
         if kind == "requires_directive" and self.mode == "emulate":
@@ -222,7 +236,7 @@ class _Rewriter:
             element, cols, rows = self.text(args[0]), args[1], args[2]
             if self.mode == "tint":
                 return None
-            return self.array_type(element, self.dim(rows), self.dim(cols))
+            return self.array_type(self.element_name(args[0], element), self.dim(rows), self.dim(cols))
         if name in NAGA_TYPES and len(args) == 2:
             size = NAGA_TYPES[name]
             element, role = self.text(args[0]), self.text(args[1])
@@ -230,6 +244,15 @@ class _Rewriter:
                 return f"subgroup_matrix_{NAGA_ROLES[role]}<{element}, {size}, {size}>"
             return self.array_type(element, str(size), str(size))
         return None
+
+    def element_name(self, node, written: str) -> str:
+        """The matrix's element type (template argument `node`) by its own name where the kernel spells it
+        through an alias: naga
+        (29) gives `array<Alias, n>` a type of its own, distinct from the helpers' `array<f32, n>`
+        (Dawn's SubgroupMatrixTests.cpp writes `subgroup_matrix_result<ResultComponentType, N, M>`)."""
+        symbol = self.module.model.symbol_at(node.start_byte, node.end_byte)
+        resolved = getattr(symbol.type, "name", None) if symbol is not None and symbol.kind == "alias" else None
+        return resolved if isinstance(resolved, str) and resolved.isidentifier() else written
 
     def array_type(self, element: str, rows: str, cols: str) -> str:
         if not (rows.isdigit() and cols.isdigit()):
@@ -699,7 +722,7 @@ class _Rewriter:
         parameters = node.child_by_field_name("parameters")
         body = node.child_by_field_name("body")
         params = [c for c in parameters.named_children if c.type == "parameter"] if parameters is not None else []
-        kept, lets, lid, groups = [], [], None, None
+        kept, lets, lid, groups, group_id = [], [], None, None, None
         for param in params:
             builtin = None
             for a in (c for c in param.children if c.type == "attribute"):
@@ -712,6 +735,8 @@ class _Rewriter:
                 lid = pname
             if builtin == "num_workgroups":
                 groups = pname
+            if builtin == "workgroup_id":
+                group_id = pname
             if builtin in SUBGROUP_BUILTINS:
                 lets.append((builtin, pname, ptype))
             else:
@@ -724,6 +749,9 @@ class _Rewriter:
         if groups is None:
             groups = f"{PREFIX}groups"
             kept.append(f"@builtin(num_workgroups) {groups}: vec3<u32>")
+        if self.trace and group_id is None:
+            group_id = f"{PREFIX}group_id"
+            kept.append(f"@builtin(workgroup_id) {group_id}: vec3<u32>")
         size = "1"
         for a in attrs:
             if attribute_name(self.data, a) == "workgroup_size":
@@ -738,6 +766,9 @@ class _Rewriter:
         prologue = (f"\n    {LANE} = {lid} % {s}u; // this invocation's lane in its emulated subgroup of {s}"
                     f"\n    {SUBGROUP} = {lid} / {s}u;"
                     f"\n    {OPAQUE_ZERO} = {groups}.x >> 31u;")
+        if self.trace:
+            prologue += (f"\n    {TRACE_SUBGROUP} = ({group_id}.x + {groups}.x * ({group_id}.y + {groups}.y * "
+                         f"{group_id}.z)) * {self.subgroups_per_workgroup}u + {SUBGROUP};")
         prologue += "".join(f"\n    let {pname}: {ptype} = {ptype}({values[b]}); // emulated @builtin({b})"
                             for b, pname, ptype in lets)
         out, pos = [], node.start_byte
@@ -763,9 +794,10 @@ class Lowered:
 
 
 def _run(module: KernelModule, mode: str, subgroup_size: int, keep_subgroup_ops: bool = False,
-         whole: bool = False) -> Lowered:
+         whole: bool = False, trace: dict | None = None, trace_binding: tuple[int, int] = (0, 0)) -> Lowered:
     lanes, per_workgroup = _lanes(module, subgroup_size) if mode == "emulate" else (subgroup_size, 1)
-    rewriter = _Rewriter(module, mode, subgroup_size, lanes, per_workgroup, keep_subgroup_ops, whole)
+    rewriter = _Rewriter(module, mode, subgroup_size, lanes, per_workgroup, keep_subgroup_ops, whole,
+                         trace=dict(trace or {}), trace_binding=trace_binding)
     body = rewriter.emit(module.parsed.root)
     notes = []
     if mode == "emulate":
@@ -777,7 +809,7 @@ def _run(module: KernelModule, mode: str, subgroup_size: int, keep_subgroup_ops:
             notes.append(f"the kernel's subgroup operations are emulated through workgroup memory (the adapter's "
                          f"subgroups are not {subgroup_size} lanes)")
         notes += rewriter.notes
-        if rewriter.helpers or _needs_lanes(module):
+        if rewriter.helpers or _needs_lanes(module) or rewriter.trace:
             body = body.rstrip("\n") + "\n\n// ---- coop-lsp emulation helpers (generated) ----\n" \
                 + _emulation_state(rewriter) + "\n".join(code for _, code in rewriter.helpers.values())
     else:
@@ -798,6 +830,18 @@ def _emulation_state(rewriter: _Rewriter) -> str:
                    f"var<workgroup> {PREFIX}scratch_{element}: array<vec4<{element}>, {groups * span // 4}>;\n")
     if rewriter.subgroup_ops.used:
         out.append(f"var<workgroup> {EXCHANGE}: array<u32, {groups * rewriter.subgroup_size * 4}>;\n")
+    if rewriter.trace:
+        sites = len({site for sites in rewriter.trace.values() for site in sites})
+        group, binding = rewriter.trace_binding
+        out.append(f"var<private> {TRACE_SUBGROUP}: u32;\n"
+                   f"@group({group}) @binding({binding}) var<storage, read_write> {TRACE_BUFFER}: array<atomic<u32>>;\n"
+                   f"// Arrivals per (site, subgroup of the dispatch, lane): lanes of one subgroup that arrive a\n"
+                   f"// different number of times took different paths there.\n"
+                   f"fn {TRACE_HIT}(site: u32) {{\n"
+                   f"  let per_site = arrayLength(&{TRACE_BUFFER}) / {sites}u;\n"
+                   f"  let slot = {TRACE_SUBGROUP} * {rewriter.subgroup_size}u + {LANE};\n"
+                   f"  if (slot < per_site) {{ atomicAdd(&{TRACE_BUFFER}[site * per_site + slot], 1u); }}\n"
+                   f"}}\n")
     return "".join(out) + "\n"
 
 
@@ -838,23 +882,26 @@ def _needs_lanes(module: KernelModule) -> bool:
 
 
 def emulate(text: str, subgroup_size: int = 32, native_subgroup_size: int | None = None,
-            module: KernelModule | None = None) -> Lowered:
+            module: KernelModule | None = None, trace: dict | None = None,
+            trace_binding: tuple[int, int] = (0, 0)) -> Lowered:
     """Plain WGSL with the same results as the matrix kernel `text`, with subgroups of `subgroup_size`
     lanes. `native_subgroup_size`: the adapter's own subgroup size where known; when it is the emulated
     size, the kernel's subgroup operations run on the adapter's. `module`: `text` already loaded, by a
-    caller that has it (the kernel is not checked twice)."""
+    caller that has it (the kernel is not checked twice). `trace`: statement start byte -> site numbers, for
+    coop_lsp.runner.divergence, with its buffer at `trace_binding` (group, binding)."""
     if subgroup_size <= 0 or subgroup_size & (subgroup_size - 1) or subgroup_size > 128:
         raise LoweringError(f"subgroup size {subgroup_size} cannot be emulated: subgroup sizes are powers of two "
                             "from 1 to 128")
     module = module if module is not None else load_kernel(text)
     keep = native_subgroup_size == subgroup_size
-    lowered = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep)
+    lowered = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep, trace=trace, trace_binding=trace_binding)
     barrier = _nonuniform_barrier(lowered.text)
     if barrier is None:
         return lowered
     # The exchange's barriers sit where the workgroup may not be converged (a loop starting at
     # subgroup_id, say): Tint and naga refuse that, and lanes of other subgroups would never arrive.
-    whole = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep, whole=True)
+    whole = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep, whole=True, trace=trace,
+                 trace_binding=trace_binding)
     if _nonuniform_barrier(whole.text) is not None:
         raise LoweringError(f"the emulation cannot run this kernel's subgroup operations: {barrier}; they are "
                             "emulated with workgroup barriers, which need control flow uniform across the "

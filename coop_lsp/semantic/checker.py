@@ -29,6 +29,8 @@ from .blend_sources import BlendSourceChecker
 from .stage_io import StageIOChecker
 from .attributes import AttributeChecker
 from .diagnostic_controls import check_diagnostic_controls
+from .continues import ContinueChecker, LoopFrame
+from .aliasing import AliasChecker
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
 KNOWN_EXTENSIONS = frozenset({
@@ -63,7 +65,7 @@ def check(parsed: Parsed, reuse: BodyReuse | None = None,
 
 class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecker,
               BehaviorChecker, BlendSourceChecker, StageIOChecker, BindingChecker,
-              AttributeChecker):
+              AttributeChecker, ContinueChecker, AliasChecker):
     def __init__(self, parsed: Parsed, reuse: BodyReuse | None = None) -> None:
         self.ctx = Context(parsed.source, parsed.root)
         self.reuse = reuse
@@ -83,6 +85,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # Declarations other than functions whose type names a function (rare, and an error anyway).
         self.function_dependencies: dict[Symbol, list[tuple[int, Symbol]]] = {}  # (where it is named, function)
         self.override_ids: dict[int, ts.Node] = {}  # @id values seen, for uniqueness
+        self.loops: list[LoopFrame] = []  # the loops around the statement being checked, innermost last
+        # For the alias analysis: each function's accesses and calls; in the body being checked, the index
+        # of each parameter and the root of each pointer 'let'.
+        self.alias_facts: dict = {}
+        self.parameter_index: dict[Symbol, int] = {}
+        self.pointer_roots: dict[Symbol, tuple | None] = {}
 
     # ------------------------------------------------------------- module
     def run(self) -> None:
@@ -109,6 +117,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             if node.type == "const_assert_statement":
                 self._const_assert(node)
         self._call_cycles()
+        self.check_aliasing()
         for node in declarations:
             symbol = self._symbol_of(node, self.module_scope)
             if symbol is not None:
@@ -612,6 +621,13 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         symbol.parameters = tuple(parameters)
         return_node = node.child_by_field_name("return_type")
         symbol.return_type = self.resolve_type(return_node) if return_node is not None else None
+        if symbol.return_type is not None and symbol.return_type is not t.ERROR \
+                and not _constructible(symbol.return_type):
+            self.ctx.report("T003", f"a function cannot return '{symbol.return_type.describe()}': return types must "
+                                    "be constructible (no atomics, runtime-sized arrays, pointers, textures or "
+                                    "samplers); return the value inside, or pass a pointer in",
+                            self.ctx.span(return_node))
+            symbol.return_type = t.ERROR
         return_attrs = attributes(node, self.ctx, "return_attribute")
         if "blend_src" in return_attrs:
             self.blend_source_outside_output(return_attrs["blend_src"][0], "a function's return value")
@@ -730,10 +746,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         params_node = node.child_by_field_name("parameters")
         parameters = [p for p in (params_node.named_children if params_node is not None else [])
                       if p.type == "parameter"]
-        for parameter, parameter_type in zip(parameters, symbol.parameters):
+        self.parameter_index, self.pointer_roots = {}, {}
+        for index, (parameter, parameter_type) in enumerate(zip(parameters, symbol.parameters)):
             declared = self._declare(parameter, self.scope)
             if declared is not None:
                 declared.type, declared.resolved = parameter_type, True
+                self.parameter_index[declared] = index
         body = node.child_by_field_name("body")
         if body is not None:
             self._block(body, new_scope=False)
@@ -775,11 +793,16 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             where = node.child_by_field_name("type") or node.child_by_field_name("value") or node
             self.ctx.report("T003", f"'{symbol.type.describe()}' cannot be the type of a 'let': a 'let' holds "
                                     "constructible values, pointers, textures and samplers", self.ctx.span(where))
+        root = self.alias_root(node.child_by_field_name("value")) \
+            if symbol.kind == "let" and isinstance(symbol.type, t.Pointer) else None
         declared = self._declare(node, self.scope)
         if declared is not None:
+            if root is not None:
+                self.pointer_roots[declared] = root
             declared.type, declared.value, declared.resolved = symbol.type, symbol.value, True
             declared.components = symbol.components
             declared.space, declared.access = symbol.space, symbol.access
+            self.note_loop_declaration(declared)
 
     _stmt_variable_declaration = _local
     _stmt_let_declaration = _local
@@ -810,20 +833,40 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self._condition(node.child_by_field_name("condition"), "'while'")
         body = node.child_by_field_name("body")
         if body is not None:
-            self._block(body)
+            self.loops.append(LoopFrame())
+            try:
+                self._block(body)
+            finally:
+                self.loops.pop()
 
     def _stmt_break_if_statement(self, node: ts.Node) -> None:
         self._condition(node.child_by_field_name("condition"), "'break if'")
 
     def _stmt_loop_statement(self, node: ts.Node) -> None:
         body = node.child_by_field_name("body")
-        if body is not None:
-            self._block(body)
+        if body is None:
+            return
+        self.scope = Scope(self.scope)
+        self.loops.append(LoopFrame(body_scope=self.scope))
+        try:
+            for child in body.named_children:
+                self.statement(child)
+        finally:
+            self.loops.pop()
+            self.scope = self.scope.parent
 
     def _stmt_continuing_statement(self, node: ts.Node) -> None:
         body = node.child_by_field_name("body")
-        if body is not None:
+        if body is None:
+            return
+        frame = self.loops[-1] if self.loops else None
+        if frame is not None:
+            frame.in_continuing = True
+        try:
             self._block(body)
+        finally:
+            if frame is not None:
+                frame.in_continuing = False
 
     def _stmt_for_statement(self, node: ts.Node) -> None:
         self.scope = Scope(self.scope)
@@ -836,7 +879,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             self.statement(update)
         body = node.child_by_field_name("body")
         if body is not None:
-            self._block(body)
+            self.loops.append(LoopFrame())
+            try:
+                self._block(body)
+            finally:
+                self.loops.pop()
         self.scope = self.scope.parent
 
     def _stmt_switch_statement(self, node: ts.Node) -> None:
@@ -937,7 +984,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if typed.type is t.ERROR or isinstance(typed.type, t.Reference) and typed.type.store is t.ERROR:
             return None
         if not isinstance(typed.type, t.Reference):
-            what = f"'{typed.symbol.name}' is a {typed.symbol.kind}" if typed.symbol else "this expression is a value"
+            article = "an" if typed.symbol is not None and typed.symbol.kind[:1] in "aeiou" else "a"
+            what = f"'{typed.symbol.name}' is {article} {typed.symbol.kind}" if typed.symbol else "this expression is a value"
             self.ctx.report("T003", f"cannot assign: {what}, not a variable", self.ctx.span(node))
             return None
         if typed.type.access == "read":
@@ -947,6 +995,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if isinstance(typed.type.store, t.Atomic):
             self.ctx.report("T003", "atomics are written with atomicStore(), not '='", self.ctx.span(node))
             return None
+        self.note_access(node, read=False, write=True)
         return typed.type.store
 
     def _stmt_compound_assignment_statement(self, node: ts.Node) -> None:

@@ -86,6 +86,11 @@ class ExpressionChecker:
             return ERROR
         if not isinstance(typed.type, t.Reference):
             return typed  # already a value; Typed is never changed once made, so it can be shared
+        if self.function is not None and not (node.type == "identifier" and typed.symbol is not None
+                                              and typed.symbol.kind == "var"
+                                              and self.module_scope.symbols.get(typed.symbol.name) is not typed.symbol):
+            # A plain read of a function's own variable never aliases: only the rest goes to the alias analysis.
+            self.note_access(node, read=True, write=False)
         return Typed(typed.type.store, typed.value, typed.symbol, typed.const, typed.override, typed.components)
 
     def template_value(self, node: ts.Node) -> Typed:
@@ -167,6 +172,8 @@ class ExpressionChecker:
             ctx.report("T001", f"unresolved identifier '{name}'", ctx.span(node))
             return ERROR
         ctx.model.references[(node.start_byte, node.end_byte)] = symbol
+        if self.loops:
+            self.check_continuing_use(symbol, node)
         if symbol.kind == "var":
             self.note_use(symbol, node)
             if self.function is None:
@@ -475,11 +482,18 @@ class ExpressionChecker:
     def _user_call(self, node, name_node, symbol: Symbol, arg_nodes) -> Typed:
         ctx = self.ctx
         self.symbol_type(symbol)
+        if self.function is None:
+            ctx.report("T003", f"'{symbol.name}' cannot be called here: module-scope initializers, sizes and "
+                               "attribute values are evaluated before any function runs; use a 'const' "
+                               "expression, or compute the value inside a function",
+                       ctx.span(node), related=(Related(symbol.span, f"'{symbol.name}' is declared here"),))
+            return ERROR
         if symbol.stage is not None:
             ctx.report("T003", f"'{symbol.name}' is an entry point; entry points cannot be called (move its body "
                                "into a helper that both call)", ctx.span(name_node),
                        related=(Related(symbol.span, f"'{symbol.name}' is declared here"),))
         args = [self.value(a) for a in arg_nodes]
+        self.note_user_call(symbol, arg_nodes, args)
         if len(args) != len(symbol.parameters):
             ctx.report("T004", f"'{symbol.name}' takes {len(symbol.parameters)} argument"
                                f"{'s' if len(symbol.parameters) != 1 else ''}, not {len(args)}",
@@ -508,6 +522,7 @@ class ExpressionChecker:
 
     def builtin_call(self, node, name_node, name, template, arg_nodes) -> Typed:
         ctx = self.ctx
+        self.note_builtin_access(name, arg_nodes)
         builtin, dialect = CORE_TABLE.get(name), None
         if builtin is None:
             found = ctx.matrix_builtin(name)

@@ -61,6 +61,7 @@ class BodyRecord:
     matrix_dialects: frozenset = frozenset()
     var_uses: list[tuple[str, Span]] = field(default_factory=list)
     calls: list[str] = field(default_factory=list)
+    alias: object = None  # aliasing.AliasFacts of the body, spans as recorded
 
 
 class _Recording:
@@ -138,6 +139,8 @@ class BodyReuse:
                 (module[name], Span(s.start + delta, s.end + delta)) for name, s in record.var_uses)
         if record.calls:
             checker.calls.setdefault(symbol, []).extend(module[name] for name in record.calls)
+        if record.alias is not None:
+            checker.alias_facts[symbol] = record.alias.shifted(delta)
         self._current[text] = record
         self.used[node.start_byte] = record
         self.replayed += 1
@@ -241,7 +244,7 @@ class BodyReuse:
             diagnostics, types, recorded_references, [_local_record(s) for s in local_symbols],
             (portability - before_portability, enables - before_enables, new_uses),
             frozenset(ctx.model.matrix_dialects - recording.dialects_before),
-            [(v.name, s) for v, s in var_uses], [f.name for f in calls])
+            [(v.name, s) for v, s in var_uses], [f.name for f in calls], checker.alias_facts.get(symbol))
 
 
 def _environment(ctx) -> tuple:

@@ -215,8 +215,9 @@ MISPLACED_JUMP = register(Rule(
     summary="A 'break', 'continue', 'return' or 'discard' where it may not stand.",
     explanation="'break' leaves the innermost loop or switch and 'continue' goes to the next iteration of "
                 "the innermost loop, so each needs one around it. A loop's continuing block may not be left "
-                "by 'break' (its last statement may be 'break if'), 'continue' or 'return'. 'discard' exists "
-                "only in fragment shaders.",
+                "by 'break' (its last statement may be 'break if'), 'continue' or 'return'. The continuing block "
+                "runs after a 'continue', so a 'continue' may not skip a declaration that it uses. 'discard' "
+                "exists only in fragment shaders.",
     example="loop {\n  continuing {\n    i++;\n    if i > n { break; }   // use 'break if i > n;'\n  }\n}",
     suppressible=False,
 ))

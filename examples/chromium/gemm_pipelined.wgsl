@@ -38,6 +38,23 @@
 // staging the next slice before the multiplies, two buffers (at most 242);
 // loading all of a slice's tiles before the first barrier so that the
 // multiplies overlap the staging (232 at BK = 32: too many registers).
+// Larger blocks in one workgroup (2026-11-24, 39 variants, all correct:
+// benchmarks/results/gemm_structure_sweep.json): 256 x 128 or 128 x 256
+// with 8 subgroups of 4 x 4 tiles, one buffer, BK = 32 reach 249-256 (DEPTH
+// 0 or 1; 2 and 3 cost registers: 234), with two buffers and BK = 16 227-230;
+// 16 subgroups of 4 x 2 tiles 196-248, 257-267 at 128 x 256, BK = 32; BK =
+// 16 with one buffer 235-246 here. TILES_N = 2 here (8 subgroups, the same
+// block, staging and barriers, 1.5x the tile loads per multiply) runs 1.43x
+// slower (191 vs 274): the tile loads from workgroup memory weigh as much.
+// Such a block moves a quarter less from L2 per multiply, but only one such
+// workgroup fits a multiprocessor (registers: 128 accumulator values per
+// invocation), so nothing multiplies while its subgroups wait at a barrier;
+// two 128 x 128 workgroups hide each other's barriers. At 0.506 ms this
+// kernel moves 2.1 GB from L2 to the multiprocessors, about 4.2 TB/s, near
+// what the H100's L2 is reported to deliver: the likely limit, and what
+// cuBLAS avoids with 128 x 256 blocks, asynchronous copies (TMA) shared by
+// clusters of multiprocessors and deep pipelines in up to 227 KiB per
+// multiprocessor, none of which WGSL reaches (48 KiB here, see above).
 //
 // Knobs for `coop-lint run --sweep` (../runs/gemm_pipelined.run.toml): BM,
 // BN, BK, DEPTH, BUFFERS, GROUP (block-rows per band of the launch order, as

@@ -31,7 +31,7 @@ def performance_diagnostics(root: ts.Node, source: SourceText, model: SemanticMo
         return []
     facts = collect(root, source, model)
     checks = [_one_tile_per_subgroup, _unstaged_loads, _runtime_indexed_matrices, _workgroup_memory,
-              _bank_conflicts, _scalar_half_loads] + ([_bounds_checks] if run else [])
+              _bank_conflicts, _scalar_half_loads, _idle_matrix_units] + ([_bounds_checks] if run else [])
     out = []
     for target in measured:
         for check in checks:
@@ -385,3 +385,60 @@ def _bounds_checks(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
         f"matrix loads and stores on the runtime-sized {names} are bounds-checked on {target.name} unless the "
         "application turns robustness off (Dawn toggle disable_robustness)", out[0].name_span,
         [Related(c.name_span, "also bounds-checked") for c in out[1:]])]
+
+
+# ---------------------------------------------------------------- P008
+def _idle_matrix_units(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
+    cost = rule_cost(target.performance, r.IDLE_MATRIX_UNITS.code)
+    units = fact(target.performance, "matrix_units_per_multiprocessor", "count")
+    per_multiprocessor = fact(target.performance, "workgroup_memory_per_multiprocessor", "bytes")
+    if cost is None or units is None or per_multiprocessor is None or target.subgroup_min <= 0 \
+            or not any(c.name in MULTIPLIES for c in facts.calls):
+        return []
+    variables = [s for s in facts.model.symbols if s.kind == "var" and s.space == "workgroup"]
+    sizes = [byte_size(t.store_type(symbol.type)) for symbol in variables]
+    if not sizes or any(size is None for size in sizes):
+        return []  # without workgroup memory, other workgroups fill the multiprocessor; unknown sizes: say nothing
+    total = sum(sizes)
+    workgroups = per_multiprocessor // total if total else 0
+    if workgroups == 0:
+        return []  # does not fit at all: not this rule's business
+    out = []
+    for attribute, invocations in _workgroup_sizes(facts):
+        subgroups = -(-invocations // target.subgroup_min)
+        resident = subgroups * workgroups
+        if resident >= units:
+            continue
+        largest = max(variables, key=lambda symbol: byte_size(t.store_type(symbol.type)) or 0)
+        out.append(_finding(
+            r.IDLE_MATRIX_UNITS, cost, target,
+            f"a workgroup of {invocations} invocations is {subgroups} subgroup{'s' if subgroups > 1 else ''} of "
+            f"{target.subgroup_min}, and its {total / KIB:.1f} KiB of workgroup memory leave room for "
+            f"{workgroups} workgroup{'s' if workgroups > 1 else ''} per multiprocessor "
+            f"({per_multiprocessor / KIB:.0f} KiB): {resident} subgroup{'s' if resident > 1 else ''} for the "
+            f"{units} matrix units of a multiprocessor, {units - resident} idle; give the workgroup at least "
+            f"{-(-units // workgroups)} subgroups or use less workgroup memory",
+            facts.span(attribute), [Related(largest.span, f"'{largest.name}': part of the {total / KIB:.1f} KiB")]))
+    return out
+
+
+def _workgroup_sizes(facts: ModuleFacts) -> list[tuple[ts.Node, int]]:
+    """(the @workgroup_size attribute, invocations) of every compute entry point whose size is a constant."""
+    out = []
+    for function in facts.functions.values():
+        attributes = {}
+        for attribute in function.children:
+            name = attribute.child_by_field_name("name") if attribute.type == "attribute" else None
+            if name is not None:
+                attributes[facts.text(name)] = attribute
+        if "compute" not in attributes or "workgroup_size" not in attributes:
+            continue
+        arguments = attributes["workgroup_size"].child_by_field_name("arguments")
+        values = [facts.constant(a) for a in (arguments.named_children if arguments is not None else [])]
+        if not values or any(v is None or v <= 0 for v in values):
+            continue  # an override or something we cannot evaluate: say nothing
+        invocations = 1
+        for value in values:
+            invocations *= value
+        out.append((attributes["workgroup_size"], invocations))
+    return out

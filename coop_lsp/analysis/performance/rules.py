@@ -116,5 +116,25 @@ BOUNDS_CHECKED_MATRIX_ACCESS = register(Rule(
         "--no-robustness` shows the difference). On the web: nothing in the kernel; expect the measured cost.",
 ))
 
+IDLE_MATRIX_UNITS = register(Rule(
+    code="P008", name="idle_matrix_units", severity=Severity.WARNING, layer="analysis",
+    summary="A workgroup of too few subgroups, with workgroup memory that keeps others off its multiprocessor, "
+            "leaves matrix units idle.",
+    explanation="A multiprocessor has several matrix units (four on NVIDIA's H100, one per quarter), and each "
+                "subgroup issues its multiplies to one of them. When the workgroup has fewer subgroups than the "
+                "multiprocessor has matrix units, only other workgroups on the same multiprocessor can keep the "
+                "rest busy; if the workgroup memory leaves room for too few of them, some units have no subgroup "
+                "at all for the whole kernel. Resident subgroups = subgroups per workgroup x workgroups the "
+                "multiprocessor's workgroup memory holds." + _EVIDENCE,
+    example="var<workgroup> a_stage: array<vec4<u32>, 1024>;   // 16 KiB\n"
+            "var<workgroup> b_stage: array<vec4<u32>, 640>;    // 10 KiB: one workgroup per multiprocessor\n"
+            "@compute @workgroup_size(64)   // P008: 2 subgroups for 4 matrix units\nfn main(...) { ... }",
+    fix="Give the workgroup at least as many subgroups as the multiprocessor has matrix units (more rows or "
+        "columns of result tiles per workgroup, with the block growing to match), or use less workgroup memory "
+        "so that more workgroups share each multiprocessor; benchmarks/perf_pairs/pipelined_knobs.wgsl with "
+        "BM=128 (4 subgroups) is the fixed kernel of the measured pair.",
+))
+
 PERFORMANCE_RULES = (ONE_TILE_PER_SUBGROUP, STORAGE_LOADS_IN_LOOP, RUNTIME_INDEXED_MATRICES,
-                     WORKGROUP_MEMORY_OCCUPANCY, BANK_CONFLICTS, SCALAR_HALF_LOADS, BOUNDS_CHECKED_MATRIX_ACCESS)
+                     WORKGROUP_MEMORY_OCCUPANCY, BANK_CONFLICTS, SCALAR_HALF_LOADS, BOUNDS_CHECKED_MATRIX_ACCESS,
+                     IDLE_MATRIX_UNITS)

@@ -262,3 +262,58 @@ var<workgroup> slice: array<vec4<u32>, 48>;
   let s = subgroup_matrix_result<f32, 16, 16>(f32(scale[0]));
   subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiplyAccumulate(l, subgroup_matrix_right<f16, 16, 16>(), s), 16u);
 }
+
+// === P008: one subgroup and 20 KiB of workgroup memory: two workgroups per multiprocessor, 2 of 4 matrix units idle
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> c: array<f32>;
+var<workgroup> stage_a: array<vec4<u32>, 1024>;
+var<workgroup> stage_b: array<vec4<u32>, 256>;
+@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) lid: u32) {
+//       ^ P008 a workgroup of 32 invocations is 1 subgroup of 32, and its 20.0 KiB of workgroup memory leave room for 2 workgroups per multiprocessor (48 KiB): 2 subgroups for the 4 matrix units of a multiprocessor, 2 idle; give the workgroup at least 2 subgroups
+  stage_a[lid] = vec4<u32>(lid);
+  stage_b[lid] = vec4<u32>(lid);
+  workgroupBarrier();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&stage_a, 0u, 3u);
+  let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&stage_b, 0u, 3u);
+  subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiply<f32>(l, r), 16u);
+}
+
+// === P008 quiet: the same memory with 2 subgroups: two workgroups of 2 fill the 4 matrix units
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> c: array<f32>;
+var<workgroup> stage_a: array<vec4<u32>, 1024>;
+var<workgroup> stage_b: array<vec4<u32>, 256>;
+@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) lid: u32) {
+  stage_a[lid] = vec4<u32>(lid);
+  stage_b[lid] = vec4<u32>(lid);
+  workgroupBarrier();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&stage_a, 0u, 3u);
+  let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&stage_b, 0u, 3u);
+  subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiply<f32>(l, r), 16u);
+}
+
+// === P008 quiet: 2 subgroups with 10 KiB of workgroup memory, four workgroups share a multiprocessor
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> c: array<f32>;
+var<workgroup> stage_a: array<vec4<u32>, 640>;
+@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) lid: u32) {
+  stage_a[lid] = vec4<u32>(lid);
+  workgroupBarrier();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&stage_a, 0u, 3u);
+  let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&stage_a, 16u, 3u);
+  subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiply<f32>(l, r), 16u);
+}
+
+// === P008 quiet: one subgroup without workgroup memory, nothing keeps other workgroups away
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<f16>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+@compute @workgroup_size(32) fn main() {
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, 0u, 16u);
+  let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, 256u, 16u);
+  subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiply<f32>(l, r), 16u);
+}
