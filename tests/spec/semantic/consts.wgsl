@@ -80,6 +80,10 @@ fn f(i: i32) -> f32 {
   return f32(a[i]) + b[i].y;
 }
 
+// === an abstract array passed to a parameter takes the parameter's element type
+fn g(a: array<u32, 2>) -> u32 { return a[1]; }
+fn f() -> u32 { return g(array(1, 4294967295)); }
+
 // === an array with a concrete element takes its type from it
 fn f(i: i32) -> u32 {
   let a = array(1u, 4294967295, 0);

@@ -230,7 +230,7 @@ fn f() { v = S(); }
 fn f() -> i32 { return c; }
 // ^ T001 cyclic dependency: 'f' -> 'c' -> 'f'
 const c: i32 = f();
-//             ^ T014 'const' initializer requires a const-expression
+//             ^ T003 'f' cannot be called here
 
 // === an alias of a function named in a function that uses the alias
 fn f() { var a: A; }
