@@ -890,10 +890,8 @@ def _template_text(value: t.Type) -> str:
 
 
 def _bit_width(value_type: t.Type) -> int | None:
-    if isinstance(value_type, t.Scalar) and value_type.name in ("i32", "u32", "f32", "f16"):
+    if isinstance(value_type, t.Scalar) and value_type.name in ("i32", "u32", "f32", "f16", "i64", "u64", "f64"):
         return value_type.byte_size * 8
-    if isinstance(value_type, t.Scalar) and value_type.name in ("i64", "u64", "f64"):  # naga's
-        return 64
     if isinstance(value_type, t.Vector):
         inner = _bit_width(value_type.element)
         return inner * value_type.size if inner else None

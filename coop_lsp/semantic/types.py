@@ -50,7 +50,7 @@ class Scalar(Type):
 
     @property
     def byte_size(self) -> int:
-        return {"f16": 2, "u8": 1, "i8": 1}.get(self.name, 4)
+        return {"f16": 2, "u8": 1, "i8": 1, "i64": 8, "u64": 8, "f64": 8}.get(self.name, 4)
 
 
 BOOL = Scalar("bool")
