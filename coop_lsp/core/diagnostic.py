@@ -7,6 +7,10 @@ from dataclasses import dataclass
 
 from .text import Span
 
+# Past this many findings of one code in one file, more of the same helps no one (lint/engine.py caps
+# the list there; a check that can find thousands may stop building them sooner).
+MAX_PER_CODE = 100
+
 
 class Severity(enum.IntEnum):
     # Ordered so that max() gives the most serious.

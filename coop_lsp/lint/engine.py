@@ -13,7 +13,7 @@ from ..analysis.uniformity import uniformity_diagnostics
 from ..analysis.uniformity.reuse import SummaryReuse
 from ..devices.profiles import resolve_targets
 from ..core.deep import call_with_deep_stack
-from ..core.diagnostic import Diagnostic
+from ..core.diagnostic import MAX_PER_CODE, Diagnostic
 from ..core.text import SourceText, Span
 from ..semantic.checker import check
 from ..semantic.model import SemanticModel
@@ -151,9 +151,12 @@ def _outside_broken_statements(parsed: Parsed, syntax: list[Diagnostic],
     """Semantic findings, less those inside a statement that already has a syntax error.
 
     A statement the parser could not read is typed from a guess; what the
-    checker says about it is noise next to the syntax error.
+    checker says about it is noise next to the syntax error. Only the syntax
+    errors that will be shown (the first MAX_PER_CODE of each code) mark
+    statements: each costs a walk as deep as the tree, and a file with
+    thousands of them nests deeply enough to make that quadratic.
     """
-    broken = [_enclosing_statement(parsed, d.span) for d in syntax]
+    broken = [_enclosing_statement(parsed, d.span) for d in capped(syntax)]
     broken = [span for span in broken if span is not None]
     if not broken:
         return semantic
@@ -163,18 +166,21 @@ def _outside_broken_statements(parsed: Parsed, syntax: list[Diagnostic],
 def _enclosing_statement(parsed: Parsed, span: Span) -> Span | None:
     # A zero-width span (a missing token) belongs to what precedes it.
     start = span.start - 1 if span.start == span.end and span.start > 0 else span.start
-    node = parsed.root.descendant_for_byte_range(start, max(start, span.end))
-    while node is not None and node.parent is not None:
+    target = parsed.root.descendant_for_byte_range(start, max(start, span.end))
+    # Walked down from the root: Node.parent searches from the root on every call, so walking up
+    # costs the square of the depth.
+    innermost = None
+    node = parsed.root
+    while target is not None and node is not None and node != target:
+        node = node.child_with_descendant(target)
+        if node is None:
+            break
         kind = node.type
         if kind.endswith(("_statement", "_declaration")) and kind not in (
                 "compound_statement", "function_declaration", "struct_declaration"):
-            return Span(node.start_byte, node.end_byte)
-        node = node.parent
-    return None
+            innermost = node
+    return Span(innermost.start_byte, innermost.end_byte) if innermost is not None else None
 
-
-# Past this many findings of one code in one file, more of the same helps no one.
-MAX_PER_CODE = 100
 
 
 def capped(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import tree_sitter as ts
 
-from ..core.diagnostic import Diagnostic, Edit, Fix, Related, Severity
+from ..core.diagnostic import MAX_PER_CODE, Diagnostic, Edit, Fix, Related, Severity
 from ..core.text import SourceText, Span
 from . import rules
 from .keywords import KEYWORDS, RESERVED_WORDS
@@ -442,7 +442,7 @@ _ALLOWED_OPERANDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 
 
 def _mixed_operators(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> list[Diagnostic]:
-    out = []
+    found = []
     for outer in nodes["binary_expression"]:
         operator = outer.child_by_field_name("operator")
         if operator is None:
@@ -456,9 +456,13 @@ def _mixed_operators(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> list[Di
             inner_operator = inner.child_by_field_name("operator")
             if inner_operator is None or _CATEGORY[inner_operator.type] in allowed:
                 continue
-            out.append(_mixing_diagnostic(parsed.source, outer, operator, inner, inner_operator,
-                                          offer_fix=not outer.has_error))
-    return out
+            found.append((operator.start_byte, outer, operator, inner, inner_operator))
+    # Only the first MAX_PER_CODE by position are ever shown; a generated chain of thousands of
+    # operators would otherwise spend most of a lint wording messages nobody sees.
+    found.sort(key=lambda item: item[0])
+    return [_mixing_diagnostic(parsed.source, outer, operator, inner, inner_operator,
+                               offer_fix=not outer.has_error)
+            for _, outer, operator, inner, inner_operator in found[:MAX_PER_CODE + 1]]
 
 
 def _mixing_diagnostic(source: SourceText, outer: ts.Node, operator: ts.Node,
