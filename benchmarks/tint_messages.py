@@ -29,6 +29,9 @@ FILES = ("resolver.cc", "validator.cc", "dependency_graph.cc", "sem_helper.cc", 
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _STYLED_LITERAL = re.compile(r'style::\w+\(\s*"((?:[^"\\]|\\.)*)"\s*\)')
 _ADD_ERROR = re.compile(r"\bAddError\s*\(")
+# Marks a styled literal (style::Type("i32"), style::Attribute("@id")) in a template until its pattern is made:
+# Tint prints code styles between single quotes, so the pattern lets quotes stand around it.
+_CODE = "\ue000"  # private use: never in a message, and not whitespace (strip keeps it)
 _REPORT = re.compile(r"\breport\s*\(")
 
 
@@ -116,7 +119,7 @@ def _template(operands: list[str]) -> str:
         styled = _STYLED_LITERAL.fullmatch(operand)
         literals = _STRING.findall(operand)
         if styled:
-            pieces.append(styled.group(1))
+            pieces.append(_CODE + styled.group(1) + _CODE)
         elif literals and re.fullmatch(r'(\s*"(?:[^"\\]|\\.)*"\s*)+', operand):
             pieces.append("".join(literals))
         elif literals and "+" in operand:  # "a" + x + "b"
@@ -130,7 +133,7 @@ def _template(operands: list[str]) -> str:
 
 
 def _pattern(template: str) -> str:
-    parts = [re.escape(p) for p in template.strip().split("{}")]
+    parts = [re.escape(p).replace(_CODE, "'?") for p in template.strip().split("{}")]
     return ".*?".join(parts)
 
 
@@ -145,14 +148,15 @@ def extract(sources: dict[str, str]) -> list[Message]:
     seen_templates: set[str] = set()
     for name, raw in sources.items():
         text = _strip_comments(raw)
-        for template, offset in _error_templates(name, text):
+        for marked, offset in _error_templates(name, text):
+            template = marked.replace(_CODE, "")
             if not template.strip("{} ") or template in seen_templates:
                 continue
             seen_templates.add(template)
             base = f"{name.removesuffix('.cc')}:{_slug(template)}"
             seen_ids[base] = seen_ids.get(base, 0) + 1
             ident = base if seen_ids[base] == 1 else f"{base}-{seen_ids[base]}"
-            found.append(Message(ident, name, text.count("\n", 0, offset) + 1, template.strip(), _pattern(template)))
+            found.append(Message(ident, name, text.count("\n", 0, offset) + 1, template.strip(), _pattern(marked)))
     return found
 
 
