@@ -113,6 +113,38 @@ def _split_stream(chain: str) -> list[str]:
     return [p for p in parts if p]
 
 
+def _summands(operand: str) -> list[str]:
+    """`a + "b" + (c ? "d" : "e")` split at its top-level plus signs (none inside strings or brackets)."""
+    parts, depth, start, in_string, index = [], 0, 0, False, 0
+    while index < len(operand):
+        char = operand[index]
+        if in_string:
+            if char == "\\":
+                index += 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "+" and depth == 0:
+            parts.append(operand[start:index])
+            start = index + 1
+        index += 1
+    parts.append(operand[start:])
+    return [p for p in parts if p.strip()]
+
+
+def _summand_template(summand: str) -> str:
+    literal = _STRING.fullmatch(summand.strip())
+    if literal:
+        return literal.group(1)
+    # A computed summand; one that picks between literals (`c ? "many" : "few"`) keeps them, as ids were made.
+    return "{}".join(_STRING.findall(summand)) or "{}"
+
+
 def _template(operands: list[str]) -> str:
     pieces = []
     for operand in operands:
@@ -122,9 +154,8 @@ def _template(operands: list[str]) -> str:
             pieces.append(_CODE + styled.group(1) + _CODE)
         elif literals and re.fullmatch(r'(\s*"(?:[^"\\]|\\.)*"\s*)+', operand):
             pieces.append("".join(literals))
-        elif literals and "+" in operand:  # "a" + x + "b"
-            pieces.append("{}".join(literals) if not operand.strip().startswith('"') else
-                          "".join(l + "{}" for l in literals[:-1]) + literals[-1])
+        elif literals and "+" in operand:  # "a" + x + "b", x + "b": each computed summand is a {}
+            pieces.append("".join(_summand_template(part) for part in _summands(operand)))
         else:
             pieces.append("{}")
     text = "".join(pieces)
@@ -134,7 +165,7 @@ def _template(operands: list[str]) -> str:
 
 def _pattern(template: str) -> str:
     parts = [re.escape(p).replace(_CODE, "'?") for p in template.strip().split("{}")]
-    return ".*?".join(parts)
+    return r"\s*" + ".*?".join(parts)  # Tint keeps a message's leading space (" The type ...")
 
 
 def _slug(template: str) -> str:
