@@ -130,6 +130,13 @@ class AttributeChecker:
                                related=(Related(ctx.span(first), f"'@id({value})' is first used here"),))
         elif name == "align" and (value <= 0 or value & (value - 1)):
             ctx.report("T023", f"'@align' value must be a positive power of two, not {value}", ctx.span(args[0]))
+        elif name == "align" and member_type is not None and member_type is not t.ERROR \
+                and value % (natural := size_and_align(member_type)[1]):
+            ctx.report("T023", f"'@align({value})' is below the alignment of '{member_type.describe()}' "
+                               f"({natural} bytes); use a multiple of {natural}", ctx.span(args[0]))
+        elif name == "size" and isinstance(member_type, t.Array) and not isinstance(member_type.count, int):
+            ctx.report("T023", f"'@size' needs a member whose size is known when the pipeline is created; "
+                               f"'{member_type.describe()}' has no fixed size", ctx.span(attribute))
         elif name == "size" and member_type is not None:
             size = size_and_align(member_type)[0]
             if value <= 0 or size is not None and value < size:

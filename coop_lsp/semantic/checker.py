@@ -308,6 +308,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             if isinstance(member_type, t.Pointer):
                 self.ctx.report("T003", f"'{member_type.describe()}' cannot be the type of a struct member: "
                                         "pointers are not storable", self.ctx.span(type_node))
+            elif isinstance(member_type, t.Array) and isinstance(member_type.count, str):
+                self.ctx.report("T003", f"'{member_type.describe()}' cannot be the type of a struct member: an "
+                                        "array with an 'override' element count can only be the type of a "
+                                        "'var<workgroup>'", self.ctx.span(type_node))
             member_attrs = attributes(member, self.ctx)
             builtin = member_attrs.get("builtin")
             if builtin is not None:
@@ -350,6 +354,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                        ctx.span(value_node))
         if symbol.kind == "override" and initializer is not None and not initializer.override:
             ctx.report("T014", "'override' initializer requires an override-expression", ctx.span(value_node))
+        if symbol.kind == "var" and module_scope and initializer is not None and not initializer.override \
+                and initializer.type is not t.ERROR:
+            # Module-scope variables are initialized before any invocation runs: nothing runtime exists yet.
+            ctx.report("T014", "a module-scope 'var' initializer requires a const- or override-expression; this is "
+                               "a runtime value", ctx.span(value_node))
         if declared is not None and initializer is not None:
             if self.expect_convertible(value_node, initializer.type, declared, "initializer"):
                 initializer = self._convert_constant(value_node, initializer, declared)

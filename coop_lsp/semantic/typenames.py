@@ -97,12 +97,21 @@ class TypeResolver:
         if name == "array":
             return self._array(name_node, args)
         if name == "atomic":
-            element = self._element_scalar(name_node, name, args, 1)
-            if isinstance(element, t.Scalar) and element not in (t.I32, t.U32, t.Scalar("i64"), t.Scalar("u64")):
+            if len(args) != 1:
+                return self._element_scalar(name_node, name, args, 1)  # reports the argument count
+            element = self.resolve_type(args[0])
+            if element is t.ERROR:
+                return t.ERROR
+            if element == t.Vector(2, t.U32):
+                # Tint knows atomic<vec2u> but only behind an extension that no browser enables.
+                ctx.report("T003", "'atomic<vec2<u32>>' needs the extension 'atomic_vec2u_min_max', which browsers "
+                                   "do not offer; use 'atomic<u32>' or 'atomic<i32>'", ctx.span(args[0]))
+                return t.ERROR
+            if element not in (t.I32, t.U32, t.Scalar("i64"), t.Scalar("u64")):
                 ctx.report("T003", f"atomic element type must be i32 or u32, not '{element.describe()}'",
                            ctx.span(args[0]))
                 return t.ERROR
-            return t.Atomic(element) if isinstance(element, t.Scalar) else t.ERROR
+            return t.Atomic(element)
         if name == "ptr":
             return self._pointer(name_node, args)
         coop = _COOP_NAME.match(name)
@@ -216,6 +225,11 @@ class TypeResolver:
                                     "textures and samplers)" if t.is_handle(element) else
                             f"an array element type cannot be or contain {what}", self.ctx.span(args[0]))
             return t.ERROR
+        if isinstance(element, t.Array) and isinstance(element.count, str):
+            self.ctx.report("T003", f"'{element.describe()}' cannot be the element type of an array: an array with "
+                                    "an 'override' element count can only be the type of a 'var<workgroup>'",
+                            self.ctx.span(args[0]))
+            return t.ERROR
         if len(args) == 1:
             return t.Array(element, None)
         size = self.template_value(args[1])
@@ -264,6 +278,10 @@ class TypeResolver:
             if culprit is not None:
                 self.ctx.report("T017", f"type '{culprit.describe()}' cannot be used in the '{space}' address "
                                         "space: it is not host-shareable", self.ctx.span(where))
+        if isinstance(store, t.Pointer):
+            self.ctx.report("T003", f"a pointer cannot point to another pointer ('{store.describe()}'); point to "
+                                    "the variable itself", self.ctx.span(args[1]))
+            return t.ERROR
         return t.Pointer(space, store, access)
 
     def _naga_matrix(self, name_node, name, columns, rows, args) -> t.Type:

@@ -196,3 +196,132 @@ fn main() {}
 //                                                ^ T017 atomics in a 'storage' buffer need 'read_write' access: decl
 @compute @workgroup_size(64)
 fn main() {}
+
+// === resolver:must-evaluate-to-a-constant-integer-expression
+@compute @workgroup_size(64)
+fn main() {
+  let n = 4u;
+  var tmp: array<f32, n>;
+//                    ^ T003 array size must be a constant or override expression
+}
+
+// === resolver:runtime-sized-arrays-must-be-used-with
+fn f(a: array<f32>) {}
+//      ^ T003 a function parameter cannot have the type 'array<f32>': para
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:cannot-be-used-as-the-type-of-2
+@group(0) @binding(0) var<storage, read_write> counter: atomic<u32>;
+@compute @workgroup_size(64)
+fn main() {
+  let a = counter;
+//        ^ T003 'atomic<u32>' cannot be the type of a 'let': a 'let' holds c
+}
+
+// === validator:size-can-only-be-applied-to-members
+struct Rows {
+  count: u32,
+  @size(64) data: array<f32>,
+//^ T023 '@size' needs a member whose size is known when the pipeline
+}
+@group(0) @binding(0) var<storage, read_write> rows: Rows;
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:array-with-an-override-element-count-can
+override n: u32 = 16u;
+var<workgroup> tile: array<array<f32, n>, 4>;
+//                         ^ T003 'array<f32, n>' cannot be the element type of an array: an a
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:alignment-must-be-a-multiple-of-bytes-2
+struct Params {
+  @align(2) scale: f32,
+//       ^ T023 '@align(2)' is below the alignment of 'f32' (4 bytes); use a
+}
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:cannot-construct-an-array-that-has-an
+override n: u32 = 16u;
+var<workgroup> tile: array<f32, n>;
+@compute @workgroup_size(64)
+fn main() {
+  tile = array<f32, n>();
+//       ^ T003 cannot construct 'array<f32, n>': its element count is an 'o
+}
+
+// === validator:the-type-atomic-vec2u-cannot-be-used
+@group(0) @binding(0) var<storage, read_write> counter: atomic<vec2u>;
+//                                                             ^ T003 'atomic<vec2<u32>>' needs the extension 'atomic_vec2u_min_ma
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:cannot-be-used-as-the-store-type
+@compute @workgroup_size(64)
+fn main() {
+  var p: ptr<function, ptr<function, i32>>;
+//                     ^ T003 a pointer cannot point to another pointer ('ptr<function, i3
+}
+
+// === validator:array-with-an-override-element-count-can (struct member)
+override n: u32 = 16u;
+struct Tile {
+  values: array<f32, n>,
+//        ^ T003 'array<f32, n>' cannot be the type of a struct member: an ar
+}
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:cannot-be-used-as-the-store-type (parameter)
+fn read(p: ptr<function, ptr<function, i32>>) -> i32 {
+//                       ^ T003 a pointer cannot point to another pointer ('ptr<function, i3
+  return 0;
+}
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:requires-but-expression-is (module-scope var)
+var<private> slope: f32 = dpdx(1.0);
+//                        ^ T014 a module-scope 'var' initializer requires a const- or overri
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:alignment-must-be-a-multiple-of-bytes-2 (wider member)
+struct Particle {
+  @align(8) position: vec4<f32>,
+//       ^ T023 '@align(8)' is below the alignment of 'vec4<f32>' (16 bytes)
+}
+@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
+@compute @workgroup_size(64)
+fn main() {}
+
+// === accepted: declarations at the edge of these rules
+override tile_width: u32 = 16u;
+override gain: f32 = 2.0;
+struct Particle {
+  @align(16) position: vec3<f32>,
+  @size(16) velocity: vec3<f32>,
+  @align(32) mass: f32,
+}
+struct Rows {
+  count: u32,
+  data: array<f32>,
+}
+var<private> scale: f32 = gain * 0.5;
+var<private> origin = vec2<f32>(1.0, 2.0);
+var<workgroup> tile: array<f32, tile_width>;
+var<workgroup> lanes: array<atomic<u32>, 4>;
+@group(0) @binding(0) var<storage, read_write> rows: Rows;
+@group(0) @binding(1) var<storage, read_write> particles: array<Particle>;
+fn bump(p: ptr<workgroup, atomic<u32>>) { atomicAdd(p, 1u); }
+fn first(p: ptr<storage, Rows, read_write>) -> f32 { return (*p).data[0]; }
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  let zeros = array<f32, 4>();
+  tile[li % tile_width] = rows.data[li] * scale + zeros[0] + origin.x;
+  bump(&lanes[li % 4u]);
+  particles[li].mass = first(&rows);
+}
