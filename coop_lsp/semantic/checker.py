@@ -138,10 +138,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             body = node.child_by_field_name("body")
             members = [m for m in (body.named_children if body is not None else []) if m.type == "struct_member"]
             types = {m.name: m.type for m in symbol.type.members} if isinstance(symbol.type, t.Struct) else {}
+            natural_align = isinstance(symbol.type, t.Struct) and (t.is_host_shareable(symbol.type)
+                                                                   or _constructible(symbol.type))
             for member in members:
                 name = member.child_by_field_name("name")
                 self.check_attributes([c for c in member.children if c.type == "attribute"], "member",
-                                      types.get(self.ctx.text(name)) if name is not None else None)
+                                      types.get(self.ctx.text(name)) if name is not None else None, natural_align)
             return
         if kind in ("var", "override", "const", "let", "alias"):
             self.check_attributes(own, kind)
