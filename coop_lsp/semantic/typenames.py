@@ -282,7 +282,40 @@ class TypeResolver:
             self.ctx.report("T003", f"a pointer cannot point to another pointer ('{store.describe()}'); point to "
                                     "the variable itself", self.ctx.span(args[1]))
             return t.ERROR
+        if store is not t.ERROR:
+            self._pointer_store_space(store, space, access, args[1])
         return t.Pointer(space, store, access)
+
+    def _pointer_store_space(self, store: t.Type, space: str, access: str, where) -> None:
+        """What a variable in `space` cannot hold, a pointer into `space` cannot point to either."""
+        def runtime_sized(x):
+            return isinstance(x, t.Array) and x.count is None
+
+        if t.contains(store, lambda x: isinstance(x, t.Atomic)):
+            if space not in ("storage", "workgroup"):
+                self.ctx.report("T003", f"a pointer into '{space}' memory cannot point to atomics: atomic types can "
+                                        "only live in 'storage' or 'workgroup' memory", self.ctx.span(where))
+            elif space == "storage" and access == "read":
+                self.ctx.report("T017", "atomics in a 'storage' buffer need 'read_write' access: write the pointer "
+                                        "type as 'ptr<storage, ..., read_write>'", self.ctx.span(where))
+        if space in ("function", "private") and t.contains(store, runtime_sized):
+            self.ctx.report("T003", f"a pointer into '{space}' memory cannot point to a runtime-sized array: those "
+                                    "live only in 'storage' buffers",
+                            self.ctx.span(self._member_holding(store, runtime_sized, where)))
+
+    def _member_holding(self, value_type: t.Type, predicate, where):
+        """The type node of the struct member that holds what `predicate` finds (Tint points there), else `where`."""
+        seen = set()
+        while isinstance(value_type, t.Struct) and value_type.name not in seen:
+            seen.add(value_type.name)
+            nodes = self._struct_member_types(value_type)
+            found = next((i for i, m in enumerate(value_type.members) if t.contains(m.type, predicate)), None)
+            if found is None or found >= len(nodes):
+                break
+            where, value_type = nodes[found], value_type.members[found].type
+            while isinstance(value_type, t.Array):
+                value_type = value_type.element
+        return where
 
     def _naga_matrix(self, name_node, name, columns, rows, args) -> t.Type:
         ctx = self.ctx

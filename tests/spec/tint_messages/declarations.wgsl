@@ -337,3 +337,54 @@ var<workgroup> slot: Slot;
 fn main() {
   atomicAdd(&slot.hits, 1u);
 }
+
+// === validator:atomic-variables-must-have-storage-or-workgroup (pointer type)
+struct Counters {
+  total: u32,
+  hits: array<atomic<u32>, 4>,
+}
+fn count(c: ptr<function, Counters>) -> u32 {
+//                        ^ T003 a pointer into 'function' memory cannot point to atomics: at
+  return (*c).total;
+}
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:atomic-variables-in-storage-address-space-must (pointer type)
+fn peek(counter: ptr<storage, atomic<u32>, read>) -> u32 {
+//                            ^ T017 atomics in a 'storage' buffer need 'read_write' access: writ
+  return 0u;
+}
+@compute @workgroup_size(64)
+fn main() {}
+
+// === resolver:runtime-sized-arrays-cannot-be-used-in (pointer to a struct)
+struct Rows {
+  count: u32,
+  data: array<f32>,
+//      ^ T003 a pointer into 'private' memory cannot point to a runtime-si
+}
+fn first(rows: ptr<private, Rows>) -> f32 {
+  return 0.0;
+}
+@compute @workgroup_size(64)
+fn main() {}
+
+// === accepted: pointers to atomics and runtime-sized arrays where they may live
+struct Rows {
+  count: u32,
+  data: array<f32>,
+}
+@group(0) @binding(0) var<storage, read_write> rows: Rows;
+@group(0) @binding(1) var<storage, read_write> hits: array<atomic<u32>>;
+var<workgroup> local_hits: array<atomic<u32>, 64>;
+fn total(r: ptr<storage, Rows, read_write>) -> f32 { return (*r).data[0]; }
+fn bump(c: ptr<storage, atomic<u32>, read_write>) { atomicAdd(c, 1u); }
+fn bump_local(c: ptr<workgroup, atomic<u32>>) { atomicAdd(c, 1u); }
+fn length_of(values: ptr<storage, array<f32>, read_write>) -> u32 { return arrayLength(values); }
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  bump(&hits[li]);
+  bump_local(&local_hits[li]);
+  rows.data[li] = total(&rows) + f32(length_of(&rows.data));
+}
