@@ -20,7 +20,7 @@ _SUBGROUP_NAME = re.compile(r"^subgroup_matrix_(left|right|result)$")
 # name -> (the compiler that has it, the enable it needs there or None)
 _OPAQUE = {"ray_query": ("naga", "wgpu_ray_query"), "acceleration_structure": ("naga", "wgpu_ray_query"),
            "RayDesc": ("naga", "wgpu_ray_query"), "RayIntersection": ("naga", "wgpu_ray_query")}
-_TEMPLATED_OPAQUE = re.compile(r"^(texture_(1d|2d|2d_array|3d|cube|cube_array|multisampled_2d)"
+_TEMPLATED_OPAQUE = re.compile(r"^(texture_(1d|2d|2d_array|3d|cube|cube_array|multisampled_2d|multisampled_2d_array)"
                                r"|texture_storage_(1d|2d|2d_array|3d)|binding_array|texel_buffer|buffer"
                                r"|input_attachment)$")
 _SAMPLERS = {"sampler": t.Sampler(False), "sampler_comparison": t.Sampler(True)}

@@ -388,3 +388,27 @@ fn main(@builtin(local_invocation_index) li: u32) {
   bump_local(&local_hits[li]);
   rows.data[li] = total(&rows) + f32(length_of(&rows.data));
 }
+
+// === accepted: texture_multisampled_2d_array
+@group(0) @binding(0) var frames: texture_multisampled_2d_array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<vec4<f32>>;
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let size = textureDimensions(frames);
+  if any(gid.xy >= size) { return; }
+  var sum = vec4<f32>();
+  for (var layer = 0u; layer < textureNumLayers(frames); layer++) {
+    for (var s = 0u; s < textureNumSamples(frames); s++) {
+      sum += textureLoad(frames, gid.xy, layer, s);
+    }
+  }
+  out[gid.y * size.x + gid.x] = sum;
+}
+
+// === texture_multisampled_2d_array without an array index
+@group(0) @binding(0) var frames: texture_multisampled_2d_array<f32>;
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let texel = textureLoad(frames, gid.xy, 0);
+//            ^ T004 no matching call to 'textureLoad' with arguments (texture_mu
+}
