@@ -318,7 +318,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             builtin = member_attrs.get("builtin")
             if builtin is not None:
                 self.check_builtin_value(builtin[0], builtin[1], member_type)
-            layout = {key: self._first_argument_int(member_attrs[key][1]) for key in ("align", "size")
+            layout = {key: self._layout_argument(key, member_attrs[key][1]) for key in ("align", "size")
                       if key in member_attrs}
             members.append(t.StructMember(name, member_type, layout.get("align"), layout.get("size")))
             member_attributes.append((member, member_attrs, member_type))
@@ -385,11 +385,15 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                             self.ctx.span(where))
         return result
 
-    def _first_argument_int(self, args: list[ts.Node]) -> int | None:
-        """The integer value of an attribute's first argument when it is a known constant."""
+    def _layout_argument(self, key: str, args: list[ts.Node]) -> int | None:
+        """@align and @size fix the layout before any override is known: they take const-expressions only."""
         if not args:
             return None
         typed = self.value(args[0])
+        if typed.type is not t.ERROR and not typed.const:
+            self.ctx.report("T014", f"@{key} requires a const-expression; "
+                                    f"{'an override' if typed.override else 'a runtime value'} is known too late "
+                                    "for a struct's layout", self.ctx.span(args[0]))
         value = typed.value
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 

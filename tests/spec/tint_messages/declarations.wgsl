@@ -412,3 +412,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let texel = textureLoad(frames, gid.xy, 0);
 //            ^ T004 no matching call to 'textureLoad' with arguments (texture_mu
 }
+
+// === validator:requires-but-expression-is (@align of an override)
+override lane_bytes = 16;
+struct Params {
+  @align(lane_bytes) scale: f32,
+//       ^ T014 @align requires a const-expression; an override is known too
+}
+@compute @workgroup_size(64)
+fn main() {}
+
+// === validator:requires-but-expression-is (@size of an override)
+override lane_bytes: u32 = 16u;
+struct Params {
+  @size(lane_bytes * 2u) scale: f32,
+//      ^ T014 @size requires a const-expression; an override is known too
+}
+@compute @workgroup_size(64)
+fn main() {}
+
+// === accepted: @align and @size of const-expressions
+const lane_bytes = 16u;
+struct Params {
+  @align(lane_bytes) scale: f32,
+  @size(lane_bytes * 2u) bias: f32,
+}
+@group(0) @binding(0) var<uniform> params: Params;
+@compute @workgroup_size(64)
+fn main() { _ = params.scale + params.bias; }
