@@ -69,9 +69,20 @@ def case_id(suite: str, case) -> str:
     return f"{suite}/{case.id}"
 
 
+def matches(pattern: str, message: str) -> bool:
+    """Whether Tint's printed `message` is an instance of a template's `pattern`.
+
+    Tint prints styled pieces (`style::Attribute("@location")`, types, code) in
+    quotes that the source text of the template does not show, so quotes are
+    ignored on both sides.
+    """
+    return (re.fullmatch(pattern, message, flags=re.DOTALL) is not None
+            or re.fullmatch(pattern.replace("'", ""), message.replace("'", ""), flags=re.DOTALL) is not None)
+
+
 def best_template(message: str, messages: list[dict]) -> dict | None:
     """The template with the most literal text that matches `message` whole."""
-    found = [m for m in messages if re.fullmatch(m["pattern"], message, flags=re.DOTALL)]
+    found = [m for m in messages if matches(m["pattern"], message)]
     return max(found, key=lambda m: len(m["template"].replace("{}", ""))) if found else None
 
 

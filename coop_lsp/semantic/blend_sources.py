@@ -30,6 +30,7 @@ class BlendSourceChecker:
         if not ctx.require_enable(EXTENSION, _name_of(first_attribute), "'@blend_src'"):
             return
         seen: dict[int, ts.Node] = {}
+        unknown = False
         first_type = None
         for node, attrs, member_type in blended:
             attribute, args = attrs["blend_src"]
@@ -53,6 +54,8 @@ class BlendSourceChecker:
                 return
             if value is not None:
                 seen.setdefault(value, attribute)
+            else:
+                unknown = True  # not an integer (reported with the attribute): it may be the missing one
         for node, attrs, _ in members:
             if "location" in attrs and "blend_src" not in attrs:
                 ctx.report("T020", "'@blend_src' and '@location' are used on one member while this member has "
@@ -61,7 +64,7 @@ class BlendSourceChecker:
                            related=(Related(ctx.span(first_attribute), "'@blend_src' is used here"),))
                 return
         for value in (0, 1):
-            if seen and value not in seen:
+            if seen and value not in seen and not unknown:
                 ctx.report("T020", f"'@blend_src({value})' is missing when '@blend_src' is used: dual-source "
                                    "blending needs both sources", ctx.span(_name_of(first_attribute)))
                 return

@@ -318,6 +318,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             builtin = member_attrs.get("builtin")
             if builtin is not None:
                 self.check_builtin_value(builtin[0], builtin[1], member_type)
+            if "color" in member_attrs:
+                self.check_color_value(member_attrs["color"][0], member_type, name_node)
             layout = {key: self._layout_argument(key, member_attrs[key][1]) for key in ("align", "size")
                       if key in member_attrs}
             members.append(t.StructMember(name, member_type, layout.get("align"), layout.get("size")))
@@ -517,6 +519,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             builtin = parameter_attrs.get("builtin")
             if builtin is not None:
                 self.check_builtin_value(builtin[0], builtin[1], parameters[-1])
+            if "color" in parameter_attrs:
+                self.check_color_value(parameter_attrs["color"][0], parameters[-1],
+                                       parameter.child_by_field_name("name") or parameter)
             if "blend_src" in parameter_attrs:
                 self.blend_source_outside_output(parameter_attrs["blend_src"][0], "a function parameter")
         symbol.parameters = tuple(parameters)
@@ -528,6 +533,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         builtin = return_attrs.get("builtin")
         if builtin is not None and symbol.return_type is not None:
             self.check_builtin_value(builtin[0], builtin[1], symbol.return_type)
+        if "color" in return_attrs and symbol.return_type is not None:
+            self.check_color_value(return_attrs["color"][0], symbol.return_type, return_node)
 
     def _entry_point_attributes(self, node: ts.Node, symbol: Symbol) -> None:
         for attribute in node.children:

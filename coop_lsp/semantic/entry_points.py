@@ -11,11 +11,13 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from ..core.diagnostic import Edit, Fix
+from ..core.diagnostic import Edit, Fix, Related
 from ..core.text import Span
 from . import types as t
 
 VEC3U = t.Vector(3, t.U32)
+MAX_CLIP_DISTANCES = 8
+FRAMEBUFFER_FETCH = "chromium_experimental_framebuffer_fetch"
 VEC4F = t.Vector(4, t.F32)
 
 
@@ -105,11 +107,30 @@ class EntryPointChecker:
                 return  # naga needs no enable for it
         if value.enable is not None:  # the matrix extensions imply 'subgroups' (require_enable knows)
             ctx.require_enable(value.enable, args[0], f"the builtin value '{name}'")
-        if value_type is t.ERROR or value.type is None:
+        if value_type is t.ERROR:
+            return
+        if name == "clip_distances":
+            if not (isinstance(value_type, t.Array) and value_type.element == t.F32
+                    and isinstance(value_type.count, int) and value_type.count <= MAX_CLIP_DISTANCES):
+                ctx.report("T003", f"the builtin value 'clip_distances' is an 'array<f32, N>' with N at most "
+                                   f"{MAX_CLIP_DISTANCES}, not '{value_type.describe()}'", ctx.span(args[0]))
+            return
+        if value.type is None:
             return
         if value_type != value.type:
             ctx.report("T003", f"the builtin value '{name}' has type '{value.type.describe()}', not "
                                f"'{value_type.describe()}'", ctx.span(args[0]))
+
+    def check_color_value(self, attribute: ts.Node, value_type: t.Type, declaration: ts.Node) -> None:
+        """`@color(N)`: a fragment input read from color attachment N (framebuffer fetch)."""
+        ctx = self.ctx
+        if not ctx.require_enable(FRAMEBUFFER_FETCH, attribute, "'@color'"):
+            return
+        if value_type is t.ERROR or numeric_scalar_or_vector(value_type):
+            return
+        ctx.report("T020", f"cannot apply '@color' to declaration of type '{value_type.describe()}': a color "
+                           "attachment is read as a numeric scalar or vector", ctx.span(declaration),
+                   related=(Related(ctx.span(attribute), "the '@color' attribute"),))
 
     def entry_point_io(self, node: ts.Node, stage: str, symbol) -> None:
         """Checks the user-defined IO of a vertex or fragment entry point."""
@@ -192,3 +213,8 @@ class EntryPointChecker:
                                             "can only read storage textures", where)
                     return
             order.extend(calls.get(function, []))
+
+
+def numeric_scalar_or_vector(value_type: t.Type) -> bool:
+    scalar = value_type.element if isinstance(value_type, t.Vector) else value_type
+    return isinstance(scalar, t.Scalar) and scalar.name in ("i32", "u32", "f32", "f16")

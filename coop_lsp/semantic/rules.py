@@ -160,7 +160,8 @@ VARIABLE_DECLARATION = register(Rule(
                 "theirs; only 'private' and 'function' variables may have an initializer; resource "
                 "variables (storage, uniform, textures, samplers) need both '@group' and '@binding', and "
                 "other variables may have neither; what lives in 'storage' or 'uniform' memory must be "
-                "host-shareable, so no 'bool' there.",
+                "host-shareable, so no 'bool' there. An entry point may use at most one 'immediate' "
+                "variable.",
     example="var<private, read_write> x: i32;   // only storage buffers have an access mode\n"
             "var<workgroup> tile: array<f32, 64> = array<f32, 64>();   // workgroup memory has no initializer",
     suppressible=False,
@@ -193,8 +194,10 @@ ENTRY_POINT_IO = register(Rule(
     code="T020", name="entry_point_io", severity=Severity.ERROR, layer="semantic",
     summary="An entry point's inputs or outputs without the attributes they need, or with ones that clash.",
     explanation="Every parameter and return value of an entry point (or each member of a struct used "
-                "there) is a '@builtin' value or a '@location' of a numeric scalar or vector, and each "
-                "location and builtin appears once per direction. '@interpolate' needs a '@location', "
+                "there) is one '@builtin' value, valid in that stage and direction, or one '@location' of a "
+                "numeric scalar or vector, and each location and builtin appears once per direction. With "
+                "`enable chromium_experimental_framebuffer_fetch;` a fragment input may instead be a "
+                "'@color(N)' of a numeric scalar or vector, each N once. '@interpolate' needs a '@location', "
                 "'@invariant' the position. A vertex shader returns '@builtin(position)'; a compute shader "
                 "has '@workgroup_size' and no '@location'. With `enable dual_source_blending;` a fragment "
                 "shader may return a struct with two members at '@location(0)', '@blend_src(0)' and "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from . import types as t
-from .entry_points import attributes
+from .entry_points import BUILTIN_VALUES, numeric_scalar_or_vector, attributes
 
 
 class StageIOChecker:
@@ -70,10 +70,26 @@ class StageIOChecker:
         ctx = self.ctx
         location, builtin = attrs.get("location"), attrs.get("builtin")
         color = attrs.get("color")  # framebuffer fetch: a fragment input read from a color attachment
+        direction = "input" if what == "parameter" else "output"
+        io = sorted((a[0] for a in (location, builtin, color) if a is not None), key=lambda n: n.start_byte)
+        if len(io) > 1:
+            return self._stage_error(f"'{ctx.text(io[1])}' is a second entry point IO attribute here: an input "
+                                     "or output is one builtin value, one '@location' or one '@color'", io[1])
+        if builtin is not None and builtin[1] and not self._builtin_in_stage(builtin, stage, direction):
+            return False
+        if color is not None:
+            if stage != "fragment" or direction != "input":
+                return self._stage_error("'@color' can only be used for fragment shader input: it reads the "
+                                         "color attachment the fragment will be blended into", color[0])
+            value = self.quiet_int(color[1][0]) if color[1] else None
+            colors = seen.setdefault("colors", set())
+            if value is not None and value in colors:
+                return self._stage_error(f"'@color({value})' appears multiple times", color[0])
+            colors.add(value)
         if location is not None and stage == "compute":
             return self._stage_error("'@location' cannot be used by compute shaders: their only inputs are "
                                      "builtin values", location[0])
-        if location is not None and not is_struct and not _numeric_scalar_or_vector(value_type):
+        if location is not None and not is_struct and not numeric_scalar_or_vector(value_type):
             return self._stage_error(f"cannot apply '@location' to declaration of type "
                                      f"'{value_type.describe()}': locations hold numeric scalars and vectors",
                                      where)
@@ -110,6 +126,15 @@ class StageIOChecker:
             return self._stage_error("'@invariant' must be applied to a '@builtin(position)'", invariant[0])
         return True
 
+    def _builtin_in_stage(self, builtin, stage: str, direction: str) -> bool:
+        name = self.ctx.text(builtin[1][0])
+        value = BUILTIN_VALUES.get(name)
+        if value is None or (stage, "out" if direction == "output" else "in") in value.uses:
+            return True
+        allowed = " or ".join(f"a {s} shader {'input' if d == 'in' else 'output'}" for s, d in value.uses)
+        return self._stage_error(f"'@builtin({name})' cannot be used for {stage} shader {direction}: it is only "
+                                 f"valid as {allowed}", builtin[0])
+
     def _interpolation(self, attrs, interpolate, value_type) -> bool:
         ctx = self.ctx
         attribute, args = interpolate
@@ -134,7 +159,3 @@ class StageIOChecker:
         self.ctx.report("T020", message, self.ctx.span(where))
         return False
 
-
-def _numeric_scalar_or_vector(value_type: t.Type) -> bool:
-    scalar = value_type.element if isinstance(value_type, t.Vector) else value_type
-    return isinstance(scalar, t.Scalar) and scalar.name in ("i32", "u32", "f32", "f16")

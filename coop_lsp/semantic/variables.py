@@ -143,17 +143,24 @@ class VariableChecker:
 
 
 class BindingChecker:
-    """Mixin of the checker: two resources an entry point uses may not share a binding."""
+    """Mixin of the checker: two resources an entry point uses may not share a binding, nor may it use two
+    immediate variables."""
 
     def binding_collisions(self, entry, uses: dict, calls: dict) -> None:
         ctx = self.ctx
         seen, order, bound = set(), [entry], {}
+        immediate = None
         while order:
             function = order.pop(0)
             if function in seen:
                 continue
             seen.add(function)
             for variable, _ in sorted(uses.get(function, []), key=lambda use: use[1].start):
+                if variable.space == "immediate":
+                    immediate = immediate or variable
+                    if immediate is not variable:
+                        self._second_immediate(entry, immediate, variable)
+                        return
                 if variable.space not in RESOURCE_SPACES:
                     continue
                 point = self._binding_point(variable.declaration)
@@ -170,6 +177,14 @@ class BindingChecker:
                                         Related(entry.span, f"the entry point '{entry.name}'")))
                     return
             order.extend(calls.get(function, []))
+
+    def _second_immediate(self, entry, first, second) -> None:
+        # Immediate data is one block per pipeline.
+        self.ctx.report("T017", f"entry point '{entry.name}' uses two 'immediate' variables, '{first.name}' and "
+                                f"'{second.name}'; a pipeline has one block of immediate data: put both values in "
+                                "one struct", entry.span,
+                        related=(Related(first.span, f"'{first.name}' is the first 'immediate' variable"),
+                                 Related(second.span, f"'{second.name}' is the second")))
 
     def _binding_point(self, node: ts.Node) -> tuple[int, int] | None:
         group, binding = _binding_attributes(node, self.ctx)

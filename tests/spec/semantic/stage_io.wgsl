@@ -137,3 +137,138 @@ struct Varyings {
 @fragment fn fs(v: Varyings) -> @location(0) vec4f {
   return vec4f(v.shade);
 }
+
+// === subgroup builtins as fragment inputs
+enable subgroups;
+@fragment fn fs(@builtin(subgroup_size) size: u32, @builtin(subgroup_invocation_id) lane: u32)
+    -> @location(0) vec4f {
+  return vec4f(f32(lane) / f32(size));
+}
+
+// === a builtin value in a stage that has no such input
+@fragment fn fs(@builtin(local_invocation_index) index: u32) -> @location(0) vec4f {
+//              ^ T020 '@builtin(local_invocation_index)' cannot be used for fragment shader input
+  return vec4f(f32(index));
+}
+
+// === an output builtin taken as an input
+@fragment fn fs(@builtin(frag_depth) depth: f32) -> @location(0) vec4f {
+//              ^ T020 cannot be used for fragment shader input: it is only valid as a fragment shader output
+  return vec4f(depth);
+}
+
+// === the sample mask in and out of one fragment shader
+struct Out {
+  @location(0) color: vec4f,
+  @builtin(sample_mask) mask: u32,
+}
+@fragment fn fs(@builtin(sample_mask) mask: u32) -> Out {
+  return Out(vec4f(1.0), mask & 1u);
+}
+
+// === a location and a builtin on one struct member
+struct In {
+  @builtin(position) @location(1) position: vec4f,
+//                   ^ T020 second entry point IO attribute
+}
+@fragment fn fs(input: In) -> @location(0) vec4f {
+  return input.position;
+}
+
+// === eight clip distances
+enable clip_distances;
+//     ^ D003 [info] 'clip-distances'
+struct VertexOut {
+  @builtin(position) position: vec4f,
+  @builtin(clip_distances) clip: array<f32, 8>,
+}
+@vertex fn vs() -> VertexOut {
+  return VertexOut(vec4f(0.0), array<f32, 8>());
+}
+
+// === clip distances of another element type
+enable clip_distances;
+//     ^ D003 [info] 'clip-distances'
+struct VertexOut {
+  @builtin(position) position: vec4f,
+  @builtin(clip_distances) clip: array<u32, 2>,
+//         ^ T003 'array<f32, N>' with N at most 8, not 'array<u32, 2>'
+}
+@vertex fn vs() -> VertexOut {
+  return VertexOut(vec4f(0.0), array<u32, 2>());
+}
+
+// === two color attachments read by one fragment shader
+enable chromium_experimental_framebuffer_fetch;
+//     ^ D003 [info] 'framebuffer-fetch'
+struct Attachments {
+  @color(0) albedo: vec4f,
+  @color(1) normal: vec4f,
+}
+@fragment fn fs(@builtin(position) p: vec4f, inputs: Attachments) -> @location(0) vec4f {
+  return inputs.albedo * inputs.normal.w;
+}
+
+// === a color attachment read as a struct member of a type that is not numeric
+enable chromium_experimental_framebuffer_fetch;
+//     ^ D003 [info] 'framebuffer-fetch'
+struct Attachments {
+  @color(0) albedo: vec4f,
+  @color(1) flags: array<u32, 2>,
+//          ^ T020 cannot apply '@color' to declaration of type 'array<u32, 2>'
+}
+@fragment fn fs(inputs: Attachments) -> @location(0) vec4f {
+  return inputs.albedo;
+}
+
+// === a color attachment written as an output
+enable chromium_experimental_framebuffer_fetch;
+//     ^ D003 [info] 'framebuffer-fetch'
+@fragment fn fs() -> @color(0) vec4f {
+//                   ^ T020 '@color' can only be used for fragment shader input
+  return vec4f(1.0);
+}
+
+// === one immediate variable used by two entry points
+var<immediate> scale: f32;
+@compute @workgroup_size(64) fn a() { let x = scale; }
+@compute @workgroup_size(64) fn b() { let y = scale * 2.0; }
+
+// === two immediate variables, one reached through a helper
+var<immediate> scale: f32;
+var<immediate> offset: f32;
+fn shifted() -> f32 { return offset; }
+@compute @workgroup_size(64) fn main() {
+//                              ^ T017 uses two 'immediate' variables, 'scale' and 'offset'
+  let x = scale + shifted();
+}
+
+// === every compute builtin value as an input
+@compute @workgroup_size(8, 8)
+fn main(@builtin(local_invocation_id) lid: vec3u, @builtin(local_invocation_index) index: u32,
+        @builtin(global_invocation_id) gid: vec3u, @builtin(workgroup_id) wid: vec3u,
+        @builtin(num_workgroups) groups: vec3u) {
+  _ = lid.x + index + gid.y + wid.z + groups.x;
+}
+
+// === the vertex builtin inputs and an invariant position
+struct VertexOut {
+  @builtin(position) @invariant position: vec4f,
+  @location(0) @interpolate(flat, either) instance: u32,
+}
+@vertex fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VertexOut {
+  return VertexOut(vec4f(f32(vertex)), instance);
+}
+
+// === the fragment builtin inputs
+@fragment fn fs(@builtin(position) p: vec4f, @builtin(front_facing) front: bool,
+                @builtin(sample_index) sample: u32) -> @location(0) vec4f {
+  return select(p, vec4f(f32(sample)), front);
+}
+
+// === an immediate struct read by a vertex shader
+struct Push { scale: f32, offset: f32 }
+var<immediate> push: Push;
+@vertex fn vs(@builtin(vertex_index) vertex: u32) -> @builtin(position) vec4f {
+  return vec4f(f32(vertex) * push.scale + push.offset);
+}
