@@ -53,8 +53,12 @@ class AttributeChecker:
 
     function_returns: bool | None = None  # for '@must_use': whether the function being looked at returns
 
-    def check_attributes(self, nodes: list[ts.Node], kind: str, member_type: t.Type | None = None) -> None:
-        """The attributes of one declaration (`nodes`), of the given kind (a key of _ALLOWED)."""
+    def check_attributes(self, nodes: list[ts.Node], kind: str, member_type: t.Type | None = None,
+                         natural_align: bool = False) -> None:
+        """The attributes of one declaration (`nodes`), of the given kind (a key of _ALLOWED).
+
+        natural_align: a member's @align must be a multiple of its type's alignment (Tint asks it of
+        members of structs that can be host-shared or constructed, the only ones it lays out on their own)."""
         ctx = self.ctx
         seen: dict[str, ts.Node] = {}
         allowed = _ALLOWED[kind]
@@ -78,7 +82,7 @@ class AttributeChecker:
                 hint = " (it belongs on compute shaders)" if name == "workgroup_size" else ""
                 ctx.report("T023", f"'@{name}' is not valid for {_WHERE[kind]}{hint}", ctx.span(attribute))
                 continue
-            self._attribute_value(attribute, name, member_type)
+            self._attribute_value(attribute, name, member_type, natural_align)
         if len(filters) > 1:
             check_diagnostic_controls(ctx, filters, "attribute", allow_repeats=False)
         stages = [seen[s] for s in ("compute", "vertex", "fragment") if s in seen]
@@ -130,7 +134,7 @@ class AttributeChecker:
         self.ctx.report("T014", f"value {value} cannot be represented as '{target.describe()}'", self.ctx.span(node))
         return False
 
-    def _attribute_value(self, attribute: ts.Node, name: str, member_type) -> None:
+    def _attribute_value(self, attribute: ts.Node, name: str, member_type, natural_align: bool = False) -> None:
         ctx = self.ctx
         arguments = attribute.child_by_field_name("arguments")
         args = [a for a in (arguments.named_children if arguments is not None else []) if not a.is_extra]
@@ -157,6 +161,13 @@ class AttributeChecker:
                                related=(Related(ctx.span(first), f"'@id({value})' is first used here"),))
         elif name == "align" and (value <= 0 or value & (value - 1)):
             ctx.report("T023", f"'@align' value must be a positive power of two, not {value}", ctx.span(args[0]))
+        elif name == "align" and natural_align and member_type is not None and member_type is not t.ERROR \
+                and value % (natural := size_and_align(member_type)[1]):
+            ctx.report("T023", f"'@align({value})' is below the alignment of '{member_type.describe()}' "
+                               f"({natural} bytes); use a multiple of {natural}", ctx.span(args[0]))
+        elif name == "size" and isinstance(member_type, t.Array) and not isinstance(member_type.count, int):
+            ctx.report("T023", f"'@size' needs a member whose size is known when the pipeline is created; "
+                               f"'{member_type.describe()}' has no fixed size", ctx.span(attribute))
         elif name == "size" and member_type is not None:
             size = size_and_align(member_type)[0]
             if value <= 0 or size is not None and value < size:

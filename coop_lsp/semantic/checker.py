@@ -154,10 +154,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             body = node.child_by_field_name("body")
             members = [m for m in (body.named_children if body is not None else []) if m.type == "struct_member"]
             types = {m.name: m.type for m in symbol.type.members} if isinstance(symbol.type, t.Struct) else {}
+            natural_align = isinstance(symbol.type, t.Struct) and (t.is_host_shareable(symbol.type)
+                                                                   or _constructible(symbol.type))
             for member in members:
                 name = member.child_by_field_name("name")
                 self.check_attributes([c for c in member.children if c.type == "attribute"], "member",
-                                      types.get(self.ctx.text(name)) if name is not None else None)
+                                      types.get(self.ctx.text(name)) if name is not None else None, natural_align)
             return
         if kind in ("var", "override", "const", "let", "alias"):
             self.check_attributes(own, kind)
@@ -384,13 +386,17 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             if isinstance(member_type, t.Pointer):
                 self.ctx.report("T003", f"'{member_type.describe()}' cannot be the type of a struct member: "
                                         "pointers are not storable", self.ctx.span(type_node))
+            elif isinstance(member_type, t.Array) and isinstance(member_type.count, str):
+                self.ctx.report("T003", f"'{member_type.describe()}' cannot be the type of a struct member: an "
+                                        "array with an 'override' element count can only be the type of a "
+                                        "'var<workgroup>'", self.ctx.span(type_node))
             member_attrs = attributes(member, self.ctx)
             builtin = member_attrs.get("builtin")
             if builtin is not None:
                 self.check_builtin_value(builtin[0], builtin[1], member_type)
             if "color" in member_attrs:
                 self.check_color_value(member_attrs["color"][0], member_type, name_node)
-            layout = {key: self._first_argument_int(member_attrs[key][1]) for key in ("align", "size")
+            layout = {key: self._layout_argument(key, member_attrs[key][1]) for key in ("align", "size")
                       if key in member_attrs}
             members.append(t.StructMember(name, member_type, layout.get("align"), layout.get("size")))
             member_attributes.append((member, member_attrs, member_type))
@@ -435,6 +441,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                        ctx.span(value_node))
         if symbol.kind == "override" and initializer is not None and not initializer.override:
             ctx.report("T014", "'override' initializer requires an override-expression", ctx.span(value_node))
+        if symbol.kind == "var" and module_scope and initializer is not None and not initializer.override \
+                and initializer.type is not t.ERROR:
+            # Module-scope variables are initialized before any invocation runs: nothing runtime exists yet.
+            ctx.report("T014", "a module-scope 'var' initializer requires a const- or override-expression; this is "
+                               "a runtime value", ctx.span(value_node))
         if declared is not None and initializer is not None:
             if self.expect_convertible(value_node, initializer.type, declared, "initializer"):
                 initializer = self._convert_constant(value_node, initializer, declared)
@@ -461,11 +472,15 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                             self.ctx.span(where))
         return result
 
-    def _first_argument_int(self, args: list[ts.Node]) -> int | None:
-        """The integer value of an attribute's first argument when it is a known constant."""
+    def _layout_argument(self, key: str, args: list[ts.Node]) -> int | None:
+        """@align and @size fix the layout before any override is known: they take const-expressions only."""
         if not args:
             return None
         typed = self.value(args[0])
+        if typed.type is not t.ERROR and not typed.const:
+            self.ctx.report("T014", f"@{key} requires a const-expression; "
+                                    f"{'an override' if typed.override else 'a runtime value'} is known too late "
+                                    "for a struct's layout", self.ctx.span(args[0]))
         value = typed.value
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 

@@ -465,8 +465,12 @@ class ExpressionChecker:
             return self.infer_construct(node, name_node, name, arg_nodes)
         if symbol is not None and symbol.kind in ("struct", "alias") or symbol is None and is_type_name(name):
             constructed = self.resolve_type(callee)
-            if isinstance(constructed, t.Array) and constructed.count is None:
-                ctx.report("T003", "cannot construct a runtime-sized array; give it a size", ctx.span(callee))
+            overridden = isinstance(constructed, t.Array) and isinstance(constructed.count, str)
+            if isinstance(constructed, t.Array) and constructed.count is None or overridden:
+                ctx.report("T003", f"cannot construct '{constructed.describe()}': its element count is an "
+                                   "'override', known only when the pipeline is created; write the elements of a "
+                                   "'var<workgroup>' instead" if overridden else
+                           "cannot construct a runtime-sized array; give it a size", ctx.span(callee))
                 for arg in arg_nodes:
                     self.value(arg)
                 return ERROR

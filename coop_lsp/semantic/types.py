@@ -186,7 +186,7 @@ TEXEL_FORMATS = F32_TEXEL_FORMATS + I32_TEXEL_FORMATS + U32_TEXEL_FORMATS
 
 # Every texture type by name: its kind and its dimensionality.
 SAMPLED_TEXTURES = ("texture_1d", "texture_2d", "texture_2d_array", "texture_3d", "texture_cube",
-                    "texture_cube_array", "texture_multisampled_2d")
+                    "texture_cube_array", "texture_multisampled_2d", "texture_multisampled_2d_array")
 DEPTH_TEXTURES = ("texture_depth_2d", "texture_depth_2d_array", "texture_depth_cube", "texture_depth_cube_array",
                   "texture_depth_multisampled_2d")
 STORAGE_TEXTURES = ("texture_storage_1d", "texture_storage_2d", "texture_storage_2d_array", "texture_storage_3d")

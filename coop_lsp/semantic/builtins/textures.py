@@ -27,7 +27,8 @@ _INTS = dict(I=INDEX, A=INDEX, L=INDEX, S=INDEX)
 _COORDS = {"1d": ("I", "f32", "u32"), "2d": ("vec2<I>", "vec2<f32>", "vec2<u32>"),
            "2d_array": ("vec2<I>", "vec2<f32>", "vec2<u32>"), "3d": ("vec3<I>", "vec3<f32>", "vec3<u32>"),
            "cube": ("vec3<I>", "vec3<f32>", "vec2<u32>"), "cube_array": ("vec3<I>", "vec3<f32>", "vec2<u32>"),
-           "multisampled_2d": ("vec2<I>", "vec2<f32>", "vec2<u32>")}
+           "multisampled_2d": ("vec2<I>", "vec2<f32>", "vec2<u32>"),
+           "multisampled_2d_array": ("vec2<I>", "vec2<f32>", "vec2<u32>")}
 _OFFSETS = {"2d": "vec2<i32>", "2d_array": "vec2<i32>", "3d": "vec3<i32>"}
 
 
@@ -54,6 +55,7 @@ def _dimensions() -> tuple:
         out += [_o(f"(t: texture_{dim}<ST>) -> {size}", ST=SAMPLED_TYPES),
                 _o(f"(t: texture_{dim}<ST>, level: L) -> {size}", ST=SAMPLED_TYPES)]
     out.append(_o("(t: texture_multisampled_2d<ST>) -> vec2<u32>", ST=SAMPLED_TYPES))
+    out.append(_o("(t: texture_multisampled_2d_array<ST>) -> vec2<u32>", ST=SAMPLED_TYPES))
     for dim in ("2d", "2d_array", "cube", "cube_array"):
         out += [_o(f"(t: texture_depth_{dim}) -> vec2<u32>"), _o(f"(t: texture_depth_{dim}, level: L) -> vec2<u32>")]
     out.append(_o("(t: texture_depth_multisampled_2d) -> vec2<u32>"))
@@ -90,6 +92,8 @@ def _load() -> tuple:
                       ST=SAMPLED_TYPES))
     out.append(_o("(t: texture_multisampled_2d<ST>, coords: vec2<I>, sample_index: S) -> vec4<ST>",
                   ST=SAMPLED_TYPES))
+    out.append(_o("(t: texture_multisampled_2d_array<ST>, coords: vec2<I>, array_index: A, sample_index: S) "
+                  "-> vec4<ST>", ST=SAMPLED_TYPES))
     out.append(_o("(t: texture_depth_2d, coords: vec2<I>, level: L) -> f32"))
     out.append(_o("(t: texture_depth_2d_array, coords: vec2<I>, array_index: A, level: L) -> f32"))
     out.append(_o("(t: texture_depth_multisampled_2d, coords: vec2<I>, sample_index: S) -> f32"))
@@ -116,12 +120,14 @@ def _store() -> tuple:
 
 def _counts() -> dict:
     layers = tuple(_o(f"(t: {name}) -> u32", ST=SAMPLED_TYPES) for name in (
-        "texture_2d_array<ST>", "texture_cube_array<ST>", "texture_depth_2d_array", "texture_depth_cube_array"))
+        "texture_2d_array<ST>", "texture_cube_array<ST>", "texture_multisampled_2d_array<ST>", "texture_depth_2d_array",
+        "texture_depth_cube_array"))
     layers += (_o("(t: texture_storage_2d_array<F, AM>) -> u32", F=t.TEXEL_FORMATS, AM=t.ACCESS_MODES),)
     levels = tuple(_o(f"(t: texture_{dim}<ST>) -> u32", ST=SAMPLED_TYPES)
                    for dim in ("1d", "2d", "2d_array", "3d", "cube", "cube_array"))
     levels += tuple(_o(f"(t: texture_depth_{dim}) -> u32") for dim in ("2d", "2d_array", "cube", "cube_array"))
     samples = (_o("(t: texture_multisampled_2d<ST>) -> u32", ST=SAMPLED_TYPES),
+               _o("(t: texture_multisampled_2d_array<ST>) -> u32", ST=SAMPLED_TYPES),
                _o("(t: texture_depth_multisampled_2d) -> u32"))
     return {"layers": layers, "levels": levels, "samples": samples}
 
