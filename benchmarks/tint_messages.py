@@ -164,6 +164,8 @@ def _template(operands: list[str]) -> str:
             pieces.append("{}")
     text = "".join(pieces)
     text = text.replace('\\"', '"').replace("\\n", " ").replace("\\'", "'")
+    if text.rstrip().endswith(":"):  # the rest is streamed in after the call (the names of a cycle)
+        text = text.rstrip() + " {}"
     return re.sub(r"(\{\})+", "{}", text)
 
 

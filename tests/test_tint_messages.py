@@ -17,6 +17,13 @@ bool Validator::Things() const {
 }
 """
 
+DEPENDENCY_GRAPH = """
+void DependencyScanner::CyclicDependencyFound(const DependencyEdge& edge) {
+    auto& err = AddError(edge.source) << "cyclic dependency found: ";
+    err << KindOf(edge.from) << " -> " << KindOf(edge.to);
+}
+"""
+
 
 def _message(template: str):
     [found] = [m for m in extract({"validator.cc": VALIDATOR}) if m.template == template]
@@ -39,3 +46,9 @@ def test_a_leading_space_is_allowed():
     message = _message("The type atomic<vec2u> cannot be used without the extension {}")
     assert re.fullmatch(message.pattern,
                         " The type 'atomic<vec2u>' cannot be used without the extension 'atomic_vec2u_min_max'")
+
+
+def test_a_message_ending_in_a_colon_takes_what_is_streamed_in_later():
+    [message] = extract({"dependency_graph.cc": DEPENDENCY_GRAPH})
+    assert re.fullmatch(message.pattern, "cyclic dependency found: 'f' -> 'g' -> 'f'")
+    assert message.id == "dependency_graph:cyclic-dependency-found"
