@@ -115,10 +115,16 @@ _NAGA_STRIDE = re.compile(r"no matching call to 'coop(Load|Store)T?' with argume
                           r"(?!u32\b)")
 
 
+# A stride literal that no u32 holds (-1), which naga passes on unchecked.
+_NAGA_STRIDE_VALUE = re.compile(r"cannot be represented as 'u32' \(the 'stride' argument of 'coop(Load|Store)T?'\)$")
+
+
 def deliberate(record: dict) -> str | None:
     first = record.get("ours_first") or [None, None, ""]
-    if record["oracle"] == "naga" and first[0] == "T004" and _NAGA_STRIDE.match(first[2]):
-        return "naga accepts a coopLoad/coopStore stride of any scalar type (even 16.5); the proposal's is u32"
+    if record["oracle"] == "naga" and (first[0] == "T004" and _NAGA_STRIDE.match(first[2])
+                                       or first[0] == "T014" and _NAGA_STRIDE_VALUE.search(first[2])):
+        return "naga accepts a coopLoad/coopStore stride of any scalar type and value (even 16.5 or -1); " \
+               "the proposal's is a u32"
     return DELIBERATE.get((record["oracle"], first[0])) or DELIBERATE.get(("*", first[0]))
 
 

@@ -84,3 +84,12 @@ def test_a_call_wrapped_in_a_non_uniform_branch():
     assert "if (mutant_non_uniform == 0u) { workgroupBarrier(); }" in mutated
     assert "var<private> mutant_non_uniform: u32;" in mutated
     assert description == "line 2: call wrapped in a branch on a non-uniform value"
+
+
+def test_a_negative_stride_naga_passes_unchecked_is_a_deliberate_difference():
+    # naga 29 does not type-check coopLoad's stride; coop-lint holds it to the proposal's u32.
+    record = {"category": "false_error", "oracle": "naga",
+              "ours_first": ["T014", 3, "value -1 cannot be represented as 'u32' (the 'stride' argument of 'coopLoad')"]}
+    assert differential.deliberate(record)
+    record["ours_first"] = ["T014", 3, "value -1 cannot be represented as 'u32'"]
+    assert not differential.deliberate(record)

@@ -599,10 +599,12 @@ class ExpressionChecker:
                                         and t.element_scalar(a.type).is_abstract for a in args):
             # A call evaluated at run time takes concrete values: what stays abstract becomes i32 or f32.
             at_run_time = builtin.category in _RUNTIME_ONLY_CATEGORIES or not all(a.const for a in args)
-            for arg_node, arg, expected in zip(arg_nodes, args, parameter_types(best)):
+            parameters = [p.name for p in best.overload.parameters]
+            for index, (arg_node, arg, expected) in enumerate(zip(arg_nodes, args, parameter_types(best))):
                 if expected is not None and at_run_time:
                     expected = t.concretize(expected)
-                if expected is not None and not self.check_materialized(arg_node, arg, expected):
+                where = f"the '{parameters[index]}' argument of '{name}'" if index < len(parameters) else None
+                if expected is not None and not self.check_materialized(arg_node, arg, expected, where):
                     return ERROR
         self.after_builtin_call(name, best, template_args, args, arg_nodes)
         if best.result is None:
@@ -862,10 +864,10 @@ class ExpressionChecker:
             return False
         return typed is None or self.check_materialized(node, typed, expected)
 
-    def check_materialized(self, node: ts.Node, typed: Typed, target: t.Type) -> bool:
+    def check_materialized(self, node: ts.Node, typed: Typed, target: t.Type, where: str | None = None) -> bool:
         """An abstract constant given a concrete type (by a declaration, an argument, an operand, an
         attribute) must fit that type; compilers report it where the conversion happens. False when
-        it does not fit (and that is reported)."""
+        it does not fit (and that is reported, naming `where` the value goes when given)."""
         source, goal = _leaf_scalar(typed.type), _leaf_scalar(target)
         if source is None or goal is None or not source.is_abstract or goal.is_abstract or not typed.const:
             return True
@@ -874,7 +876,7 @@ class ExpressionChecker:
             try:
                 c.convert(value, source, goal)
             except c.ConstError as error:
-                self.ctx.report("T014", str(error), self.ctx.span(node))
+                self.ctx.report("T014", f"{error} ({where})" if where else str(error), self.ctx.span(node))
                 return False
         return True
 
