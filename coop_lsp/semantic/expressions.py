@@ -368,10 +368,13 @@ class ExpressionChecker:
             return ERROR
         value = components = None
         if isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
-            try:
-                value = c.binary(operator, left.value, right.value, _operand_scalar(operator, left.type, right.type))
-            except c.ConstError as error:
-                ctx.report("T014", str(error), ctx.span(node))
+            # A run-time operand folds to None: skip finding the operands' common type for nothing.
+            if left.value is not None and right.value is not None:
+                try:
+                    value = c.binary(operator, left.value, right.value,
+                                     _operand_scalar(operator, left.type, right.type))
+                except c.ConstError as error:
+                    ctx.report("T014", str(error), ctx.span(node))
         elif isinstance(result, t.Vector):
             components = self._fold_componentwise(node, operator, left, right, result.size)
         if left.value is None and left.components is None and right.const:

@@ -27,7 +27,7 @@ from .levels import BARRIERS, DERIVATIVES, MATRIX_BUILTINS
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 # Every subgroup and quad builtin, both subgroup matrix type families and naga's coop_mat types and
 # builtins begin so.
-_PREFIXES = (b"subgroup", b"quad", b"coop")
+_PREFIXED = re.compile(rb"(?<![A-Za-z0-9_])(?:subgroup|quad|coop)")
 _REQUIRING = frozenset(name.encode() for name in BARRIERS | DERIVATIVES | MATRIX_BUILTINS) | frozenset(
     builtin.name.encode() for table in MATRIX_TABLES.values() for builtin in table)
 # Module-scope declarations whose names, used in a function, may bring a requirement with them: a
@@ -54,12 +54,12 @@ def quiet_functions(root: ts.Node, data: bytes, model: SemanticModel) -> set[int
         if node.type != "function_declaration":
             continue
         own = node.child_by_field_name("name")
-        if own is None:
+        if own is None or _PREFIXED.search(data, node.start_byte, node.end_byte):
             continue
         # Around its own name: a use of it in the body (recursion) keeps the function in.
         words = set(_WORD.findall(data, node.start_byte, own.start_byte))
         words.update(_WORD.findall(data, own.end_byte, node.end_byte))
-        if words & names or words & _REQUIRING or any(word.startswith(_PREFIXES) for word in words):
+        if words & names or words & _REQUIRING:
             continue
         quiet.add(node.start_byte)
     return quiet
