@@ -42,9 +42,12 @@ class Typed:
     vector_part = False
     repeated_swizzle = False  # `v.xx`: a swizzle that names a component twice cannot be assigned
 
-    def __post_init__(self) -> None:
-        # Every const-expression is also an override-expression.
-        self.override = self.override or self.const
+    # Written out rather than generated with a __post_init__: one call less for every expression.
+    def __init__(self, type: t.Type, value: object = None, symbol: Symbol | None = None, const: bool = False,
+                 override: bool = False, components: tuple | None = None) -> None:
+        self.type, self.value, self.symbol, self.const = type, value, symbol, const
+        self.override = override or const  # every const-expression is also an override-expression
+        self.components = components
 
 
 def _vector_part(typed: Typed, repeated: bool = False) -> Typed:
@@ -178,7 +181,7 @@ class ExpressionChecker:
         if symbol.kind == "function":
             ctx.report("T003", f"function '{name}' cannot be used as a value; call it", ctx.span(node))
             return ERROR
-        value_type = self.symbol_type(symbol, via=node)
+        value_type = symbol.type if symbol.resolved else self.symbol_type(symbol, via=node)
         if symbol.kind == "var":
             return Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
         if symbol.kind == "const":
