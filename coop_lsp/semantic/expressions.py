@@ -24,6 +24,7 @@ _SWIZZLE_SETS = ("xyzw", "rgba")
 _INFERABLE = re.compile(r"^(vec[234]|mat[234]x[234]|array)$")
 _ARITHMETIC = {"+", "-", "*", "/", "%"}
 _COMPARISON = {"<", ">", "<=", ">=", "==", "!="}
+_CHECKED_RIGHT_OPERATORS = {"/", "%", "<<", ">>"}  # the ones _check_constant_right_operand has a rule for
 
 
 @dataclass
@@ -380,7 +381,7 @@ class ExpressionChecker:
                     ctx.report("T014", str(error), ctx.span(node))
         elif isinstance(result, t.Vector):
             components = self._fold_componentwise(node, operator, left, right, result.size)
-        if left.value is None and left.components is None and right.const:
+        if operator in _CHECKED_RIGHT_OPERATORS and left.value is None and left.components is None and right.const:
             known = right.components if right.components is not None else (right.value,)
             if all(isinstance(v, int) and not isinstance(v, bool) for v in known):
                 self._check_constant_right_operand(node, operator, left.type, known)
