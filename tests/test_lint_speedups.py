@@ -69,3 +69,52 @@ def test_of_several_goals_the_nearest_is_found_and_among_equals_the_first_met():
     assert graph.path_to(start, {far, near_a}) == [start, near_a]
     assert graph.path_to(start, {near_a, near_b}) == [start, near_b]  # met first: its edge comes first
     assert graph.path_to(start, {far}) == [start, hop, far]
+
+
+def _quiet_names(source: str) -> set[str]:
+    from coop_lsp.analysis.uniformity.quiet import quiet_functions
+    from coop_lsp.semantic.checker import check
+    from coop_lsp.syntax import parse
+
+    parsed = parse(source)
+    _, model = check(parsed, None, "auto")
+    quiet = quiet_functions(parsed.root, parsed.source.data, model)
+    return {parsed.source.text[f.child_by_field_name("name").start_byte:f.child_by_field_name("name").end_byte]
+            for f in parsed.root.named_children if f.start_byte in quiet}
+
+
+def test_only_functions_that_name_no_requirement_wait_for_a_caller():
+    source = """enable chromium_experimental_subgroup_matrix;
+enable f16;
+alias Left = subgroup_matrix_left<f16, 8, 8>;
+fn plain(x: u32) -> u32 { return x * 2u + u32(abs(f32(x))); }
+fn barrier() { workgroupBarrier(); }
+fn caller(x: u32) -> u32 { return plain(x); }
+fn scan(x: u32) -> u32 { return subgroupAdd(x); }
+fn aliased() { var m: Left; }
+fn derivative(x: f32) -> f32 { return dpdx(x); }
+"""
+    assert _quiet_names(source) == {"plain"}
+
+
+def test_a_module_scope_matrix_keeps_every_function_analysed():
+    source = """enable chromium_experimental_subgroup_matrix;
+enable f16;
+var<private> m: subgroup_matrix_left<f16, 8, 8>;
+fn plain(x: u32) -> u32 { return x * 2u; }
+"""
+    assert _quiet_names(source) == set()
+
+
+def test_a_quiet_function_still_carries_non_uniformity_to_its_caller():
+    from coop_lsp.lint import lint_source
+
+    source = """fn twice(x: u32) -> u32 { return x * 2u; }
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) lane: u32) {
+  if (twice(lane) > 3u) { workgroupBarrier(); }
+}
+"""
+    findings = [d for d in lint_source(source).diagnostics if "workgroupBarrier" in d.message]
+    assert len(findings) == 1
+    assert any("local_invocation_index" in r.message or "lane" in r.message for r in findings[0].related)

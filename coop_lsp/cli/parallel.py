@@ -8,6 +8,14 @@ next. When a worker's process ends without answering, a new worker takes its
 place and tries the job once more (the first may have died of something
 else, or before it even started it); if that one dies too, the job gets
 `on_death`'s result. The other jobs go on.
+
+Each worker has the next job in its pipe before it finishes the current one
+(IN_FLIGHT jobs at a time): on a busy machine the parent may wait
+milliseconds to be scheduled, and a worker that had to wait for it after
+every file sat idle for a good part of the run. Answers come back in the
+order the jobs were sent, so the first unanswered job is the one a dead
+worker was running; the ones behind it never started and go back to the
+queue without counting a death.
 """
 
 from __future__ import annotations
@@ -15,9 +23,17 @@ from __future__ import annotations
 import multiprocessing
 import os
 import traceback
+from collections import deque
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
+
+
+IN_FLIGHT = 2  # jobs in each worker's pipe at a time
+# A job sent ahead fits in the pipe's buffer (a socket pair's holds 200 KiB on Linux), so sending it
+# never blocks the parent.
+MAX_AHEAD_BYTES = 32 * 1024
 
 
 def default_jobs() -> int:
@@ -34,7 +50,7 @@ def run_parallel(jobs: Sequence[Any], work: Callable[[Any], Any], workers: int,
     context = _context()
     results: list[Any] = [None] * len(jobs)
     waiting = list(range(len(jobs) - 1, -1, -1))  # popped from the end: first job first
-    running: dict[Connection, tuple[Any, int | None]] = {}  # connection -> (process, job index)
+    running: dict[Connection, tuple[Any, deque[int]]] = {}  # connection -> (process, jobs sent, unanswered)
     deaths = [0] * len(jobs)
 
     def start() -> None:
@@ -42,19 +58,24 @@ def run_parallel(jobs: Sequence[Any], work: Callable[[Any], Any], workers: int,
         process = context.Process(target=_serve, args=(child, work), daemon=True)
         process.start()
         child.close()
-        running[parent] = (process, None)
+        running[parent] = (process, deque())
         feed(parent)
 
     def feed(connection: Connection) -> None:
-        process, _ = running[connection]
-        if waiting:
+        process, sent = running[connection]
+        while waiting and len(sent) < IN_FLIGHT:
+            payload = ForkingPickler.dumps(jobs[waiting[-1]])
+            if sent and len(payload) > MAX_AHEAD_BYTES:
+                # It would wait in the pipe while the worker may be blocked sending a large answer: the
+                # parent, blocked sending it, would never read that answer. Sent when the worker is free.
+                break
             index = waiting.pop()
-            running[connection] = (process, index)
+            sent.append(index)
             try:
-                connection.send(jobs[index])
+                connection.send_bytes(payload)
             except (BrokenPipeError, OSError):
-                pass  # it died already: found by the wait below
-        else:
+                return  # it died already: found by the wait below
+        if not sent:
             running.pop(connection)
             try:
                 connection.send(None)
@@ -75,7 +96,7 @@ def run_parallel(jobs: Sequence[Any], work: Callable[[Any], Any], workers: int,
                 if connection is None or connection in handled or connection not in running:
                     continue
                 handled.add(connection)
-                process, index = running[connection]
+                process, sent = running[connection]
                 try:
                     if not connection.poll():
                         raise EOFError
@@ -84,7 +105,9 @@ def run_parallel(jobs: Sequence[Any], work: Callable[[Any], Any], workers: int,
                     process.join()
                     running.pop(connection)
                     connection.close()
-                    if index is not None:
+                    if sent:
+                        index = sent.popleft()  # the job it was running
+                        waiting.extend(reversed(sent))  # never started: back to the queue, first one first
                         deaths[index] += 1
                         if deaths[index] < 2:
                             waiting.append(index)
@@ -93,6 +116,7 @@ def run_parallel(jobs: Sequence[Any], work: Callable[[Any], Any], workers: int,
                     if waiting:
                         start()
                     continue
+                index = sent.popleft()
                 results[index] = value if ok else on_error(jobs[index], value)
                 feed(connection)
     finally:

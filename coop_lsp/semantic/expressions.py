@@ -24,6 +24,7 @@ _SWIZZLE_SETS = ("xyzw", "rgba")
 _INFERABLE = re.compile(r"^(vec[234]|mat[234]x[234]|array)$")
 _ARITHMETIC = {"+", "-", "*", "/", "%"}
 _COMPARISON = {"<", ">", "<=", ">=", "==", "!="}
+_CHECKED_RIGHT_OPERATORS = {"/", "%", "<<", ">>"}  # the ones _check_constant_right_operand has a rule for
 
 
 @dataclass
@@ -43,9 +44,12 @@ class Typed:
     vector_part = False
     repeated_swizzle = False  # `v.xx`: a swizzle that names a component twice cannot be assigned
 
-    def __post_init__(self) -> None:
-        # Every const-expression is also an override-expression.
-        self.override = self.override or self.const
+    # Written out rather than generated with a __post_init__: one call less for every expression.
+    def __init__(self, type: t.Type, value: object = None, symbol: Symbol | None = None, const: bool = False,
+                 override: bool = False, components: tuple | None = None) -> None:
+        self.type, self.value, self.symbol, self.const = type, value, symbol, const
+        self.override = override or const  # every const-expression is also an override-expression
+        self.components = components
 
 
 def _vector_part(typed: Typed, repeated: bool = False) -> Typed:
@@ -190,7 +194,7 @@ class ExpressionChecker:
                 self.note_use(symbol, node)
             ctx.report("T003", f"function '{name}' cannot be used as a value; call it", ctx.span(node))
             return ERROR
-        value_type = self.symbol_type(symbol, via=node)
+        value_type = symbol.type if symbol.resolved else self.symbol_type(symbol, via=node)
         if symbol.kind == "var":
             return Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
         if symbol.kind == "const":
@@ -395,13 +399,16 @@ class ExpressionChecker:
                     return ERROR
         value = components = None
         if isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
-            try:
-                value = c.binary(operator, left.value, right.value, _operand_scalar(operator, left.type, right.type))
-            except c.ConstError as error:
-                ctx.report("T014", str(error), ctx.span(node))
+            # A run-time operand folds to None: skip finding the operands' common type for nothing.
+            if left.value is not None and right.value is not None:
+                try:
+                    value = c.binary(operator, left.value, right.value,
+                                     _operand_scalar(operator, left.type, right.type))
+                except c.ConstError as error:
+                    ctx.report("T014", str(error), ctx.span(node))
         elif isinstance(result, t.Vector):
             components = self._fold_componentwise(node, operator, left, right, result.size)
-        if left.value is None and left.components is None and right.const:
+        if operator in _CHECKED_RIGHT_OPERATORS and left.value is None and left.components is None and right.const:
             known = right.components if right.components is not None else (right.value,)
             if all(isinstance(v, int) and not isinstance(v, bool) for v in known):
                 self._check_constant_right_operand(node, operator, left.type, known)

@@ -21,6 +21,7 @@ from ...semantic.context import CORE_TABLE, MATRIX_TABLES
 from ...semantic.model import SemanticModel, Symbol
 from ...semantic import types as t
 from .graph import MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP, Graph, Label
+from .quiet import quiet_functions
 from .levels import (NON_UNIFORM_BUILTIN_VALUES, NON_UNIFORM_RESULTS, SUBGROUP, SUBGROUP_UNIFORM_RESULTS,
                      WORKGROUP_NON_UNIFORM_BUILTIN_VALUES, Requirement, matrix_constructor_requirement,
                      requirement)
@@ -98,8 +99,10 @@ class UniformityAnalysis:
         self._calls: list[list[tuple[str, int]]] = []
 
     def run(self) -> list[Failure]:
+        # Without reuse (which records every function), the ones that can fail nothing wait for a caller.
+        quiet = quiet_functions(self.root, self.data, self.model) if self.reuse is None else ()
         for node in self.root.named_children:
-            if node.type == "function_declaration":
+            if node.type == "function_declaration" and node.start_byte not in quiet:
                 self.summary(node)
         return self.failures
 
