@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from ..core.diagnostic import Diagnostic
 from ..core.text import SourceText
-from ..lint import lint_source
+from .. import lint
 from ..lint.config import Settings
 from ..lint.hosts import find_embedded
 
@@ -22,7 +22,7 @@ class Job:
 def lint_data(data: bytes, settings: Settings, language: str | None) -> tuple[SourceText, list[Diagnostic]]:
     """(source, findings) of a WGSL file or of the WGSL embedded in a host file."""
     if language is None:
-        result = lint_source(data, targets=settings.targets, dialect=settings.dialect)
+        result = lint.lint_source(data, targets=settings.targets, dialect=settings.dialect)
         diagnostics = settings.apply(result.diagnostics)
         if result.source.decode_error is not None:
             # Spans count bytes of the repaired text, not of the file: no fixes.
@@ -33,7 +33,7 @@ def lint_data(data: bytes, settings: Settings, language: str | None) -> tuple[So
     for embedded in find_embedded(data, language):
         if embedded.skipped:
             continue
-        for d in settings.apply(lint_source(embedded.content, targets=settings.targets, dialect=settings.dialect).diagnostics):
+        for d in settings.apply(lint.lint_source(embedded.content, targets=settings.targets, dialect=settings.dialect).diagnostics):
             mapped = embedded.map_diagnostic(d)
             diagnostics.append(mapped if source.decode_error is None else without_fixes(mapped))
     diagnostics.sort(key=lambda d: d.sort_key)

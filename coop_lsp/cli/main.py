@@ -219,6 +219,10 @@ def _lint(args: argparse.Namespace) -> int:
         jobs[index] = Job(data, settings, language)
     workers = args.jobs or default_jobs()
     order = list(jobs)
+    if order:
+        # Imported once here, before the workers fork, rather than in each of them; a run the cache
+        # answers whole never imports it.
+        from ..lint import engine  # noqa: F401
     if workers > 1 and len(order) > 1:
         found = run_parallel([jobs[i] for i in order], run_job, workers, _died, _failed)
     else:
