@@ -787,7 +787,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         kind = node.type
         if kind in ("line_comment", "block_comment", "attribute", "ERROR") or node.is_missing:
             return
-        if node.child_count > 1 and node.children[0].type == "attribute" and node.children[1].type == "attribute":
+        # node.child(i), not node.children: most statements have several children, and building the list
+        # for every statement to look at two of them is a measurable share of checking a function.
+        if node.child_count > 1 and node.child(0).type == "attribute" and node.child(1).type == "attribute":
             check_diagnostic_controls(self.ctx, [c for c in node.children if c.type == "attribute"], "attribute",
                                       allow_repeats=False)
         handler = getattr(self, f"_stmt_{kind}", None)

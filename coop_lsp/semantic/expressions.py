@@ -121,8 +121,12 @@ class ExpressionChecker:
     def _expression(self, node: ts.Node) -> Typed:
         kind = node.type
         ctx = self.ctx
-        if node.is_missing or node.has_error and kind == "ERROR":
+        if kind == "ERROR" or node.is_missing:  # an ERROR node always has an error
             return ERROR
+        if kind == "identifier":
+            return self._identifier(node)
+        if kind == "binary_expression":
+            return self._binary(node)
         if kind == "int_literal":
             value, scalar = c.parse_int_literal(ctx.text(node))
             return self._literal(node, value, scalar)
@@ -136,8 +140,6 @@ class ExpressionChecker:
         if kind == "paren_expression":
             inner = node.named_children
             return self.expression(inner[0]) if inner else ERROR
-        if kind == "identifier":
-            return self._identifier(node)
         if kind == "templated_identifier":
             return Typed(t.TypeOf(self.resolve_type(node)), const=True)
         if kind == "call_expression":
@@ -148,8 +150,6 @@ class ExpressionChecker:
             return self._member(node)
         if kind == "unary_expression":
             return self._unary(node)
-        if kind == "binary_expression":
-            return self._binary(node)
         return ERROR
 
     def _literal(self, node: ts.Node, value, scalar: t.Scalar) -> Typed:
@@ -395,7 +395,8 @@ class ExpressionChecker:
         else:
             # An abstract operand takes the other's concrete type.
             for side, operand, other in (("left", left, right), ("right", right, left)):
-                if not self.check_materialized(node.child_by_field_name(side), operand, t.store_type(other.type)):
+                if operand.const and not self.check_materialized(node.child_by_field_name(side), operand,
+                                                                 t.store_type(other.type)):
                     return ERROR
         value = components = None
         if isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
@@ -875,8 +876,10 @@ class ExpressionChecker:
         """An abstract constant given a concrete type (by a declaration, an argument, an operand, an
         attribute) must fit that type; compilers report it where the conversion happens. False when
         it does not fit (and that is reported, naming `where` the value goes when given)."""
+        if not typed.const:
+            return True
         source, goal = _leaf_scalar(typed.type), _leaf_scalar(target)
-        if source is None or goal is None or not source.is_abstract or goal.is_abstract or not typed.const:
+        if source is None or goal is None or not source.is_abstract or goal.is_abstract:
             return True
         known = (typed.value,) if isinstance(typed.type, t.Scalar) else (typed.components or ())
         for value in known:
