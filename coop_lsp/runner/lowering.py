@@ -69,6 +69,19 @@ class LoweringError(KernelError):
     """The kernel uses a form the rewrite does not support; the message says which and where."""
 
 
+# lavapipe (llvmpipe) gives a shader one budget of 65,535 loop iterations per invocation, shared by all of
+# its loops (functions are inlined, and the counter is the entry point's): once it is spent, every loop
+# ends after its first iteration and the kernel silently computes garbage (measured: two loops of 40,000
+# in a row, the second stopped at 25,534). The helpers therefore spend few iterations per call: one per K
+# step (multiplies), or one per row (whole matrices), never one per element.
+LOOP_BUDGET = 65535
+
+
+def _indent(code: str, levels: int) -> str:
+    pad = "  " * levels
+    return "".join(pad + line if line.strip() else line for line in code.splitlines(keepends=True))
+
+
 def _storage_element(name: str) -> str:
     return {"u8": "u32", "i8": "i32"}.get(name, name)
 
@@ -107,7 +120,7 @@ class _Rewriter:
     keep_subgroup_ops: bool = False  # the adapter's subgroups are the emulated ones
     # Whole matrices in every invocation, for kernels whose matrix operations are not in control flow
     # uniform across the workgroup, where the exchange's barriers are not allowed: lane 0 of each
-    # subgroup does all the work, no lane talks to another, and the multiplies are written out in full.
+    # subgroup does all the work, no lane talks to another, and each helper loops over rows only.
     whole: bool = False
     helpers: dict = field(default_factory=dict)  # key -> (name, code)
     notes: list[str] = field(default_factory=list)
@@ -455,9 +468,13 @@ class _Rewriter:
         return lambda index: f"{array}[({base} + {index}) / 4u][({base} + {index}) % 4u]"
 
     def _whole_loop(self, m: t.CoopMatrix, body: str) -> str:
-        return (f"  for (var coop_emu_e = 0u; coop_emu_e < {m.rows * m.columns}u + {OPAQUE_ZERO}; coop_emu_e++) {{\n"
-                f"    let coop_emu_r = coop_emu_e / {m.columns}u;\n"
-                f"    let coop_emu_c = coop_emu_e % {m.columns}u;\n" + body + "  }\n")
+        """`body` for every element (coop_emu_e, coop_emu_r, coop_emu_c): a loop over rows, each row
+        written out. One iteration a row, not one an element: lavapipe's loop budget is per shader
+        (see LOOP_BUDGET)."""
+        columns = "".join(f"    {{\n      let coop_emu_c = {c}u;\n      let coop_emu_e = coop_emu_r * {m.columns}u + {c}u;\n"
+                          + _indent(body, 1) + "    }\n" for c in range(m.columns))
+        return (f"  for (var coop_emu_r = 0u; coop_emu_r < {m.rows}u + {OPAQUE_ZERO}; coop_emu_r++) {{\n"
+                + columns + "  }\n")
 
     def _whole_copy(self, m: t.CoopMatrix, place, value: str, inward: bool) -> str:
         n = m.rows * m.columns
@@ -574,9 +591,9 @@ class _Rewriter:
         return (f"  for (var {k} = 0u; {k} < {inner}u + {OPAQUE_ZERO}; {k}++) {{\n" + "".join(body) + "  }\n")
 
     def whole_mma_helper(self, left: t.CoopMatrix, right: t.CoopMatrix, result: t.CoopMatrix) -> str:
-        """Lane 0 of the subgroup copies the whole operands to its subgroup's scratch, multiplies with
-        loops over workgroup memory and copies the result back: no other lane takes part, so no barrier
-        is needed, and the code is a few statements per element instead of one term per multiply-add."""
+        """Lane 0 of the subgroup copies the whole operands to its subgroup's scratch, multiplies a row
+        of the result per loop iteration out of workgroup memory and copies the result back: no other
+        lane takes part, so no barrier is needed."""
         rows, inner, cols = left.rows, left.columns, right.columns
         a_el = _storage_element(result.element.name)
 
@@ -602,7 +619,6 @@ class _Rewriter:
                                    + ", ".join(f"{value}[{4 * q + i}]" for i in range(4)) + ");\n" for q in range(n // 4))
                 return "".join(f"  {at(place, f'{e}u')} = {value}[{e}];\n" for e in range(n))
 
-            z = OPAQUE_ZERO
             left_at, right_at, out_at = places
             n = rows * cols
             if n % 4 == 0:
@@ -614,17 +630,35 @@ class _Rewriter:
             return (f"fn {fname}(l: {self.concrete(left)}, r: {self.concrete(right)}, acc: {self.concrete(result)})"
                     f" -> {self.concrete(result)} {{\n"
                     f"  var out = acc;\n" + self.lane_zero_only(" out")
-                    + copy_in(left_at, "l", left) + copy_in(right_at, "r", right) + copy_in(out_at, "acc", result) +
-                    f"  for (var i = 0u; i < {rows}u + {z}; i++) {{\n"
-                    f"    for (var j = 0u; j < {cols}u + {z}; j++) {{\n"
-                    f"      var sum = {at(out_at, f'i * {cols}u + j')};\n"
-                    f"      for (var k = 0u; k < {inner}u + {z}; k++) {{\n"
-                    f"        sum += {a_el}({at(left_at, f'i * {inner}u + k')}) * {a_el}({at(right_at, f'k * {cols}u + j')});\n"
-                    f"      }}\n"
-                    f"      {at(out_at, f'i * {cols}u + j')} = sum;\n"
-                    f"    }}\n  }}\n" + back +
-                    f"  return out;\n}}\n")
+                    + copy_in(left_at, "l", left) + copy_in(right_at, "r", right) + copy_in(out_at, "acc", result)
+                    + f"  for (var i = 0u; i < {rows}u + {OPAQUE_ZERO}; i++) {{\n"
+                    + self._whole_row_product(inner, cols, a_el, left_at, right_at, out_at, at) + "  }\n"
+                    + back + "  return out;\n}\n")
         return self.helper(("mma", left, right, result), make)
+
+    @staticmethod
+    def _whole_row_product(inner: int, cols: int, a_el: str, left_at, right_at, out_at, at) -> str:
+        """Row i of out += L x R, written out over K and the columns (a loop per row only: see
+        LOOP_BUDGET), summing in the same order as a loop over K would. Rows of four columns are vec4s
+        of the scratch (its places start at multiples of four)."""
+        if cols % 4 == 0:
+            quads = cols // 4
+            out_row = f"{out_at[0]}[({out_at[1]}) / 4u + i * {quads}u + {{q}}u]"
+            code = [f"    var s{q} = {out_row.format(q=q)};\n" for q in range(quads)]
+            for k in range(inner):
+                code.append(f"    {{\n      let lk = {a_el}({at(left_at, f'i * {inner}u + {k}u')});\n")
+                code += [f"      s{q} += lk * vec4<{a_el}>({right_at[0]}[({right_at[1]}) / 4u + {k * quads + q}u]);\n"
+                         for q in range(quads)]
+                code.append("    }\n")
+            code += [f"    {out_row.format(q=q)} = s{q};\n" for q in range(quads)]
+            return "".join(code)
+        code = []
+        for j in range(cols):
+            code.append(f"    {{\n      var sum = {at(out_at, f'i * {cols}u + {j}u')};\n")
+            code += [f"      sum += {a_el}({at(left_at, f'i * {inner}u + {k}u')}) * {a_el}({at(right_at, f'{k * cols + j}u')});\n"
+                     for k in range(inner)]
+            code.append(f"      {at(out_at, f'i * {cols}u + {j}u')} = sum;\n    }}\n")
+        return "".join(code)
 
     def scalar_helper(self, op: str, m: t.CoopMatrix) -> str:
         element = _storage_element(m.element.name)
@@ -908,7 +942,7 @@ def emulate(text: str, subgroup_size: int = 32, native_subgroup_size: int | None
                             "workgroup (run it where the adapter's subgroups have the emulated size)")
     whole.notes.append(f"the kernel's matrix operations are not in control flow uniform across the workgroup "
                        f"({barrier}), so lanes cannot exchange matrix elements: each invocation holds whole "
-                       "matrices and every multiply is written out (slow to compile for large tiles)")
+                       "matrices, written out a row at a time (slower to compile for large tiles)")
     return whole
 
 
