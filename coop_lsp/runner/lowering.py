@@ -73,7 +73,9 @@ class LoweringError(KernelError):
 # its loops (functions are inlined, and the counter is the entry point's): once it is spent, every loop
 # ends after its first iteration and the kernel silently computes garbage (measured: two loops of 40,000
 # in a row, the second stopped at 25,534). The helpers therefore spend few iterations per call: one per K
-# step (multiplies), or one per row (whole matrices), never one per element.
+# step (multiplies), or, with whole matrices, one per row (loads, stores) and one per four results
+# (multiplies), never one per element or multiply-add. (Looping per row in multiplies too made the
+# pipeline of ggml's kernel take 40 s to create on lavapipe instead of 30.)
 LOOP_BUDGET = 65535
 
 
@@ -591,9 +593,8 @@ class _Rewriter:
         return (f"  for (var {k} = 0u; {k} < {inner}u + {OPAQUE_ZERO}; {k}++) {{\n" + "".join(body) + "  }\n")
 
     def whole_mma_helper(self, left: t.CoopMatrix, right: t.CoopMatrix, result: t.CoopMatrix) -> str:
-        """Lane 0 of the subgroup copies the whole operands to its subgroup's scratch, multiplies a row
-        of the result per loop iteration out of workgroup memory and copies the result back: no other
-        lane takes part, so no barrier is needed."""
+        """Lane 0 of the subgroup copies the whole operands to its subgroup's scratch, multiplies out of
+        workgroup memory and copies the result back: no other lane takes part, so no barrier is needed."""
         rows, inner, cols = left.rows, left.columns, right.columns
         a_el = _storage_element(result.element.name)
 
@@ -631,34 +632,32 @@ class _Rewriter:
                     f" -> {self.concrete(result)} {{\n"
                     f"  var out = acc;\n" + self.lane_zero_only(" out")
                     + copy_in(left_at, "l", left) + copy_in(right_at, "r", right) + copy_in(out_at, "acc", result)
-                    + f"  for (var i = 0u; i < {rows}u + {OPAQUE_ZERO}; i++) {{\n"
-                    + self._whole_row_product(inner, cols, a_el, left_at, right_at, out_at, at) + "  }\n"
+                    + self._whole_product(rows, inner, cols, a_el, left_at, right_at, out_at, at)
                     + back + "  return out;\n}\n")
         return self.helper(("mma", left, right, result), make)
 
     @staticmethod
-    def _whole_row_product(inner: int, cols: int, a_el: str, left_at, right_at, out_at, at) -> str:
-        """Row i of out += L x R, written out over K and the columns (a loop per row only: see
-        LOOP_BUDGET), summing in the same order as a loop over K would. Rows of four columns are vec4s
-        of the scratch (its places start at multiples of four)."""
+    def _whole_product(rows: int, inner: int, cols: int, a_el: str, left_at, right_at, out_at, at) -> str:
+        """out += L x R in the scratch: a loop over runs of four results in a row (vec4s of the scratch,
+        whose places start at multiples of four), or over single results, with the sum over K written
+        out in order. Not a loop over K as well: lavapipe's loop budget is per shader (LOOP_BUDGET)."""
         if cols % 4 == 0:
             quads = cols // 4
-            out_row = f"{out_at[0]}[({out_at[1]}) / 4u + i * {quads}u + {{q}}u]"
-            code = [f"    var s{q} = {out_row.format(q=q)};\n" for q in range(quads)]
-            for k in range(inner):
-                code.append(f"    {{\n      let lk = {a_el}({at(left_at, f'i * {inner}u + {k}u')});\n")
-                code += [f"      s{q} += lk * vec4<{a_el}>({right_at[0]}[({right_at[1]}) / 4u + {k * quads + q}u]);\n"
-                         for q in range(quads)]
-                code.append("    }\n")
-            code += [f"    {out_row.format(q=q)} = s{q};\n" for q in range(quads)]
-            return "".join(code)
-        code = []
-        for j in range(cols):
-            code.append(f"    {{\n      var sum = {at(out_at, f'i * {cols}u + {j}u')};\n")
-            code += [f"      sum += {a_el}({at(left_at, f'i * {inner}u + {k}u')}) * {a_el}({at(right_at, f'{k * cols + j}u')});\n"
+            out_cell = f"{out_at[0]}[({out_at[1]}) / 4u + coop_emu_q]"
+            code = [f"    let i = coop_emu_q / {quads}u;\n    let q = coop_emu_q % {quads}u;\n    var s = {out_cell};\n"]
+            code += [f"    s += {a_el}({at(left_at, f'i * {inner}u + {k}u')}) * "
+                     f"vec4<{a_el}>({right_at[0]}[({right_at[1]}) / 4u + {k * quads}u + q]);\n" for k in range(inner)]
+            code.append(f"    {out_cell} = s;\n")
+            count = rows * quads
+        else:
+            out_cell = at(out_at, "coop_emu_q")
+            code = [f"    let i = coop_emu_q / {cols}u;\n    let j = coop_emu_q % {cols}u;\n    var s = {out_cell};\n"]
+            code += [f"    s += {a_el}({at(left_at, f'i * {inner}u + {k}u')}) * {a_el}({at(right_at, f'{k * cols}u + j')});\n"
                      for k in range(inner)]
-            code.append(f"      {at(out_at, f'i * {cols}u + {j}u')} = sum;\n    }}\n")
-        return "".join(code)
+            code.append(f"    {out_cell} = s;\n")
+            count = rows * cols
+        return (f"  for (var coop_emu_q = 0u; coop_emu_q < {count}u + {OPAQUE_ZERO}; coop_emu_q++) {{\n"
+                + "".join(code) + "  }\n")
 
     def scalar_helper(self, op: str, m: t.CoopMatrix) -> str:
         element = _storage_element(m.element.name)
@@ -942,7 +941,7 @@ def emulate(text: str, subgroup_size: int = 32, native_subgroup_size: int | None
                             "workgroup (run it where the adapter's subgroups have the emulated size)")
     whole.notes.append(f"the kernel's matrix operations are not in control flow uniform across the workgroup "
                        f"({barrier}), so lanes cannot exchange matrix elements: each invocation holds whole "
-                       "matrices, written out a row at a time (slower to compile for large tiles)")
+                       "matrices (slower to compile for large tiles)")
     return whole
 
 
