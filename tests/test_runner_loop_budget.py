@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from coop_lsp.runner.execute import run_kernel
+from coop_lsp.runner.lowering import emulate
 
 FIXTURES = Path(__file__).parent / "fixtures" / "runner"
 
@@ -23,3 +26,13 @@ def test_twenty_k_steps_in_nonuniform_control_flow_are_emulated_correctly(adapte
     assert any("each invocation holds whole" in note for note in report.notes), report.notes
     assert report.status == "correct", report.render()
     assert report.checks[0].max_abs_error < 1e-4
+
+
+@pytest.mark.tint
+def test_the_kernel_is_one_tint_accepts_and_so_is_its_fallback_emulation(tint):
+    text = (FIXTURES / "long_k_nonuniform.wgsl").read_text()
+    assert tint.compile(text).accepted
+    lowered = emulate(text)
+    assert "if (coop_emu_lane != 0u)" in lowered.text  # the whole-matrix fallback
+    result = tint.compile(lowered.text)
+    assert result.accepted, [(m.line, m.message) for m in result.messages]
