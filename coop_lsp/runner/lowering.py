@@ -61,6 +61,8 @@ OPAQUE_ZERO = PREFIX + "zero"
 TRACE_HIT = PREFIX + "trace_hit"
 TRACE_BUFFER = PREFIX + "trace"
 TRACE_SUBGROUP = PREFIX + "trace_sg"  # private: this invocation's subgroup, numbered across the dispatch
+BUDGET_BUFFER = PREFIX + "budget"
+BUDGET_CHECK = PREFIX + "budget_check"
 NAGA_UNIMPLEMENTED_ENABLES = {"subgroups": "naga (wgpu-native) does not implement it; the adapter's subgroup "
                               "feature is requested instead"}
 
@@ -133,6 +135,10 @@ class _Rewriter:
     trace: dict = field(default_factory=dict)
     trace_binding: tuple[int, int] = (0, 0)
     _traced: set = field(default_factory=set)
+    # Where the loop-budget flag is bound (see LOOP_BUDGET and budget_check_code), or None: no check.
+    budget_binding: tuple[int, int] | None = None
+    _in_entry: bool = False
+    _checked_returns: set = field(default_factory=set)
 
     def __post_init__(self):
         self.subgroup_ops = SubgroupEmulation(self.helper, self.lanes, self.subgroup_size)
@@ -202,6 +208,11 @@ class _Rewriter:
             self._traced.add(node.start_byte)
             hits = "".join(f"{TRACE_HIT}({site}u); " for site in self.trace[node.start_byte])
             return hits + self.emit(node)
+        if kind == "return_statement" and self._in_entry and self.budget_binding is not None \
+                and node.start_byte not in self._checked_returns:
+            self._checked_returns.add(node.start_byte)
+            # The node ends before its ';', and WGSL puts every return in a braced block.
+            return f"{BUDGET_CHECK}(); {self.emit(node)}"
         if kind == "enable_directive":
             return self.enable(node)
         if kind == "requires_directive" and self.mode == "emulate":
@@ -810,7 +821,11 @@ class _Rewriter:
             if child == parameters:
                 out.append("(" + ", ".join(kept) + ")")
             elif child == body:
+                self._in_entry = True
                 text = self.emit(child)
+                self._in_entry = False
+                if self.budget_binding is not None:
+                    text = text[:-1].rstrip() + f"\n    {BUDGET_CHECK}();\n}}"
                 out.append(text[:1] + prologue + text[1:])
             else:
                 out.append(self.emit(child))
@@ -827,10 +842,11 @@ class Lowered:
 
 
 def _run(module: KernelModule, mode: str, subgroup_size: int, keep_subgroup_ops: bool = False,
-         whole: bool = False, trace: dict | None = None, trace_binding: tuple[int, int] = (0, 0)) -> Lowered:
+         whole: bool = False, trace: dict | None = None, trace_binding: tuple[int, int] = (0, 0),
+         budget_binding: tuple[int, int] | None = None) -> Lowered:
     lanes, per_workgroup = _lanes(module, subgroup_size) if mode == "emulate" else (subgroup_size, 1)
     rewriter = _Rewriter(module, mode, subgroup_size, lanes, per_workgroup, keep_subgroup_ops, whole,
-                         trace=dict(trace or {}), trace_binding=trace_binding)
+                         trace=dict(trace or {}), trace_binding=trace_binding, budget_binding=budget_binding)
     body = rewriter.emit(module.parsed.root)
     notes = []
     if mode == "emulate":
@@ -842,7 +858,7 @@ def _run(module: KernelModule, mode: str, subgroup_size: int, keep_subgroup_ops:
             notes.append(f"the kernel's subgroup operations are emulated through workgroup memory (the adapter's "
                          f"subgroups are not {subgroup_size} lanes)")
         notes += rewriter.notes
-        if rewriter.helpers or _needs_lanes(module) or rewriter.trace:
+        if rewriter.helpers or _needs_lanes(module) or rewriter.trace or budget_binding is not None:
             body = body.rstrip("\n") + "\n\n// ---- coop-lsp emulation helpers (generated) ----\n" \
                 + _emulation_state(rewriter) + "\n".join(code for _, code in rewriter.helpers.values())
     else:
@@ -875,7 +891,20 @@ def _emulation_state(rewriter: _Rewriter) -> str:
                    f"  let slot = {TRACE_SUBGROUP} * {rewriter.subgroup_size}u + {LANE};\n"
                    f"  if (slot < per_site) {{ atomicAdd(&{TRACE_BUFFER}[site * per_site + slot], 1u); }}\n"
                    f"}}\n")
+    if rewriter.budget_binding is not None:
+        out.append(budget_check_code(*rewriter.budget_binding))
     return "".join(out) + "\n"
+
+
+def budget_check_code(group: int, binding: int) -> str:
+    """A two-iteration loop run as the entry point ends: on lavapipe, once the shader's loop budget is
+    spent every loop stops after one iteration, so this one counts 1 instead of 2 and raises the flag."""
+    return (f"@group({group}) @binding({binding}) var<storage, read_write> {BUDGET_BUFFER}: array<atomic<u32>>;\n"
+            f"fn {BUDGET_CHECK}() {{\n"
+            f"  var count = 0u;\n"
+            f"  for (var i = 0u; i < 2u + {OPAQUE_ZERO}; i++) {{ count += 1u; }}\n"
+            f"  if (count != 2u) {{ atomicStore(&{BUDGET_BUFFER}[0], 1u); }}\n"
+            f"}}\n")
 
 
 def _workgroup_invocations(module: KernelModule) -> list[int]:
@@ -916,25 +945,28 @@ def _needs_lanes(module: KernelModule) -> bool:
 
 def emulate(text: str, subgroup_size: int = 32, native_subgroup_size: int | None = None,
             module: KernelModule | None = None, trace: dict | None = None,
-            trace_binding: tuple[int, int] = (0, 0)) -> Lowered:
+            trace_binding: tuple[int, int] = (0, 0), budget_binding: tuple[int, int] | None = None) -> Lowered:
     """Plain WGSL with the same results as the matrix kernel `text`, with subgroups of `subgroup_size`
     lanes. `native_subgroup_size`: the adapter's own subgroup size where known; when it is the emulated
     size, the kernel's subgroup operations run on the adapter's. `module`: `text` already loaded, by a
     caller that has it (the kernel is not checked twice). `trace`: statement start byte -> site numbers, for
-    coop_lsp.runner.divergence, with its buffer at `trace_binding` (group, binding)."""
+    coop_lsp.runner.divergence, with its buffer at `trace_binding` (group, binding). `budget_binding`: where
+    a flag (array<atomic<u32>>) is bound that the entry point raises, as it returns, when lavapipe's loop
+    budget has run out (see LOOP_BUDGET); None: no check."""
     if subgroup_size <= 0 or subgroup_size & (subgroup_size - 1) or subgroup_size > 128:
         raise LoweringError(f"subgroup size {subgroup_size} cannot be emulated: subgroup sizes are powers of two "
                             "from 1 to 128")
     module = module if module is not None else load_kernel(text)
     keep = native_subgroup_size == subgroup_size
-    lowered = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep, trace=trace, trace_binding=trace_binding)
+    lowered = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep, trace=trace, trace_binding=trace_binding,
+                   budget_binding=budget_binding)
     barrier = _nonuniform_barrier(lowered.text)
     if barrier is None:
         return lowered
     # The exchange's barriers sit where the workgroup may not be converged (a loop starting at
     # subgroup_id, say): Tint and naga refuse that, and lanes of other subgroups would never arrive.
     whole = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep, whole=True, trace=trace,
-                 trace_binding=trace_binding)
+                 trace_binding=trace_binding, budget_binding=budget_binding)
     if _nonuniform_barrier(whole.text) is not None:
         raise LoweringError(f"the emulation cannot run this kernel's subgroup operations: {barrier}; they are "
                             "emulated with workgroup barriers, which need control flow uniform across the "
