@@ -257,8 +257,8 @@ EMULATION_NOTES = {
         "takes its whole-matrix fallback (lane 0 of each subgroup holds whole matrices). That fallback used to "
         "give max abs error 15 here: lavapipe ends every loop of a shader once all its loops together have run "
         "65,535 iterations per invocation, and the fallback spent about 4,900 per 16x16x16 multiply. It now "
-        "loops once per row (tests/test_runner_loop_budget.py); the error left is that of the kernel's own f16 "
-        "accumulation"),
+        "loops once per row or per four results (tests/test_runner_loop_budget.py); the error left is that of "
+        "the kernel's own f16 accumulation"),
     "dawn_tiled_matmul_f16_f32": (
         "emulated at TileDim 2 (32 x 32 x 32), one of the test's own parameters: its loops start at "
         "subgroup_id, so it takes the whole-matrix fallback. Larger tiles were wrong through that fallback "

@@ -484,7 +484,8 @@ class _Rewriter:
         """`body` for every element (coop_emu_e, coop_emu_r, coop_emu_c): a loop over rows, each row
         written out. One iteration a row, not one an element: lavapipe's loop budget is per shader
         (see LOOP_BUDGET)."""
-        columns = "".join(f"    {{\n      let coop_emu_c = {c}u;\n      let coop_emu_e = coop_emu_r * {m.columns}u + {c}u;\n"
+        columns = "".join(f"    {{\n      let coop_emu_c = {c}u;\n"
+                          f"      let coop_emu_e = coop_emu_r * {m.columns}u + {c}u;\n"
                           + _indent(body, 1) + "    }\n" for c in range(m.columns))
         return (f"  for (var coop_emu_r = 0u; coop_emu_r < {m.rows}u + {OPAQUE_ZERO}; coop_emu_r++) {{\n"
                 + columns + "  }\n")
@@ -655,7 +656,8 @@ class _Rewriter:
         if cols % 4 == 0:
             quads = cols // 4
             out_cell = f"{out_at[0]}[({out_at[1]}) / 4u + coop_emu_q]"
-            code = [f"    let i = coop_emu_q / {quads}u;\n    let q = coop_emu_q % {quads}u;\n    var s = {out_cell};\n"]
+            code = [f"    let i = coop_emu_q / {quads}u;\n    let q = coop_emu_q % {quads}u;\n"
+                    f"    var s = {out_cell};\n"]
             code += [f"    s += {a_el}({at(left_at, f'i * {inner}u + {k}u')}) * "
                      f"vec4<{a_el}>({right_at[0]}[({right_at[1]}) / 4u + {k * quads}u + q]);\n" for k in range(inner)]
             code.append(f"    {out_cell} = s;\n")
@@ -663,8 +665,8 @@ class _Rewriter:
         else:
             out_cell = at(out_at, "coop_emu_q")
             code = [f"    let i = coop_emu_q / {cols}u;\n    let j = coop_emu_q % {cols}u;\n    var s = {out_cell};\n"]
-            code += [f"    s += {a_el}({at(left_at, f'i * {inner}u + {k}u')}) * {a_el}({at(right_at, f'{k * cols}u + j')});\n"
-                     for k in range(inner)]
+            code += [f"    s += {a_el}({at(left_at, f'i * {inner}u + {k}u')}) * "
+                     f"{a_el}({at(right_at, f'{k * cols}u + j')});\n" for k in range(inner)]
             code.append(f"    {out_cell} = s;\n")
             count = rows * cols
         return (f"  for (var coop_emu_q = 0u; coop_emu_q < {count}u + {OPAQUE_ZERO}; coop_emu_q++) {{\n"
