@@ -22,6 +22,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 from .description import (BACKENDS, RunDescription, RunDescriptionError, default_tolerance, load_run_description,
                           sidecar_path)
@@ -536,11 +537,15 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             report.notes.append(f"'{entry.name}' pins @subgroup_size({entry.subgroup_size}): judged at "
                                 f"{entry.subgroup_size} lanes only")
         kept_subgroups = False
+        budget = None  # the loop-budget flag's buffer, on lavapipe
         if emulated and (module.dialect != "plain" or uses_subgroup_operations(module)):
+            if api == "wgpu" and "llvmpipe" in wgpu_adapter()[1]:
+                budget = _budget_slot(module)
+            at = budget[0] if budget else None
             if "subgroup_size_control" in module.enables:
-                lowered, kept_subgroups = _emulation(without_size_control(module), lanes, api)
+                lowered, kept_subgroups = _emulation(without_size_control(module), lanes, api, budget_binding=at)
             else:
-                lowered, kept_subgroups = _emulation(text, lanes, api, module)
+                lowered, kept_subgroups = _emulation(text, lanes, api, module, budget_binding=at)
             code = lowered.text
             report.notes += lowered.notes
             if module.dialect == "wgpu":
@@ -558,9 +563,12 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             features.append("subgroups")
         if "subgroup_size_control" in module.enables and api == "dawn" and not emulated:
             features.append("subgroup-size-control")
-        result, outputs = _execute(code, entry.name, overrides, desc, bindings, api, features,
+        run_bindings = bindings + ([budget[1]] if budget else [])
+        result, outputs = _execute(code, entry.name, overrides, desc, run_bindings, api, features,
                                    report.robustness, timeout_s or desc.timeout_s, report, progress, cancel,
                                    original_text=text)
+        if outputs is not None and budget and outputs.pop(BUDGET_OUTPUT, [0])[0]:
+            report.notes.append(BUDGET_SPENT)
         if result is None:
             _explain_failure(report, module, code)
             if not emulated:
@@ -580,8 +588,8 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
                          "correct" if all(c.verdict == "correct" for c in report.checks) else "incorrect")
         _timing(report, result, desc, bindings)
         if bounds_check:
-            _bounds_check(report, code, entry.name, overrides, desc, bindings, api, features, outputs, progress,
-                          cancel, timeout_s, text)
+            _bounds_check(report, code, entry.name, overrides, desc, run_bindings, api, features, outputs,
+                          progress, cancel, timeout_s, text)
     except (RunDescriptionError, KernelError, OSError) as error:
         report.status = "error"
         report.error = str(error)
@@ -805,7 +813,25 @@ def _explain_failure(report: RunReport, module, code: str) -> None:
         report.notes.append(_emulation_size(module, code))
 
 
-def _emulation(text: str, subgroup_size: int, api: str, module=None):
+BUDGET_OUTPUT = "__loop_budget"
+BUDGET_SPENT = ("lavapipe's loop budget ran out (65,535 loop iterations per invocation, all of the shader's loops "
+                "together): from then on every loop stopped after one iteration, so the results are not the "
+                "kernel's; emulate it at a smaller size (see docs/runner.md)")
+
+
+def _budget_slot(module):
+    """((group, binding), the binding entry) of the flag the emulation raises when lavapipe's loop budget
+    runs out: the first binding number after the kernel's own in group 0."""
+    import numpy as np
+
+    used = [b.binding for b in module.bindings if b.group == 0]
+    at = (0, max(used) + 1 if used else 0)
+    slot = (SimpleNamespace(group=at[0], binding=at[1]), SimpleNamespace(space="storage", access="read_write"),
+            BUDGET_OUTPUT, np.zeros(1, np.uint32))
+    return at, slot
+
+
+def _emulation(text: str, subgroup_size: int, api: str, module=None, budget_binding=None):
     """(the emulation of `text`, whether it keeps the kernel's subgroup operations): they run on the
     adapter's own subgroups where those have the emulated size, which lavapipe's fixed 8 lanes tell
     (other adapters report a range of sizes, not the one they pick)."""
@@ -816,7 +842,8 @@ def _emulation(text: str, subgroup_size: int, api: str, module=None):
         lavapipe = shipped_profiles().get("lavapipe")
         if lavapipe is not None and lavapipe.subgroup_min == lavapipe.subgroup_max:
             native = lavapipe.subgroup_min
-    lowered = emulate(text, subgroup_size, native_subgroup_size=native, module=module)
+    lowered = emulate(text, subgroup_size, native_subgroup_size=native, module=module,
+                      budget_binding=budget_binding)
     return lowered, native == subgroup_size
 
 

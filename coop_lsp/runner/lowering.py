@@ -61,12 +61,29 @@ OPAQUE_ZERO = PREFIX + "zero"
 TRACE_HIT = PREFIX + "trace_hit"
 TRACE_BUFFER = PREFIX + "trace"
 TRACE_SUBGROUP = PREFIX + "trace_sg"  # private: this invocation's subgroup, numbered across the dispatch
+BUDGET_BUFFER = PREFIX + "budget"
+BUDGET_CHECK = PREFIX + "budget_check"
 NAGA_UNIMPLEMENTED_ENABLES = {"subgroups": "naga (wgpu-native) does not implement it; the adapter's subgroup "
                               "feature is requested instead"}
 
 
 class LoweringError(KernelError):
     """The kernel uses a form the rewrite does not support; the message says which and where."""
+
+
+# lavapipe (llvmpipe) gives a shader one budget of 65,535 loop iterations per invocation, shared by all of
+# its loops (functions are inlined, and the counter is the entry point's): once it is spent, every loop
+# ends after its first iteration and the kernel silently computes garbage (measured: two loops of 40,000
+# in a row, the second stopped at 25,534). The helpers therefore spend few iterations per call: one per K
+# step (multiplies), or, with whole matrices, one per row (loads, stores) and one per four results
+# (multiplies), never one per element or multiply-add. (Looping per row in multiplies too made the
+# pipeline of ggml's kernel take 40 s to create on lavapipe instead of 30.)
+LOOP_BUDGET = 65535
+
+
+def _indent(code: str, levels: int) -> str:
+    pad = "  " * levels
+    return "".join(pad + line if line.strip() else line for line in code.splitlines(keepends=True))
 
 
 def _storage_element(name: str) -> str:
@@ -107,7 +124,7 @@ class _Rewriter:
     keep_subgroup_ops: bool = False  # the adapter's subgroups are the emulated ones
     # Whole matrices in every invocation, for kernels whose matrix operations are not in control flow
     # uniform across the workgroup, where the exchange's barriers are not allowed: lane 0 of each
-    # subgroup does all the work, no lane talks to another, and the multiplies are written out in full.
+    # subgroup does all the work, no lane talks to another, and each helper loops over rows only.
     whole: bool = False
     helpers: dict = field(default_factory=dict)  # key -> (name, code)
     notes: list[str] = field(default_factory=list)
@@ -118,6 +135,10 @@ class _Rewriter:
     trace: dict = field(default_factory=dict)
     trace_binding: tuple[int, int] = (0, 0)
     _traced: set = field(default_factory=set)
+    # Where the loop-budget flag is bound (see LOOP_BUDGET and budget_check_code), or None: no check.
+    budget_binding: tuple[int, int] | None = None
+    _in_entry: bool = False
+    _checked_returns: set = field(default_factory=set)
 
     def __post_init__(self):
         self.subgroup_ops = SubgroupEmulation(self.helper, self.lanes, self.subgroup_size)
@@ -187,6 +208,11 @@ class _Rewriter:
             self._traced.add(node.start_byte)
             hits = "".join(f"{TRACE_HIT}({site}u); " for site in self.trace[node.start_byte])
             return hits + self.emit(node)
+        if kind == "return_statement" and self._in_entry and self.budget_binding is not None \
+                and node.start_byte not in self._checked_returns:
+            self._checked_returns.add(node.start_byte)
+            # The node ends before its ';', and WGSL puts every return in a braced block.
+            return f"{BUDGET_CHECK}(); {self.emit(node)}"
         if kind == "enable_directive":
             return self.enable(node)
         if kind == "requires_directive" and self.mode == "emulate":
@@ -455,9 +481,14 @@ class _Rewriter:
         return lambda index: f"{array}[({base} + {index}) / 4u][({base} + {index}) % 4u]"
 
     def _whole_loop(self, m: t.CoopMatrix, body: str) -> str:
-        return (f"  for (var coop_emu_e = 0u; coop_emu_e < {m.rows * m.columns}u + {OPAQUE_ZERO}; coop_emu_e++) {{\n"
-                f"    let coop_emu_r = coop_emu_e / {m.columns}u;\n"
-                f"    let coop_emu_c = coop_emu_e % {m.columns}u;\n" + body + "  }\n")
+        """`body` for every element (coop_emu_e, coop_emu_r, coop_emu_c): a loop over rows, each row
+        written out. One iteration a row, not one an element: lavapipe's loop budget is per shader
+        (see LOOP_BUDGET)."""
+        columns = "".join(f"    {{\n      let coop_emu_c = {c}u;\n"
+                          f"      let coop_emu_e = coop_emu_r * {m.columns}u + {c}u;\n"
+                          + _indent(body, 1) + "    }\n" for c in range(m.columns))
+        return (f"  for (var coop_emu_r = 0u; coop_emu_r < {m.rows}u + {OPAQUE_ZERO}; coop_emu_r++) {{\n"
+                + columns + "  }\n")
 
     def _whole_copy(self, m: t.CoopMatrix, place, value: str, inward: bool) -> str:
         n = m.rows * m.columns
@@ -574,9 +605,8 @@ class _Rewriter:
         return (f"  for (var {k} = 0u; {k} < {inner}u + {OPAQUE_ZERO}; {k}++) {{\n" + "".join(body) + "  }\n")
 
     def whole_mma_helper(self, left: t.CoopMatrix, right: t.CoopMatrix, result: t.CoopMatrix) -> str:
-        """Lane 0 of the subgroup copies the whole operands to its subgroup's scratch, multiplies with
-        loops over workgroup memory and copies the result back: no other lane takes part, so no barrier
-        is needed, and the code is a few statements per element instead of one term per multiply-add."""
+        """Lane 0 of the subgroup copies the whole operands to its subgroup's scratch, multiplies out of
+        workgroup memory and copies the result back: no other lane takes part, so no barrier is needed."""
         rows, inner, cols = left.rows, left.columns, right.columns
         a_el = _storage_element(result.element.name)
 
@@ -602,7 +632,6 @@ class _Rewriter:
                                    + ", ".join(f"{value}[{4 * q + i}]" for i in range(4)) + ");\n" for q in range(n // 4))
                 return "".join(f"  {at(place, f'{e}u')} = {value}[{e}];\n" for e in range(n))
 
-            z = OPAQUE_ZERO
             left_at, right_at, out_at = places
             n = rows * cols
             if n % 4 == 0:
@@ -614,17 +643,34 @@ class _Rewriter:
             return (f"fn {fname}(l: {self.concrete(left)}, r: {self.concrete(right)}, acc: {self.concrete(result)})"
                     f" -> {self.concrete(result)} {{\n"
                     f"  var out = acc;\n" + self.lane_zero_only(" out")
-                    + copy_in(left_at, "l", left) + copy_in(right_at, "r", right) + copy_in(out_at, "acc", result) +
-                    f"  for (var i = 0u; i < {rows}u + {z}; i++) {{\n"
-                    f"    for (var j = 0u; j < {cols}u + {z}; j++) {{\n"
-                    f"      var sum = {at(out_at, f'i * {cols}u + j')};\n"
-                    f"      for (var k = 0u; k < {inner}u + {z}; k++) {{\n"
-                    f"        sum += {a_el}({at(left_at, f'i * {inner}u + k')}) * {a_el}({at(right_at, f'k * {cols}u + j')});\n"
-                    f"      }}\n"
-                    f"      {at(out_at, f'i * {cols}u + j')} = sum;\n"
-                    f"    }}\n  }}\n" + back +
-                    f"  return out;\n}}\n")
+                    + copy_in(left_at, "l", left) + copy_in(right_at, "r", right) + copy_in(out_at, "acc", result)
+                    + self._whole_product(rows, inner, cols, a_el, left_at, right_at, out_at, at)
+                    + back + "  return out;\n}\n")
         return self.helper(("mma", left, right, result), make)
+
+    @staticmethod
+    def _whole_product(rows: int, inner: int, cols: int, a_el: str, left_at, right_at, out_at, at) -> str:
+        """out += L x R in the scratch: a loop over runs of four results in a row (vec4s of the scratch,
+        whose places start at multiples of four), or over single results, with the sum over K written
+        out in order. Not a loop over K as well: lavapipe's loop budget is per shader (LOOP_BUDGET)."""
+        if cols % 4 == 0:
+            quads = cols // 4
+            out_cell = f"{out_at[0]}[({out_at[1]}) / 4u + coop_emu_q]"
+            code = [f"    let i = coop_emu_q / {quads}u;\n    let q = coop_emu_q % {quads}u;\n"
+                    f"    var s = {out_cell};\n"]
+            code += [f"    s += {a_el}({at(left_at, f'i * {inner}u + {k}u')}) * "
+                     f"vec4<{a_el}>({right_at[0]}[({right_at[1]}) / 4u + {k * quads}u + q]);\n" for k in range(inner)]
+            code.append(f"    {out_cell} = s;\n")
+            count = rows * quads
+        else:
+            out_cell = at(out_at, "coop_emu_q")
+            code = [f"    let i = coop_emu_q / {cols}u;\n    let j = coop_emu_q % {cols}u;\n    var s = {out_cell};\n"]
+            code += [f"    s += {a_el}({at(left_at, f'i * {inner}u + {k}u')}) * "
+                     f"{a_el}({at(right_at, f'{k * cols}u + j')});\n" for k in range(inner)]
+            code.append(f"    {out_cell} = s;\n")
+            count = rows * cols
+        return (f"  for (var coop_emu_q = 0u; coop_emu_q < {count}u + {OPAQUE_ZERO}; coop_emu_q++) {{\n"
+                + "".join(code) + "  }\n")
 
     def scalar_helper(self, op: str, m: t.CoopMatrix) -> str:
         element = _storage_element(m.element.name)
@@ -777,7 +823,11 @@ class _Rewriter:
             if child == parameters:
                 out.append("(" + ", ".join(kept) + ")")
             elif child == body:
+                self._in_entry = True
                 text = self.emit(child)
+                self._in_entry = False
+                if self.budget_binding is not None:
+                    text = text[:-1].rstrip() + f"\n    {BUDGET_CHECK}();\n}}"
                 out.append(text[:1] + prologue + text[1:])
             else:
                 out.append(self.emit(child))
@@ -794,10 +844,11 @@ class Lowered:
 
 
 def _run(module: KernelModule, mode: str, subgroup_size: int, keep_subgroup_ops: bool = False,
-         whole: bool = False, trace: dict | None = None, trace_binding: tuple[int, int] = (0, 0)) -> Lowered:
+         whole: bool = False, trace: dict | None = None, trace_binding: tuple[int, int] = (0, 0),
+         budget_binding: tuple[int, int] | None = None) -> Lowered:
     lanes, per_workgroup = _lanes(module, subgroup_size) if mode == "emulate" else (subgroup_size, 1)
     rewriter = _Rewriter(module, mode, subgroup_size, lanes, per_workgroup, keep_subgroup_ops, whole,
-                         trace=dict(trace or {}), trace_binding=trace_binding)
+                         trace=dict(trace or {}), trace_binding=trace_binding, budget_binding=budget_binding)
     body = rewriter.emit(module.parsed.root)
     notes = []
     if mode == "emulate":
@@ -809,7 +860,7 @@ def _run(module: KernelModule, mode: str, subgroup_size: int, keep_subgroup_ops:
             notes.append(f"the kernel's subgroup operations are emulated through workgroup memory (the adapter's "
                          f"subgroups are not {subgroup_size} lanes)")
         notes += rewriter.notes
-        if rewriter.helpers or _needs_lanes(module) or rewriter.trace:
+        if rewriter.helpers or _needs_lanes(module) or rewriter.trace or budget_binding is not None:
             body = body.rstrip("\n") + "\n\n// ---- coop-lsp emulation helpers (generated) ----\n" \
                 + _emulation_state(rewriter) + "\n".join(code for _, code in rewriter.helpers.values())
     else:
@@ -842,7 +893,20 @@ def _emulation_state(rewriter: _Rewriter) -> str:
                    f"  let slot = {TRACE_SUBGROUP} * {rewriter.subgroup_size}u + {LANE};\n"
                    f"  if (slot < per_site) {{ atomicAdd(&{TRACE_BUFFER}[site * per_site + slot], 1u); }}\n"
                    f"}}\n")
+    if rewriter.budget_binding is not None:
+        out.append(budget_check_code(*rewriter.budget_binding))
     return "".join(out) + "\n"
+
+
+def budget_check_code(group: int, binding: int) -> str:
+    """A two-iteration loop run as the entry point ends: on lavapipe, once the shader's loop budget is
+    spent every loop stops after one iteration, so this one counts 1 instead of 2 and raises the flag."""
+    return (f"@group({group}) @binding({binding}) var<storage, read_write> {BUDGET_BUFFER}: array<atomic<u32>>;\n"
+            f"fn {BUDGET_CHECK}() {{\n"
+            f"  var count = 0u;\n"
+            f"  for (var i = 0u; i < 2u + {OPAQUE_ZERO}; i++) {{ count += 1u; }}\n"
+            f"  if (count != 2u) {{ atomicStore(&{BUDGET_BUFFER}[0], 1u); }}\n"
+            f"}}\n")
 
 
 def _workgroup_invocations(module: KernelModule) -> list[int]:
@@ -883,32 +947,35 @@ def _needs_lanes(module: KernelModule) -> bool:
 
 def emulate(text: str, subgroup_size: int = 32, native_subgroup_size: int | None = None,
             module: KernelModule | None = None, trace: dict | None = None,
-            trace_binding: tuple[int, int] = (0, 0)) -> Lowered:
+            trace_binding: tuple[int, int] = (0, 0), budget_binding: tuple[int, int] | None = None) -> Lowered:
     """Plain WGSL with the same results as the matrix kernel `text`, with subgroups of `subgroup_size`
     lanes. `native_subgroup_size`: the adapter's own subgroup size where known; when it is the emulated
     size, the kernel's subgroup operations run on the adapter's. `module`: `text` already loaded, by a
     caller that has it (the kernel is not checked twice). `trace`: statement start byte -> site numbers, for
-    coop_lsp.runner.divergence, with its buffer at `trace_binding` (group, binding)."""
+    coop_lsp.runner.divergence, with its buffer at `trace_binding` (group, binding). `budget_binding`: where
+    a flag (array<atomic<u32>>) is bound that the entry point raises, as it returns, when lavapipe's loop
+    budget has run out (see LOOP_BUDGET); None: no check."""
     if subgroup_size <= 0 or subgroup_size & (subgroup_size - 1) or subgroup_size > 128:
         raise LoweringError(f"subgroup size {subgroup_size} cannot be emulated: subgroup sizes are powers of two "
                             "from 1 to 128")
     module = module if module is not None else load_kernel(text)
     keep = native_subgroup_size == subgroup_size
-    lowered = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep, trace=trace, trace_binding=trace_binding)
+    lowered = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep, trace=trace, trace_binding=trace_binding,
+                   budget_binding=budget_binding)
     barrier = _nonuniform_barrier(lowered.text)
     if barrier is None:
         return lowered
     # The exchange's barriers sit where the workgroup may not be converged (a loop starting at
     # subgroup_id, say): Tint and naga refuse that, and lanes of other subgroups would never arrive.
     whole = _run(module, "emulate", subgroup_size, keep_subgroup_ops=keep, whole=True, trace=trace,
-                 trace_binding=trace_binding)
+                 trace_binding=trace_binding, budget_binding=budget_binding)
     if _nonuniform_barrier(whole.text) is not None:
         raise LoweringError(f"the emulation cannot run this kernel's subgroup operations: {barrier}; they are "
                             "emulated with workgroup barriers, which need control flow uniform across the "
                             "workgroup (run it where the adapter's subgroups have the emulated size)")
     whole.notes.append(f"the kernel's matrix operations are not in control flow uniform across the workgroup "
                        f"({barrier}), so lanes cannot exchange matrix elements: each invocation holds whole "
-                       "matrices and every multiply is written out (slow to compile for large tiles)")
+                       "matrices (slower to compile for large tiles)")
     return whole
 
 
