@@ -9,6 +9,7 @@ names the token the parser did not expect.
 
 from __future__ import annotations
 
+import difflib
 import functools
 from collections.abc import Iterator
 
@@ -81,7 +82,8 @@ def _declaration_findings(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse
             return [d.shifted(part.start_byte - start) for d in diagnostics]
     nodes = _nodes_by_type(part)
     diagnostics = (_unterminated_comments(parsed, nodes) + _mixed_operators(parsed, nodes)
-                   + _misplaced_statements(parsed, nodes) + _reserved_names(parsed, nodes))
+                   + _misplaced_statements(parsed, nodes) + _reserved_names(parsed, nodes)
+                   + _unknown_attributes(parsed, nodes))
     if key is not None:
         reuse.keep(key, (part.start_byte, diagnostics))
     return diagnostics
@@ -90,7 +92,7 @@ def _declaration_findings(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse
 # Node types the checks below look at.
 _WATCHED = frozenset({
     "binary_expression", "identifier", "block_comment", "continuing_statement",
-    "break_if_statement", "function_declaration", "struct_declaration",
+    "break_if_statement", "function_declaration", "struct_declaration", "attribute",
 })
 
 
@@ -593,6 +595,33 @@ def _reserved_names(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> list[Dia
             kind = "a keyword" if word in KEYWORDS else "a reserved word"
             message = f"'{word}' is {kind} in WGSL and cannot be used as a name"
         out.append(Diagnostic(rules.SYNTAX_ERROR.code, message, _span(node)))
+    return out
+
+
+# Every attribute name WGSL has (Tint's parser lists these and rejects any other as "expected attribute"),
+# and naga's own two (`@early_depth_test`, `@second_blend_source`); where an attribute may go and what it
+# takes is the semantic layer's business.
+ATTRIBUTE_NAMES = frozenset({
+    "align", "binding", "blend_src", "builtin", "color", "compute", "diagnostic", "fragment", "group", "id",
+    "input_attachment_index", "interpolate", "invariant", "location", "must_use", "size", "subgroup_size",
+    "vertex", "workgroup_size", "early_depth_test", "second_blend_source",
+})
+
+
+def _unknown_attributes(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> list[Diagnostic]:
+    out = []
+    for node in nodes["attribute"]:
+        name_node = node.child_by_field_name("name")
+        if name_node is None or name_node.is_missing or _in_broken_construct(node):
+            continue
+        name = excerpt(parsed.source, name_node)
+        if name in ATTRIBUTE_NAMES:
+            continue
+        close = difflib.get_close_matches(name, sorted(ATTRIBUTE_NAMES), n=1, cutoff=0.6)
+        hint = f"; did you mean '@{close[0]}'?" if close else ""
+        out.append(Diagnostic(rules.SYNTAX_ERROR.code, f"'@{name}' is not an attribute{hint}", _span(name_node),
+                              fixes=(Fix(f"Change to '@{close[0]}'", (Edit(_span(name_node), close[0]),)),)
+                              if close else ()))
     return out
 
 

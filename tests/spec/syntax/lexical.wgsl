@@ -59,3 +59,26 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 fn f() {}
 enable f16;
 // <- S001 'enable' is a directive: directives must come before every declaration
+
+// === an attribute name WGSL does not have, on a return type
+@vertex fn main() -> @builtin(position) @position vec4<f32> {
+//                                       ^ S001 '@position' is not an attribute; did you mean '@location'?
+  return vec4(0.0);
+}
+
+// === an attribute name WGSL does not have, on a struct member
+struct Params {
+  @stride(16) m: u32,
+// ^ S001 '@stride' is not an attribute
+}
+@group(0) @binding(0) var<uniform> params: Params;
+@compute @workgroup_size(1) fn main() { _ = params.m; }
+
+// === attributes WGSL has, each where it belongs
+struct Member { @align(16) @size(32) v: vec3<f32> }
+@id(3) override count: u32 = 4u;
+@group(0) @binding(0) var<storage, read_write> data: array<Member>;
+@must_use fn twice(x: f32) -> f32 { return 2.0 * x; }
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @invariant @builtin(position) vec4<f32> { return vec4(f32(i)); }
+@fragment fn fs(@location(1) @interpolate(flat) n: u32) -> @location(0) vec4<f32> { return vec4(f32(n)); }
+@compute @workgroup_size(count) fn main() { data[0].v.x = twice(1.0); }
