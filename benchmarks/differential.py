@@ -80,23 +80,23 @@ def deliberate_miss(record: dict) -> str | None:
 
 
 # Why each known class of non-deliberate disagreement remains (matched against the class name, first match).
-VARIABLES = "variable declarations (access modes, address spaces, initializers, resource attributes, " \
-            "host-shareable types, per-stage address spaces): a rule class of issue 18, written on branch tintrules"
+VARIABLES = "order only: one declaration with two errors (its address space or access mode, and its @group/@binding " \
+            "or runtime-sized type); Tint reports the address space's line, coop-lint the attributes' line above it"
 KNOWN_GAPS: list[tuple[str, str]] = [
     (r"^(missed tint: |other_line: tint )(only variables in <storage>|access mode '…' is not valid|unresolved address space|"
      r"non-resource variables|resource variables require|module-scope '…' must not use|var of address space|"
      r"var with '…' address space|type '…' cannot be used in address space|runtime-sized arrays cannot|"
      r"atomic variables in|variables of type|only pointers in <storage>)", VARIABLES),
-    (r"not allowed in the current environment", "extensions that need a device feature: issue 18 part 4 (rule "
-                                                "D003), branch tintrules"),
-    (r"missing return at end of function|loop does not exit", "functions and control flow: a rule class of "
-                                                              "issue 18, branch tintrules"),
-    (r"cyclic dependency found", "recursion between functions is not detected (open: a function that calls or "
-                                 "names itself, directly or through others)"),
+    (r"not allowed in the current environment", "extensions that need a device feature: rule D003 reports them for "
+                                                "the configured targets that lack it"),
+    (r"missing return at end of function|loop does not exit", "order only: a function with another error before its "
+                                                              "end; the two report them in another order (open)"),
+    (r"cyclic dependency found", "a cycle through a declaration with another error: Tint reports only the cycle, "
+                                 "coop-lint also the earlier error (open)"),
     (r"must be an '…' or '…' value|value must be non-negative|type used without '…' extension enabled",
-     "attribute arguments are not type-checked: @location(0.0f), @group(0h), @binding(-1) (open)"),
-    (r"cannot be represented as", "constant evaluation: an abstract value out of range where it is materialized "
-                                  "(attribute arguments, vector operands) is not reported (open)"),
+     "attribute arguments of another type or sign reported where another error comes first (open)"),
+    (r"cannot be represented as", "constant evaluation: an abstract value out of range where it is materialized, "
+                                  "in a form not yet followed (open)"),
     (r"missed tint: expected extension", "the proposed standard's 'enable subgroup_matrix', which coop-lint "
                                          "checks and no compiler knows yet"),
     (r"ours T007 the builtin value", "order only: Tint checks a function's body before its parameters' "
