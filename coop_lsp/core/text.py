@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import accumulate
 from dataclasses import dataclass, field
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
@@ -49,21 +50,22 @@ class SourceText:
     text: str
     data: bytes = field(init=False)
     decode_error: int | None = None  # byte offset of the first invalid sequence
-    _line_starts: list[int] = field(init=False, repr=False)
+    _starts: list[int] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
         self.data = self.text.encode("utf-8", errors="surrogatepass")
-        # Lines end at "\r\n", "\n" or a lone "\r", as in LSP and in WGSL.
-        starts = [0]
-        if b"\r" in self.data:
-            starts.extend(match.end() for match in _LINE_BREAK.finditer(self.data))
-        else:
-            find = self.data.find
-            pos = find(b"\n")
-            while pos != -1:
-                starts.append(pos + 1)
-                pos = find(b"\n", pos + 1)
-        self._line_starts = starts
+
+    @property
+    def _line_starts(self) -> list[int]:
+        # Built on first use: a file coop-lint answers from its cache, with no findings, never needs it.
+        if self._starts is None:
+            # Lines end at "\r\n", "\n" or a lone "\r", as in LSP and in WGSL.
+            if b"\r" in self.data:
+                self._starts = [0, *(match.end() for match in _LINE_BREAK.finditer(self.data))]
+            else:
+                lines = self.data.split(b"\n")
+                self._starts = [0, *accumulate(map((1).__add__, map(len, lines[:-1])))]
+        return self._starts
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> "SourceText":
