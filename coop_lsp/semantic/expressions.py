@@ -985,14 +985,10 @@ def _known_components(args: list[Typed], size: int) -> tuple | None:
     whose components are known; None when any is unknown."""
     if not args:
         return (0,) * size
-    values: list = []
-    for arg in args:
-        if arg.components is not None:
-            values.extend(arg.components)
-        elif isinstance(arg.type, t.Scalar) and arg.value is not None:
-            values.append(arg.value)
-        else:
-            return None
+    known = _known_leaves(args)
+    if known is None:
+        return None
+    values = list(known)
     if len(values) == 1:
         values *= size
     return tuple(values) if len(values) == size else None

@@ -127,23 +127,9 @@ def _unstaged_loads(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
 
 
 def _largest_workgroup(facts: ModuleFacts) -> int | None:
-    sizes = []
-    for function in facts.functions.values():
-        attributes = {}
-        for attribute in function.children:
-            name = attribute.child_by_field_name("name") if attribute.type == "attribute" else None
-            if name is not None:
-                attributes[facts.text(name)] = attribute
-        if "compute" not in attributes or "workgroup_size" not in attributes:
-            continue
-        arguments = attributes["workgroup_size"].child_by_field_name("arguments")
-        values = [facts.constant(a) for a in (arguments.named_children if arguments is not None else [])]
-        if not values or any(v is None for v in values):
-            return None  # an override or something we cannot evaluate: say nothing
-        product = 1
-        for value in values:
-            product *= value
-        sizes.append(product)
+    sizes = [invocations for _, invocations in _entry_workgroup_sizes(facts)]
+    if any(size is None for size in sizes):
+        return None  # an override or something we cannot evaluate: say nothing
     return max(sizes) if sizes else None
 
 
@@ -424,6 +410,13 @@ def _idle_matrix_units(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
 
 def _workgroup_sizes(facts: ModuleFacts) -> list[tuple[ts.Node, int]]:
     """(the @workgroup_size attribute, invocations) of every compute entry point whose size is a constant."""
+    return [(attribute, invocations) for attribute, invocations in _entry_workgroup_sizes(facts)
+            if invocations is not None]
+
+
+def _entry_workgroup_sizes(facts: ModuleFacts) -> list[tuple[ts.Node, int | None]]:
+    """(the @workgroup_size attribute, invocations) of every compute entry point; None where the size is an
+    override or anything else that cannot be evaluated here."""
     out = []
     for function in facts.functions.values():
         attributes = {}
@@ -435,10 +428,10 @@ def _workgroup_sizes(facts: ModuleFacts) -> list[tuple[ts.Node, int]]:
             continue
         arguments = attributes["workgroup_size"].child_by_field_name("arguments")
         values = [facts.constant(a) for a in (arguments.named_children if arguments is not None else [])]
-        if not values or any(v is None or v <= 0 for v in values):
-            continue  # an override or something we cannot evaluate: say nothing
-        invocations = 1
-        for value in values:
-            invocations *= value
+        invocations = None
+        if values and all(v is not None and v > 0 for v in values):
+            invocations = 1
+            for value in values:
+                invocations *= value
         out.append((attributes["workgroup_size"], invocations))
     return out
