@@ -23,7 +23,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from .description import RunDescription, RunDescriptionError, load_run_description, sidecar_path
-from .kernel import KernelError, load_kernel
+from .kernel import KernelError, called_name, load_kernel
 from .lowering import NAGA_BUILTINS, SUBGROUP_BUILTIN_CALLS, TINT_BUILTINS, emulate
 
 TRACED_CALLS = TINT_BUILTINS | NAGA_BUILTINS | set(SUBGROUP_BUILTIN_CALLS)
@@ -83,13 +83,8 @@ def traced_calls(module) -> list:
     found, stack = [], [module.parsed.root]
     while stack:
         node = stack.pop()
-        if node.type == "call_expression":
-            function = node.child_by_field_name("function")
-            if function is not None:
-                name_node = function.child_by_field_name("name") if function.type == "templated_identifier" \
-                    else function
-                if name_node is not None and module.node_text(name_node) in TRACED_CALLS:
-                    found.append((node, module.node_text(name_node)))
+        if node.type == "call_expression" and (name := called_name(module, node)) in TRACED_CALLS:
+            found.append((node, name))
         stack.extend(node.children)
     return sorted(found, key=lambda item: item[0].start_byte)
 

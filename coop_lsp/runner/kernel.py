@@ -92,6 +92,15 @@ def attribute_name(data: bytes, node) -> str:
     return data[name.start_byte:name.end_byte].decode() if name is not None else ""
 
 
+def called_name(module: "KernelModule", call) -> str | None:
+    """The name a call expression calls (`f(...)`, `f<T>(...)`), or None."""
+    function = call.child_by_field_name("function")
+    if function is None:
+        return None
+    name = function.child_by_field_name("name") if function.type == "templated_identifier" else function
+    return module.node_text(name) if name is not None else None
+
+
 def attribute_args(node) -> list:
     arguments = node.child_by_field_name("arguments")
     if arguments is None:

@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..semantic import types as t
-from .kernel import KernelError, KernelModule, attribute_args, attribute_name, int_value, load_kernel
+from .kernel import KernelError, KernelModule, attribute_args, attribute_name, called_name, int_value, load_kernel
 from .subgroup_emulation import EXCHANGE, SUBGROUP, SubgroupEmulation, emulated_names
 
 TINT_BUILTINS = {"subgroupMatrixLoad", "subgroupMatrixStore", "subgroupMatrixMultiply",
@@ -1005,13 +1005,9 @@ def uses_subgroup_operations(module: KernelModule) -> str:
     while stack:
         node = stack.pop()
         if node.type == "call_expression":
-            function = node.child_by_field_name("function")
-            if function is not None:
-                name_node = function.child_by_field_name("name") if function.type == "templated_identifier" \
-                    else function
-                name = module.node_text(name_node)
-                if name in SUBGROUP_BUILTIN_CALLS:
-                    uses.append(f"{name} at line {node.start_point[0] + 1}")
+            name = called_name(module, node)
+            if name in SUBGROUP_BUILTIN_CALLS:
+                uses.append(f"{name} at line {node.start_point[0] + 1}")
         elif node.type == "attribute" and attribute_name(module.data, node) == "builtin":
             args = attribute_args(node)
             if args and module.node_text(args[0]) in SUBGROUP_BUILTINS:
