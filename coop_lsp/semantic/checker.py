@@ -1084,6 +1084,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         condition = node.child_by_field_name("condition")
         if condition is None:
             return
+        if condition.type != "paren_expression" and self.ctx.text(condition).startswith("("):
+            # naga takes a '(' right after const_assert for optional brackets around the whole condition,
+            # then wants ';' after the matching ')': `const_assert (a) && b;` does not parse there.
+            self.ctx.portability("tint", condition, "a 'const_assert' condition that starts with '(' and goes on "
+                                                    "after the matching ')'")
         typed = self.value(condition)
         if typed.type is t.ERROR:
             return

@@ -134,3 +134,34 @@ fn f(x: f32) -> f32 {
   return z + y;
 }
 // tint: unresolved call target 'fancyMath'
+
+// === naga reads a '(' right after const_assert as brackets around the whole condition
+const A: u32 = 2u;
+const_assert (A == 2u) && A > 1u;
+//           ^ T013 'const_assert'
+// naga: differs -- naga 29 stops at the '&&': it wants ';' after the ')'
+
+// === the same inside a function
+const A: u32 = 2u;
+fn f() {
+  const_assert (A + 1u) == 3u;
+//             ^ T013 'const_assert'
+}
+// naga: differs -- naga 29 stops at the '==': it wants ';' after the ')'
+
+// === brackets around the whole condition, or none at the start, suit both compilers
+const A: u32 = 2u;
+const_assert (A == 2u);
+const_assert ((A == 2u) && A > 1u);
+const_assert A > 1u && (A == 2u);
+fn f() { const_assert (A == 2u); }
+
+// === in the wgpu dialect, where naga is the compiler, it is an error
+enable wgpu_cooperative_matrix;
+const A: u32 = 2u;
+fn f() {
+  const_assert (A == 2u) && A > 1u;
+//             ^ T001 naga
+}
+// tint: skip -- wgpu dialect
+// naga: compare -- naga rejects it too
