@@ -55,6 +55,15 @@
 // cuBLAS avoids with 128 x 256 blocks, asynchronous copies (TMA) shared by
 // clusters of multiprocessors and deep pipelines in up to 227 KiB per
 // multiprocessor, none of which WGSL reaches (48 KiB here, see above).
+// Why 45% of cuBLAS is out of reach for this structure (round 4 of the
+// sweep, 2026-11-24, benchmarks/gemm_variants.py derives the kernels):
+// with every barrier removed (wrong results) it runs 319, 44% of cuBLAS;
+// 4 KiB of spare workgroup memory costs nothing (270), 8 KiB drops it to
+// 178, so the two workgroups share about 48 KiB. One workgroup over 128 x
+// 256 would run 387 without barriers but 255 with them, and the rings of
+// two or three BK = 16 buffers that fit (one barrier a step) ran 217-242.
+// Loading tiles column-major costs the same as row-major (272); staging B
+// transposed costs 1.5x (182).
 //
 // Knobs for `coop-lint run --sweep` (../runs/gemm_pipelined.run.toml): BM,
 // BN, BK, DEPTH, BUFFERS, GROUP (block-rows per band of the launch order, as
