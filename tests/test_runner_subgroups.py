@@ -117,6 +117,20 @@ def test_naga_unimplemented_directive_is_dropped_with_a_note():
     assert any("emulated through workgroup memory" in note for note in lowered.notes)
 
 
+def test_statement_diagnostic_filters_are_dropped_for_naga(naga):
+    # Tint's authors put uniformity filters on statements; naga 29 parses them on functions only.
+    text = MIXED.replace("    c[64u + lane] = sum", "    @diagnostic(off, chromium.subgroup_matrix_uniformity) {\n"
+                         "    c[64u + lane] = sum").replace("5.0 * most;\n}", "5.0 * most;\n    }\n}")
+    text = text.replace("@compute @workgroup_size(32)", "@diagnostic(off, derivative_uniformity)\n"
+                        "@compute @workgroup_size(32)")
+    lowered = emulate(text)
+    assert "@diagnostic(off, chromium" not in lowered.text
+    assert "@diagnostic(off, derivative_uniformity)" in lowered.text  # on the function: naga keeps it
+    assert any("'@diagnostic' on statements dropped" in note for note in lowered.notes)
+    result = naga.validate(lowered.text)
+    assert result.accepted, [m.message for m in result.errors]
+
+
 def test_subgroup_operations_are_kept_where_the_adapter_has_the_emulated_size():
     lowered = emulate(MIXED, 8, native_subgroup_size=8)
     assert "subgroupAdd(mine)" in lowered.text and "subgroupShuffle(mine" in lowered.text

@@ -20,7 +20,8 @@ any adapter (lavapipe in CI, a GPU without matrix hardware):
   emulated the same way (subgroup_emulation.py), unless the adapter's
   subgroup is the emulated one, then they are kept;
 - directives naga (wgpu-native) does not implement (`enable subgroups;`,
-  `requires subgroup_id`) are dropped, with a note.
+  `requires subgroup_id`) and `@diagnostic` on statements (naga parses it
+  on functions only) are dropped, with a note.
 
 The compiled size grows with the number of matrix builtins in the kernel, not
 with the matrix size times that number: every helper is a few statements per
@@ -215,6 +216,11 @@ class _Rewriter:
             return f"{BUDGET_CHECK}(); {self.emit(node)}"
         if kind == "enable_directive":
             return self.enable(node)
+        if kind == "attribute" and self.mode == "emulate" and node.parent is not None \
+                and node.parent.type != "function_declaration" and self._attribute_name(node) == "diagnostic":
+            self.note("'@diagnostic' on statements dropped: naga parses it on functions only (filters do not "
+                      "change the code)")
+            return ""
         if kind == "requires_directive" and self.mode == "emulate":
             features = [self.text(f) for f in node.children_by_field_name("feature")]
             kept = [f for f in features if f != "subgroup_id"]
@@ -228,6 +234,10 @@ class _Rewriter:
         if kind == "function_declaration" and self.mode == "emulate":
             return self.entry_point(node)
         return None
+
+    def _attribute_name(self, node) -> str | None:
+        name = node.child_by_field_name("name")
+        return self.text(name) if name is not None else None
 
     def enable(self, node) -> str:
         extensions = [self.text(e) for e in node.children_by_field_name("extension")]

@@ -769,11 +769,29 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.parameter_index[declared] = index
         body = node.child_by_field_name("body")
         if body is not None:
+            # Said only where naga may compile the module: a module whose enables tie it to Tint never
+            # reaches naga, and Tint's authors put these filters on statements as a matter of course.
+            if self.ctx.target_compiler() != "tint" \
+                    and b"diagnostic" in self.ctx.source.data[body.start_byte:body.end_byte]:
+                self._statement_diagnostic_attributes(body)
             self._block(body, new_scope=False)
             self.check_behaviors(symbol, node)
         self.scope = self.module_scope
         self.function = None
         self.stage = None
+
+    def _statement_diagnostic_attributes(self, body: ts.Node) -> None:
+        """naga 29 parses `@diagnostic` on functions only: on a statement or a body it stops with "not yet
+        implemented" (or, after `loop`, `switch x` and `continuing`, expects a '{')."""
+        stack = [body]
+        while stack:
+            node = stack.pop()
+            if node.type == "attribute":
+                name = node.child_by_field_name("name")
+                if name is not None and self.ctx.text(name) == "diagnostic":
+                    self.ctx.portability("tint", node, "'@diagnostic' on a statement")
+                continue
+            stack.extend(reversed(node.named_children))
 
     def _block(self, node: ts.Node, new_scope: bool = True) -> None:
         if new_scope:
@@ -1084,7 +1102,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         condition = node.child_by_field_name("condition")
         if condition is None:
             return
-        if condition.type != "paren_expression" and self.ctx.text(condition).startswith("("):
+        if condition.type != "paren_expression" and self.ctx.target_compiler() != "tint" \
+                and self.ctx.text(condition).startswith("("):
             # naga takes a '(' right after const_assert for optional brackets around the whole condition,
             # then wants ';' after the matching ')': `const_assert (a) && b;` does not parse there.
             self.ctx.portability("tint", condition, "a 'const_assert' condition that starts with '(' and goes on "

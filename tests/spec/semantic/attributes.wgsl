@@ -138,6 +138,7 @@ struct Light {
 @fragment fn fs(@location(0) x: f32) -> @location(0) vec4f {
   var y = 0.0;
   @diagnostic(off, derivative_uniformity) if x > 0.5 { y = dpdx(x); }
+//^ T013 '@diagnostic' on a statement
   return vec4f(y);
 }
 

@@ -165,3 +165,66 @@ fn f() {
 }
 // tint: skip -- wgpu dialect
 // naga: compare -- naga rejects it too
+
+// === naga parses '@diagnostic' on functions only, not on statements
+@compute @workgroup_size(1) fn main() {
+  @diagnostic(off, derivative_uniformity) {
+//^ T013 '@diagnostic' on a statement
+//                 ^ A001 applies to no finding
+  }
+}
+// naga: differs -- naga 29 says '@diagnostic(…)' attribute(s) not yet implemented
+
+// === on a body, after the statement's keyword
+@compute @workgroup_size(1) fn main() {
+  for (var i = 0u; i < 4u; i++) @diagnostic(off, derivative_uniformity) { }
+//                              ^ T013 '@diagnostic' on a statement
+//                                               ^ A001 applies to no finding
+}
+// naga: differs -- naga 29 says '@diagnostic(…)' attribute(s) not yet implemented
+
+// === on a function it suits both compilers
+@diagnostic(off, derivative_uniformity)
+//               ^ A001 applies to no finding
+fn f() -> f32 { return 1.0; }
+@compute @workgroup_size(1) fn main() { _ = f(); }
+
+// === in the wgpu dialect, on a statement it is an error
+enable wgpu_cooperative_matrix;
+@compute @workgroup_size(1) fn main() {
+  @diagnostic(off, derivative_uniformity) if true { }
+//^ T001 naga
+//                 ^ A001 applies to no finding
+}
+// tint: skip -- wgpu dialect
+// naga: compare -- naga rejects it too
+
+// === a module tied to Tint by its enables never reaches naga: no note
+enable chromium_experimental_subgroup_matrix;
+const A: u32 = 2u;
+const_assert (A == 2u) && A > 1u;
+@compute @workgroup_size(1) fn main() {
+  @diagnostic(off, derivative_uniformity) { }
+//                 ^ A001 applies to no finding
+}
+
+// === a module-wide diagnostic directive suits both compilers
+diagnostic(off, derivative_uniformity);
+@fragment fn fs(@location(0) x: f32) -> @location(0) vec4f {
+  var y = 0.0;
+  if x > 0.5 { y = dpdx(x); }
+  return vec4f(y);
+}
+
+// === a diagnostic attribute on the function that needs it suits both compilers
+@diagnostic(off, derivative_uniformity)
+@fragment fn fs(@location(0) x: f32) -> @location(0) vec4f {
+  var y = 0.0;
+  if x > 0.5 { y = dpdx(x); }
+  return vec4f(y);
+}
+
+// === a const_assert whose parenthesis comes later suits both compilers
+const A: u32 = 2u;
+const_assert A + (1u * 2u) == 4u && (A > 1u);
+fn f() { const_assert 2u * (A + 1u) == 6u; }

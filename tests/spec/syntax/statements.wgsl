@@ -96,6 +96,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 @compute @workgroup_size(64)
 fn main(@builtin(local_invocation_index) li: u32) {
   @diagnostic(off, derivative_uniformity) {
+//^ T013 '@diagnostic' on a statement
 //                 ^ A001 this suppression of 'derivative_uniformity' applies to no finding
     data[li] = 1.0;
   }

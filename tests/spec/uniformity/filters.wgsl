@@ -373,6 +373,7 @@ fn main() {
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wg: vec3u) {
   @diagnostic(off, uniformity)
+//^ T013 '@diagnostic' on a statement
 //                 ^ U004 'uniformity'
   if wg.x > 0u {
     workgroupBarrier();
