@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -51,6 +53,19 @@ def test_second_run_reads_the_cache_and_reports_the_same(tmp_path, capsys):
     for entry in entries(cache):
         entry.write_bytes(entry.read_bytes().replace(b"S001", b"S999"))
     assert "S999" in lint(capsys, "--cache-dir", str(cache), str(folder))[1]
+
+
+def test_a_run_the_cache_answers_never_imports_the_checker(tmp_path):
+    # Importing the checker costs about as much as reading 500 cached results: a cached CI run must not.
+    folder = project(tmp_path, {"a.wgsl": TYPED, "b.wgsl": GEMM})
+    script = ("import sys\nfrom coop_lsp.cli.main import main\n"
+              "code = main(['--output-format', 'concise', '--cache-dir', sys.argv[1], sys.argv[2]])\n"
+              "print('exit', code, 'coop_lsp.lint.engine' in sys.modules)")
+    runs = [subprocess.run([sys.executable, "-c", script, str(tmp_path / "cache"), str(folder)],
+                           capture_output=True, text=True, timeout=120) for _ in range(2)]
+    assert runs[0].stdout.splitlines()[-1] == "exit 1 True"
+    assert runs[1].stdout.splitlines()[-1] == "exit 1 False"
+    assert runs[1].stdout == runs[0].stdout.replace("True", "False")
 
 
 def test_no_cache_writes_nothing(tmp_path, capsys):

@@ -41,16 +41,24 @@ class ResultCache:
         self._writable = True
         self._prepared = False
         self.hits = self.misses = 0
+        self._settings_texts: dict[int, tuple[object, str]] = {}  # id(settings) -> (settings, its text)
 
     # ------------------------------------------------------------ keys
     def key(self, data: bytes, language: str | None, settings, profiles: str) -> str:
         digest = hashlib.sha256()
         for part in (MAGIC, __version__.encode(), _code_fingerprint(), (language or "wgsl").encode(),
-                     _settings_fingerprint(settings).encode(), profiles.encode()):
+                     self._settings_text(settings).encode(), profiles.encode()):
             digest.update(len(part).to_bytes(8, "little"))
             digest.update(part)
         digest.update(data)
         return digest.hexdigest()
+
+    def _settings_text(self, settings) -> str:
+        # Most runs share one settings object among all their files (settings do not change once made).
+        kept = self._settings_texts.get(id(settings))
+        if kept is None:
+            kept = self._settings_texts[id(settings)] = (settings, _settings_fingerprint(settings))
+        return kept[1]
 
     # ------------------------------------------------------------ entries
     def get(self, key: str):
