@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import coop_lsp.cli.main as cli
+from coop_lsp.cli.cache import ResultCache
 from coop_lsp.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +37,29 @@ def lint(capsys, *args: str) -> tuple[int, str, str]:
 
 
 def entries(cache: Path) -> list[Path]:
-    return [p for p in cache.rglob("*") if p.is_file() and p.parent.parent.parent == cache]
+    return [p for p in cache.rglob("*") if p.is_file() and p.parent.parent == cache]
+
+
+def test_the_workers_write_the_entries_a_cached_run_reads(tmp_path, capsys, monkeypatch):
+    # Entries are written where the files are linted, in the worker processes: the parent writes none.
+    folder = project(tmp_path, {f"k{i}.wgsl": data for i, data in enumerate([BROKEN, TYPED, GEMM] * 2)})
+    cache = tmp_path / "cache"
+    log = tmp_path / "writers"
+    real_put = ResultCache.put
+
+    def put(self, key, value):
+        with open(log, "a") as stream:
+            stream.write(f"{os.getpid()}\n")
+        real_put(self, key, value)
+
+    monkeypatch.setattr(ResultCache, "put", put)
+    first = lint(capsys, "--jobs", "2", "--cache-dir", str(cache), str(folder))
+    assert len(entries(cache)) == 3  # one per distinct file
+    writers = log.read_text().split()
+    assert len(writers) == 6 and str(os.getpid()) not in writers
+    monkeypatch.setattr(ResultCache, "put", real_put)
+    cached = lint(capsys, "--jobs", "2", "--cache-dir", str(cache), str(folder))
+    assert cached == first == lint(capsys, "--no-cache", str(folder))
 
 
 def test_second_run_reads_the_cache_and_reports_the_same(tmp_path, capsys):
@@ -151,6 +174,21 @@ def test_unwritable_cache_is_ignored_with_one_note(tmp_path, capsys):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     code, out, err = lint(capsys, "--cache-dir", str(blocker / "cache"), str(folder))
+    assert (code, out) == lint(capsys, "--no-cache", str(folder))[:2]
+    assert len(err.strip().splitlines()) == 1 and "cannot write the cache" in err
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_cache_the_workers_cannot_write_is_noted_once(tmp_path, capsys, jobs):
+    # The folder is there, but a file stands where the entries of this version go: each worker that
+    # writes its files' entries fails, and the run says so once.
+    from coop_lsp import __version__
+
+    folder = project(tmp_path, {f"k{i}.wgsl": data for i, data in enumerate([BROKEN, TYPED, GEMM] * 2)})
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / __version__).write_text("not a folder")
+    code, out, err = lint(capsys, "--jobs", jobs, "--cache-dir", str(cache), str(folder))
     assert (code, out) == lint(capsys, "--no-cache", str(folder))[:2]
     assert len(err.strip().splitlines()) == 1 and "cannot write the cache" in err
 

@@ -6,10 +6,12 @@ profiles its targets name (their content, not only their names: a saved
 project profile can change), and coop-lint itself (its version and the size
 and time of each of its modules and of the grammar package it parses with,
 so that an edited checkout never reads results of the code before the
-edit). Entries live in
-`<cache dir>/<version>/<2 hex>/<rest of the key>`, each written to a
+edit). Entries live in `<cache dir>/<version>/<key>`, each written to a
 temporary file and renamed into place, so concurrent runs never read half
-an entry. An entry that cannot be read back (corrupt, from another version,
+an entry. One folder, not git's fan-out into 256 (`<2 hex>/<rest>`): on an
+ext4 disk measured here, creating 500 entries spread over 256 new folders
+cost 0.42 s of system time, in one folder 0.09 s, and a folder of a few
+hundred thousand entries is still indexed. An entry that cannot be read back (corrupt, from another version,
 not ours) is ignored and rewritten; a cache that cannot be read or written
 at all is ignored. Each kind of problem is reported once, in one line.
 """
@@ -114,8 +116,22 @@ class ResultCache:
             self._note("write", f"cannot write the cache at {self.root} ({_reason(error)}); results are not cached")
             self._writable = False
 
+    def prepare(self) -> bool:
+        """Makes the cache folder (once); False when the cache cannot be written (said in a note)."""
+        if self._writable:
+            try:
+                self._prepare()
+            except OSError as error:
+                self._note("write", f"cannot write the cache at {self.root} ({_reason(error)}); results are not cached")
+                self._writable = False
+        return self._writable
+
+    def note(self, text: str) -> None:
+        """A note from another process writing to this cache (said once)."""
+        self._note(text, text)
+
     def _path(self, key: str) -> Path:
-        return self.folder / key[:2] / key[2:]
+        return self.folder / key
 
     def _prepare(self) -> None:
         """A new cache folder says what it is: git ignores it, backup tools may skip it."""
