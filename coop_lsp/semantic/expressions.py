@@ -69,13 +69,17 @@ class ExpressionChecker:
     """Mixin of the checker: needs `ctx`, `lookup_symbol`, `symbol_type`, `resolve_type`."""
 
     def expression(self, node: ts.Node) -> Typed:
-        typed = self._expression(node)
-        self.ctx.model.expression_types[(node.start_byte, node.end_byte, node.type)] = typed.type
+        kind = node.type
+        typed = self._expression(node, kind)
+        self.ctx.model.expression_types[(node.start_byte, node.end_byte, kind)] = typed.type
         return typed
 
     def value(self, node: ts.Node) -> Typed:
         """An expression used as a value: references are loaded."""
-        typed = self.expression(node)
+        # `expression` written out: this runs for most nodes of a body, and one call less shows.
+        kind = node.type
+        typed = self._expression(node, kind)
+        self.ctx.model.expression_types[(node.start_byte, node.end_byte, kind)] = typed.type
         if isinstance(typed.type, t.TypeOf):
             if typed.type.type is t.ERROR:
                 return ERROR
@@ -90,7 +94,7 @@ class ExpressionChecker:
             return ERROR
         if not isinstance(typed.type, t.Reference):
             return typed  # already a value; Typed is never changed once made, so it can be shared
-        if self.function is not None and not (node.type == "identifier" and typed.symbol is not None
+        if self.function is not None and not (kind == "identifier" and typed.symbol is not None
                                               and typed.symbol.kind == "var"
                                               and self.module_scope.symbols.get(typed.symbol.name) is not typed.symbol):
             # A plain read of a function's own variable never aliases: only the rest goes to the alias analysis.
@@ -118,8 +122,7 @@ class ExpressionChecker:
         return typed.value if isinstance(typed.value, int) and not isinstance(typed.value, bool) else None
 
     # ---------------------------------------------------------------- kinds
-    def _expression(self, node: ts.Node) -> Typed:
-        kind = node.type
+    def _expression(self, node: ts.Node, kind: str) -> Typed:
         ctx = self.ctx
         if kind == "ERROR" or node.is_missing:  # an ERROR node always has an error
             return ERROR
@@ -379,8 +382,9 @@ class ExpressionChecker:
     def _binary(self, node: ts.Node) -> Typed:
         ctx = self.ctx
         operator = ctx.text(node.child_by_field_name("operator"))
-        left = self.value(node.child_by_field_name("left"))
-        right = self.value(node.child_by_field_name("right"))
+        left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
+        left = self.value(left_node)
+        right = self.value(right_node)
         if left.type is t.ERROR or right.type is t.ERROR:
             return ERROR
         result = binary_result_type(operator, left.type, right.type)
@@ -390,13 +394,12 @@ class ExpressionChecker:
             return ERROR
         if operator in ("<<", ">>"):
             # A shift's count is a u32 (or a vector of them), whatever the shifted value is.
-            if not self.check_materialized(node.child_by_field_name("right"), right, t.U32):
+            if not self.check_materialized(right_node, right, t.U32):
                 return ERROR
         else:
             # An abstract operand takes the other's concrete type.
-            for side, operand, other in (("left", left, right), ("right", right, left)):
-                if operand.const and not self.check_materialized(node.child_by_field_name(side), operand,
-                                                                 t.store_type(other.type)):
+            for side_node, operand, other in ((left_node, left, right), (right_node, right, left)):
+                if operand.const and not self.check_materialized(side_node, operand, t.store_type(other.type)):
                     return ERROR
         value = components = None
         if isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
