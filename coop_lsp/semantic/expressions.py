@@ -181,16 +181,17 @@ class ExpressionChecker:
         ctx.model.references[(node.start_byte, node.end_byte)] = symbol
         if self.loops:
             self.check_continuing_use(symbol, node)
-        if symbol.kind == "var":
+        kind = symbol.kind
+        if kind == "var":
             self.note_use(symbol, node)
             if self.function is None:
                 ctx.report("T003", f"'var {name}' cannot be referenced at module scope: module-scope "
                                    "expressions are evaluated before any variable exists", ctx.span(node),
                            related=(Related(symbol.span, f"'{name}' is declared here"),))
                 return ERROR
-        if symbol.kind in ("struct", "alias"):
+        if kind in ("struct", "alias"):
             return Typed(t.TypeOf(self.symbol_type(symbol, via=node)), const=True)
-        if symbol.kind == "function":
+        if kind == "function":
             # Naming a function is a dependency on it, as a call is: a function that names itself is cyclic.
             # Not where the parser gave up around the name (`1.f`): there the syntax error is the finding.
             if node.parent is None or not node.parent.has_error:
@@ -198,11 +199,11 @@ class ExpressionChecker:
             ctx.report("T003", f"function '{name}' cannot be used as a value; call it", ctx.span(node))
             return ERROR
         value_type = symbol.type if symbol.resolved else self.symbol_type(symbol, via=node)
-        if symbol.kind == "var":
+        if kind == "var":
             return Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
-        if symbol.kind == "const":
+        if kind == "const":
             return Typed(value_type, symbol.value, symbol, const=True, override=True, components=symbol.components)
-        return Typed(value_type, None, symbol, override=symbol.kind == "override")
+        return Typed(value_type, None, symbol, override=kind == "override")
 
     # ------------------------------------------------------------ accessors
     def _index(self, node: ts.Node) -> Typed:
