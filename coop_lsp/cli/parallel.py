@@ -20,6 +20,7 @@ queue without counting a death.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import traceback
@@ -84,6 +85,9 @@ def run_parallel(jobs: Sequence[Any], work: Callable[[Any], Any], workers: int,
             connection.close()
             process.join()
 
+    # What the parent holds when the workers fork is theirs for good: frozen, their collector never
+    # walks it again, and never touches (copies) its pages.
+    gc.freeze()
     try:
         for _ in range(min(workers, len(jobs))):
             start()
