@@ -85,12 +85,15 @@ def run_parallel(jobs: Sequence[Any], work: Callable[[Any], Any], workers: int,
             connection.close()
             process.join()
 
-    # What the parent holds when the workers fork is theirs for good: frozen, their collector never
-    # walks it again, and never touches (copies) its pages.
-    gc.freeze()
     try:
-        for _ in range(min(workers, len(jobs))):
-            start()
+        # What the parent holds when the workers fork is theirs for good: frozen, their collector never
+        # walks it again, and never touches (copies) its pages. The parent's own stays collectable.
+        gc.freeze()
+        try:
+            for _ in range(min(workers, len(jobs))):
+                start()
+        finally:
+            gc.unfreeze()
         while running:
             sentinels = {process.sentinel: connection for connection, (process, _) in running.items()}
             ready = wait(list(running) + list(sentinels))
