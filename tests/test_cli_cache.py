@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import coop_lsp.cli.main as cli
-from coop_lsp.cli.cache import ResultCache
 from coop_lsp.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,26 +39,33 @@ def entries(cache: Path) -> list[Path]:
     return [p for p in cache.rglob("*") if p.is_file() and p.parent.parent == cache]
 
 
-def test_the_workers_write_the_entries_a_cached_run_reads(tmp_path, capsys, monkeypatch):
-    # Entries are written where the files are linted, in the worker processes: the parent writes none.
+def test_a_run_writes_its_entries_as_one_file_named_under_every_key(tmp_path, capsys):
+    # Creating a file costs far more than naming it: the entries of a run share one file.
     folder = project(tmp_path, {f"k{i}.wgsl": data for i, data in enumerate([BROKEN, TYPED, GEMM] * 2)})
     cache = tmp_path / "cache"
-    log = tmp_path / "writers"
-    real_put = ResultCache.put
-
-    def put(self, key, value):
-        with open(log, "a") as stream:
-            stream.write(f"{os.getpid()}\n")
-        real_put(self, key, value)
-
-    monkeypatch.setattr(ResultCache, "put", put)
     first = lint(capsys, "--jobs", "2", "--cache-dir", str(cache), str(folder))
-    assert len(entries(cache)) == 3  # one per distinct file
-    writers = log.read_text().split()
-    assert len(writers) == 6 and str(os.getpid()) not in writers
-    monkeypatch.setattr(ResultCache, "put", real_put)
-    cached = lint(capsys, "--jobs", "2", "--cache-dir", str(cache), str(folder))
-    assert cached == first == lint(capsys, "--no-cache", str(folder))
+    found = entries(cache)
+    assert len(found) == 3  # one per distinct file
+    assert len({p.stat().st_ino for p in found}) == 1 and found[0].stat().st_nlink == 3
+    assert lint(capsys, "--jobs", "2", "--cache-dir", str(cache), str(folder)) == first
+    # A new file's entry is a second file; the first run's entries stay as they were.
+    (folder / "new.wgsl").write_bytes(TYPED.replace(b"1.5", b"2.5"))
+    second = lint(capsys, "--cache-dir", str(cache), str(folder))
+    assert len(entries(cache)) == 4 and len({p.stat().st_ino for p in entries(cache)}) == 2
+    assert lint(capsys, "--cache-dir", str(cache), str(folder)) == second == lint(capsys, "--no-cache", str(folder))
+
+
+def test_without_hard_links_each_entry_is_a_file_of_its_own(tmp_path, capsys, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")
+
+    folder = project(tmp_path, {"a.wgsl": BROKEN, "b.wgsl": TYPED, "c.wgsl": GEMM})
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(os, "link", refuse)
+    first = lint(capsys, "--cache-dir", str(cache), str(folder))
+    assert len({p.stat().st_ino for p in entries(cache)}) == 3
+    assert not [p for p in (cache).rglob(".tmp-*")]
+    assert lint(capsys, "--cache-dir", str(cache), str(folder)) == first == lint(capsys, "--no-cache", str(folder))
 
 
 def test_second_run_reads_the_cache_and_reports_the_same(tmp_path, capsys):

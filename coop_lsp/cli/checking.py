@@ -4,15 +4,12 @@ whose result the cache keeps."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from ..core.diagnostic import Diagnostic
 from ..core.text import SourceText
 from .. import lint
 from ..lint.config import Settings
 from ..lint.hosts import find_embedded
-from ..lint.rules import INTERNAL_ERROR
-from .cache import ResultCache
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,15 +17,6 @@ class Job:
     data: bytes
     settings: Settings
     language: str | None  # None: a WGSL file; else the host language whose strings embed WGSL
-    # (cache folder, key): where whoever lints the file keeps its findings. The worker writes the entry
-    # itself, while the other workers go on, instead of leaving 500 writes to the parent at the end.
-    cache_entry: tuple[Path, str] | None = None
-
-
-@dataclass(slots=True)
-class JobResult:
-    diagnostics: list[Diagnostic]
-    cache_notes: tuple[str, ...] = ()  # what went wrong with the cache in this job (each said once per run)
 
 
 def lint_data(data: bytes, settings: Settings, language: str | None) -> tuple[SourceText, list[Diagnostic]]:
@@ -52,23 +40,9 @@ def lint_data(data: bytes, settings: Settings, language: str | None) -> tuple[So
     return source, diagnostics
 
 
-def run_job(job: Job) -> JobResult:
-    """What a worker computes: the findings only (the source is rebuilt from the bytes by whoever reports),
-    kept in the cache when the job names an entry and nothing failed inside (X001 is never kept)."""
-    diagnostics = lint_data(job.data, job.settings, job.language)[1]
-    if job.cache_entry is None or any(d.code == INTERNAL_ERROR.code for d in diagnostics):
-        return JobResult(diagnostics)
-    root, key = job.cache_entry
-    cache = _caches.get(root)
-    if cache is None:
-        cache = _caches[root] = ResultCache(root)
-    noted = len(cache.notes)
-    cache.put(key, diagnostics)
-    return JobResult(diagnostics, tuple(cache.notes[noted:]))
-
-
-# The caches this process has written to, by folder: a worker keeps its own across its jobs.
-_caches: dict[Path, ResultCache] = {}
+def run_job(job: Job) -> list[Diagnostic]:
+    """What a worker computes: the findings only (the source is rebuilt from the bytes by whoever reports)."""
+    return lint_data(job.data, job.settings, job.language)[1]
 
 
 def without_fixes(diagnostic: Diagnostic) -> Diagnostic:

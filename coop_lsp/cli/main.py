@@ -32,7 +32,7 @@ from ..lint.rules import INTERNAL_ERROR
 from . import render
 from .cache import ResultCache, cache_root
 from ..source.sniff import may_be_template
-from .checking import Job, JobResult, lint_data as lint_plain, run_job, without_fixes
+from .checking import Job, lint_data as lint_plain, run_job, without_fixes
 from . import baseline as baseline_file
 from .baseline import Baseline, BaselineError
 from .files import UsageError, collect
@@ -228,8 +228,7 @@ def _lint(args: argparse.Namespace) -> int:
                 if found is not None:
                     reports[index] = render.FileReport(display, SourceText.from_bytes(data), found)
                     continue
-        entry = (cache.root, keys[index]) if index in keys and cache.prepare() else None
-        jobs[index] = Job(data, settings, language, entry)
+        jobs[index] = Job(data, settings, language)
     workers = args.jobs or default_jobs()
     order = list(jobs)
     if order:
@@ -240,13 +239,14 @@ def _lint(args: argparse.Namespace) -> int:
         found = run_parallel([jobs[i] for i in order], run_job, workers, _died, _failed)
     else:
         found = [run_job(jobs[i]) for i in order]
-    for index, result in zip(order, found):
+    fresh = {}  # cache key -> findings, written together at the end
+    for index, diagnostics in zip(order, found):
         display, _, _, data, _ = inputs[index]
-        reports[index] = render.FileReport(display, SourceText.from_bytes(data), result.diagnostics)
-        if cache is not None:
-            for note in result.cache_notes:
-                cache.note(note)
+        reports[index] = render.FileReport(display, SourceText.from_bytes(data), diagnostics)
+        if index in keys and not any(d.code == INTERNAL_ERROR.code for d in diagnostics):
+            fresh[keys[index]] = diagnostics
     if cache is not None:
+        cache.put_many(fresh)
         for note in cache.notes:
             print(f"coop-lint: note: {note}", file=sys.stderr)
     return _conclude(args, baseline, reports, [], None, templates)
@@ -312,15 +312,14 @@ def _profiles_fingerprint(targets: tuple[str, ...]) -> str | None:
     return canonical((chosen, problems))
 
 
-def _died(job: Job, why: str) -> JobResult:
-    return JobResult([Diagnostic(INTERNAL_ERROR.code, f"internal error: the worker process checking this file "
-                                                      f"{why}; its findings are unknown", Span(0, 0))])
+def _died(job: Job, why: str) -> list[Diagnostic]:
+    return [Diagnostic(INTERNAL_ERROR.code, f"internal error: the worker process checking this file {why}; "
+                                            "its findings are unknown", Span(0, 0))]
 
 
-def _failed(job: Job, trace: str) -> JobResult:
+def _failed(job: Job, trace: str) -> list[Diagnostic]:
     last = trace.strip().splitlines()[-1] if trace.strip() else "unknown error"
-    return JobResult([Diagnostic(INTERNAL_ERROR.code, f"internal error while checking this file: {last}",
-                                 Span(0, 0))])
+    return [Diagnostic(INTERNAL_ERROR.code, f"internal error while checking this file: {last}", Span(0, 0))]
 
 
 class _Templates:
