@@ -2,12 +2,13 @@
 
     .venv/bin/python -m benchmarks.cli [--notes TEXT]
 
-500 kernels of varied size (built from benchmarks/common.py's generator,
-each with its own mix of plain and matrix functions) are written to a
-temporary folder. Whole processes, as CI runs them: coop-lint with its
-default jobs (one worker per core) and an empty cache; the same again, which
-reads every result from the cache; coop-lint with --jobs 1 and no cache (one
-core, for comparison); and Tint on Dawn's Null backend compiling the same
+500 kernels of varied size (40 to 400 lines, from benchmarks/common.py's
+generator with a seeded random source: each file has its own mix of plain
+and matrix functions, names, constants and loop bounds, so no two files are
+alike) are written to a temporary folder. Whole processes, as CI runs them:
+coop-lint with its default jobs (one worker per core) and an empty cache;
+the same again, which reads every result from the cache; coop-lint with
+--jobs 1 and no cache (one core, for comparison); and Tint on Dawn's Null backend compiling the same
 files in one process (its start and Dawn's included). Also the start-up time
 of the command. Writes benchmarks/results/cli.json.
 """
@@ -61,11 +62,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as cache:
         paths = []
         for index in range(FILES):
-            text = synthetic_kernel(lines=rng.choice((40, 80, 120, 200, 400)))
+            text = synthetic_kernel(lines=rng.choice((40, 80, 120, 200, 400)), rng=rng)
             path = Path(folder) / f"kernel_{index:03}.wgsl"
             path.write_text(text)
             paths.append(path)
         lines = sum(p.read_text().count("\n") + 1 for p in paths)
+        distinct = len({p.read_bytes() for p in paths})
         coop_lint = str(Path(sys.executable).with_name("coop-lint"))
         base = [coop_lint, "-q", "--output-format", "concise"]
         cold, completed = _timed(base + ["--cache-dir", cache, folder])
@@ -86,7 +88,7 @@ def main() -> None:
     ours_lines = lines / cold
     tint_lines = lines / tint_wall if tint.returncode == 0 else None
     figures = {
-        "files": FILES, "lines": lines, "jobs": default_jobs(),
+        "files": FILES, "distinct_files": distinct, "lines": lines, "jobs": default_jobs(),
         "cold_seconds": round(cold, 3),
         "cold_cpu_seconds": _cpu(completed),
         "cached_cpu_seconds": _cpu(cached_run),

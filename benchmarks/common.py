@@ -6,6 +6,7 @@ import datetime
 import json
 import os
 import platform
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -53,18 +54,114 @@ fn mma_{i}(offset: u32) -> subgroup_matrix_result<f32, 16, 16> {{
 """
 
 
-def synthetic_kernel(target_bytes: int | None = None, lines: int | None = None) -> str:
-    """A valid WGSL module of about the requested size, built from varied functions."""
+def synthetic_kernel(target_bytes: int | None = None, lines: int | None = None,
+                     rng: random.Random | None = None) -> str:
+    """A valid WGSL module of about the requested size, built from varied functions.
+
+    Without `rng` the same size gives the same text (each smaller text a prefix of the bigger ones). With
+    it, each function is drawn from `rng`: its kind (plain arithmetic, a loop with continuing, vector
+    math, a matrix multiply, a matrix store), names, constants and loop bounds, so that no two files of a
+    corpus are alike."""
     parts = [_HEADER]
     size, count, index = len(_HEADER), _HEADER.count("\n"), 0
     while (target_bytes is not None and size < target_bytes) or (lines is not None and count < lines):
-        template = _MATRIX_FUNCTION if index % 4 == 3 else _FUNCTION
-        text = template.format(i=index, k=16 + index % 48)
+        if rng is not None:
+            text = _random_function(rng, index)
+        else:
+            template = _MATRIX_FUNCTION if index % 4 == 3 else _FUNCTION
+            text = template.format(i=index, k=16 + index % 48)
         parts.append(text)
         size += len(text)
         count += text.count("\n")
         index += 1
     return "".join(parts)
+
+
+_NAMES = ("tile", "blend", "gather", "sweep", "reduce", "scan", "accumulate", "mix", "fold", "stage")
+_PAIRS = (("row", "col"), ("x", "y"), ("i", "j"), ("lane", "slot"), ("base", "step"))
+
+
+def _random_function(rng: random.Random, index: int) -> str:
+    """One function of a random kind with random names and constants (valid WGSL, no coop-lint findings)."""
+    kind = rng.choices(("arithmetic", "loop", "vector", "multiply", "store"), weights=(4, 2, 2, 2, 1))[0]
+    name = f"{rng.choice(_NAMES)}_{index}"
+    a, b = rng.choice(_PAIRS)
+    if kind == "arithmetic":
+        k = rng.randint(4, 96)
+        combine = rng.choice(("fma(va, vb * scale, acc)", "acc + va * vb * scale", "max(acc, va * scale) + vb",
+                              "mix(acc, va, vb * scale)"))
+        comment = f"  /* {rng.choice(('block', 'note', 'tile'))} comment {rng.randint(0, 999)} */\n" \
+            if rng.random() < 0.6 else ""
+        cases = rng.choice((("0u", "1u, 2u"), ("1u", "0u, 3u"), ("2u", "0u")))
+        return (
+            f"fn {name}({a}: u32, {b}: u32, scale: f32) -> f32 {{\n"
+            f"  var acc = {rng.uniform(-2, 2):.3f};\n"
+            f"  for (var k = 0u; k < {k}u; k++) {{\n"
+            f"    let va = data[({a} * {k}u + k) % arrayLength(&data)];\n"
+            f"    let vb = data[(k * {rng.randint(1, 64)}u + {b}) % arrayLength(&data)];\n"
+            f"    acc = {combine};\n"
+            f"    if (acc > {rng.choice(('1e6', '1e4', '65504.0', '3.5e3'))} && k % {rng.randint(2, 5)}u == 0u) "
+            f"{{ acc = acc * {rng.choice(('0.5', '0.25', '0.75'))}; }} "
+            f"else {{ acc += f32(k & {rng.choice((3, 7, 15, 31))}u) / {rng.randint(2, 16)}.0; }}\n"
+            f"  }}\n"
+            f"{comment}"
+            f"  switch ({a} & 3u) {{\n"
+            f"    case {cases[0]}: {{ acc = -acc; }}\n"
+            f"    case {cases[1]}: {{ acc = abs(acc); }}\n"
+            f"    default: {{ }}\n"
+            f"  }}\n"
+            f"  return acc + f32(({a} << {rng.randint(1, 4)}u) ^ {b}) * 0x1p-{rng.randint(1, 9)}f;\n"
+            f"}}\n\n")
+    if kind == "loop":
+        return (
+            f"fn {name}({a}: u32, {b}: u32) -> f32 {{\n"
+            f"  var cursor = {a};\n"
+            f"  var total = {rng.uniform(-1, 1):.2f};\n"
+            f"  loop {{\n"
+            f"    if (cursor >= {a} + {b}) {{ break; }}\n"
+            f"    let value = data[cursor % arrayLength(&data)];\n"
+            f"    total = select(total, total + value * {rng.uniform(0.1, 4):.2f}, value > {rng.uniform(-1, 1):.2f});\n"
+            f"    continuing {{\n"
+            f"      cursor += {rng.randint(1, 8)}u;\n"
+            f"      break if cursor > {rng.randint(64, 4096)}u;\n"
+            f"    }}\n"
+            f"  }}\n"
+            f"  return total;\n"
+            f"}}\n\n")
+    if kind == "vector":
+        weights = ", ".join(f"{rng.uniform(-3, 3):.2f}" for _ in range(4))
+        limit = f"{rng.uniform(1, 100):.1f}"
+        return (
+            f"fn {name}(p: vec4<f32>, q: vec4<f32>) -> vec4<f32> {{\n"
+            f"  let m = mat4x4<f32>(p, q, p.{rng.choice(('wzyx', 'yxwz', 'zwxy'))}, q.{rng.choice(('xxyy', 'wzyx', 'yzwx'))});\n"
+            f"  var r = m * vec4<f32>({weights});\n"
+            f"  r = clamp(r, vec4<f32>(-{limit}), vec4<f32>({limit}));\n"
+            f"  return (r + vec4<f32>(dot(p, q))) * {rng.uniform(0.1, 2):.3f};\n"
+            f"}}\n\n")
+    layout = rng.choice(("row_major", "col_major"))
+    stride = rng.choice((16, 32, 64))
+    if kind == "multiply":
+        tiles = rng.randint(1, 4)
+        return (
+            f"fn {name}(offset: u32) -> subgroup_matrix_result<f32, 16, 16> {{\n"
+            f"  var result = subgroup_matrix_result<f32, 16, 16>();\n"
+            f"  for (var t = 0u; t < {tiles}u; t++) {{\n"
+            f"    let left = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, {layout}>"
+            f"(&halves, offset + t * 16u, {stride}u);\n"
+            f"    let right = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>"
+            f"(&halves, offset + {256 * rng.randint(1, 8)}u + t * 16u, {stride}u);\n"
+            f"    result = subgroupMatrixMultiplyAccumulate(left, right, result);\n"
+            f"  }}\n"
+            f"  return result;\n"
+            f"}}\n\n")
+    return (
+        f"fn {name}(offset: u32) {{\n"
+        f"  let left = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, {layout}>(&halves, offset, {stride}u);\n"
+        f"  let right = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>"
+        f"(&halves, offset + {256 * rng.randint(1, 8)}u, {stride}u);\n"
+        f"  let product = subgroupMatrixMultiply<f32>(left, right);\n"
+        f"  subgroupMatrixStore<row_major>(&data, offset * {rng.randint(1, 4)}u, product, 16u);\n"
+        f"}}\n\n")
 
 
 def median_seconds(action: Callable[[], object], repeats: int) -> float:

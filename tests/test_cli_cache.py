@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,7 +36,36 @@ def lint(capsys, *args: str) -> tuple[int, str, str]:
 
 
 def entries(cache: Path) -> list[Path]:
-    return [p for p in cache.rglob("*") if p.is_file() and p.parent.parent.parent == cache]
+    return [p for p in cache.rglob("*") if p.is_file() and p.parent.parent == cache]
+
+
+def test_a_run_writes_its_entries_as_one_file_named_under_every_key(tmp_path, capsys):
+    # Creating a file costs far more than naming it: the entries of a run share one file.
+    folder = project(tmp_path, {f"k{i}.wgsl": data for i, data in enumerate([BROKEN, TYPED, GEMM] * 2)})
+    cache = tmp_path / "cache"
+    first = lint(capsys, "--jobs", "2", "--cache-dir", str(cache), str(folder))
+    found = entries(cache)
+    assert len(found) == 3  # one per distinct file
+    assert len({p.stat().st_ino for p in found}) == 1 and found[0].stat().st_nlink == 3
+    assert lint(capsys, "--jobs", "2", "--cache-dir", str(cache), str(folder)) == first
+    # A new file's entry is a second file; the first run's entries stay as they were.
+    (folder / "new.wgsl").write_bytes(TYPED.replace(b"1.5", b"2.5"))
+    second = lint(capsys, "--cache-dir", str(cache), str(folder))
+    assert len(entries(cache)) == 4 and len({p.stat().st_ino for p in entries(cache)}) == 2
+    assert lint(capsys, "--cache-dir", str(cache), str(folder)) == second == lint(capsys, "--no-cache", str(folder))
+
+
+def test_without_hard_links_each_entry_is_a_file_of_its_own(tmp_path, capsys, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")
+
+    folder = project(tmp_path, {"a.wgsl": BROKEN, "b.wgsl": TYPED, "c.wgsl": GEMM})
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(os, "link", refuse)
+    first = lint(capsys, "--cache-dir", str(cache), str(folder))
+    assert len({p.stat().st_ino for p in entries(cache)}) == 3
+    assert not [p for p in (cache).rglob(".tmp-*")]
+    assert lint(capsys, "--cache-dir", str(cache), str(folder)) == first == lint(capsys, "--no-cache", str(folder))
 
 
 def test_second_run_reads_the_cache_and_reports_the_same(tmp_path, capsys):
@@ -51,6 +82,19 @@ def test_second_run_reads_the_cache_and_reports_the_same(tmp_path, capsys):
     for entry in entries(cache):
         entry.write_bytes(entry.read_bytes().replace(b"S001", b"S999"))
     assert "S999" in lint(capsys, "--cache-dir", str(cache), str(folder))[1]
+
+
+def test_a_run_the_cache_answers_never_imports_the_checker(tmp_path):
+    # Importing the checker costs about as much as reading 500 cached results: a cached CI run must not.
+    folder = project(tmp_path, {"a.wgsl": TYPED, "b.wgsl": GEMM})
+    script = ("import sys\nfrom coop_lsp.cli.main import main\n"
+              "code = main(['--output-format', 'concise', '--cache-dir', sys.argv[1], sys.argv[2]])\n"
+              "print('exit', code, 'coop_lsp.lint.engine' in sys.modules)")
+    runs = [subprocess.run([sys.executable, "-c", script, str(tmp_path / "cache"), str(folder)],
+                           capture_output=True, text=True, timeout=120) for _ in range(2)]
+    assert runs[0].stdout.splitlines()[-1] == "exit 1 True"
+    assert runs[1].stdout.splitlines()[-1] == "exit 1 False"
+    assert runs[1].stdout == runs[0].stdout.replace("True", "False")
 
 
 def test_no_cache_writes_nothing(tmp_path, capsys):
@@ -136,6 +180,21 @@ def test_unwritable_cache_is_ignored_with_one_note(tmp_path, capsys):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     code, out, err = lint(capsys, "--cache-dir", str(blocker / "cache"), str(folder))
+    assert (code, out) == lint(capsys, "--no-cache", str(folder))[:2]
+    assert len(err.strip().splitlines()) == 1 and "cannot write the cache" in err
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_cache_the_workers_cannot_write_is_noted_once(tmp_path, capsys, jobs):
+    # The folder is there, but a file stands where the entries of this version go: each worker that
+    # writes its files' entries fails, and the run says so once.
+    from coop_lsp import __version__
+
+    folder = project(tmp_path, {f"k{i}.wgsl": data for i, data in enumerate([BROKEN, TYPED, GEMM] * 2)})
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / __version__).write_text("not a folder")
+    code, out, err = lint(capsys, "--jobs", jobs, "--cache-dir", str(cache), str(folder))
     assert (code, out) == lint(capsys, "--no-cache", str(folder))[:2]
     assert len(err.strip().splitlines()) == 1 and "cannot write the cache" in err
 

@@ -118,3 +118,42 @@ fn main(@builtin(local_invocation_index) lane: u32) {
     findings = [d for d in lint_source(source).diagnostics if "workgroupBarrier" in d.message]
     assert len(findings) == 1
     assert any("local_invocation_index" in r.message or "lane" in r.message for r in findings[0].related)
+
+
+def _syntax_findings(data: bytes):
+    from coop_lsp.syntax import parse, syntax_diagnostics
+
+    return [(d.code, d.span, d.message, d.fixes) for d in syntax_diagnostics(parse(data))]
+
+
+def test_the_query_finds_what_the_cursor_walk_finds(monkeypatch):
+    # Declarations are searched by a tree-sitter query; the walk it replaced must give the same findings.
+    import random
+    from pathlib import Path
+
+    from benchmarks.common import synthetic_kernel
+    from coop_lsp.syntax import diagnostics
+
+    root = Path(__file__).resolve().parent
+    inputs = [p.read_bytes() for p in sorted((root / "spec").rglob("*.wgsl"))]
+    rng = random.Random(5)
+    inputs += [synthetic_kernel(lines=200, rng=rng).encode() for _ in range(5)]
+    inputs.append(b"fn f() {\n  let let = 1;\n  var __x = 2;\n  let _ = 3;\n  loop {\n    continuing { break if true; }\n"
+                  b"    let y = 1;\n  }\n  let z = 1 & 2 | 3;\n}\n@computee fn g() {}\n/* open")
+    queried = [_syntax_findings(data) for data in inputs]
+    monkeypatch.setattr(diagnostics, "QUERY_MAX_BYTES", -1)  # every declaration walked
+    walked = [_syntax_findings(data) for data in inputs]
+    assert queried == walked
+    assert sum(map(len, queried)) > 100
+
+
+def test_a_declaration_too_large_for_the_query_is_walked(monkeypatch):
+    # A query cursor slows down on deep trees (a chain of 100,000 operators: 35 s); the walk stays linear.
+    from coop_lsp.syntax import diagnostics
+
+    def refuse(root):
+        raise AssertionError("queried a declaration of %d bytes" % (root.end_byte - root.start_byte))
+
+    monkeypatch.setattr(diagnostics, "_queried_nodes", refuse)
+    data = ("fn f() -> i32 {\n  return " + "1 + " * 100_000 + "1 & 2 | 3;\n}\n").encode()
+    assert {code for code, *_ in _syntax_findings(data)} == {"S002"}

@@ -6,10 +6,13 @@ profiles its targets name (their content, not only their names: a saved
 project profile can change), and coop-lint itself (its version and the size
 and time of each of its modules and of the grammar package it parses with,
 so that an edited checkout never reads results of the code before the
-edit). Entries live in
-`<cache dir>/<version>/<2 hex>/<rest of the key>`, each written to a
-temporary file and renamed into place, so concurrent runs never read half
-an entry. An entry that cannot be read back (corrupt, from another version,
+edit). Entries live in `<cache dir>/<version>/<key>`, one folder (git's
+fan-out into 256 folders cost 0.42 s of system time for 500 new entries on
+this machine's ext4). A run writes the entries it made as one file, named
+under each key by a hard link (a file system without them gets a file per
+entry); the file is complete before its first name appears and names are
+renamed into place, so concurrent runs never read half an entry. An entry
+that cannot be read back (corrupt, from another version,
 not ours) is ignored and rewritten; a cache that cannot be read or written
 at all is ignored. Each kind of problem is reported once, in one line.
 """
@@ -26,7 +29,7 @@ from pathlib import Path
 
 from .. import __version__
 
-MAGIC = b"coop-lint-cache 1\n"
+MAGIC = b"coop-lint-cache 2\n"  # 2: a file holds a dict of entries (one run's, under each key's name)
 DEFAULT_DIR = ".coop-lint-cache"
 ENV_DIR = "COOP_LINT_CACHE_DIR"
 
@@ -41,16 +44,26 @@ class ResultCache:
         self._writable = True
         self._prepared = False
         self.hits = self.misses = 0
+        self._settings_texts: dict[int, tuple[object, str]] = {}  # id(settings) -> (settings, its text)
+        self._files: dict[tuple, dict | None] = {}  # (device, inode, size, mtime) -> the entries of a file
+        self._links = True  # whether the file system gives a file more than one name
 
     # ------------------------------------------------------------ keys
     def key(self, data: bytes, language: str | None, settings, profiles: str) -> str:
         digest = hashlib.sha256()
         for part in (MAGIC, __version__.encode(), _code_fingerprint(), (language or "wgsl").encode(),
-                     _settings_fingerprint(settings).encode(), profiles.encode()):
+                     self._settings_text(settings).encode(), profiles.encode()):
             digest.update(len(part).to_bytes(8, "little"))
             digest.update(part)
         digest.update(data)
         return digest.hexdigest()
+
+    def _settings_text(self, settings) -> str:
+        # Most runs share one settings object among all their files (settings do not change once made).
+        kept = self._settings_texts.get(id(settings))
+        if kept is None:
+            kept = self._settings_texts[id(settings)] = (settings, _settings_fingerprint(settings))
+        return kept[1]
 
     # ------------------------------------------------------------ entries
     def get(self, key: str):
@@ -58,7 +71,13 @@ class ResultCache:
             return None
         path = self._path(key)
         try:
-            raw = path.read_bytes()
+            with open(path, "rb") as stream:
+                stat = os.fstat(stream.fileno())
+                # The entries of one run share one file (see put_many): read and unpickled once.
+                identity = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+                entries = self._files.get(identity)
+                if entries is None:
+                    entries = self._files[identity] = self._read_entries(stream.read())
         except (FileNotFoundError, NotADirectoryError):
             self.misses += 1
             return None
@@ -66,48 +85,88 @@ class ResultCache:
             self._note("read", f"cannot read the cache at {self.root} ({_reason(error)}); linting without it")
             self._readable = self._writable = False
             return None
-        header, _, rest = raw.partition(b"\n")
-        version, _, payload = rest.partition(b"\n")
-        if header + b"\n" != MAGIC:
-            self._note("corrupt", f"ignoring a corrupt cache entry in {self.root} (it is rewritten)")
+        if entries is None:
             self.misses += 1
             return None
-        if version.decode(errors="replace") != __version__:
-            self._note("version", f"ignoring cache entries of coop-lint {version.decode(errors='replace')} "
-                                  f"in {self.root} (this is {__version__})")
-            self.misses += 1
-            return None
-        try:
-            value = _Unpickler(io.BytesIO(payload)).load()
-        except Exception:  # noqa: BLE001 - whatever is wrong with it, the file is linted afresh
+        if not isinstance(entries, dict) or key not in entries:
             self._note("corrupt", f"ignoring a corrupt cache entry in {self.root} (it is rewritten)")
             self.misses += 1
             return None
         self.hits += 1
-        return value
+        return entries[key]
+
+    def _read_entries(self, raw: bytes):
+        """The entries a cache file holds (key -> findings); None, with a note, when it cannot be used."""
+        header, _, rest = raw.partition(b"\n")
+        version, _, payload = rest.partition(b"\n")
+        if header + b"\n" != MAGIC:
+            self._note("corrupt", f"ignoring a corrupt cache entry in {self.root} (it is rewritten)")
+            return None
+        if version.decode(errors="replace") != __version__:
+            self._note("version", f"ignoring cache entries of coop-lint {version.decode(errors='replace')} "
+                                  f"in {self.root} (this is {__version__})")
+            return None
+        try:
+            return _Unpickler(io.BytesIO(payload)).load()
+        except Exception:  # noqa: BLE001 - whatever is wrong with it, the file is linted afresh
+            self._note("corrupt", f"ignoring a corrupt cache entry in {self.root} (it is rewritten)")
+            return None
 
     def put(self, key: str, value) -> None:
-        if not self._writable:
+        self.put_many({key: value})
+
+    def put_many(self, entries: dict) -> None:
+        """Writes entries (key -> findings) as one file, hard-linked under each key's name.
+
+        Creating and filling a file costs far more than naming it again: on this machine's ext4, 500
+        small entry files took 0.2-0.6 s of system time (more when two processes write at once), 500
+        links to one file under 0.01 s. The file is complete before its first name appears, and a
+        name is put in place by a rename, so a concurrent run sees an entry whole or not at all."""
+        if not self._writable or not entries:
             return
-        path = self._path(key)
         try:
             self._prepare()
-            path.parent.mkdir(parents=True, exist_ok=True)
-            payload = MAGIC + __version__.encode() + b"\n" + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+            self.folder.mkdir(parents=True, exist_ok=True)
+            payload = MAGIC + __version__.encode() + b"\n" + pickle.dumps(entries, protocol=pickle.HIGHEST_PROTOCOL)
+            handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
             try:
                 with os.fdopen(handle, "wb") as stream:
                     stream.write(payload)
-                os.replace(temporary, path)
-            except BaseException:
+                for key in entries:
+                    self._name(temporary, key, entries)
+            finally:
                 _unlink(temporary)
-                raise
         except OSError as error:
             self._note("write", f"cannot write the cache at {self.root} ({_reason(error)}); results are not cached")
             self._writable = False
 
+    def _name(self, written: str, key: str, entries: dict) -> None:
+        path = self._path(key)
+        if self._links:
+            try:
+                os.link(written, path)
+                return
+            except FileExistsError:
+                # A corrupt entry, or one another run wrote meanwhile: replaced, by a rename.
+                spare = f"{written}-{key[:16]}"
+                _unlink(spare)
+                os.link(written, spare)
+                os.replace(spare, path)
+                return
+            except OSError:
+                self._links = False  # a file system without hard links: a file per entry
+        handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(MAGIC + __version__.encode() + b"\n"
+                             + pickle.dumps({key: entries[key]}, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(temporary, path)
+        except BaseException:
+            _unlink(temporary)
+            raise
+
     def _path(self, key: str) -> Path:
-        return self.folder / key[:2] / key[2:]
+        return self.folder / key
 
     def _prepare(self) -> None:
         """A new cache folder says what it is: git ignores it, backup tools may skip it."""

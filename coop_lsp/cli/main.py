@@ -165,15 +165,27 @@ def _lint(args: argparse.Namespace) -> int:
     cli_ignore = codes_of(",".join(args.ignore), "command line", "--ignore", ignoring=True) if args.ignore else frozenset()
     cli_targets = targets_of(",".join(args.target), "command line", "--target") if args.target else None
 
-    def settings_for(path: Path | None) -> Settings:
-        base = finder.for_path(path if path is not None else Path.cwd()).settings_for(path)
-        return with_command_line(base, cli_select, cli_ignore, args.dialect, cli_targets)
+    shared_settings: dict[int, tuple[object, Settings]] = {}  # id(configuration) -> settings of all its files
 
-    from ..lint.templates import parse_define
-    try:
-        defines = dict(parse_define(d) for d in args.define)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    def settings_for(path: Path | None) -> Settings:
+        config = finder.for_path(path if path is not None else Path.cwd())
+        if config.depends_on_path:
+            return with_command_line(config.settings_for(path), cli_select, cli_ignore, args.dialect, cli_targets)
+        # One object for all the files of a configuration: its cache-key text is built once.
+        kept = shared_settings.get(id(config))
+        if kept is None:
+            kept = shared_settings[id(config)] = (config, with_command_line(
+                config.settings_for(None), cli_select, cli_ignore, args.dialect, cli_targets))
+        return kept[1]
+
+    defines = {}
+    if args.define:
+        # Only then: the template layer imports the whole checker, which a run the cache answers never needs.
+        from ..lint.templates import parse_define
+        try:
+            defines = dict(parse_define(d) for d in args.define)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
     chosen = frozenset(n.strip() for v in args.variant for n in v.split(",") if n.strip()) if args.variant else None
     templates = _Templates(defines, tuple(Path(d) for d in args.include_dir), chosen)
 
@@ -227,12 +239,14 @@ def _lint(args: argparse.Namespace) -> int:
         found = run_parallel([jobs[i] for i in order], run_job, workers, _died, _failed)
     else:
         found = [run_job(jobs[i]) for i in order]
+    fresh = {}  # cache key -> findings, written together at the end
     for index, diagnostics in zip(order, found):
         display, _, _, data, _ = inputs[index]
         reports[index] = render.FileReport(display, SourceText.from_bytes(data), diagnostics)
-        if cache is not None and index in keys and not any(d.code == INTERNAL_ERROR.code for d in diagnostics):
-            cache.put(keys[index], diagnostics)
+        if index in keys and not any(d.code == INTERNAL_ERROR.code for d in diagnostics):
+            fresh[keys[index]] = diagnostics
     if cache is not None:
+        cache.put_many(fresh)
         for note in cache.notes:
             print(f"coop-lint: note: {note}", file=sys.stderr)
     return _conclude(args, baseline, reports, [], None, templates)
@@ -339,6 +353,8 @@ class _Templates:
             kept.setdefault((diagnostic.span, diagnostic.code, diagnostic.message), diagnostic)
 
     def included_reports(self, reports: list[render.FileReport]) -> list[render.FileReport]:
+        if not self.included:
+            return []
         linted = {Path(r.display).resolve() for r in reports}
         extra = []
         for path, found in sorted(self.included.items()):

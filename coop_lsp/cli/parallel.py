@@ -20,6 +20,7 @@ queue without counting a death.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import traceback
@@ -85,8 +86,14 @@ def run_parallel(jobs: Sequence[Any], work: Callable[[Any], Any], workers: int,
             process.join()
 
     try:
-        for _ in range(min(workers, len(jobs))):
-            start()
+        # What the parent holds when the workers fork is theirs for good: frozen, their collector never
+        # walks it again, and never touches (copies) its pages. The parent's own stays collectable.
+        gc.freeze()
+        try:
+            for _ in range(min(workers, len(jobs))):
+                start()
+        finally:
+            gc.unfreeze()
         while running:
             sentinels = {process.sentinel: connection for connection, (process, _) in running.items()}
             ready = wait(list(running) + list(sentinels))

@@ -266,9 +266,15 @@ class Config:
         relative = self.relative(path)
         return relative is not None and any(path_matches(p, relative) for p in self.exclude)
 
+    @property
+    def depends_on_path(self) -> bool:
+        """Whether files under this configuration may get different settings (variants, per-file ignores,
+        overrides); when not, `settings_for` is the same for every file and resolves no path."""
+        return bool(self.variants or self.per_file_ignores or self.overrides)
+
     def settings_for(self, path: Path | None) -> Settings:
         settings = Settings(self.select, self.ignore, dict(self.severity), self.dialect, self.targets)
-        relative = self.relative(path) if path is not None else None
+        relative = self.relative(path) if path is not None and self.depends_on_path else None
         if relative is None:
             return settings
         variants = tuple(v for v in self.variants if any(path_matches(p, relative) for p in v.files))

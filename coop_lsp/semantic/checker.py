@@ -310,7 +310,13 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         return symbol if symbol is not None and symbol.declaration == node else None
 
     def lookup_symbol(self, name: str) -> Symbol | None:
-        symbol = self.scope.lookup(name)
+        # Scope.lookup written out: every identifier of every body comes here.
+        scope, symbol = self.scope, None
+        while scope is not None:
+            symbol = scope.symbols.get(name)
+            if symbol is not None:
+                break
+            scope = scope.parent
         if self.module_lookups is not None and (symbol is None or self.module_scope.symbols.get(name) is symbol):
             self.module_lookups.setdefault(name, symbol)
         return symbol

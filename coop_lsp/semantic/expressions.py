@@ -69,13 +69,17 @@ class ExpressionChecker:
     """Mixin of the checker: needs `ctx`, `lookup_symbol`, `symbol_type`, `resolve_type`."""
 
     def expression(self, node: ts.Node) -> Typed:
-        typed = self._expression(node)
-        self.ctx.model.expression_types[(node.start_byte, node.end_byte, node.type)] = typed.type
+        kind = node.type
+        typed = self._expression(node, kind)
+        self.ctx.model.expression_types[(node.start_byte, node.end_byte, kind)] = typed.type
         return typed
 
     def value(self, node: ts.Node) -> Typed:
         """An expression used as a value: references are loaded."""
-        typed = self.expression(node)
+        # `expression` written out: this runs for most nodes of a body, and one call less shows.
+        kind = node.type
+        typed = self._expression(node, kind)
+        self.ctx.model.expression_types[(node.start_byte, node.end_byte, kind)] = typed.type
         if isinstance(typed.type, t.TypeOf):
             if typed.type.type is t.ERROR:
                 return ERROR
@@ -90,7 +94,7 @@ class ExpressionChecker:
             return ERROR
         if not isinstance(typed.type, t.Reference):
             return typed  # already a value; Typed is never changed once made, so it can be shared
-        if self.function is not None and not (node.type == "identifier" and typed.symbol is not None
+        if self.function is not None and not (kind == "identifier" and typed.symbol is not None
                                               and typed.symbol.kind == "var"
                                               and self.module_scope.symbols.get(typed.symbol.name) is not typed.symbol):
             # A plain read of a function's own variable never aliases: only the rest goes to the alias analysis.
@@ -118,8 +122,7 @@ class ExpressionChecker:
         return typed.value if isinstance(typed.value, int) and not isinstance(typed.value, bool) else None
 
     # ---------------------------------------------------------------- kinds
-    def _expression(self, node: ts.Node) -> Typed:
-        kind = node.type
+    def _expression(self, node: ts.Node, kind: str) -> Typed:
         ctx = self.ctx
         if kind == "ERROR" or node.is_missing:  # an ERROR node always has an error
             return ERROR
@@ -178,16 +181,17 @@ class ExpressionChecker:
         ctx.model.references[(node.start_byte, node.end_byte)] = symbol
         if self.loops:
             self.check_continuing_use(symbol, node)
-        if symbol.kind == "var":
+        kind = symbol.kind
+        if kind == "var":
             self.note_use(symbol, node)
             if self.function is None:
                 ctx.report("T003", f"'var {name}' cannot be referenced at module scope: module-scope "
                                    "expressions are evaluated before any variable exists", ctx.span(node),
                            related=(Related(symbol.span, f"'{name}' is declared here"),))
                 return ERROR
-        if symbol.kind in ("struct", "alias"):
+        if kind in ("struct", "alias"):
             return Typed(t.TypeOf(self.symbol_type(symbol, via=node)), const=True)
-        if symbol.kind == "function":
+        if kind == "function":
             # Naming a function is a dependency on it, as a call is: a function that names itself is cyclic.
             # Not where the parser gave up around the name (`1.f`): there the syntax error is the finding.
             if node.parent is None or not node.parent.has_error:
@@ -195,11 +199,11 @@ class ExpressionChecker:
             ctx.report("T003", f"function '{name}' cannot be used as a value; call it", ctx.span(node))
             return ERROR
         value_type = symbol.type if symbol.resolved else self.symbol_type(symbol, via=node)
-        if symbol.kind == "var":
+        if kind == "var":
             return Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
-        if symbol.kind == "const":
+        if kind == "const":
             return Typed(value_type, symbol.value, symbol, const=True, override=True, components=symbol.components)
-        return Typed(value_type, None, symbol, override=symbol.kind == "override")
+        return Typed(value_type, None, symbol, override=kind == "override")
 
     # ------------------------------------------------------------ accessors
     def _index(self, node: ts.Node) -> Typed:
@@ -379,8 +383,9 @@ class ExpressionChecker:
     def _binary(self, node: ts.Node) -> Typed:
         ctx = self.ctx
         operator = ctx.text(node.child_by_field_name("operator"))
-        left = self.value(node.child_by_field_name("left"))
-        right = self.value(node.child_by_field_name("right"))
+        left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
+        left = self.value(left_node)
+        right = self.value(right_node)
         if left.type is t.ERROR or right.type is t.ERROR:
             return ERROR
         result = binary_result_type(operator, left.type, right.type)
@@ -390,13 +395,12 @@ class ExpressionChecker:
             return ERROR
         if operator in ("<<", ">>"):
             # A shift's count is a u32 (or a vector of them), whatever the shifted value is.
-            if not self.check_materialized(node.child_by_field_name("right"), right, t.U32):
+            if not self.check_materialized(right_node, right, t.U32):
                 return ERROR
         else:
             # An abstract operand takes the other's concrete type.
-            for side, operand, other in (("left", left, right), ("right", right, left)):
-                if operand.const and not self.check_materialized(node.child_by_field_name(side), operand,
-                                                                 t.store_type(other.type)):
+            for side_node, operand, other in ((left_node, left, right), (right_node, right, left)):
+                if operand.const and not self.check_materialized(side_node, operand, t.store_type(other.type)):
                     return ERROR
         value = components = None
         if isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
