@@ -187,6 +187,7 @@ fn main() {}
 fn main(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {
   var c = vec4<f32>(0.0);
   @diagnostic(off, derivative_uniformity) @diagnostic(info, derivative_uniformity) {
+//^ T013 '@diagnostic' on a statement
 //                 ^ A001 this suppression of 'derivative_uniformity' applies to no finding; rem
 //                                                          ^ A001 this filter of 'derivative_uniformity' applies to no finding; remove i
 //                                                          ^ T023 conflicting diagnostic attribute: 'derivative_uniformity' is set to bo
