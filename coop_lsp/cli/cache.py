@@ -112,9 +112,6 @@ class ResultCache:
             self._note("corrupt", f"ignoring a corrupt cache entry in {self.root} (it is rewritten)")
             return None
 
-    def put(self, key: str, value) -> None:
-        self.put_many({key: value})
-
     def put_many(self, entries: dict) -> None:
         """Writes entries (key -> findings) as one file, hard-linked under each key's name.
 
@@ -127,11 +124,10 @@ class ResultCache:
         try:
             self._prepare()
             self.folder.mkdir(parents=True, exist_ok=True)
-            payload = MAGIC + __version__.encode() + b"\n" + pickle.dumps(entries, protocol=pickle.HIGHEST_PROTOCOL)
             handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
             try:
                 with os.fdopen(handle, "wb") as stream:
-                    stream.write(payload)
+                    stream.write(_payload(entries))
                 for key in entries:
                     self._name(temporary, key, entries)
             finally:
@@ -158,8 +154,7 @@ class ResultCache:
         handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
         try:
             with os.fdopen(handle, "wb") as stream:
-                stream.write(MAGIC + __version__.encode() + b"\n"
-                             + pickle.dumps({key: entries[key]}, protocol=pickle.HIGHEST_PROTOCOL))
+                stream.write(_payload({key: entries[key]}))
             os.replace(temporary, path)
         except BaseException:
             _unlink(temporary)
@@ -262,6 +257,11 @@ class _Unpickler(pickle.Unpickler):
 
 def _reason(error: OSError) -> str:
     return error.strerror or str(error)
+
+
+def _payload(entries: dict) -> bytes:
+    """A cache file's bytes: the format, the version that wrote it, then the entries (key -> findings)."""
+    return MAGIC + __version__.encode() + b"\n" + pickle.dumps(entries, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _unlink(path: str) -> None:

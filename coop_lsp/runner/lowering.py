@@ -217,7 +217,7 @@ class _Rewriter:
         if kind == "enable_directive":
             return self.enable(node)
         if kind == "attribute" and self.mode == "emulate" and node.parent is not None \
-                and node.parent.type != "function_declaration" and self._attribute_name(node) == "diagnostic":
+                and node.parent.type != "function_declaration" and attribute_name(self.data, node) == "diagnostic":
             self.note("'@diagnostic' on statements dropped: naga parses it on functions only (filters do not "
                       "change the code)")
             return ""
@@ -234,10 +234,6 @@ class _Rewriter:
         if kind == "function_declaration" and self.mode == "emulate":
             return self.entry_point(node)
         return None
-
-    def _attribute_name(self, node) -> str | None:
-        name = node.child_by_field_name("name")
-        return self.text(name) if name is not None else None
 
     def enable(self, node) -> str:
         extensions = [self.text(e) for e in node.children_by_field_name("extension")]
