@@ -8,11 +8,12 @@ import tree_sitter as ts
 
 from ...core.text import SourceText, Span
 from ...semantic import types as t
+from ...semantic.builtins.language import LOAD, MULTIPLY, STORE, matrix_builtin_names
 from ...semantic.model import SemanticModel
 
-LOADS = {"subgroupMatrixLoad", "coopLoad", "coopLoadT"}
-STORES = {"subgroupMatrixStore", "coopStore", "coopStoreT"}
-MULTIPLIES = {"subgroupMatrixMultiply", "subgroupMatrixMultiplyAccumulate", "coopMultiplyAdd"}
+LOADS = set(matrix_builtin_names(LOAD))
+STORES = set(matrix_builtin_names(STORE))
+MULTIPLIES = set(matrix_builtin_names(MULTIPLY))
 LOOPS = ("for_statement", "while_statement", "loop_statement")
 _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
                "/": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None,
