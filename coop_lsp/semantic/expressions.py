@@ -11,6 +11,7 @@ from ..core.diagnostic import Edit, Fix, Related
 from ..core.memo import memoized
 from ..core.text import Span
 from . import constants as c
+from . import layout
 from . import types as t
 from .builtins.matrix import array_element_bytes
 from .matrix_calls import explain_matrix_call
@@ -736,7 +737,7 @@ class ExpressionChecker:
         if offset < 0 or stride_bytes < line_bytes:
             return  # T003 and T009 say what is wrong with those
         needed = offset * slot + (lines - 1) * stride_bytes + line_bytes
-        have = array.count * _array_stride(array.element)
+        have = array.count * layout.array_stride(array)  # its elements are scalars or vectors (the overload)
         if needed > have:
             self.ctx.report("T016", f"the matrix access needs {needed} bytes of the array but "
                                     f"'{array.describe()}' has {have}: {_extent_reason(offset, lines, stride_bytes, line_bytes, col_major)}",
@@ -1076,13 +1077,6 @@ def binary_result_type(operator: str, left: t.Type, right: t.Type) -> t.Type | N
             return t.Vector(size, scalar)
         return scalar
     return None
-
-
-def _array_stride(element: t.Type) -> int:
-    """Bytes from one array element to the next: a vec3 takes the room of a vec4."""
-    if isinstance(element, t.Vector):
-        return (4 if element.size == 3 else element.size) * element.element.byte_size
-    return array_element_bytes(element) or 0
 
 
 def _extent_reason(offset: int, lines: int, stride_bytes: int, line_bytes: int, col_major: bool) -> str:
