@@ -31,6 +31,20 @@ struct Outer {
 @group(0) @binding(0) var<storage, read_write> o: Outer;
 @compute @workgroup_size(1) fn main() { o.inner.a = 1.0; }
 
+// === @align that is a multiple of a nested member's @align
+struct Inner { @align(16) a: f32 }
+struct Outer {
+  @align(32) inner: Inner,
+}
+@group(0) @binding(0) var<storage, read_write> o: Outer;
+@compute @workgroup_size(1) fn main() { o.inner.a = 1.0; }
+
+// === a uniform block whose nested @size fills the 16-byte stride of its array
+struct Slot { @size(16) value: f32 }
+struct Block { slots: array<Slot, 4> }
+@group(0) @binding(0) var<uniform> block: Block;
+@compute @workgroup_size(1) fn main() { _ = block.slots[1].value; }
+
 // === the same array without the padding stays under 4 GiB
 struct Plain { a: f32 }
 @group(0) @binding(0) var<storage, read_write> big: array<Plain, 300000000>;
