@@ -152,7 +152,9 @@ def template_items(name: str, argument: int, dialect: str | None) -> list[Comple
         if argument == 2:
             return [CompletionItem(a, "value", "access mode") for a in ACCESS_MODES]
         return None
-    if _MAJORNESS_AT.get(name) == argument or (name in _MAJORNESS_AT and name.endswith("Store")):
+    at = _MAJORNESS_AT.get(name)
+    # The store's only template argument is its majorness: offered wherever the cursor is.
+    if at is not None and (argument == at or at == 0):
         return [CompletionItem(m, "value", "majorness") for m in MAJORNESS]
     return None
 

@@ -9,8 +9,9 @@ from ..core.rules import rule
 from ..core.text import SourceText, Span
 from . import rules as _registered_rules  # noqa: F401 - the codes reported here
 from .builtins.core import CORE_BUILTINS
-from .builtins.language import (DIALECT, DIALECT_ENABLES, DIALECTS, DIALECTS_BY_PRECEDENCE,  # noqa: F401
-                                ENABLE_DIALECTS, EXTENSIONS, STANDARD_ENABLE, TINT_ENABLE)
+# ENABLE_DIALECTS and EXTENSIONS are read through this module by the checker.
+from .builtins.language import (DIALECT_ENABLES, DIALECTS, DIALECTS_BY_PRECEDENCE, ENABLE_DIALECTS,  # noqa: F401
+                                EXTENSIONS, STANDARD_ENABLE, TINT_ENABLE)
 from .builtins.table import Builtin, BuiltinTable
 from .model import SemanticModel
 
