@@ -19,6 +19,7 @@ from ..core.diagnostic import Diagnostic, Severity
 from ..core.rules import Rule, register
 from ..core.text import SourceText, Span
 from ..semantic import types as t
+from ..semantic.builtins.language import DIALECTS, MULTIPLY
 from ..semantic.model import SemanticModel
 
 F16_ACCUMULATOR = register(Rule(
@@ -34,7 +35,9 @@ F16_ACCUMULATOR = register(Rule(
     fix="Accumulate in f32 (subgroup_matrix_result<f32, ...>) where the adapter offers f16 x f16 -> f32.",
 ))
 
-_ACCUMULATES = {"subgroupMatrixMultiplyAccumulate", "coopMultiplyAdd"}
+# The multiplies that take an accumulator: a third parameter besides the two operands.
+_ACCUMULATES = {builtin.name for dialect in DIALECTS for builtin in dialect.builtins
+                if builtin.memory == MULTIPLY and any(len(o.parameters) == 3 for o in builtin.overloads)}
 _LOOPS = ("for_statement", "while_statement", "loop_statement")
 
 

@@ -18,6 +18,7 @@ from ..core.rules import Rule, register
 from ..core.text import SourceText, Span
 from ..devices.profiles import MatrixConfig, Profile, shipped_profiles
 from ..semantic import types as t
+from ..semantic.builtins.language import DIALECTS_BY_PRECEDENCE, ENABLE_FEATURES, MULTIPLY, matrix_builtin_names
 from ..semantic.model import SemanticModel
 
 UNSUPPORTED_CONFIG = register(Rule(
@@ -63,18 +64,10 @@ TARGET_PROBLEM = register(Rule(
     explanation="The other checks still run; only the checks against this target are skipped.",
 ))
 
-_MULTIPLIES = {"subgroupMatrixMultiply", "subgroupMatrixMultiplyAccumulate", "coopMultiplyAdd"}
+_MULTIPLIES = matrix_builtin_names(MULTIPLY)
 # The WebGPU device feature each extension needs (Dawn allows the extension only on a device created
 # with one of them). Subgroup matrices are checked below with their configurations.
-_ENABLE_FEATURES = {
-    "f16": ("shader-f16",),
-    "subgroups": ("subgroups",),
-    "clip_distances": ("clip-distances",),
-    "dual_source_blending": ("dual-source-blending",),
-    "primitive_index": ("primitive-index",),
-    "chromium_experimental_framebuffer_fetch": ("framebuffer-fetch",),
-    "chromium_experimental_pixel_local": ("pixel-local-storage-coherent", "pixel-local-storage-non-coherent"),
-}
+_ENABLE_FEATURES = ENABLE_FEATURES
 
 
 @dataclass(frozen=True)
@@ -97,7 +90,7 @@ def configuration_diagnostics(root: ts.Node, source: SourceText, model: Semantic
     if not targets:
         return out + _features_without_targets(root, source, model)
     uses = _matrix_uses(root, source, model)
-    dialect = next((d for d in ("chromium", "standard", "wgpu") if d in model.matrix_dialects), None)
+    dialect = next((d.name for d in DIALECTS_BY_PRECEDENCE if d.name in model.matrix_dialects), None)
     for target in targets:
         out.extend(_check_target(root, source, model, target, uses, dialect))
     return out

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+from ..semantic.builtins.language import DIALECTS_BY_PRECEDENCE
 from .profiles import VERSION, FORMAT, Profile, parse_profile
 
 QUERY_TIMEOUT_S = 20.0
@@ -67,7 +68,9 @@ def profile_from_dawn(data: dict, name: str = "connected") -> Profile:
                      "driver": info.get("description", ""), "api": info.get("backend_type", ""),
                      "tool": f"wgpudawn {data.get('wgpudawn', '')}"},
         "sources": ["coop-lint devices --save (Dawn through wgpudawn)"],
-        "dialects": ["chromium", "standard"] + (["wgpu"] if info.get("backend_type") in ("Vulkan", "Metal") else []),
+        # Dawn runs Tint's dialects anywhere; naga's (wgpu-native) only on Vulkan and Metal.
+        "dialects": [d.name for d in DIALECTS_BY_PRECEDENCE
+                     if d.compiler == "tint" or info.get("backend_type") in ("Vulkan", "Metal")],
         "subgroup_size": {"min": min(sizes), "max": max(sizes)},
         "features": features,
         "matrix_configs": configs,

@@ -27,12 +27,13 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from ..semantic.builtins.language import DIALECTS_BY_PRECEDENCE
 from .performance import performance_problem
 
 FORMAT = "coop-lsp-device-profile"
 VERSION = 1
 ELEMENT_TYPES = ("f16", "f32", "bf16", "u8", "i8", "u32", "i32")
-DIALECTS = ("chromium", "standard", "wgpu")
+DIALECTS = tuple(dialect.name for dialect in DIALECTS_BY_PRECEDENCE)
 PROJECT_PROFILES = Path(".coop-lint") / "devices"
 
 

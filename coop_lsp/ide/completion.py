@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from ..lint.catalogue import all_rules
 from ..core.text import Span
 from ..semantic import types as t
-from ..semantic.builtins.matrix import MATRIX_ELEMENTS
+from ..semantic.builtins.language import DIALECT, LOAD, STORE
+from ..semantic.builtins.matrix import MAJORNESS, MATRIX_ELEMENTS
 from ..semantic.builtins.table import Builtin
 from ..semantic.checker import KNOWN_EXTENSIONS
 from ..semantic.context import CORE_TABLE, MATRIX_TABLES
+from ..semantic.entry_points import BUILTIN_VALUES as ENTRY_BUILTIN_VALUES
 from ..semantic.model import Symbol
 from ..syntax.keywords import KEYWORDS
 from .analysis import Analysis
@@ -53,8 +55,12 @@ ATTRIBUTES = {
     "location": "location(${1:0})", "interpolate": "interpolate(${1:flat})", "invariant": "invariant",
     "vertex": "vertex", "fragment": "fragment",
 }
-BUILTIN_VALUES = ("local_invocation_id", "local_invocation_index", "global_invocation_id", "workgroup_id",
-                  "num_workgroups", "subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups")
+# The compute shader inputs every compiler has, in the entry-point table's order.
+BUILTIN_VALUES = tuple(v.name for v in ENTRY_BUILTIN_VALUES.values()
+                       if ("compute", "in") in v.uses and v.compiler is None)
+# Where the majorness template argument sits in Tint's current load and store forms.
+_MAJORNESS_AT = {b.name: next(i for i, p in enumerate(b.overloads[0].templates) if p.name == "L")
+                 for b in DIALECT["chromium"].builtins if b.memory in (LOAD, STORE)}
 TYPE_NAMES = ("bool", "i32", "u32", "f32", "f16", "vec2", "vec3", "vec4", "mat2x2", "mat2x3", "mat2x4", "mat3x2",
               "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4", "array", "atomic", "ptr", "vec2f", "vec3f",
               "vec4f", "vec2u", "vec3u", "vec4u", "vec2i", "vec3i", "vec4i", "vec2h", "vec3h", "vec4h")
@@ -146,8 +152,10 @@ def template_items(name: str, argument: int, dialect: str | None) -> list[Comple
         if argument == 2:
             return [CompletionItem(a, "value", "access mode") for a in ACCESS_MODES]
         return None
-    if name in ("subgroupMatrixLoad", "subgroupMatrixStore") and (argument == 1 or name.endswith("Store")):
-        return [CompletionItem(m, "value", "majorness") for m in ("row_major", "col_major")]
+    at = _MAJORNESS_AT.get(name)
+    # The store's only template argument is its majorness: offered wherever the cursor is.
+    if at is not None and (argument == at or at == 0):
+        return [CompletionItem(m, "value", "majorness") for m in MAJORNESS]
     return None
 
 

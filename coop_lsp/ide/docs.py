@@ -2,43 +2,19 @@
 
 from __future__ import annotations
 
+from ..semantic.builtins.language import DIALECTS, DIALECTS_BY_PRECEDENCE, MATRIX_TYPES
 from ..semantic.builtins.table import Builtin
-from ..semantic.context import CORE_TABLE, DIALECT_ENABLES, MATRIX_TABLES
+from ..semantic.context import CORE_TABLE, MATRIX_TABLES
 
-DIALECT_LABELS = {
-    "wgpu": "wgpu / naga (`enable wgpu_cooperative_matrix;`)",
-    "chromium": "Chrome / Dawn (`enable chromium_experimental_subgroup_matrix;`)",
-    "standard": "proposed standard (`enable subgroup_matrix;`)",
-}
+DIALECT_LABELS = {d.name: f"{d.label} (`enable {d.enable};`)" for d in DIALECTS}
 
-# The matrix types are type generators, not functions, so the builtin tables do not hold them.
-MATRIX_TYPE_DOCS = {
-    "subgroup_matrix_left": (
-        "subgroup_matrix_left<T, K, M>",
-        "The left operand of a subgroup matrix multiply: M rows by K columns of T, held jointly by the "
-        "invocations of a subgroup. T is f32, f16, u32, i32, u8 or i8; K and M are the shapes the adapter "
-        "reports in its subgroup matrix configurations.",
-        "let a = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&input, 0u, 16u);",
-        ("chromium", "standard")),
-    "subgroup_matrix_right": (
-        "subgroup_matrix_right<T, N, K>",
-        "The right operand of a subgroup matrix multiply: K rows by N columns of T.",
-        "let b = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&input, 256u, 16u);",
-        ("chromium", "standard")),
-    "subgroup_matrix_result": (
-        "subgroup_matrix_result<T, N, M>",
-        "The accumulator and result of a subgroup matrix multiply: M rows by N columns of T. "
-        "`subgroup_matrix_result<T, N, M>()` is the zero matrix.",
-        "var acc = subgroup_matrix_result<f32, 16, 16>();",
-        ("chromium", "standard")),
-}
-for _size in (8, 16):
-    MATRIX_TYPE_DOCS[f"coop_mat{_size}x{_size}"] = (
-        f"coop_mat{_size}x{_size}<T, R>",
-        f"naga's cooperative matrix: {_size} x {_size} elements of T (f32 or f16) in role R: A (left "
-        "operand), B (right operand) or C (accumulator).",
-        f"var c = coop_mat{_size}x{_size}<f32, C>();",
-        ("wgpu",))
+
+def _dialects_of(type_name: str) -> tuple[str, ...]:
+    return tuple(d.name for d in DIALECTS if type_name in d.type_names)
+
+
+# The matrix types are type generators, not functions: their docs sit beside the dialects in language.py.
+MATRIX_TYPE_DOCS = {m.name: (m.signature, m.doc, m.example, _dialects_of(m.name)) for m in MATRIX_TYPES}
 
 SCALAR_DOCS = {
     "bool": "Boolean: true or false.",
@@ -108,7 +84,7 @@ def type_markdown(name: str) -> str | None:
 def module_dialect(enables: set[str], override: str | None = None) -> str | None:
     if override in MATRIX_TABLES:
         return override
-    for dialect in ("chromium", "standard", "wgpu"):
-        if DIALECT_ENABLES[dialect] in enables:
-            return dialect
+    for dialect in DIALECTS_BY_PRECEDENCE:
+        if dialect.enable in enables:
+            return dialect.name
     return None

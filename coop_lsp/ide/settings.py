@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from ..core.diagnostic import Diagnostic, Severity
 from ..core.rules import find as find_rule
+from ..semantic.builtins.language import DIALECT_NAMES
 
 _SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO,
                "information": Severity.INFO, "hint": Severity.HINT}
@@ -26,7 +27,7 @@ class Settings:
         if not isinstance(value, dict):
             return cls()
         dialect = value.get("dialect")
-        dialect = dialect if dialect in ("wgpu", "chromium", "standard") else None
+        dialect = dialect if dialect in DIALECT_NAMES else None
         targets = value.get("targets")
         targets = tuple(str(x) for x in targets) if isinstance(targets, list) else ()
         rules = {str(k): bool(v) for k, v in value.get("rules", {}).items()} \

@@ -24,8 +24,9 @@ from pathlib import Path
 
 from ..core.diagnostic import Diagnostic, Severity
 from ..core.rules import Rule, find as find_rule
+from ..semantic.builtins.language import DIALECT_NAMES
 
-DIALECTS = ("auto", "wgpu", "chromium", "standard")
+DIALECTS = ("auto",) + DIALECT_NAMES
 SEVERITY_NAMES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO,
                   "hint": Severity.HINT, "off": None}
 CONFIG_FILES = ("coop-lint.toml", "pyproject.toml")

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 
+from ..semantic.builtins.language import DAWN_MATRIX_FEATURE, EXTENSION
 from .description import (BACKENDS, RunDescription, RunDescriptionError, default_tolerance, load_run_description,
                           sidecar_path)
 from .kernel import KernelError, KernelModule, load_kernel
@@ -554,13 +555,13 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             lowered = to_tint(text)
             code = lowered.text
             report.notes += lowered.notes
-            features += ["subgroups", "chromium-experimental-subgroup-matrix"]
+            features += [*EXTENSION["subgroups"].features, DAWN_MATRIX_FEATURE]
         else:
             code = text
         if "f16" in module.enables:
-            features.append("shader-f16")
+            features += EXTENSION["f16"].features
         if "subgroups" in module.enables and (not emulated or kept_subgroups):
-            features.append("subgroups")
+            features += EXTENSION["subgroups"].features
         if "subgroup_size_control" in module.enables and api == "dawn" and not emulated:
             features.append("subgroup-size-control")
         run_bindings = bindings + ([budget[1]] if budget else [])

@@ -10,12 +10,9 @@ from dataclasses import dataclass
 from ..core.diagnostic import Severity
 from ..lint import lint_source
 from ..semantic import types as t
+from ..semantic.builtins.language import ENABLE_DIALECTS
 
-MATRIX_ENABLES = {
-    "chromium_experimental_subgroup_matrix": "chromium",
-    "subgroup_matrix": "standard",
-    "wgpu_cooperative_matrix": "wgpu",
-}
+MATRIX_ENABLES = ENABLE_DIALECTS  # enable -> dialect
 
 
 class KernelError(ValueError):

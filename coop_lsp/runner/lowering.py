@@ -41,15 +41,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..semantic import types as t
+from ..semantic.builtins.language import DIALECT, LOAD, MATRIX_ENABLES, MULTIPLY, STORE, parameter_index
 from .kernel import KernelError, KernelModule, attribute_args, attribute_name, called_name, int_value, load_kernel
 from .subgroup_emulation import EXCHANGE, SUBGROUP, SubgroupEmulation, emulated_names
 
-TINT_BUILTINS = {"subgroupMatrixLoad", "subgroupMatrixStore", "subgroupMatrixMultiply",
-                 "subgroupMatrixMultiplyAccumulate", "subgroupMatrixScalarAdd", "subgroupMatrixScalarSubtract",
-                 "subgroupMatrixScalarMultiply"}
-NAGA_BUILTINS = {"coopLoad", "coopLoadT", "coopStore", "coopStoreT", "coopMultiplyAdd"}
-TINT_TYPES = {"subgroup_matrix_left": "left", "subgroup_matrix_right": "right", "subgroup_matrix_result": "result"}
-NAGA_TYPES = {"coop_mat8x8": 8, "coop_mat16x16": 16}
+_TINT, _NAGA = DIALECT["chromium"], DIALECT["wgpu"]
+TINT_BUILTINS = {builtin.name for builtin in _TINT.builtins}
+NAGA_BUILTINS = {builtin.name for builtin in _NAGA.builtins}
+# Each builtin's memory role picks its lowering.
+_ROLES = {builtin.name: builtin.memory for dialect in (_TINT, _NAGA) for builtin in dialect.builtins}
+# Where Tint's deprecated load and store forms take their bool majorness.
+_BOOL_AT = {builtin.name: parameter_index(builtin, "col_major", overload=1) for builtin in _TINT.builtins
+            if builtin.memory in (LOAD, STORE)}
+# subgroup_matrix_<role>; coop_mat<N>x<N> (square).
+TINT_TYPES = {name: name.rsplit("_", 1)[1] for name in _TINT.type_names}
+NAGA_TYPES = {name: int(name.rsplit("x", 1)[1]) for name in _NAGA.type_names}
 NAGA_ROLES = {"A": "left", "B": "right", "C": "result"}
 SUBGROUP_BUILTINS = ("subgroup_id", "num_subgroups", "subgroup_invocation_id", "subgroup_size")
 PREFIX = "coop_emu_"  # WGSL reserves identifiers that start with two underscores
@@ -239,9 +245,9 @@ class _Rewriter:
         extensions = [self.text(e) for e in node.children_by_field_name("extension")]
         kept = []
         for ext in extensions:
-            if ext in ("chromium_experimental_subgroup_matrix", "subgroup_matrix", "wgpu_cooperative_matrix"):
+            if ext in MATRIX_ENABLES:
                 if self.mode == "tint":
-                    kept.append("chromium_experimental_subgroup_matrix")
+                    kept.append(_TINT.enable)
             elif self.mode == "emulate" and ext in NAGA_UNIMPLEMENTED_ENABLES:
                 self.note(f"'enable {ext};' dropped: {NAGA_UNIMPLEMENTED_ENABLES[ext]}")
             else:
@@ -703,23 +709,24 @@ class _Rewriter:
         return "false", args
 
     def tint_builtin(self, node, function, name, args) -> str:
-        if name == "subgroupMatrixLoad":
+        role = _ROLES[name]
+        if role == LOAD:
             m = self.matrix_type(node)
-            col_major, rest = self.majorness(function, args, 2)
+            col_major, rest = self.majorness(function, args, _BOOL_AT[name])
             if len(rest) != 3:
                 raise LoweringError(f"{self.where(node)}: unexpected arguments to subgroupMatrixLoad")
             element, var, _ = self.pointer(rest[0], allow_index=False)
             fname = self.load_helper(var, element, m)
             return f"{fname}(u32({self.emit(rest[1])}), u32({self.emit(rest[2])}), {col_major})"
-        if name == "subgroupMatrixStore":
-            col_major, rest = self.majorness(function, args, 3)
+        if role == STORE:
+            col_major, rest = self.majorness(function, args, _BOOL_AT[name])
             if len(rest) != 4:
                 raise LoweringError(f"{self.where(node)}: unexpected arguments to subgroupMatrixStore")
             m = self.matrix_type(rest[2])
             element, var, _ = self.pointer(rest[0], allow_index=False)
             fname = self.store_helper(var, element, m, node)
             return f"{fname}(u32({self.emit(rest[1])}), {self.emit(rest[2])}, {col_major}, u32({self.emit(rest[3])}))"
-        if name in ("subgroupMatrixMultiply", "subgroupMatrixMultiplyAccumulate"):
+        if role == MULTIPLY:
             result = self.matrix_type(node)
             left, right = self.matrix_type(args[0]), self.matrix_type(args[1])
             fname = self.mma_helper(left, right, result, node)
@@ -731,7 +738,7 @@ class _Rewriter:
         return f"{fname}({self.emit(args[0])}, {_storage_element(m.element.name)}({self.emit(args[1])}))"
 
     def naga_builtin(self, node, function, name, args) -> str:
-        if name in ("coopLoad", "coopLoadT"):
+        if _ROLES[name] == LOAD:
             m = self.matrix_type(node)
             element, var, offset = self.pointer(args[0], allow_index=True)
             stride = f"u32({self.emit(args[1])})" if len(args) > 1 else f"{m.rows}u"
@@ -741,7 +748,7 @@ class _Rewriter:
                 return f"subgroupMatrixLoad<{tint_type}, {layout}>(&{var}, {offset}, {stride})"
             fname = self.load_helper(var, element, m)
             return f"{fname}({offset}, {stride}, {'false' if name == 'coopLoadT' else 'true'})"
-        if name in ("coopStore", "coopStoreT"):
+        if _ROLES[name] == STORE:
             m = self.matrix_type(args[0])
             element, var, offset = self.pointer(args[1], allow_index=True)
             stride = f"u32({self.emit(args[2])})" if len(args) > 2 else f"{m.rows}u"

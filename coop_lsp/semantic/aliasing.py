@@ -23,10 +23,12 @@ import tree_sitter as ts
 from ..core.diagnostic import Related
 from ..core.text import Span
 from . import types as t
+from .builtins.language import LOAD, STORE, matrix_builtin_names
 
-# Builtins that read or write through their first (pointer) argument.
-_READS_FIRST = frozenset({"atomicLoad", "workgroupUniformLoad", "subgroupMatrixLoad"})
-_WRITES_FIRST = frozenset({"atomicStore", "subgroupMatrixStore"})
+# Builtins that read or write through their first (pointer) argument. Of the matrix builtins, Tint's
+# loads and stores: naga checks no aliasing (and its stores take the pointer second).
+_READS_FIRST = frozenset({"atomicLoad", "workgroupUniformLoad"}) | matrix_builtin_names(LOAD, compiler="tint")
+_WRITES_FIRST = frozenset({"atomicStore"}) | matrix_builtin_names(STORE, compiler="tint")
 _READ_WRITES_FIRST = frozenset({
     "atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor",
     "atomicExchange", "atomicCompareExchangeWeak", "atomicStoreMax", "atomicStoreMin",

@@ -17,7 +17,7 @@ import tree_sitter as ts
 from ..core.diagnostic import Related
 from . import types as t
 from .diagnostic_controls import check_diagnostic_controls
-from .variables import size_and_align
+from .layout import size_and_align
 
 _IO = frozenset({"builtin", "location", "interpolate", "invariant", "blend_src", "color"})
 _STAGES = frozenset({"compute", "vertex", "fragment"})

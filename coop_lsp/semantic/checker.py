@@ -16,7 +16,7 @@ import tree_sitter as ts
 from ..core.diagnostic import Diagnostic, Related
 from ..syntax.parser import Parsed
 from . import types as t
-from .context import CORE_TABLE, DIALECT_ENABLES, ENABLE_DIALECTS, Context
+from .context import CORE_TABLE, DIALECT_ENABLES, ENABLE_DIALECTS, EXTENSIONS, Context
 from . import constants as c
 from .expressions import VOID, ExpressionChecker, Typed
 from .model import Scope, SemanticModel, Symbol
@@ -33,14 +33,11 @@ from .continues import ContinueChecker, LoopFrame
 from .aliasing import AliasChecker
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
-KNOWN_EXTENSIONS = frozenset({
-    "f16", "clip_distances", "dual_source_blending", "subgroups", "primitive_index",
-    "chromium_experimental_subgroup_matrix", "chromium_experimental_pixel_local",
-    "chromium_experimental_framebuffer_fetch", "chromium_disable_uniformity_analysis",
-    "chromium_internal_graphite", "chromium_internal_input_attachments", "chromium_experimental_immediate",
-    "subgroup_size_control", "chromium_experimental_barycentric_coord",
-    "subgroup_matrix", "wgpu_cooperative_matrix", "wgpu_ray_query", "wgpu_mesh_shader", "wgpu_binding_array",
-    "view_instancing",
+# The table's extensions, plus those no check of ours treats specially.
+KNOWN_EXTENSIONS = frozenset(e.enable for e in EXTENSIONS) | frozenset({
+    "chromium_disable_uniformity_analysis", "chromium_internal_graphite", "chromium_internal_input_attachments",
+    "chromium_experimental_immediate", "subgroup_size_control", "chromium_experimental_barycentric_coord",
+    "wgpu_ray_query", "wgpu_mesh_shader", "wgpu_binding_array", "view_instancing",
 })
 _DECLARATION_KINDS = {
     "variable_declaration": "var", "const_declaration": "const", "override_declaration": "override",
@@ -54,7 +51,7 @@ def check(parsed: Parsed, reuse: BodyReuse | None = None,
     """Checks a module; with `reuse`, the checks of bodies unchanged since its last use are replayed.
     `dialect` other than "auto" names the compiler that counts where the module's enables do not."""
     checker = Checker(parsed, reuse)
-    checker.ctx.configured_dialect = dialect if dialect in ("wgpu", "chromium", "standard") else None
+    checker.ctx.configured_dialect = dialect if dialect in DIALECT_ENABLES else None
     if reuse is not None:
         reuse.begin()
     checker.run()

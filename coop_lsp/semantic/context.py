@@ -9,26 +9,17 @@ from ..core.rules import rule
 from ..core.text import SourceText, Span
 from . import rules as _registered_rules  # noqa: F401 - the codes reported here
 from .builtins.core import CORE_BUILTINS
-from .builtins.matrix import (NAGA_ENABLE, NAGA_MATRIX_BUILTINS, STANDARD_ENABLE, STANDARD_MATRIX_BUILTINS,
-                              TINT_ENABLE, TINT_MATRIX_BUILTINS)
+# ENABLE_DIALECTS and EXTENSIONS are read through this module by the checker.
+from .builtins.language import (DIALECT_ENABLES, DIALECTS, DIALECTS_BY_PRECEDENCE, ENABLE_DIALECTS,  # noqa: F401
+                                EXTENSIONS, STANDARD_ENABLE, TINT_ENABLE)
 from .builtins.table import Builtin, BuiltinTable
 from .model import SemanticModel
 
 CORE_TABLE = BuiltinTable("core", CORE_BUILTINS)
-MATRIX_TABLES = {
-    "wgpu": BuiltinTable("wgpu", NAGA_MATRIX_BUILTINS),
-    "chromium": BuiltinTable("chromium", TINT_MATRIX_BUILTINS),
-    "standard": BuiltinTable("standard", STANDARD_MATRIX_BUILTINS),
-}
-DIALECT_ENABLES = {"wgpu": NAGA_ENABLE, "chromium": TINT_ENABLE, "standard": STANDARD_ENABLE}
-ENABLE_DIALECTS = {enable: dialect for dialect, enable in DIALECT_ENABLES.items()}
+MATRIX_TABLES = {dialect.name: dialect.table for dialect in DIALECTS}
 
-
-
-# The matrix extensions bring the subgroup builtins with them (measured on wgpudawn 0.32: Tint accepts
-# subgroupMax under chromium_experimental_subgroup_matrix alone; naga needs no enable for them).
-SUBGROUP_IMPLYING_ENABLES = frozenset({"chromium_experimental_subgroup_matrix", "subgroup_matrix",
-                                       "wgpu_cooperative_matrix"})
+# The extensions that bring the subgroup builtins with them (language.py says which and why).
+SUBGROUP_IMPLYING_ENABLES = frozenset(e.enable for e in EXTENSIONS if "subgroups" in e.implies)
 
 class Context:
     def __init__(self, source: SourceText, root: ts.Node) -> None:
@@ -72,9 +63,9 @@ class Context:
     # -------------------------------------------------------------- dialects
     def enabled_dialect(self) -> str | None:
         """The matrix dialect the module's enables select; with none, the one its names imply."""
-        for dialect in ("chromium", "standard", "wgpu"):
-            if DIALECT_ENABLES[dialect] in self.model.enables:
-                return dialect
+        for dialect in DIALECTS_BY_PRECEDENCE:
+            if dialect.enable in self.model.enables:
+                return dialect.name
         return None
 
     def subgroup_dialect(self) -> str:

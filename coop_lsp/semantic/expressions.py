@@ -11,16 +11,21 @@ from ..core.diagnostic import Edit, Fix, Related
 from ..core.memo import memoized
 from ..core.text import Span
 from . import constants as c
+from . import layout
 from . import types as t
 from .builtins.matrix import array_element_bytes
 from .matrix_calls import explain_matrix_call
 from .builtins.signature import match_call, parameter_types
 from .builtins.core import DIALECT_ONLY_FUNCTIONS
+from .builtins.language import LOAD, STORE, matrix_builtin_names
 from .context import CORE_TABLE
 from .model import Symbol
 from .typenames import TEMPLATE_ENUMERANTS, is_type_name
 
 _SWIZZLE_SETS = ("xyzw", "rgba")
+# The matrix loads and stores whose strides and extents are checked beyond their overloads, by compiler.
+_NAGA_MEMORY_CALLS = matrix_builtin_names(LOAD, STORE, compiler="naga")
+_TINT_MEMORY_CALLS = matrix_builtin_names(LOAD, STORE, compiler="tint")
 _INFERABLE = re.compile(r"^(vec[234]|mat[234]x[234]|array)$")
 _ARITHMETIC = {"+", "-", "*", "/", "%"}
 _COMPARISON = {"<", ">", "<=", ">=", "==", "!="}
@@ -635,7 +640,7 @@ class ExpressionChecker:
     def _deprecated(self, node, name_node, name, builtin, template, arg_nodes, args) -> None:
         """The bool-majorness load/store: a warning, and a fix when the bool is constant."""
         ctx = self.ctx
-        bool_index = 2 if name == "subgroupMatrixLoad" else 3
+        bool_index = _col_major_index(o for o in builtin.overloads if o.deprecated)
         flag = args[bool_index].value if bool_index < len(args) else None
         fixes: tuple[Fix, ...] = ()
         if isinstance(flag, bool):
@@ -671,17 +676,17 @@ class ExpressionChecker:
                                     f"zero, not {args[1].value}", self.ctx.span(arg_nodes[1]))
         if name.startswith("texture") and match.problem is None:
             self._texture_constants(name, match, args, arg_nodes)
-        if name in ("coopLoad", "coopLoadT", "coopStore", "coopStoreT") and match.problem is None:
+        if name in _NAGA_MEMORY_CALLS and match.problem is None:
             self._naga_stride(name, match, args, arg_nodes)
             return
-        if name not in ("subgroupMatrixLoad", "subgroupMatrixStore") or match.problem is not None:
+        if name not in _TINT_MEMORY_CALLS or match.problem is not None:
             return
         matrix = match.bindings.get("M")
         if not isinstance(matrix, t.CoopMatrix):
             return
         deprecated = match.overload.deprecated or any(p.name == "col_major" for p in match.overload.parameters)
         if deprecated:
-            flag_index = 2 if name == "subgroupMatrixLoad" else 3
+            flag_index = _col_major_index((match.overload,))
             flag = args[flag_index].value
             if not args[flag_index].const:
                 self.ctx.report("T014", "the 'col_major' argument must be a const-expression",
@@ -732,7 +737,7 @@ class ExpressionChecker:
         if offset < 0 or stride_bytes < line_bytes:
             return  # T003 and T009 say what is wrong with those
         needed = offset * slot + (lines - 1) * stride_bytes + line_bytes
-        have = array.count * _array_stride(array.element)
+        have = array.count * layout.array_stride(array)  # its elements are scalars or vectors (the overload)
         if needed > have:
             self.ctx.report("T016", f"the matrix access needs {needed} bytes of the array but "
                                     f"'{array.describe()}' has {have}: {_extent_reason(offset, lines, stride_bytes, line_bytes, col_major)}",
@@ -902,6 +907,15 @@ class _Void(t.Type):
 
 
 _VOID = _Void()
+
+
+def _col_major_index(overloads) -> int:
+    """Where the bool majorness argument sits in the old load/store forms: found by its parameter name."""
+    for overload in overloads:
+        names = [p.name for p in overload.parameters]
+        if "col_major" in names:
+            return names.index("col_major")
+    raise ValueError("no overload with a 'col_major' parameter")
 VOID = _VOID
 
 
@@ -1063,13 +1077,6 @@ def binary_result_type(operator: str, left: t.Type, right: t.Type) -> t.Type | N
             return t.Vector(size, scalar)
         return scalar
     return None
-
-
-def _array_stride(element: t.Type) -> int:
-    """Bytes from one array element to the next: a vec3 takes the room of a vec4."""
-    if isinstance(element, t.Vector):
-        return (4 if element.size == 3 else element.size) * element.element.byte_size
-    return array_element_bytes(element) or 0
 
 
 def _extent_reason(offset: int, lines: int, stride_bytes: int, line_bytes: int, col_major: bool) -> str:

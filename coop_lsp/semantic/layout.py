@@ -4,6 +4,10 @@ The runner fills uniform and storage structs field by field from these
 offsets, so they must be exactly what the compiler lays out: vec3 aligns to
 16 bytes but is 12 long, a struct aligns to its widest member and rounds its
 size up to that, @align and @size override a member's own.
+
+The only size and alignment code: the checks (@align, @size, the 4 GiB array
+limit) ask size_and_align, the performance rules (P004's workgroup memory)
+and the runner ask size_of and struct_fields.
 """
 
 from __future__ import annotations
@@ -75,6 +79,27 @@ def struct_fields(value: t.Struct) -> list[Field]:
         out.append(Field(member.name, member.type, offset, size))
         offset += size
     return out
+
+
+def size_and_align(value: t.Type) -> tuple[int | None, int]:
+    """(size, alignment) in bytes for the checks: size None where the type has no fixed size (a runtime-sized
+    array, or a struct that ends in one), and (None, 1) where it has no layout at all (a handle, an error)."""
+    try:
+        align = align_of(value)
+    except LayoutError:
+        return None, 1
+    if isinstance(value, t.Struct) and value.members and isinstance(value.members[-1].type, t.Array) \
+            and not isinstance(value.members[-1].type.count, int):
+        return None, align
+    try:
+        return size_of(value), align
+    except LayoutError:
+        return None, align
+
+
+def byte_size(value: t.Type) -> int | None:
+    """The bytes a value of this type takes, or None where that is not fixed."""
+    return size_and_align(value)[0]
 
 
 def _round_up(value: int, multiple: int) -> int:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from . import types as t
+from .builtins.language import DIALECTS, LOAD, STORE
 from .builtins.matrix import INDEX_TYPES, MAJORNESS
 
-_SPACES = {"wgpu": ("storage", "workgroup", "private", "function"), "chromium": ("storage", "workgroup"),
-           "standard": ("storage", "workgroup")}
+_SPACES = {dialect.name: dialect.memory_spaces for dialect in DIALECTS}
 
 
 def explain_matrix_call(name: str, template_args, template_nodes: list[ts.Node], args, arg_nodes: list[ts.Node],
@@ -89,7 +89,5 @@ def _store(count: int, dialect: str):
     return 0, (1, count - 1), True
 
 
-_LAYOUTS = {
-    "subgroupMatrixLoad": _load, "subgroupMatrixStore": _store,
-    "coopLoad": _load, "coopLoadT": _load, "coopStore": _store, "coopStoreT": _store,
-}
+_LAYOUTS = {builtin.name: {LOAD: _load, STORE: _store}[builtin.memory]
+            for dialect in DIALECTS for builtin in dialect.builtins if builtin.memory in (LOAD, STORE)}

@@ -14,6 +14,7 @@ import tree_sitter as ts
 
 from ..core.diagnostic import Related
 from . import types as t
+from .layout import size_and_align
 
 # Spaces whose contents the host reads or writes: every type there must have one layout.
 HOST_SHAREABLE_SPACES = ("storage", "uniform", "push_constant", "immediate")
@@ -216,41 +217,6 @@ class BindingChecker:
             self.symbol_type(symbol)
         value = symbol.value if symbol is not None and symbol.kind == "const" else None
         return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def size_and_align(value_type: t.Type) -> tuple[int | None, int]:
-    """Size and alignment in bytes (WGSL's "Memory Layout"); size None when unknown or unbounded."""
-    if isinstance(value_type, t.Scalar):
-        size = 2 if value_type.name == "f16" else 4
-        return size, size
-    if isinstance(value_type, t.Atomic):
-        return 4, 4
-    if isinstance(value_type, t.Vector):
-        scalar = 2 if value_type.element.name == "f16" else 4
-        return scalar * value_type.size, scalar * (4 if value_type.size == 3 else value_type.size)
-    if isinstance(value_type, t.Matrix):
-        column_size, column_align = size_and_align(t.Vector(value_type.rows, value_type.element))
-        stride = _round_up(column_size, column_align)
-        return stride * value_type.columns, column_align
-    if isinstance(value_type, t.Array):
-        size, align = size_and_align(value_type.element)
-        if size is None or not isinstance(value_type.count, int):
-            return None, align
-        return _round_up(size, align) * value_type.count, align
-    if isinstance(value_type, t.Struct):
-        offset, largest = 0, 1
-        for member in value_type.members:
-            size, align = size_and_align(member.type)
-            if size is None:
-                return None, max(largest, align)
-            offset = _round_up(offset, align) + size
-            largest = max(largest, align)
-        return _round_up(offset, largest), largest
-    return None, 1
-
-
-def _round_up(value: int, multiple: int) -> int:
-    return -(-value // multiple) * multiple
 
 
 def _host_shareable(value_type: t.Type) -> bool:

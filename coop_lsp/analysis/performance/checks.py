@@ -12,6 +12,7 @@ from ...core.text import SourceText, Span
 from ...devices.performance import RuleCost, fact, rule_cost
 from ...devices.profiles import Profile
 from ...semantic import types as t
+from ...semantic.builtins.language import DIALECT, LOAD, STORE, parameter_index
 from ...semantic.model import SemanticModel
 from . import rules as r
 from .facts import LOADS, MULTIPLIES, STORES, ModuleFacts, byte_size, collect, descendants, enclosing_loop
@@ -203,6 +204,9 @@ def _workgroup_memory(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
 ROWS_AT_ONCE = 8  # rows of a tile a load reads in one pass (16 bytes each)
 MEASURED_DEGREE = 4  # the fewest rows to a bank in P005's measured pair (A: 4, B: 8)
 ROW_BYTES = 16
+# Where the stride argument of Tint's current load and store forms sits (P005 reads only those forms).
+_STRIDE_AT = {builtin.name: parameter_index(builtin, "stride") for builtin in DIALECT["chromium"].builtins
+              if builtin.memory in (LOAD, STORE)}
 
 
 def conflict_degree(stride_bytes: int, banks: int, width: int) -> int:
@@ -223,7 +227,7 @@ def _bank_conflicts(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
         return []
     out, seen = [], set()
     for call in facts.calls:
-        stride_at = {"subgroupMatrixLoad": 2, "subgroupMatrixStore": 3}.get(call.name)
+        stride_at = _STRIDE_AT.get(call.name)
         if stride_at is None or len(call.arguments) <= stride_at:
             continue
         pointee = facts.pointee(call.arguments[0])

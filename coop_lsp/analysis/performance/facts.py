@@ -8,11 +8,13 @@ import tree_sitter as ts
 
 from ...core.text import SourceText, Span
 from ...semantic import types as t
+from ...semantic.builtins.language import LOAD, MULTIPLY, STORE, matrix_builtin_names
+from ...semantic.layout import byte_size  # noqa: F401 - the checks' workgroup-memory figures (one layout)
 from ...semantic.model import SemanticModel
 
-LOADS = {"subgroupMatrixLoad", "coopLoad", "coopLoadT"}
-STORES = {"subgroupMatrixStore", "coopStore", "coopStoreT"}
-MULTIPLIES = {"subgroupMatrixMultiply", "subgroupMatrixMultiplyAccumulate", "coopMultiplyAdd"}
+LOADS = set(matrix_builtin_names(LOAD))
+STORES = set(matrix_builtin_names(STORE))
+MULTIPLIES = set(matrix_builtin_names(MULTIPLY))
 LOOPS = ("for_statement", "while_statement", "loop_statement")
 _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
                "/": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None,
@@ -171,44 +173,3 @@ def collect(root: ts.Node, source: SourceText, model: SemanticModel) -> ModuleFa
         facts.called_in_loops.add(callee)
         pending.extend(all_calls.get(callee, ()))
     return facts
-
-
-def byte_size(kind: t.Type) -> int | None:
-    """Bytes a value of this type takes in workgroup memory (WGSL's memory layout rules)."""
-    size_align = _layout(kind)
-    return size_align[0] if size_align is not None else None
-
-
-def _layout(kind: t.Type) -> tuple[int, int] | None:
-    if isinstance(kind, t.Scalar):
-        size = {"f16": 2, "bool": 4, "f32": 4, "i32": 4, "u32": 4}.get(kind.name)
-        return (size, size) if size else None
-    if isinstance(kind, t.Atomic):
-        return 4, 4
-    if isinstance(kind, t.Vector):
-        element = _layout(kind.element)
-        if element is None:
-            return None
-        return element[0] * kind.size, element[0] * (2 if kind.size == 2 else 4)
-    if isinstance(kind, t.Matrix):
-        column = _layout(t.Vector(kind.rows, kind.element))
-        if column is None:
-            return None
-        stride = -(-column[0] // column[1]) * column[1]
-        return stride * kind.columns, column[1]
-    if isinstance(kind, t.Array):
-        element = _layout(kind.element)
-        if element is None or not isinstance(kind.count, int):
-            return None
-        stride = -(-element[0] // element[1]) * element[1]
-        return stride * kind.count, element[1]
-    if isinstance(kind, t.Struct):
-        offset, align = 0, 1
-        for member in kind.members:
-            layout = _layout(member.type)
-            if layout is None:
-                return None
-            offset = -(-offset // layout[1]) * layout[1] + layout[0]
-            align = max(align, layout[1])
-        return -(-offset // align) * align, align
-    return None

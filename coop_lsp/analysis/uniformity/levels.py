@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...semantic.builtins import language as lang
+from ...semantic.context import CORE_TABLE
+
 TINT, SUBGROUP = "tint", "subgroup"
 
 # Builtin values that differ between invocations, at each level.
@@ -28,20 +31,20 @@ NON_UNIFORM_BUILTIN_VALUES = {
 # on these, but not barriers.
 WORKGROUP_NON_UNIFORM_BUILTIN_VALUES = frozenset({"subgroup_id"})
 
+# Every builtin of every table, for the name sets below: each builtin's record says how uniform it is.
+_ALL_BUILTINS = (*CORE_TABLE, *(builtin for dialect in lang.DIALECTS for builtin in dialect.builtins))
+
+
+def _named(**field) -> frozenset[str]:
+    ((key, value),) = field.items()
+    return frozenset(b.name for b in _ALL_BUILTINS if getattr(b, key) == value)
+
+
 # Builtin functions whose result is the same in every active invocation of a subgroup.
-SUBGROUP_UNIFORM_RESULTS = frozenset({
-    "subgroupBroadcastFirst", "subgroupBroadcast", "subgroupAdd", "subgroupMul", "subgroupMax", "subgroupMin",
-    "subgroupAnd", "subgroupOr", "subgroupXor", "subgroupAll", "subgroupAny", "subgroupBallot",
-})
+SUBGROUP_UNIFORM_RESULTS = _named(result=lang.SUBGROUP_UNIFORM)
 
 # Builtin functions whose result never depends only on the arguments: each invocation sees its own.
-NON_UNIFORM_RESULTS = frozenset({
-    "atomicLoad", "atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor",
-    "atomicExchange", "atomicCompareExchangeWeak", "subgroupElect", "subgroupExclusiveAdd",
-    "subgroupInclusiveAdd", "subgroupExclusiveMul", "subgroupInclusiveMul", "subgroupShuffle",
-    "subgroupShuffleXor", "subgroupShuffleUp", "subgroupShuffleDown", "quadBroadcast", "quadSwapX",
-    "quadSwapY", "quadSwapDiagonal",
-})
+NON_UNIFORM_RESULTS = _named(result=lang.NON_UNIFORM)
 
 
 @dataclass(frozen=True)
@@ -56,33 +59,24 @@ class Requirement:
 _BARRIER = Requirement("", "uniform", False)
 _DERIVATIVE = Requirement("derivative_uniformity", "uniform", False)
 _SUBGROUP = Requirement("subgroup_uniformity", "subgroup uniform", False)
-_MATRIX = {
-    "chromium": Requirement("chromium.subgroup_matrix_uniformity", "subgroup uniform", True),
-    "standard": Requirement("subgroup_matrix_uniformity", "subgroup uniform", True),
-    "wgpu": Requirement("", "subgroup uniform", True),
-}
+# The matrix builtins' requirement carries the dialect's rule name (none for naga: no filter switches it off).
+_MATRIX = {d.name: Requirement(d.uniformity_rule, "subgroup uniform", True) for d in lang.DIALECTS}
+_BY_KIND = {lang.BARRIER: _BARRIER, lang.DERIVATIVE: _DERIVATIVE, lang.SUBGROUP: _SUBGROUP}
 
-BARRIERS = frozenset({"workgroupBarrier", "storageBarrier", "textureBarrier", "workgroupUniformLoad"})
+BARRIERS = _named(uniformity=lang.BARRIER)
 # Implicit derivatives: fragment shaders only, controlled by derivative_uniformity.
-DERIVATIVES = frozenset({"textureSample", "textureSampleBias", "textureSampleCompare", "dpdx", "dpdxCoarse",
-                         "dpdxFine", "dpdy", "dpdyCoarse", "dpdyFine", "fwidth", "fwidthCoarse", "fwidthFine"})
-MATRIX_BUILTINS = frozenset({
-    "subgroupMatrixLoad", "subgroupMatrixStore", "subgroupMatrixMultiply", "subgroupMatrixMultiplyAccumulate",
-    "subgroupMatrixScalarAdd", "subgroupMatrixScalarSubtract", "subgroupMatrixScalarMultiply",
-    "coopLoad", "coopLoadT", "coopStore", "coopStoreT", "coopMultiplyAdd",
-})
+DERIVATIVES = _named(uniformity=lang.DERIVATIVE)
+MATRIX_BUILTINS = _named(uniformity=lang.MATRIX)
+_KIND_BY_NAME = {b.name: b.uniformity for b in _ALL_BUILTINS if b.uniformity}
 
 
 def requirement(name: str, category: str, dialect: str | None) -> Requirement | None:
-    if name in BARRIERS:
-        return _BARRIER
-    if name in DERIVATIVES:
-        return _DERIVATIVE
-    if name in MATRIX_BUILTINS:
+    """What calling the builtin `name` needs, as its table record says (`category` is no longer read: the
+    record knows; the parameter stays for the callers)."""
+    kind = _KIND_BY_NAME.get(name)
+    if kind == lang.MATRIX:
         return _MATRIX.get(dialect or "chromium")
-    if category == "subgroup" and name.startswith(("subgroup", "quad")):
-        return _SUBGROUP
-    return None
+    return _BY_KIND.get(kind)
 
 
 def matrix_constructor_requirement(dialect: str) -> Requirement:

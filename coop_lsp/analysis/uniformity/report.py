@@ -8,6 +8,7 @@ from ...core.diagnostic import Diagnostic, Edit, Fix, Related, Severity
 from ...core.rules import find as find_rule
 from ...core.text import SourceText, Span
 from ...syntax.filters import DiagnosticFilters
+from ...semantic.builtins.language import DIALECTS_BY_PRECEDENCE
 from ...semantic.model import SemanticModel
 from . import rules
 from ...semantic.reuse import BodyReuse
@@ -101,9 +102,9 @@ def _hiding_suppression(written, failures: list[Failure], source: SourceText) ->
 
 
 def _dialect(model: SemanticModel) -> str | None:
-    for dialect in ("chromium", "standard", "wgpu"):
-        if dialect in model.matrix_dialects:
-            return dialect
+    for dialect in DIALECTS_BY_PRECEDENCE:
+        if dialect.name in model.matrix_dialects:
+            return dialect.name
     return None
 
 

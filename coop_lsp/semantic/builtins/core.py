@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import types as t
 from .signature import ANY, overload
 from .textures import texture_builtins
-from .table import BIT_INTEGERS, CONCRETE_INTEGERS, FLOATS, NUMERIC, SIGNED, Builtin
+from .table import (BARRIER, BIT_INTEGERS, CONCRETE_INTEGERS, DERIVATIVE, FLOATS, FOLLOWS_ARGUMENTS, NO_MEMORY,
+                    NO_REQUIREMENT, NON_UNIFORM, NUMERIC, SIGNED, SUBGROUP, SUBGROUP_UNIFORM, Builtin)
 
 # Atomics and subgroup operations work on concrete types only.
 ATOMIC_SCALARS = (t.I32, t.U32, t.Scalar("i64"), t.Scalar("u64"))  # 64-bit: naga only (the type is noted)
@@ -272,7 +275,42 @@ def _derivatives() -> list[Builtin]:
             for name in names]
 
 
-CORE_BUILTINS: list[Builtin] = (
+# Uniformity (Tint's analysis, measured against wgpudawn 0.32 in tests/spec/uniformity). Barriers (and
+# workgroupUniformLoad) need workgroup-uniform control flow, derivatives (implicit ones included) uniform
+# control flow in fragment shaders, subgroup and quad builtins subgroup-uniform control flow.
+_REQUIREMENT_BY_CATEGORY = {"synchronization": BARRIER, "derivative": DERIVATIVE, "subgroup": SUBGROUP}
+_IMPLICIT_DERIVATIVES = frozenset({"textureSample", "textureSampleBias", "textureSampleCompare"})
+# Reductions and broadcasts give every active invocation of the subgroup the same value.
+_SUBGROUP_UNIFORM_RESULTS = frozenset({
+    "subgroupBroadcastFirst", "subgroupBroadcast", "subgroupAdd", "subgroupMul", "subgroupMax", "subgroupMin",
+    "subgroupAnd", "subgroupOr", "subgroupXor", "subgroupAll", "subgroupAny", "subgroupBallot",
+})
+# Results that never depend only on the arguments: each invocation sees its own.
+_NON_UNIFORM_RESULTS = frozenset({
+    "atomicLoad", "atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor",
+    "atomicExchange", "atomicCompareExchangeWeak", "subgroupElect", "subgroupExclusiveAdd",
+    "subgroupInclusiveAdd", "subgroupExclusiveMul", "subgroupInclusiveMul", "subgroupShuffle",
+    "subgroupShuffleXor", "subgroupShuffleUp", "subgroupShuffleDown", "quadBroadcast", "quadSwapX",
+    "quadSwapY", "quadSwapDiagonal",
+})
+
+
+def _classified(builtins: list[Builtin]) -> list[Builtin]:
+    """Each core builtin with its uniformity requirement, result uniformity and (no) matrix memory role."""
+    out = []
+    for builtin in builtins:
+        requirement = _REQUIREMENT_BY_CATEGORY.get(builtin.category, NO_REQUIREMENT)
+        if builtin.category == "subgroup" and not builtin.name.startswith(("subgroup", "quad")):
+            requirement = NO_REQUIREMENT
+        if builtin.name in _IMPLICIT_DERIVATIVES:
+            requirement = DERIVATIVE
+        result = SUBGROUP_UNIFORM if builtin.name in _SUBGROUP_UNIFORM_RESULTS else \
+            NON_UNIFORM if builtin.name in _NON_UNIFORM_RESULTS else FOLLOWS_ARGUMENTS
+        out.append(replace(builtin, uniformity=requirement, result=result, memory=NO_MEMORY))
+    return out
+
+
+CORE_BUILTINS: list[Builtin] = _classified(
     _math() + _bits() + _logic_and_arrays() + _packing() + _atomics() + _synchronization() + _subgroups()
     + _derivatives() + texture_builtins()
 )

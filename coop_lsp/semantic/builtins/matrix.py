@@ -9,11 +9,21 @@ from __future__ import annotations
 
 from .. import types as t
 from .signature import ANY, overload
+from .table import FOLLOWS_ARGUMENTS as _FOLLOWS
+from .table import LOAD as _LOAD
+from .table import MATRIX as _MATRIX
+from .table import MULTIPLY as _MULTIPLY
+from .table import NO_MEMORY as _NONE
+from .table import STORE as _STORE
 from .table import Builtin
+
+# Every matrix builtin must be called from subgroup-uniform control flow with uniform arguments (_MATRIX);
+# none of their results is uniform by itself (_FOLLOWS).
 
 MATRIX_ELEMENTS = (t.F32, t.F16, t.U32, t.I32, t.U8, t.I8)
 NAGA_ELEMENTS = (t.F32, t.F16)
-MEMORY_SPACES = ("storage", "workgroup")
+MEMORY_SPACES = ("storage", "workgroup")  # where Tint's (and the proposal's) loads and stores may point
+NAGA_MEMORY_SPACES = ("storage", "workgroup", "private", "function")
 ACCESS = ("read", "write", "read_write")
 MAJORNESS = ("row_major", "col_major")
 INDEX_TYPES = (t.ABSTRACT_INT, t.I32, t.U32)
@@ -182,7 +192,8 @@ def _tint_like(enable: str, deprecated_forms: bool, proposal: bool) -> list[Buil
             overloads.append(overload(f"(matrix: {role}<i8, C1, R1>, value: i32) -> {role}<i8, C1, R1>",
                                       C1=ANY, R1=ANY))
         return Builtin(name, tuple(overloads), f"{what} the scalar `value` to every element of the matrix.",
-                       category="subgroup matrix", enable=enable)
+                       category="subgroup matrix", enable=enable, uniformity=_MATRIX, result=_FOLLOWS,
+                       memory=_NONE)
 
     left, right, result = "subgroup_matrix_left", "subgroup_matrix_right", "subgroup_matrix_result"
     return [
@@ -193,14 +204,16 @@ def _tint_like(enable: str, deprecated_forms: bool, proposal: bool) -> list[Buil
                 example=(f"let a = subgroupMatrixLoad<{left}<f16, 16, 16>>(&A, offset, false, 16u);" if proposal
                          else f"let a = subgroupMatrixLoad<{left}<f16, 16, 16>, row_major>(&A, offset, 16u);"),
                 category="subgroup matrix", enable=enable,
-                deprecated_message="" if proposal else "use of deprecated builtin"),
+                deprecated_message="" if proposal else "use of deprecated builtin",
+                uniformity=_MATRIX, result=_FOLLOWS, memory=_LOAD),
         Builtin("subgroupMatrixStore", stores,
                 "Stores a subgroup matrix into an array in storage or workgroup memory, `offset` elements "
                 "from its start, rows (or columns) `stride` elements apart.",
                 example=("subgroupMatrixStore(&C, offset, acc, false, 16u);" if proposal
                          else "subgroupMatrixStore<row_major>(&C, offset, acc, 16u);"),
                 category="subgroup matrix", enable=enable, must_use=False,
-                deprecated_message="" if proposal else "use of deprecated builtin"),
+                deprecated_message="" if proposal else "use of deprecated builtin",
+                uniformity=_MATRIX, result=_FOLLOWS, memory=_STORE),
         Builtin("subgroupMatrixMultiply", (multiply,),
                 "Multiplies a left matrix (K columns, M rows) by a right matrix (N columns, K rows), giving a "
                 "result matrix of N columns and M rows"
@@ -208,12 +221,12 @@ def _tint_like(enable: str, deprecated_forms: bool, proposal: bool) -> list[Buil
                    " whose element type is the template argument."),
                 example=(f"let c = subgroupMatrixMultiply<{result}<f32, 16, 16>>(a, b);" if proposal
                          else "let c = subgroupMatrixMultiply<f32>(a, b);"),
-                category="subgroup matrix", enable=enable),
+                category="subgroup matrix", enable=enable, uniformity=_MATRIX, result=_FOLLOWS, memory=_MULTIPLY),
         Builtin("subgroupMatrixMultiplyAccumulate", accumulate,
                 "left x right + acc, with the shapes of subgroupMatrixMultiply; the accumulator's type is the "
                 "result type." + ("" if proposal else " Tint takes no template argument here."),
                 example="acc = subgroupMatrixMultiplyAccumulate(a, b, acc);",
-                category="subgroup matrix", enable=enable),
+                category="subgroup matrix", enable=enable, uniformity=_MATRIX, result=_FOLLOWS, memory=_MULTIPLY),
         scalar_op("subgroupMatrixScalarAdd", "Adds"),
         scalar_op("subgroupMatrixScalarSubtract", "Subtracts"),
         scalar_op("subgroupMatrixScalarMultiply", "Multiplies by"),
@@ -226,7 +239,7 @@ STANDARD_MATRIX_BUILTINS = _tint_like(STANDARD_ENABLE, deprecated_forms=False, p
 
 # ------------------------------------------------------------------ naga
 def _naga() -> list[Builtin]:
-    spaces = dict(AS=("storage", "workgroup", "private", "function"), AM=ACCESS, T=NAGA_ELEMENTS, D=(8, 16),
+    spaces = dict(AS=NAGA_MEMORY_SPACES, AM=ACCESS, T=NAGA_ELEMENTS, D=(8, 16),
                   R=ROLES)
     load_doc = ("Loads a cooperative matrix from memory starting at `p`, consecutive {lines} `stride` elements "
                 "apart (default: the matrix size).")
@@ -238,14 +251,15 @@ def _naga() -> list[Builtin]:
                      **spaces),
             overload("<M: coop<T, D, R>>(p: ptr<AS, T, AM>) -> coop<T, D, R>", checks=(_readable,), **spaces),
         ), load_doc.format(lines=lines), example=f"let a = {name}<coop_mat16x16<f16, A>>(&a_buf[offset], 64u);",
-            category="cooperative matrix", enable=NAGA_ENABLE)
+            category="cooperative matrix", enable=NAGA_ENABLE, uniformity=_MATRIX, result=_FOLLOWS, memory=_LOAD)
 
     def store(name: str, lines: str) -> Builtin:
         return Builtin(name, (
             overload("(m: coop<T, D, R>, p: ptr<AS, T, AM>, stride: u32)", checks=(_writable,), **spaces),
             overload("(m: coop<T, D, R>, p: ptr<AS, T, AM>)", checks=(_writable,), **spaces),
         ), store_doc.format(lines=lines), example=f"{name}(c, &c_buf[offset], 64u);",
-            category="cooperative matrix", enable=NAGA_ENABLE, must_use=False)
+            category="cooperative matrix", enable=NAGA_ENABLE, must_use=False, uniformity=_MATRIX, result=_FOLLOWS,
+            memory=_STORE)
 
     return [
         load("coopLoad", "columns (column-major)"),
@@ -257,7 +271,8 @@ def _naga() -> list[Builtin]:
                      checks=(_naga_shapes,), T=NAGA_ELEMENTS, T2=NAGA_ELEMENTS, T3=NAGA_ELEMENTS,
                      D=(8, 16), D2=(8, 16), D3=(8, 16)),
         ), "a x b + c, for matrices of roles A, B and C of one size.",
-            example="c = coopMultiplyAdd(a, b, c);", category="cooperative matrix", enable=NAGA_ENABLE),
+            example="c = coopMultiplyAdd(a, b, c);", category="cooperative matrix", enable=NAGA_ENABLE,
+            uniformity=_MATRIX, result=_FOLLOWS, memory=_MULTIPLY),
     ]
 
 

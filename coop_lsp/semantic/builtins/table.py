@@ -26,6 +26,21 @@ SIGNED = (t.ABSTRACT_INT, t.ABSTRACT_FLOAT, t.I32, t.F32, t.F16, t.Scalar("i64")
 NUMERIC = (t.ABSTRACT_INT, t.ABSTRACT_FLOAT, t.I32, t.U32, t.F32, t.F16) + WIDE_INTEGERS + WIDE_FLOATS
 SCALARS = NUMERIC + (t.BOOL,)
 
+# ------------------------------------------------------------ classification words
+# A builtin's memory role: what it does with the matrix memory its pointer parameter names.
+LOAD, STORE, MULTIPLY, NO_MEMORY = "load", "store", "multiply", ""
+MEMORY_ROLES = (LOAD, STORE, MULTIPLY, NO_MEMORY)
+
+# A builtin's uniformity requirement: which control flow may call it (analysis/uniformity/levels.py turns
+# these into Tint's rule names and scopes; MATRIX's rule name is the dialect's).
+BARRIER, DERIVATIVE, SUBGROUP, MATRIX, NO_REQUIREMENT = "barrier", "derivative", "subgroup", "matrix", ""
+UNIFORMITY_REQUIREMENTS = (BARRIER, DERIVATIVE, SUBGROUP, MATRIX, NO_REQUIREMENT)
+
+# The uniformity of a builtin's result: the same in every active invocation of a subgroup, different in
+# every invocation, or (FOLLOWS_ARGUMENTS) as uniform as its arguments and the control flow at the call.
+SUBGROUP_UNIFORM, NON_UNIFORM, FOLLOWS_ARGUMENTS = "subgroup uniform", "non-uniform", ""
+RESULT_UNIFORMITIES = (SUBGROUP_UNIFORM, NON_UNIFORM, FOLLOWS_ARGUMENTS)
+
 
 @dataclass(frozen=True)
 class Builtin:
@@ -42,6 +57,12 @@ class Builtin:
     deprecated_message: str = ""
     # The shader stages that may call it; empty for every stage.
     stages: tuple[str, ...] = ()
+    # Its classification, in the words above. None means not classified yet: the guard test
+    # (tests/test_language_facts.py) refuses a table builtin without them, so that a new builtin cannot
+    # silently lose its uniformity requirement or be missed by the performance rules and the runner.
+    uniformity: str | None = None  # the control flow it must be called from
+    result: str | None = None  # how uniform its result is
+    memory: str | None = None  # load, store, multiply or none
 
     def signatures(self) -> list[str]:
         return [o.describe(self.name) for o in self.overloads]

@@ -317,3 +317,20 @@ enable chromium_experimental_subgroup_matrix;
   let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, 256u, 16u);
   subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiply<f32>(l, r), 16u);
 }
+
+// === P004 counts a member's @size: 512 tiles padded to 32 bytes are 16 KiB of workgroup memory, not 8
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+struct Tile { @size(32) v: vec4<u32> }
+@group(0) @binding(0) var<storage, read_write> c: array<f32>;
+var<workgroup> stage_a: array<Tile, 512>;
+//             ^ P004 workgroup memory is 32.0 KiB ('stage_a' 16.0 KiB, 'stage_b' 16.0 KiB)
+var<workgroup> stage_b: array<vec4<u32>, 1024>;
+@compute @workgroup_size(128) fn main(@builtin(local_invocation_index) lid: u32) {
+  stage_a[lid].v = vec4<u32>(lid);
+  stage_b[lid] = vec4<u32>(lid);
+  workgroupBarrier();
+  let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&stage_b, 0u, 3u);
+  let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&stage_b, 512u, 3u);
+  subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiply<f32>(l, r), 16u);
+}
