@@ -9,7 +9,7 @@ from ..core.diagnostic import Diagnostic
 from ..core.text import SourceText
 from .. import lint
 from ..lint.config import Settings
-from ..lint.hosts import find_embedded
+from ..source.hosts import find_embedded
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from ..core.rules import find as find_rule
 from ..core.text import SourceText, Span
 from ..lint.config import DIALECTS, ConfigError, ConfigFinder, Settings, codes_of, targets_of, with_command_line
 from ..lint.fixes import fix_until_stable
-from ..lint.hosts import find_embedded, language_of
+from ..source.hosts import find_embedded, language_of
 from ..lint.rules import INTERNAL_ERROR
 from . import render
 from .cache import ResultCache, cache_root
