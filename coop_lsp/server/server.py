@@ -33,7 +33,7 @@ from ..ide.analysis import Analysis
 from ..ide.settings import Settings
 from ..lint import Reuse
 from ..lint.config import ConfigError, ConfigFinder
-from ..source.sniff import may_be_template
+from ..lint.files import may_need_templates
 from ..syntax import Document
 from ..syntax.parser import Parsed
 from . import run_command
@@ -329,8 +329,8 @@ class CoopLanguageServer(LanguageServer):
             tables = self.config_finder.for_path(path).settings_for(path).variants if path is not None else ()
         except (ConfigError, OSError):
             tables = ()
-        if not tables and not may_be_template(data):
-            return analysis  # plain WGSL: nothing more to do
+        if not may_need_templates(data, None, bool(tables)):
+            return analysis  # plain WGSL: nothing more to do (lint.files makes this choice for coop-lint too)
         from ..ide.templates import template_view
         try:
             analysis.template = template_view(path, data, tables, self.active_variants.get(uri),
