@@ -122,6 +122,21 @@ def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, di
     return LintResult(parsed.source, diagnostics, parsed, model)
 
 
+def findings_after_run(result: LintResult, target: str) -> list[Diagnostic]:
+    """The performance findings (P007, bounds checks, included) for the device profile `target`, of a
+    kernel that ran there, read from the run's own lint of it.
+
+    Which profile applies is known only once a run has found its adapter, so this pass runs after the
+    lint, on its tree and model, rather than as a second lint. Filters applied, in source order; [] where
+    the lint has no model or the text does not parse."""
+    profiles, _ = resolve_targets((target,))
+    if result.model is None or result.parsed is None or result.parsed.root.has_error or not profiles:
+        return []
+    root, source = result.parsed.root, result.source
+    found = performance_diagnostics(root, source, result.model, profiles, run=True)
+    return sorted(apply_filters(found, DiagnosticFilters.from_tree(root, source)), key=lambda d: d.sort_key)
+
+
 def _guarded(diagnostics: list[Diagnostic], what: str, check) -> None:
     """Adds `check()`'s findings; one failing analysis must not hide the others (X001 says it failed)."""
     try:
