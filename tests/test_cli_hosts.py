@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from coop_lsp.cli.main import main
-from coop_lsp.lint.hosts import find_embedded
+from coop_lsp.source.hosts import find_embedded
 
 PYTHON = '''\
 import x  # it's "quoted"

@@ -240,7 +240,8 @@ def test_explain_times_the_other_bounds_check_setting_and_lists_the_findings():
         other.timing = dict(other.timing, median_ms=1.86)
         return other
 
-    explanation = explain(first, NAIVE, None, rerun)
+    first.lint = lint_source(NAIVE)  # the run's own lint of the kernel as it ran
+    explanation = explain(first, rerun)
     assert asked == [True]
     assert explanation.bounds_checks == {"on_ms": 1.86, "off_ms": 1.0}
     text = explanation.render()
@@ -252,7 +253,8 @@ def test_explain_times_the_other_bounds_check_setting_and_lists_the_findings():
 def test_explain_without_a_profile_for_the_adapter_says_so():
     r = report(1.0)
     r.peak_profile, r.adapter, r.backend, r.emulated = "", "llvmpipe", "wgpu", True
-    explanation = explain(r, NAIVE, None, lambda robustness: pytest.fail("no rerun on an emulation"))
+    r.lint = lint_source(NAIVE)
+    explanation = explain(r, lambda robustness: pytest.fail("no rerun on an emulation"))
     text = explanation.render()
     assert "no device profile names the adapter 'llvmpipe'" in text and explanation.findings == []
 
@@ -260,11 +262,14 @@ def test_explain_without_a_profile_for_the_adapter_says_so():
 def test_the_editor_run_result_carries_the_same_findings():
     from coop_lsp.ide.explain import advice_markdown
 
-    advice = advice_markdown(report(28.7), NAIVE, None)
+    ran = report(28.7)
+    ran.lint = lint_source(NAIVE)
+    advice = advice_markdown(ran)
     assert advice.startswith("**Performance advice** (nvidia-h100")
     assert "P001 [warning]" in advice and "P007 [info]" in advice and "measured 1.9x slower" in advice
     failed = report(28.7, status="failed")
-    assert advice_markdown(failed, NAIVE, None) == ""
+    failed.lint = ran.lint
+    assert advice_markdown(failed) == ""
 
 
 def test_a_real_run_without_flops_or_bytes_still_runs_and_the_roofline_says_what_is_missing(adapter, tmp_path):

@@ -1,15 +1,13 @@
 """Linting one file's bytes as coop-lint reports them: the unit of work that runs in a worker process and
-whose result the cache keeps."""
+whose result the cache keeps. Which way a file is linted is lint.files' choice, made once in the parent."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..core.diagnostic import Diagnostic
-from ..core.text import SourceText
-from .. import lint
 from ..lint.config import Settings
-from ..lint.hosts import find_embedded
+from ..lint.files import lint_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,33 +15,9 @@ class Job:
     data: bytes
     settings: Settings
     language: str | None  # None: a WGSL file; else the host language whose strings embed WGSL
-
-
-def lint_data(data: bytes, settings: Settings, language: str | None) -> tuple[SourceText, list[Diagnostic]]:
-    """(source, findings) of a WGSL file or of the WGSL embedded in a host file."""
-    if language is None:
-        result = lint.lint_source(data, targets=settings.targets, dialect=settings.dialect)
-        diagnostics = settings.apply(result.diagnostics)
-        if result.source.decode_error is not None:
-            # Spans count bytes of the repaired text, not of the file: no fixes.
-            diagnostics = [d if not d.fixes else without_fixes(d) for d in diagnostics]
-        return result.source, diagnostics
-    source = SourceText.from_bytes(data)
-    diagnostics = []
-    for embedded in find_embedded(data, language):
-        if embedded.skipped:
-            continue
-        for d in settings.apply(lint.lint_source(embedded.content, targets=settings.targets, dialect=settings.dialect).diagnostics):
-            mapped = embedded.map_diagnostic(d)
-            diagnostics.append(mapped if source.decode_error is None else without_fixes(mapped))
-    diagnostics.sort(key=lambda d: d.sort_key)
-    return source, diagnostics
+    kind: str  # lint.files' PLAIN or HOST (templates are linted by the parent, never in a job)
 
 
 def run_job(job: Job) -> list[Diagnostic]:
     """What a worker computes: the findings only (the source is rebuilt from the bytes by whoever reports)."""
-    return lint_data(job.data, job.settings, job.language)[1]
-
-
-def without_fixes(diagnostic: Diagnostic) -> Diagnostic:
-    return replace(diagnostic, fixes=())
+    return lint_file(job.data, job.settings, job.language, kind=job.kind)[1]

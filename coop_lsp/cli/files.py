@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..lint.config import ConfigFinder, glob_regex
-from ..lint.hosts import HOST_SUFFIXES
+from ..source.hosts import HOST_SUFFIXES
 
 WGSL_SUFFIXES = frozenset({".wgsl", ".wesl"})
 # Folders no one wants linted, git or not.

@@ -24,7 +24,7 @@ from pathlib import Path
 from ..format import Options, format_text
 from ..format.embedded import format_host
 from ..lint.config import ConfigError, ConfigFinder
-from ..lint.hosts import language_of
+from ..source.hosts import language_of
 from .files import UsageError, collect
 
 EXIT_CLEAN, EXIT_CHANGED, EXIT_ERROR = 0, 1, 2

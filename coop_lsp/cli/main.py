@@ -27,12 +27,12 @@ from ..core.rules import find as find_rule
 from ..core.text import SourceText, Span
 from ..lint.config import DIALECTS, ConfigError, ConfigFinder, Settings, codes_of, targets_of, with_command_line
 from ..lint.fixes import fix_until_stable
-from ..lint.hosts import find_embedded, language_of
+from ..source.hosts import language_of
 from ..lint.rules import INTERNAL_ERROR
 from . import render
 from .cache import ResultCache, cache_root
-from ..source.sniff import may_be_template
-from .checking import Job, lint_data as lint_plain, run_job, without_fixes
+from ..lint.files import depends_on_other_files, kind_of, lint_file
+from .checking import Job, run_job
 from . import baseline as baseline_file
 from .baseline import Baseline, BaselineError
 from .files import UsageError, collect
@@ -212,7 +212,9 @@ def _lint(args: argparse.Namespace) -> int:
         settings = settings_for(path)
         language = language_of(path.suffix) if path is not None else None
         reports.append(None)
-        if _is_template_work(data, settings, language, templates):
+        options = templates.options(settings)
+        kind = kind_of(data, language, options)
+        if depends_on_other_files(kind, options):
             # A template's findings depend on the files it includes and collect findings in them:
             # linted here, every variant, and never cached by its own bytes alone.
             reports[index] = _lint_one(display, data, settings, language, fix=False, path=path,
@@ -228,7 +230,7 @@ def _lint(args: argparse.Namespace) -> int:
                 if found is not None:
                     reports[index] = render.FileReport(display, SourceText.from_bytes(data), found)
                     continue
-        jobs[index] = Job(data, settings, language)
+        jobs[index] = Job(data, settings, language, kind)
     workers = args.jobs or default_jobs()
     order = list(jobs)
     if order:
@@ -503,70 +505,8 @@ def _os_error(error: OSError) -> str:
 
 def _lint_data(data: bytes, settings: Settings, language: str | None, path: Path | None = None,
                templates: _Templates | None = None):
-    """(source, findings) of a WGSL file or of the WGSL embedded in a host file."""
-    options = templates.options(settings) if templates is not None and language is None else None
-    if language is None and (options is not None or may_be_template(data)):
-        found = _lint_template_data(data, settings, path, templates, options)
-        if found is not None:
-            return found
-    options = templates.options(settings) if templates is not None and language is not None else None
-    if options is None:
-        return lint_plain(data, settings, language)
-    from ..lint import lint_source
-
-    source = SourceText.from_bytes(data)
-    diagnostics = []
-    for embedded in find_embedded(data, language):
-        if embedded.skipped and embedded.interpolation and options is not None:
-            diagnostics.extend(_lint_interpolated(embedded, options, settings, source))
-            continue
-        if embedded.skipped:
-            continue
-        for d in settings.apply(lint_source(embedded.content, targets=settings.targets, dialect=settings.dialect).diagnostics):
-            mapped = embedded.map_diagnostic(d)
-            diagnostics.append(mapped if source.decode_error is None else without_fixes(mapped))
-    diagnostics.sort(key=lambda d: d.sort_key)
-    return source, diagnostics
-
-
-def _lint_template_data(data: bytes, settings: Settings, path: Path | None, templates, options):
-    """(source, findings) of a template, every variant; None when the file is plain WGSL after all."""
-    from ..lint.templates import TemplateOptions, lint_template, needs_template_lint
-    if not needs_template_lint(data, options):
-        return None
-    lint = lint_template(path, data, options or TemplateOptions(), settings.targets, settings.dialect,
-                         cache=templates.cache if templates is not None else None)
-    source = SourceText.from_bytes(data)
-    for index, found in lint.diagnostics.items():
-        if index != 0 and templates is not None and lint.files[index] is not None:
-            templates.add_included(lint.files[index], settings.apply(found))
-    diagnostics = settings.apply(lint.main)
-    if source.decode_error is not None:
-        diagnostics = [d if not d.fixes else without_fixes(d) for d in diagnostics]
-    return source, diagnostics
-
-
-def _lint_interpolated(embedded, options, settings: Settings, source: SourceText):
-    """An f-string or template literal, linted once per variant with its names' values."""
-    from ..lint.templates import lint_template
-    from ..source.interpolate import interpolate
-    lint = lint_template(None, embedded.content, options, settings.targets, settings.dialect,
-                         expander=lambda variant: interpolate(embedded.content, embedded.interpolation,
-                                                              variant.define_map))
-    for diagnostic in settings.apply(lint.main):
-        mapped = embedded.map_diagnostic(diagnostic)
-        yield mapped if source.decode_error is None else without_fixes(mapped)
-
-
-def _is_template_work(data: bytes, settings: Settings, language: str | None, templates: _Templates) -> bool:
-    """Whether this file needs the template layer (variants, defines, directives or interpolations)."""
-    options = templates.options(settings)
-    if language is not None:
-        return options is not None
-    if options is None and not may_be_template(data):
-        return False
-    from ..lint.templates import needs_template_lint
-    return needs_template_lint(data, options)
+    """(source, findings) of a WGSL file, a template or the WGSL embedded in a host file."""
+    return lint_file(data, settings, language, path, templates)
 
 
 def _lint_one(display: str, data: bytes, settings: Settings, language: str | None, fix: bool,

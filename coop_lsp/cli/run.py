@@ -237,8 +237,8 @@ def _print_explained(report, kernel, description, options, fmt: str) -> None:
     def rerun(robustness: bool):
         return run_kernel(kernel, description, **{**options, "robustness": robustness})
 
-    # A template's variant is explained as it ran, not as the template's text.
-    explanation = explain(report, options.get("text") or kernel.read_text(), description, rerun)
+    # Read from the run's own lint of the kernel as it ran (a template's variant, constants written in).
+    explanation = explain(report, rerun)
     if fmt == "json":
         print(json.dumps({**report.to_json(), "explain": explanation.to_json()}, indent=2))
     else:

@@ -8,7 +8,8 @@ is returned: it must hold the same tokens, comments included, in the same
 order (lexical.py); otherwise the text is refused rather than changed. The
 tests compare parse trees and Tint's verdict as well.
 
-This layer sits above lint (embedded WGSL in host files) and below ide.
+This layer sits above syntax and below ide; it needs nothing of lint (the WGSL strings of host files
+come from source/hosts.py).
 """
 
 from __future__ import annotations

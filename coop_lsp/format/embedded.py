@@ -1,4 +1,4 @@
-"""Formatting the WGSL inside Python, JS/TS and Rust strings (lint/hosts.py finds them).
+"""Formatting the WGSL inside Python, JS/TS and Rust strings (source/hosts.py finds them).
 
 A string is formatted in place only where its text is the WGSL itself: a raw
 string, or one without escape sequences, that may hold line breaks (a
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..lint.hosts import Embedded, find_embedded
+from ..source.hosts import Embedded, find_embedded
 from . import format_text
 from .printer import Options
 

@@ -4,7 +4,8 @@ Adds to a run's report: the kernel timed again with the other bounds-check
 setting (Dawn only; the command line does it, the editor does not, to keep
 its runs short), and the performance findings (P rules, P007 included) for
 the target whose profile names the adapter, read from the kernel as it ran
-(the run description's [constants] written in). The roofline line is in the
+(the run description's [constants] written in: the run's own lint of it, so
+nothing here lints or loads the kernel again). The roofline line is in the
 report itself.
 """
 
@@ -45,8 +46,9 @@ class Explanation:
         return "\n".join(lines) + "\n"
 
 
-def explain(report, kernel_text: str, description, rerun) -> Explanation:
-    """`rerun(robustness)` runs the same kernel again and returns its report (called at most once)."""
+def explain(report, rerun) -> Explanation:
+    """`rerun(robustness)` runs the same kernel again and returns its report (called at most once). The
+    findings come from the run's own lint of the kernel as it ran (`report.lint`)."""
     out = Explanation()
     if report.backend == "dawn" and not report.emulated and report.ok and report.timing:
         other = rerun(not report.robustness)
@@ -62,43 +64,30 @@ def explain(report, kernel_text: str, description, rerun) -> Explanation:
     if not out.target:
         out.notes.append(f"no device profile names the adapter '{report.adapter or '?'}': no performance findings")
         return out
-    out.findings = performance_findings(kernel_text, description, out.target)
+    out.findings = performance_findings(report.lint, out.target)
     return out
 
 
-def performance_findings(text: str, description, target: str) -> list[dict]:
-    """The P findings for `target` in the kernel as it ran, P007 (bounds checks) included, suppressions applied."""
-    from ..analysis.performance import performance_diagnostics
-    from ..devices.profiles import resolve_targets
-    from ..lint.engine import apply_filters, lint_source
-    from ..runner.execute import apply_constants
-    from ..runner.kernel import KernelError, load_kernel
-    from ..syntax.filters import DiagnosticFilters
-
-    try:
-        if description is not None and description.constants:
-            text = apply_constants(text, description.constants, load_kernel(text))
-    except (KernelError, ValueError):
-        pass  # lint the text as written
-    result = lint_source(text)
-    profiles, _ = resolve_targets((target,))
-    if result.model is None or result.parsed is None or result.parsed.root.has_error or not profiles:
+def performance_findings(lint, target: str) -> list[dict]:
+    """The P findings for `target` in the kernel as it ran, P007 (bounds checks) included, suppressions
+    applied. `lint`: the run's lint of that kernel (a lint.LintResult; None where the run stopped first)."""
+    if lint is None:
         return []
-    found = performance_diagnostics(result.parsed.root, result.source, result.model, profiles, run=True)
-    found = apply_filters(found, DiagnosticFilters.from_tree(result.parsed.root, result.source))
+    from ..lint.engine import findings_after_run
+
     out = []
-    for d in sorted(found, key=lambda d: d.sort_key):
-        where = result.source.position(d.span.start)
+    for d in findings_after_run(lint, target):
+        where = lint.source.position(d.span.start)
         out.append({"code": d.code, "severity": d.severity.label, "line": where.line + 1,
                     "column": where.column + 1, "message": d.message})
     return out
 
 
-def advice_markdown(report, kernel_text: str, description) -> str:
+def advice_markdown(report) -> str:
     """The performance findings of a finished run as a markdown section, for the editor ('' when none apply)."""
     if not report.ok or not report.peak_profile:
         return ""
-    found = performance_findings(kernel_text, description, report.peak_profile)
+    found = performance_findings(report.lint, report.peak_profile)
     lines = [f"**Performance advice** ({report.peak_profile}; `coop-lint run --explain` also times the bounds "
              "checks both ways):", ""]
     lines += [f"- line {f['line']}: {f['code']} [{f['severity']}] {f['message']}" for f in found] or \

@@ -5,11 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..analysis.configs import configuration_diagnostics
 from ..analysis.performance import performance_diagnostics
-from ..analysis.accumulation import accumulation_diagnostics
-from ..analysis.lanes import lane_diagnostics
-from ..analysis.uniformity import uniformity_diagnostics
 from ..analysis.uniformity.reuse import SummaryReuse
 from ..devices.profiles import resolve_targets
 from ..core.deep import call_with_deep_stack
@@ -25,6 +21,7 @@ from ..syntax.rules import SYNTAX_ERROR
 from ..core.rules import find as find_rule
 from ..syntax.filters import DiagnosticFilters
 from .fixes import without_fixes_that_break_syntax
+from .passes import PASSES, Context
 from .rules import INTERNAL_ERROR
 from .suppressions import unused_suppressions
 
@@ -102,16 +99,11 @@ def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, di
     filters = DiagnosticFilters.from_tree(parsed.root, parsed.source)
     if model is not None and not parsed.root.has_error:
         root, source = parsed.root, parsed.source
-        _guarded(diagnostics, "the uniformity analysis", lambda: call_with_deep_stack(
-            lambda: uniformity_diagnostics(root, source, model, filters,
-                                           reuse.summaries if reuse is not None else None, bodies)))
-        _guarded(diagnostics, "the accumulation check", lambda: accumulation_diagnostics(root, source, model))
         profiles, problems = resolve_targets(tuple(targets), project) if targets else ([], [])
-        _guarded(diagnostics, "the configuration checks", lambda: (
-            configuration_diagnostics(root, source, model, profiles, problems)
-            + lane_diagnostics(root, source, model, profiles)))
-        _guarded(diagnostics, "the performance checks",
-                 lambda: performance_diagnostics(root, source, model, profiles))
+        context = Context(root, source, model, filters, profiles, problems,
+                          reuse.summaries if reuse is not None else None, bodies)
+        for analysis in PASSES:
+            _guarded(diagnostics, analysis.what, lambda: analysis.run(context))
         # Applying the filters records which of them decide a finding; the rest are the unused ones.
         diagnostics = apply_filters(diagnostics, filters)
         diagnostics.extend(apply_filters(unused_suppressions(filters, source, targets_given=bool(targets)), filters))
@@ -120,6 +112,21 @@ def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, di
     diagnostics.sort(key=lambda d: d.sort_key)
     diagnostics = without_fixes_that_break_syntax(capped(diagnostics), parsed.source.data)
     return LintResult(parsed.source, diagnostics, parsed, model)
+
+
+def findings_after_run(result: LintResult, target: str) -> list[Diagnostic]:
+    """The performance findings (P007, bounds checks, included) for the device profile `target`, of a
+    kernel that ran there, read from the run's own lint of it.
+
+    Which profile applies is known only once a run has found its adapter, so this pass runs after the
+    lint, on its tree and model, rather than as a second lint. Filters applied, in source order; [] where
+    the lint has no model or the text does not parse."""
+    profiles, _ = resolve_targets((target,))
+    if result.model is None or result.parsed is None or result.parsed.root.has_error or not profiles:
+        return []
+    root, source = result.parsed.root, result.source
+    found = performance_diagnostics(root, source, result.model, profiles, run=True)
+    return sorted(apply_filters(found, DiagnosticFilters.from_tree(root, source)), key=lambda d: d.sort_key)
 
 
 def _guarded(diagnostics: list[Diagnostic], what: str, check) -> None:

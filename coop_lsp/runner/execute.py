@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -97,13 +97,19 @@ class RunReport:
     predicted: list[dict] = field(default_factory=list)
     pinned_subgroup_size: int | None = None
     workgroup_invocations: int | None = None
+    # The run's one lint of the kernel as it ran (lint.LintResult; None where the run stopped before it):
+    # the performance advice reads it instead of linting again. Not part of the report's JSON.
+    lint: object = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
         return self.status in ("correct", "unchecked")
 
     def to_json(self) -> dict:
-        return asdict(self)
+        # asdict would deep-copy the lint's syntax tree and semantic model: left out before copying.
+        out = asdict(replace(self, lint=None))
+        del out["lint"]
+        return out
 
     def render(self, fmt: str = "text") -> str:
         if fmt == "json":
@@ -203,15 +209,32 @@ def _precision_line(c: OutputCheck, bullet: str) -> str:
 
 
 # ------------------------------------------------------------------ preparation
-def apply_constants(text: str, constants: dict, module: KernelModule) -> str:
-    """Rewrites the values of module-scope consts (`const M: u32 = 1024u;`) named in [constants]."""
-    data = module.data
+def apply_constants(text: str, constants: dict, module: KernelModule | None = None) -> str:
+    """Rewrites the values of module-scope consts (`const M: u32 = 1024u;`) named in [constants].
+
+    `module`: `text` already loaded, where the caller has it. Without it the text is only parsed: the
+    consts are found in the syntax tree, and a run checks the text it runs once, with the values in."""
+    if module is None:
+        from ..syntax import parse
+
+        parsed = parse(text)
+        if parsed.root.has_error:
+            # A tree with errors may lack the values to rewrite: stop with the kernel's own errors, as
+            # loading it says them.
+            parsed = load_kernel(text).parsed
+    else:
+        parsed = module.parsed
+    data = parsed.source.data
+
+    def node_text(node) -> str:
+        return data[node.start_byte:node.end_byte].decode()
+
     edits = []
     found = set()
-    for node in module.parsed.root.named_children:
+    for node in parsed.root.named_children:
         if node.type != "const_declaration":
             continue
-        name = module.node_text(node.child_by_field_name("name"))
+        name = node_text(node.child_by_field_name("name"))
         if name not in constants:
             continue
         value = node.child_by_field_name("value")
@@ -219,7 +242,7 @@ def apply_constants(text: str, constants: dict, module: KernelModule) -> str:
         v = constants[name]
         literal = ("true" if v else "false") if isinstance(v, bool) else repr(v)
         if declared is not None:
-            literal = f"{module.node_text(declared)}({literal})"
+            literal = f"{node_text(declared)}({literal})"
         edits.append((value.start_byte, value.end_byte, literal.encode()))
         found.add(name)
     missing = [n for n in constants if n not in found]
@@ -512,10 +535,11 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
                                           "(see docs/runner.md)")
             description = load_run_description(path, workspace)
         desc = description
-        module = load_kernel(text)
         if desc.constants:
-            text = apply_constants(text, desc.constants, module)
-            module = load_kernel(text)
+            # Written in before the one lint of the run: the kernel is checked as it runs.
+            text = apply_constants(text, desc.constants)
+        module = load_kernel(text)
+        report.lint = module.result
         entry = module.entry_point(desc.entry_point)
         report.entry_point = entry.name
         overrides = _overrides(module, desc.overrides)
@@ -552,7 +576,7 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             if module.dialect == "wgpu":
                 report.notes.append("the wgpu (naga) dialect was emulated, not run on matrix hardware")
         elif api == "dawn" and module.dialect != "plain":
-            lowered = to_tint(text)
+            lowered = to_tint(text, module)
             code = lowered.text
             report.notes += lowered.notes
             features += [*EXTENSION["subgroups"].features, DAWN_MATRIX_FEATURE]

@@ -66,6 +66,9 @@ class KernelModule:
     entry_points: list[EntryPoint]
     bindings: list[BindingDecl]
     enables: set[str]
+    # The lint of `text` that this module was read from: a run hands it on (RunReport.lint), so that
+    # whatever reads the kernel after the run (the performance advice) never lints it again.
+    result: object = None
 
     def node_text(self, node) -> str:
         return self.data[node.start_byte:node.end_byte].decode()
@@ -150,7 +153,8 @@ def load_kernel(text: str, tolerate: frozenset[str] = frozenset()) -> KernelModu
     dialect = sorted(dialects)[0] if dialects else "plain"
     order = lambda item: item.node.start_byte  # noqa: E731 - declaration order, as the module reads
     entry_points.sort(key=order)
-    return KernelModule(text, result.source.data, result.parsed, model, dialect, entry_points, bindings, enables)
+    return KernelModule(text, result.source.data, result.parsed, model, dialect, entry_points, bindings, enables,
+                        result)
 
 
 def _binding_of(symbol) -> BindingDecl:

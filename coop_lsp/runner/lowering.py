@@ -1055,9 +1055,10 @@ def _matrix_bytes(value: t.Type) -> int:
     return 0
 
 
-def to_tint(text: str) -> Lowered:
-    """The kernel in Tint's dialect (chromium_experimental_subgroup_matrix)."""
-    module = load_kernel(text)
+def to_tint(text: str, module: KernelModule | None = None) -> Lowered:
+    """The kernel in Tint's dialect (chromium_experimental_subgroup_matrix). `module`: `text` already
+    loaded, by a caller that has it (the kernel is not checked twice)."""
+    module = module if module is not None else load_kernel(text)
     if module.dialect == "chromium":
         return Lowered(text, "chromium", [])
     return _run(module, "tint", 32)

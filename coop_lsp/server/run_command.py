@@ -108,8 +108,7 @@ def _run(uri: str, entry_point: str | None, text: str | None, workspace: Path | 
     try:
         from ..ide.explain import advice_markdown
 
-        kernel_text = text if text is not None else path.read_text()
-        advice = advice_markdown(report, kernel_text, description)
+        advice = advice_markdown(report)
     except Exception:  # noqa: BLE001 - advice is extra: a failure in it must not lose the run's report
         advice = ""
     return report.render("markdown") + (f"\n{advice}" if advice else ""), report, advice

@@ -17,6 +17,10 @@ also covers escape sequences in ordinary strings.
 JS template literals with `${...}` substitutions and Python f-strings are
 skipped: their text is only known at run time, unless the variant gives the
 interpolated names values (-D or variant sets; docs/templates.md).
+
+It lives in the source layer because finding strings is a matter of the host
+file's text, not of WGSL: the linter and the formatter both read it, and neither
+has to import the other for it.
 """
 
 from __future__ import annotations

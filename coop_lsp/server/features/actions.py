@@ -1,0 +1,47 @@
+"""Code actions and code lenses, and the run-kernel commands they lead to."""
+
+from __future__ import annotations
+
+from lsprotocol import types as lsp
+
+from ...ide import actions
+from .. import run_command
+from ..server import CANCEL_RUN_COMMAND, RUN_KERNEL_COMMAND, CoopLanguageServer
+from .kernels import _compute_entry_points, _entry_point_at
+
+
+def register(ls: CoopLanguageServer) -> None:
+    @ls.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.Source]))
+    async def code_action(params: lsp.CodeActionParams):
+        uri = params.text_document.uri
+        found = await ls.features(uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        out = []
+        for action in actions.code_actions(analysis, convert.span(params.range),
+                                           ls.settings.apply(analysis.diagnostics)):
+            out.append(lsp.CodeAction(
+                title=action.title, kind=lsp.CodeActionKind.QuickFix, is_preferred=action.preferred,
+                diagnostics=[convert.diagnostic(uri, action.diagnostic)] if action.diagnostic else None,
+                edit=lsp.WorkspaceEdit(changes={uri: [convert.text_edit(e) for e in action.edits]})))
+        # Inside a compute entry point: run it (the same command as its code lens).
+        entry = _entry_point_at(analysis, convert.span(params.range).start)
+        if entry is not None:
+            out.append(lsp.CodeAction(title=f"Run kernel '{entry.name}'", kind=lsp.CodeActionKind.Source,
+                                      command=lsp.Command(title="Run kernel", command=RUN_KERNEL_COMMAND,
+                                                          arguments=[uri, entry.name])))
+        return out
+
+    @ls.feature(lsp.TEXT_DOCUMENT_CODE_LENS)
+    async def code_lens(params: lsp.CodeLensParams):
+        found = await ls.features(params.text_document.uri)
+        if found is None:
+            return None
+        analysis, convert = found
+        return [lsp.CodeLens(range=convert.range(symbol.span), command=lsp.Command(
+            title="Run kernel", command=RUN_KERNEL_COMMAND, arguments=[params.text_document.uri, symbol.name]))
+            for symbol in _compute_entry_points(analysis)]
+
+    run_command.register(ls, RUN_KERNEL_COMMAND, CANCEL_RUN_COMMAND, ls.republish)

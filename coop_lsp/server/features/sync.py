@@ -1,0 +1,72 @@
+"""Document synchronisation: open, change, close, save."""
+
+from __future__ import annotations
+
+import logging
+
+from lsprotocol import types as lsp
+
+from ...core.text import Position
+from ...syntax import Document
+from ..server import CoopLanguageServer, DocumentState, _uri_path
+
+log = logging.getLogger(__name__)
+
+
+def register(ls: CoopLanguageServer) -> None:
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(params: lsp.DidOpenTextDocumentParams):
+        item = params.text_document
+        state = DocumentState(item.uri, Document(item.text, item.version))
+        ls.documents[item.uri] = state
+        # Opened again without a close: its versions may start over.
+        ls.scheduler.forget(item.uri)
+        ls.touch(item.uri)
+        _overlay(ls, item.uri, item.text)
+        ls.schedule_diagnostics(state, delay=0)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(params: lsp.DidChangeTextDocumentParams):
+        state = ls.documents.get(params.text_document.uri)
+        if state is None:
+            log.warning("didChange for a document that is not open: %s", params.text_document.uri)
+            return
+        version = params.text_document.version
+        ls.touch(state.uri)
+        unit = ls.unit
+        for change in params.content_changes:
+            if isinstance(change, lsp.TextDocumentContentChangePartial):
+                start, end = change.range.start, change.range.end
+                state.document.replace_range(Position(start.line, start.character),
+                                             Position(end.line, end.character), change.text, unit=unit,
+                                             version=version)
+            else:
+                state.document.set_text(change.text, version)
+        state.document.version = version
+        ls.schedule_diagnostics(state)
+        _overlay(ls, state.uri, state.document.text)
+        ls.recheck_includers(state.uri)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(params: lsp.DidCloseTextDocumentParams):
+        state = ls.documents.pop(params.text_document.uri, None)
+        ls.scheduler.forget(params.text_document.uri)
+        if params.text_document.uri in ls.warm:
+            ls.warm.remove(params.text_document.uri)
+        ls.active_variants.pop(params.text_document.uri, None)
+        path = _uri_path(params.text_document.uri)
+        if path is not None and ls._template_files is not None:
+            ls._template_files.forget(path)
+        if state is not None:
+            ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=state.uri, diagnostics=[]))
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(params: lsp.DidSaveTextDocumentParams):
+        ls.recheck_includers(params.text_document.uri)
+
+
+def _overlay(ls: CoopLanguageServer, uri: str, text: str) -> None:
+    """Templates that include an open document read its unsaved text."""
+    path = _uri_path(uri)
+    if path is not None and ls._template_files is not None:
+        ls._template_files.overlay(path, text.encode("utf-8", errors="surrogatepass"))
