@@ -125,15 +125,20 @@ def precompile(libs: Path, versions: list[str]) -> list[str]:
     """
     done = []
     for version in versions:
-        python = shutil.which(f"python{version}")
-        if python is None:
-            continue
-        result = subprocess.run([python, "-m", "compileall", "-q", "-j", "0", "--invalidation-mode", "unchecked-hash",
-                                 str(libs)], capture_output=True, text=True)
-        if result.returncode == 0:
-            done.append(version)
+        # PATH first; then interpreters installed beside it that PATH does not select (pyenv, /usr/bin).
+        candidates = [shutil.which(f"python{version}"), f"/usr/bin/python{version}", f"/usr/local/bin/python{version}",
+                      *sorted(map(str, Path.home().glob(f".pyenv/versions/{version}.*/bin/python{version}")))]
+        errors = []
+        for python in dict.fromkeys(c for c in candidates if c is not None and Path(c).exists()):
+            result = subprocess.run([python, "-m", "compileall", "-q", "-j", "0", "--invalidation-mode",
+                                     "unchecked-hash", str(libs)], capture_output=True, text=True)
+            if result.returncode == 0:
+                done.append(version)
+                break
+            errors.append(f"{python}: {result.stderr.strip()[-120:]}")
         else:
-            log(f"python{version} could not byte-compile the bundle ({result.stderr.strip()[-200:]}); skipped")
+            if errors:
+                log(f"no python{version} here could byte-compile the bundle ({'; '.join(errors)}); skipped")
     log(f"byte-compiled for CPython {', '.join(done) or 'none (no python3.X here)'}")
     return done
 
