@@ -48,6 +48,7 @@ let serverProblem: string | undefined;
 let variants: Variants;
 let serverProcess: ChildProcess | undefined;
 let extensionVersion = "";
+let activatedAt = 0;
 let bundle: Bundle | undefined;
 /** Mismatch warnings already shown this session: each once, not at every restart. */
 const warnedVersions = new Set<string>();
@@ -76,7 +77,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   status.command = "coopLsp.selectTarget";
   variants = new Variants();
   context.subscriptions.push(output, runOutput, status, variants);
+  activatedAt = Date.now();
   extensionVersion = String(context.extension.packageJSON.version ?? "");
+  // One line in the log for the first diagnostics the server sends: the extension's share of the
+  // first start (activation to a checked file), apart from how long the editor took to activate it.
+  const firstDiagnostics = vscode.languages.onDidChangeDiagnostics((event) => {
+    if (event.uris.some((uri) => vscode.languages.getDiagnostics(uri).some((d) => d.source === "coop-lsp"))) {
+      output.appendLine(`first diagnostics ${Date.now() - activatedAt} ms after activation`);
+      firstDiagnostics.dispose();
+    }
+  });
+  context.subscriptions.push(firstDiagnostics);
   bundle = readBundle(context.extensionPath);
 
   context.subscriptions.push(

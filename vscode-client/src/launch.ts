@@ -202,7 +202,7 @@ function inside(path: string, folders: string[]): boolean {
 
 export function noPythonMessage(tried: string[]): string {
   const found = tried.length > 0 ? ` (tried ${tried.join("; ")})` : "";
-  return `coop-lsp needs Python ${MIN_PYTHON.join(".")} or newer to run its bundled server, and found none${found}. `
+  return `Python ${MIN_PYTHON.join(".")} or newer is needed to run the bundled server, and none was found${found}. `
     + `Install Python ${MIN_PYTHON.join(".")}+ (python.org, or your system's python3.11/python3.12 package), `
     + "or set `coopLsp.server.pythonPath` to one, then run \"coop-lsp: Restart Server\".";
 }

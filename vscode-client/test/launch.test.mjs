@@ -107,13 +107,13 @@ test("the bundled server runs isolated: its libraries first, no user site, no wo
 test("no usable Python: one message that names what to install and which setting to set", async () => {
   const d = discovery({ onPath: { python3: py([3, 9, 2]), python: { error: "not found" } } });
   const found = await launch.discoverServer(d.inputs);
-  assert.match(found.error, /needs Python 3\.11 or newer/);
+  assert.match(found.error, /Python 3\.11 or newer is needed/);
   assert.match(found.error, /Install Python 3\.11\+/);
   assert.match(found.error, /coopLsp\.server\.pythonPath/);
   assert.match(found.error, /\/bin\/python3: Python 3\.9\.2 is older than 3\.11/);
   assert.ok(!found.error.includes("\n") && !/\bat .*:\d+:\d+/.test(found.error), "one line, no stack trace");
   const none = await launch.discoverServer(discovery({}).inputs);
-  assert.match(none.error, /found none\. Install/);
+  assert.match(none.error, /none was found\. Install/);
 });
 
 test("coop-lsp on PATH is the last resort, and the only way without a bundle", async () => {
