@@ -232,7 +232,7 @@ export async function discoverServer(d: Discovery): Promise<ServerLaunch | Launc
         bundled: false, env: {}, detail: `its own coop-lsp ${info.coopLsp}, Python ${versionText(info)}` };
     }
     if (d.bundle === undefined) {
-      return { error: `\`${pythonSetting}\` has no coop-lsp. Install it there with \`${pythonSetting} -m pip install coop-lsp\`.` };
+      return { error: `\`${pythonSetting}\` has no coop-lsp. Install it there (\`${pythonSetting} -m pip install\` with the coop-lsp repository or its wheel; see its README's Install).` };
     }
     const refusal = bundleRefuses(d.bundle, info);
     if (refusal !== undefined) {
@@ -301,7 +301,7 @@ export async function discoverServer(d: Discovery): Promise<ServerLaunch | Launc
   }
   return {
     error: "coop-lsp was not found, and this package of the extension has no bundled server. "
-      + "Install coop-lsp (`pipx install coop-lsp`, which puts `coop-lsp` on PATH), "
+      + "Install coop-lsp (`pipx install` with the coop-lsp repository or its wheel puts `coop-lsp` on PATH), "
       + "or set `coopLsp.server.pythonPath` to a Python that has it, "
       + "or `coopLsp.server.command` to the full command line.",
   };
