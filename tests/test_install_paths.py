@@ -116,10 +116,11 @@ def test_install_as_a_tool(installer, install_workspace, clone, expected):
 
 
 def test_a_missing_or_foreign_grammar_module_is_one_line_and_status_2(wheel_venv, clone):
-    site = Path(run([wheel_venv / "python", "-c", "import coop_lsp, os; print(os.path.dirname(coop_lsp.__file__))"],
+    # -I: the installed package, never a coop_lsp/ in the current folder.
+    site = Path(run([wheel_venv / "python", "-I", "-c", "import coop_lsp, os; print(os.path.dirname(coop_lsp.__file__))"],
                     env=clean_env()).stdout.strip())
     compiled = site / "syntax" / "_grammar.abi3.so"
-    assert compiled.is_file()
+    assert wheel_venv.parent in site.parents and compiled.is_file()
     # A module built for another CPython, then no module at all.
     foreign = compiled.with_name("_grammar.cpython-39-x86_64-linux-gnu.so")
     compiled.rename(foreign)

@@ -60,7 +60,9 @@ def _unloadable(error: ImportError) -> str:
     if not found:
         return (f"broken install: the compiled WGSL grammar ({MODULE}, a file _grammar{suffixes[0]} or "
                 f"_grammar.abi3.so) is missing from {here}; {fix}")
-    if not any(name.endswith(tuple(suffixes)) for name in found):
+    # The import system looks for exactly _grammar + suffix: a plain ".so" suffix does not make
+    # _grammar.cpython-312-x86_64-linux-gnu.so loadable by 3.11.
+    if not any(name in (f"_grammar{suffix}" for suffix in suffixes) for name in found):
         return (f"broken install: the compiled WGSL grammar in {here} ({', '.join(found)}) was built for another "
                 f"Python; {python} loads only {', '.join(suffixes)}; {fix}")
     return f"broken install: the compiled WGSL grammar ({here / found[0]}) cannot be loaded: {_one_line(error)}; {fix}"
