@@ -47,7 +47,11 @@ let status: vscode.StatusBarItem;
 let serverProblem: string | undefined;
 let variants: Variants;
 let serverProcess: ChildProcess | undefined;
+/** Whether the running server (or the failed start) depended on the Python extension's choice. */
+let followsPythonExtension = false;
+let watchingPythonExtension = false;
 let extensionVersion = "";
+let extensionContext: vscode.ExtensionContext | undefined;
 let activatedAt = 0;
 let bundle: Bundle | undefined;
 /** Mismatch warnings already shown this session: each once, not at every restart. */
@@ -78,6 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   variants = new Variants();
   context.subscriptions.push(output, runOutput, status, variants);
   activatedAt = Date.now();
+  extensionContext = context;
   extensionVersion = String(context.extension.packageJSON.version ?? "");
   // One line in the log for the first diagnostics the server sends: the extension's share of the
   // first start (activation to a checked file), apart from how long the editor took to activate it.
@@ -123,10 +128,35 @@ async function pythonExtensionInterpreter(): Promise<string | undefined> {
       extension.activate(),
       new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10000)),
     ]);
+    watchPythonExtension(api);
     return await pythonFromExtensionApi(api, vscode.workspace.workspaceFolders?.[0]?.uri);
   } catch (error) {
     output.appendLine(`the Python extension did not say its interpreter: ${String(error)}`);
     return undefined;
+  }
+}
+
+/**
+ * Selecting another interpreter in the Python extension restarts a server that runs on its
+ * interpreter, or that found no Python: the user's fix for "no Python 3.11" may be just that.
+ */
+function watchPythonExtension(api: unknown): void {
+  const event = (api as { environments?: { onDidChangeActiveEnvironmentPath?: unknown } } | undefined)
+    ?.environments?.onDidChangeActiveEnvironmentPath;
+  if (watchingPythonExtension || typeof event !== "function") {
+    return;
+  }
+  watchingPythonExtension = true;
+  try {
+    const subscription = (event as (listener: () => void) => vscode.Disposable)(() => {
+      if (followsPythonExtension) {
+        output.appendLine("the Python extension's interpreter changed: restarting the server");
+        void restartServer();
+      }
+    });
+    extensionContext?.subscriptions.push(subscription);
+  } catch (error) {
+    output.appendLine(`could not follow the Python extension's interpreter: ${String(error)}`);
   }
 }
 
@@ -143,6 +173,9 @@ async function startServer(): Promise<void> {
     bundle,
     pythonExtension: pythonExtensionInterpreter,
   });
+  followsPythonExtension = "error" in resolved
+    ? resolved.error.includes("needed to run the bundled server")
+    : resolved.detail.includes("the Python extension's selected interpreter");
   if ("error" in resolved) {
     return reportStartFailure(resolved.error);
   }
