@@ -24,6 +24,23 @@ def test_untitled_documents_cannot_run():
     assert not ok and "saved as files" in markdown
 
 
+def test_a_python_without_numpy_is_told_what_to_install(tmp_path, monkeypatch):
+    """The VS Code extension's bundled server runs on the user's Python, which may lack the `run` extra."""
+    import coop_lsp.runner.execute as execute
+
+    def no_numpy(*args, **kwargs):
+        raise ModuleNotFoundError("No module named 'numpy'", name="numpy")
+
+    monkeypatch.setattr(execute, "run_kernel", no_numpy)
+    kernel = tmp_path / "k.wgsl"
+    kernel.write_text(KERNEL)
+    (tmp_path / "k.run.toml").write_text('dispatch = [1]\n[[binding]]\nbinding = 0\ntype = "f32"\nsize = 4\n')
+    markdown, ok = run_report_markdown(kernel.as_uri(), "main", KERNEL, tmp_path)
+    assert not ok
+    assert "needs the Python package `numpy`" in markdown and "-m pip install wgpu numpy" in markdown, markdown
+    assert "Traceback" not in markdown
+
+
 def test_runs_the_editor_text(tmp_path):
     found, what = wgpu_adapter()
     if not found:

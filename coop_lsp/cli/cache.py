@@ -218,7 +218,7 @@ def _code_fingerprint() -> bytes:
     global _fingerprint
     if _fingerprint is None:
         digest = hashlib.sha256()
-        # coop_lsp, and the grammar and parser it parses with (installed apart from it).
+        # coop_lsp (the compiled grammar included), and the parser runtime installed apart from it.
         for package in _packages():
             for path in sorted(package.rglob("*")):
                 if path.suffix in (".py", ".so", ".pyd", ".json") and "__pycache__" not in path.parts:
@@ -235,7 +235,7 @@ def _packages() -> list[Path]:
     import importlib.util
 
     found = [Path(__file__).resolve().parent.parent]
-    for name in ("tree_sitter_wgsl", "tree_sitter"):
+    for name in ("tree_sitter",):
         spec = importlib.util.find_spec(name)
         if spec is not None and spec.origin:
             found.append(Path(spec.origin).resolve().parent)

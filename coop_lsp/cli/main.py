@@ -104,8 +104,16 @@ def _error(message: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        return _main(list(sys.argv[1:] if argv is None else argv))
+        if not {"--version", "-h", "--help"} & set(argv):
+            # Before any work (and any worker process): a broken install is one line and status 2.
+            from ..syntax.grammar import problem
+
+            broken = problem()
+            if broken:
+                return _error(broken)
+        return _main(argv)
     except BrokenPipeError:
         # The reader went away (`coop-lint ... | head`): stop quietly, as a program killed by SIGPIPE
         # would, instead of a traceback, and keep the interpreter's last flush from failing again.

@@ -30,6 +30,15 @@ def main(argv: list[str] | None = None) -> int:
         if not sep or not port.isdigit():
             parser.error("--tcp expects HOST:PORT, for example 127.0.0.1:2087")
 
+    # An editor shows a server's stderr; a broken install says what is missing there, once, and the
+    # status tells the client not to restart a server that cannot parse (no initialize answer at all).
+    from ..syntax.grammar import problem
+
+    broken = problem()
+    if broken:
+        print(f"coop-lsp: error: {broken}", file=sys.stderr)
+        return 2
+
     stdin, answered = None, None
     if not args.tcp:
         # Before the slow imports: the client sends `initialize` at once and waits for the answer.

@@ -103,7 +103,17 @@ def _run(uri: str, entry_point: str | None, text: str | None, workspace: Path | 
         return f"**Run kernel**: {error}\n\nSee docs/runner.md for the run description.", None, ""
     if entry_point:
         description.entry_point = entry_point
-    report = run_kernel(path, description, text=text, progress=progress, cancel=cancel)
+    try:
+        report = run_kernel(path, description, text=text, progress=progress, cancel=cancel)
+    except ModuleNotFoundError as error:
+        # Running needs the `run` extra (wgpu, numpy), which the VS Code extension's bundled server leaves
+        # to the interpreter it runs on: say where to install it rather than pass on a traceback.
+        import sys
+
+        return (f"**Run kernel** needs the Python package `{error.name}`, which the Python running coop-lsp "
+                f"(`{sys.executable}`) lacks. Install what running kernels needs there: "
+                f"`{sys.executable} -m pip install wgpu numpy` (or `pip install 'coop-lsp[run]'`), "
+                "then restart the server."), None, ""
     advice = ""
     try:
         from ..ide.explain import advice_markdown

@@ -6,13 +6,15 @@ import functools
 from dataclasses import dataclass
 
 import tree_sitter as ts
-import tree_sitter_wgsl
 
 from ..core.text import Position, SourceText, Span
+from . import grammar
+
 
 @functools.cache
 def wgsl_language() -> ts.Language:
-    return ts.Language(tree_sitter_wgsl.language())
+    # Compiled into coop-lsp's own wheel from tree-sitter-wgsl/src; BrokenInstall says what is missing.
+    return grammar.load()
 
 
 def _new_parser() -> ts.Parser:

@@ -2,7 +2,8 @@
 --
 -- Put this file on your runtimepath (for example ~/.config/nvim/plugin/coop-lsp.lua),
 -- or `dofile()` it from init.lua. Set COOP_LSP_REPO to your checkout of coop-lsp
--- if it is not ~/src/coop-lsp; the server is the `coop-lsp` command its .venv installs.
+-- if it is not ~/src/coop-lsp; the server is the `coop-lsp` command its .venv installs, else
+-- the one on PATH (pipx install / uv tool install).
 -- For highlighting, build the parser once: <repo>/editors/neovim/build-parser.sh
 --
 -- Needs no plugin. Where an API changed between Neovim versions the snippet
@@ -12,7 +13,7 @@
 local repo = vim.env.COOP_LSP_REPO or vim.fn.expand("~/src/coop-lsp")
 local server = repo .. "/.venv/bin/coop-lsp"
 if vim.fn.executable(server) == 0 then
-  server = "coop-lsp" -- installed on PATH instead
+  server = "coop-lsp" -- on PATH: pipx install / uv tool install (editors/neovim/README.md)
 end
 
 local LANG = "wgsl_coop" -- our grammar; nvim-treesitter's own is `wgsl`, so the names never clash
@@ -168,7 +169,8 @@ local clients_by_root = {} -- 0.7 only: one client per root, shared by its buffe
 
 local function start_server(buf)
   if vim.fn.executable(server) == 0 then
-    warn_once("server", "coop-lsp: `" .. server .. "` not found; run ./dev lint in " .. repo
+    warn_once("server", "coop-lsp: `" .. server .. "` not found; install it on PATH (pipx install "
+      .. "or uv tool install, see editors/neovim/README.md), or run ./dev lint in " .. repo
       .. " once, or set COOP_LSP_REPO")
     return
   end

@@ -1,5 +1,5 @@
 // Bundles the extension (with vscode-languageclient) into dist/extension.js,
-// and src/config.ts alone into dist/test/config.js for the Node tests.
+// and src/config.ts and src/launch.ts alone into dist/test/ for the Node tests.
 import { build } from "esbuild";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,8 +15,10 @@ await build({
   sourcemap: true,
   minify: process.argv.includes("--minify"),
 });
-await build({
-  ...common,
-  entryPoints: [join(root, "src", "config.ts")],
-  outfile: join(root, "dist", "test", "config.js"),
-});
+for (const name of ["config", "launch"]) {
+  await build({
+    ...common,
+    entryPoints: [join(root, "src", `${name}.ts`)],
+    outfile: join(root, "dist", "test", `${name}.js`),
+  });
+}

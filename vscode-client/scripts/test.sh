@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The VS Code client's tests: install the pinned packages from package-lock.json
 # (only when node_modules is missing or the lockfile changed), bundle, then run
-# every Node test (type check, grammar, LSP round trip, contributions, .vsix).
+# every Node test (type check, grammar, LSP round trip, contributions, server discovery,
+# .vsix). The bundled server (bundled/) is rebuilt only when coop-lsp's sources changed.
 #
 #   vscode-client/scripts/test.sh [node --test options...]
 #
@@ -31,6 +32,13 @@ if [ ! -d node_modules ] || [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" 
   npm ci --no-audit --no-fund --loglevel=error
   echo "$want" >"$stamp"
 fi
+
+log "the bundled server (coop-lsp and its Python libraries, for $(uname -m))"
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64) scripts/ensure-bundle.sh linux-x64 ;;
+  Linux-aarch64) scripts/ensure-bundle.sh linux-arm64 ;;
+  *) log "no bundled server for this platform; the .vsix tests skip" ;;
+esac
 
 log "bundling the extension (esbuild)"
 node scripts/bundle.mjs --minify

@@ -1,12 +1,6 @@
-// Everything the extension decides without VS Code: where the server is, what
-// settings it is sent, how command results are shown. Kept free of the
+// Everything the extension decides without VS Code, other than how the server
+// starts (launch.ts): what settings it is sent, how command results are shown. Kept free of the
 // `vscode` module so that the Node tests can load it directly.
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { delimiter, join } from "node:path";
-
-/** The server modules' entry point, for `python -m`. */
-export const SERVER_MODULE = "coop_lsp.server.main";
 /** The section the server reads (`workspace/configuration`, `initializationOptions`). */
 export const SERVER_SECTION = "coop-lsp";
 
@@ -24,116 +18,6 @@ export interface ClientSettings {
   targets: string[];
   activeTarget: string;
   rules: Record<string, string>;
-}
-
-export interface ServerLaunch {
-  command: string;
-  args: string[];
-  /** Where the choice came from, for messages. */
-  source: "setting coopLsp.server.command" | "setting coopLsp.server.pythonPath" | "workspace .venv" | "PATH";
-  /** An interpreter to check for the coop_lsp module before starting, if any. */
-  python?: string;
-}
-
-export interface LaunchProblem {
-  error: string;
-}
-
-export interface LaunchInputs {
-  settings: Pick<ClientSettings, "serverCommand" | "pythonPath">;
-  workspaceFolders: string[];
-  /** Whether the workspace is trusted: only then is its own .venv used. */
-  trusted: boolean;
-  env: NodeJS.ProcessEnv;
-  platform: NodeJS.Platform;
-  exists?: (path: string) => boolean;
-}
-
-/** The program on PATH called `name`, like `which`. */
-export function onPath(name: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform,
-                       exists: (path: string) => boolean = existsSync): string | undefined {
-  const dirs = (env.PATH ?? env.Path ?? "").split(platform === "win32" ? ";" : delimiter).filter(Boolean);
-  const suffixes = platform === "win32" ? [".exe", ".cmd", ".bat", ""] : [""];
-  for (const dir of dirs) {
-    for (const suffix of suffixes) {
-      const candidate = join(dir, name + suffix);
-      if (exists(candidate)) {
-        return candidate;
-      }
-    }
-  }
-  return undefined;
-}
-
-/**
- * How to start the server: the command setting, else the interpreter setting,
- * else a trusted workspace's `.venv`, else `coop-lsp` from PATH.
- */
-export function resolveServerLaunch(inputs: LaunchInputs): ServerLaunch | LaunchProblem {
-  const exists = inputs.exists ?? existsSync;
-  const command = inputs.settings.serverCommand.filter((part) => part.trim() !== "");
-  if (command.length > 0) {
-    const [program, ...args] = command as [string, ...string[]];
-    return { command: program, args, source: "setting coopLsp.server.command" };
-  }
-  const python = inputs.settings.pythonPath.trim();
-  if (python !== "") {
-    return { command: python, args: ["-m", SERVER_MODULE], source: "setting coopLsp.server.pythonPath", python };
-  }
-  if (inputs.trusted) {
-    for (const folder of inputs.workspaceFolders) {
-      const venvPython = inputs.platform === "win32"
-        ? join(folder, ".venv", "Scripts", "python.exe")
-        : join(folder, ".venv", "bin", "python");
-      if (exists(venvPython) && exists(join(folder, "coop_lsp", "server"))) {
-        return { command: venvPython, args: ["-m", SERVER_MODULE], source: "workspace .venv", python: venvPython };
-      }
-    }
-  }
-  const installed = onPath("coop-lsp", inputs.env, inputs.platform, exists);
-  if (installed !== undefined) {
-    return { command: installed, args: [], source: "PATH" };
-  }
-  return {
-    error: "coop-lsp was not found. Install it (`pip install coop-lsp`, which puts `coop-lsp` on PATH), "
-      + "or set `coopLsp.server.pythonPath` to a Python that has it, "
-      + "or `coopLsp.server.command` to the full command line.",
-  };
-}
-
-/**
- * Checks, before starting, that `python` runs and has the server module, so
- * that the user reads why rather than "connection closed".
- * Returns undefined when fine, else the message to show.
- */
-export function checkPython(python: string, timeoutMs = 15000): string | undefined {
-  const result = spawnSync(python, ["-c", `import ${SERVER_MODULE}`], { encoding: "utf8", timeout: timeoutMs });
-  if (result.error !== undefined) {
-    const code = (result.error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") {
-      return `The Python interpreter \`${python}\` does not exist. Set \`coopLsp.server.pythonPath\` to one that has coop-lsp installed.`;
-    }
-    return `Could not run \`${python}\`: ${result.error.message}`;
-  }
-  if (result.status !== 0) {
-    const stderr = (result.stderr ?? "").trim().split("\n").pop() ?? "";
-    if (/No module named/.test(stderr)) {
-      return `\`${python}\` has no coop-lsp server (${stderr}). Install it there with \`${python} -m pip install coop-lsp\`.`;
-    }
-    return `\`${python} -c "import ${SERVER_MODULE}"\` failed: ${stderr || `exit status ${result.status}`}`;
-  }
-  return undefined;
-}
-
-/** The explanation to show when the process could not be spawned at all. */
-export function spawnFailureMessage(launch: ServerLaunch, error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  if (/ENOENT/.test(text)) {
-    return `Could not start the coop-lsp server: \`${launch.command}\` (from ${launch.source}) was not found. `
-      + "Install coop-lsp or fix the setting.";
-  }
-  return `Could not start the coop-lsp server with \`${[launch.command, ...launch.args].join(" ")}\` `
-    + `(from ${launch.source}): ${text}`;
 }
 
 const LEVELS: Record<string, string> = {

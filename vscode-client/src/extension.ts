@@ -1,8 +1,11 @@
 // The coop-lsp extension: starts the language server for WGSL files and adds
 // the Run Kernel, Select Target, Show Devices and Restart Server commands and
 // a status bar item with the active target.
+import { ChildProcess, spawn } from "node:child_process";
 import * as vscode from "vscode";
 import {
+  CloseAction,
+  ErrorAction,
   ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
@@ -17,16 +20,21 @@ import {
   Dialect,
   RUN_KERNEL_COMMANDS,
   SERVER_SECTION,
-  ServerLaunch,
-  checkPython,
   computeEntryPoints,
   deviceItems,
   pickServerCommand,
   renderRunReport,
-  resolveServerLaunch,
   serverSettings,
-  spawnFailureMessage,
 } from "./config";
+import {
+  Bundle,
+  ServerLaunch,
+  discoverServer,
+  pythonFromExtensionApi,
+  readBundle,
+  spawnFailureMessage,
+  versionMismatchMessage,
+} from "./launch";
 import { Variants } from "./variants";
 
 const CLIENT_ID = "coopLsp"; // also the prefix of `coopLsp.trace.server`
@@ -38,6 +46,16 @@ let runOutput: vscode.OutputChannel;
 let status: vscode.StatusBarItem;
 let serverProblem: string | undefined;
 let variants: Variants;
+let serverProcess: ChildProcess | undefined;
+/** Whether the running server (or the failed start) depended on the Python extension's choice. */
+let followsPythonExtension = false;
+let watchingPythonExtension = false;
+let extensionVersion = "";
+let extensionContext: vscode.ExtensionContext | undefined;
+let activatedAt = 0;
+let bundle: Bundle | undefined;
+/** Mismatch warnings already shown this session: each once, not at every restart. */
+const warnedVersions = new Set<string>();
 
 function readSettings(): ClientSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
@@ -63,6 +81,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   status.command = "coopLsp.selectTarget";
   variants = new Variants();
   context.subscriptions.push(output, runOutput, status, variants);
+  activatedAt = Date.now();
+  extensionContext = context;
+  extensionVersion = String(context.extension.packageJSON.version ?? "");
+  // One line in the log for the first diagnostics the server sends: the extension's share of the
+  // first start (activation to a checked file), apart from how long the editor took to activate it.
+  const firstDiagnostics = vscode.languages.onDidChangeDiagnostics((event) => {
+    if (event.uris.some((uri) => vscode.languages.getDiagnostics(uri).some((d) => d.source === "coop-lsp"))) {
+      output.appendLine(`first diagnostics ${Date.now() - activatedAt} ms after activation`);
+      firstDiagnostics.dispose();
+    }
+  });
+  context.subscriptions.push(firstDiagnostics);
+  bundle = readBundle(context.extensionPath);
 
   context.subscriptions.push(
     vscode.commands.registerCommand("coopLsp.runKernel", runKernel),
@@ -74,7 +105,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.onDidChangeActiveTextEditor(() => variants.refresh()),
     vscode.window.onDidChangeVisibleTextEditors(() => variants.refresh()),
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => { if (client === undefined) void startServer(); }),
+    // Trust brings back the Run kernel lenses and the workspace's own interpreter choices.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void restartServer()),
   );
   updateStatus();
   await startServer();
@@ -84,39 +116,118 @@ export async function deactivate(): Promise<void> {
   await stopServer();
 }
 
+/** The Python extension's selected interpreter, when that extension is installed; never throws. */
+async function pythonExtensionInterpreter(): Promise<string | undefined> {
+  const extension = vscode.extensions.getExtension("ms-python.python");
+  if (extension === undefined) {
+    return undefined;
+  }
+  try {
+    // Activating it can take seconds on a large workspace; not longer than this, though.
+    const api = extension.isActive ? extension.exports : await Promise.race([
+      extension.activate(),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10000)),
+    ]);
+    watchPythonExtension(api);
+    return await pythonFromExtensionApi(api, vscode.workspace.workspaceFolders?.[0]?.uri);
+  } catch (error) {
+    output.appendLine(`the Python extension did not say its interpreter: ${String(error)}`);
+    return undefined;
+  }
+}
+
+/**
+ * Selecting another interpreter in the Python extension restarts a server that runs on its
+ * interpreter, or that found no Python: the user's fix for "no Python 3.11" may be just that.
+ */
+function watchPythonExtension(api: unknown): void {
+  const event = (api as { environments?: { onDidChangeActiveEnvironmentPath?: unknown } } | undefined)
+    ?.environments?.onDidChangeActiveEnvironmentPath;
+  if (watchingPythonExtension || typeof event !== "function") {
+    return;
+  }
+  watchingPythonExtension = true;
+  try {
+    const subscription = (event as (listener: () => void) => vscode.Disposable)(() => {
+      if (followsPythonExtension) {
+        output.appendLine("the Python extension's interpreter changed: restarting the server");
+        void restartServer();
+      }
+    });
+    extensionContext?.subscriptions.push(subscription);
+  } catch (error) {
+    output.appendLine(`could not follow the Python extension's interpreter: ${String(error)}`);
+  }
+}
+
 async function startServer(): Promise<void> {
   serverProblem = undefined;
+  const started = Date.now();
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
-  const resolved = resolveServerLaunch({
+  const resolved = await discoverServer({
     settings: readSettings(),
     workspaceFolders: folders,
     trusted: vscode.workspace.isTrusted,
     env: process.env,
     platform: process.platform,
+    bundle,
+    pythonExtension: pythonExtensionInterpreter,
   });
+  followsPythonExtension = "error" in resolved
+    ? resolved.error.includes("needed to run the bundled server")
+    : resolved.detail.includes("the Python extension's selected interpreter");
   if ("error" in resolved) {
     return reportStartFailure(resolved.error);
   }
   const launch: ServerLaunch = resolved;
-  output.appendLine(`starting ${[launch.command, ...launch.args].join(" ")} (from ${launch.source})`);
-  if (launch.python !== undefined) {
-    const problem = checkPython(launch.python);
-    if (problem !== undefined) {
-      return reportStartFailure(problem);
-    }
-  }
+  output.appendLine(`starting ${[launch.command, ...launch.args].join(" ")} (${launch.bundled
+    ? `the bundled coop-lsp ${bundle?.version ?? "?"}` : `from ${launch.source}`}${launch.detail !== "" ? `; ${launch.detail}` : ""})`);
 
-  const serverOptions: ServerOptions = {
-    command: launch.command,
-    args: launch.args,
-    options: { env: { ...process.env, PYTHONUNBUFFERED: "1" } },
-  };
+  const env: NodeJS.ProcessEnv = { ...process.env, PYTHONUNBUFFERED: "1" };
+  for (const [key, value] of Object.entries(launch.env)) {
+    if (value === undefined) delete env[key]; else env[key] = value;
+  }
+  // Spawned here rather than by the client, to keep the tail of what the server wrote: a server
+  // that exits before it answers is explained by its last line, not by "connection disposed".
+  let stderrTail = "";
+  const serverOptions: ServerOptions = () => new Promise<ChildProcess>((resolve, reject) => {
+    const child = spawn(launch.command, launch.args, { env, cwd: folders[0], stdio: ["pipe", "pipe", "pipe"] });
+    child.once("error", reject);
+    child.once("spawn", () => {
+      serverProcess = child;
+      resolve(child);
+    });
+    child.stderr.on("data", (chunk: Buffer) => { stderrTail = (stderrTail + chunk.toString()).slice(-4000); });
+  });
+  let crashes: number[] = [];
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { scheme: "file", language: "wgsl" },
       { scheme: "untitled", language: "wgsl" },
     ],
     outputChannel: output,
+    // A server that dies before it ever answered (a broken interpreter or install) would die
+    // again: one message, no restarts. One that ran and then crashed is restarted a few times.
+    initializationFailedHandler: () => false,
+    errorHandler: {
+      error: () => ({ action: ErrorAction.Continue }),
+      closed: () => {
+        const ran = created.initializeResult !== undefined;
+        crashes = crashes.filter((t) => Date.now() - t < 180000);
+        crashes.push(Date.now());
+        if (ran && crashes.length <= 3) {
+          return { action: CloseAction.Restart, handled: true };
+        }
+        if (!ran) {
+          return { action: CloseAction.DoNotRestart, handled: true }; // start() fails: reported there, once
+        }
+        serverProblem = "the server stopped 4 times in 3 minutes";
+        return {
+          action: CloseAction.DoNotRestart,
+          message: `coop-lsp: ${serverProblem}; see the coop-lsp output for why. "coop-lsp: Restart Server" tries again.`,
+        };
+      },
+    },
     initializationOptions: { [SERVER_SECTION]: sectionForServer() },
     middleware: {
       workspace: {
@@ -136,9 +247,22 @@ async function startServer(): Promise<void> {
       // kernel run's compile errors), so they are the ones shown and pulls are answered empty.
       provideDiagnostics: () => ({ kind: "full", items: [] }) as vsdiag.FullDocumentDiagnosticReport,
       provideWorkspaceDiagnostics: () => ({ items: [] }),
+      // Running a kernel executes the workspace's code and its run files on the GPU: not offered in
+      // Restricted Mode (linting, hover and formatting only read the text, and stay).
+      provideCodeLenses: async (document, token, next) => {
+        const lenses = await next(document, token);
+        if (vscode.workspace.isTrusted || !Array.isArray(lenses)) {
+          return lenses;
+        }
+        return lenses.filter((lens) => !RUN_KERNEL_COMMANDS.includes(lens.command?.command ?? ""));
+      },
       // Runs started from the server's code lens go through the command the
       // client registered for it; show their results too.
       executeCommand: async (command, args, next) => {
+        if (RUN_KERNEL_COMMANDS.includes(command) && !vscode.workspace.isTrusted) {
+          untrustedRunRefused();
+          return undefined;
+        }
         const result = await next(command, args);
         if (RUN_KERNEL_COMMANDS.includes(command)) {
           const [uri, entry] = args as [unknown, unknown];
@@ -163,20 +287,43 @@ async function startServer(): Promise<void> {
   } catch (error) {
     client = undefined;
     try { await created.dispose(); } catch { /* it never ran */ }
-    return reportStartFailure(spawnFailureMessage(launch, error));
+    const lastLine = stderrTail.trim().split("\n").filter((line) => line.trim() !== "").pop();
+    return reportStartFailure(lastLine !== undefined && !/ENOENT/.test(String(error))
+      ? `the server (${launch.bundled ? "bundled" : `from ${launch.source}`}, \`${launch.command}\`) exited before it started: ${lastLine.trim()}`
+      : spawnFailureMessage(launch, error));
+  }
+  const serverInfo = created.initializeResult?.serverInfo;
+  output.appendLine(`${serverInfo?.name ?? "server"} ${serverInfo?.version ?? "(no version)"} answered initialize `
+    + `${Date.now() - started} ms after the start began`);
+  const mismatch = versionMismatchMessage(extensionVersion, launch, serverInfo);
+  if (mismatch !== undefined) {
+    output.appendLine(mismatch);
+    const key = `${launch.command}:${serverInfo?.version ?? ""}`;
+    if (!warnedVersions.has(key)) {
+      warnedVersions.add(key);
+      void vscode.window.showWarningMessage(`coop-lsp: ${mismatch}`, "Open Settings").then((choice) => {
+        if (choice !== undefined) void vscode.commands.executeCommand("workbench.action.openSettings", "coopLsp.server");
+      });
+    }
   }
   updateStatus();
 }
 
 async function stopServer(): Promise<void> {
   const current = client;
+  const process = serverProcess;
   client = undefined;
+  serverProcess = undefined;
   if (current !== undefined) {
     try {
       await current.stop(5000);
     } catch (error) {
       output.appendLine(`stopping the server: ${String(error)}`);
     }
+  }
+  // The client only kills processes it spawned itself; this one is ours.
+  if (process !== undefined && process.exitCode === null && process.signalCode === null) {
+    process.kill();
   }
 }
 
@@ -261,7 +408,18 @@ function serverCommand(running: LanguageClient, candidates: readonly string[], w
   return command;
 }
 
+function untrustedRunRefused(): void {
+  void vscode.window.showWarningMessage(
+    "coop-lsp: running kernels is off in Restricted Mode (it executes this workspace's code). Trust the workspace to run them.",
+    "Manage Workspace Trust",
+  ).then((choice) => { if (choice !== undefined) void vscode.commands.executeCommand("workbench.trust.manage"); });
+}
+
 async function runKernel(uri?: vscode.Uri): Promise<void> {
+  if (!vscode.workspace.isTrusted) {
+    untrustedRunRefused();
+    return;
+  }
   const document = uri !== undefined
     ? await vscode.workspace.openTextDocument(uri)
     : vscode.window.activeTextEditor?.document;

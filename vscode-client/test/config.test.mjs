@@ -1,59 +1,15 @@
-// The extension's decisions that do not need VS Code: finding the server,
+// The extension's decisions that do not need VS Code (finding the server: launch.test.mjs):
 // translating settings, entry points, reports.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createRequire } from "node:module";
+import { spawnSync } from "node:child_process";
 import { clientRoot, serverCommandLine } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const config = require(join(clientRoot, "dist", "test", "config.js"));
-
-const base = { settings: { serverCommand: [], pythonPath: "" }, workspaceFolders: [], trusted: true,
-  env: { PATH: "/usr/bin:/opt/bin" }, platform: "linux" };
-
-test("server launch: command setting first", () => {
-  const launch = config.resolveServerLaunch({ ...base, settings: { serverCommand: ["/x/coop-lsp", "--log-level", "DEBUG"], pythonPath: "/py" } });
-  assert.deepEqual([launch.command, launch.args, launch.source], ["/x/coop-lsp", ["--log-level", "DEBUG"], "setting coopLsp.server.command"]);
-});
-
-test("server launch: python setting runs the module", () => {
-  const launch = config.resolveServerLaunch({ ...base, settings: { serverCommand: [""], pythonPath: "/venv/bin/python" } });
-  assert.deepEqual([launch.command, launch.args, launch.python], ["/venv/bin/python", ["-m", "coop_lsp.server.main"], "/venv/bin/python"]);
-});
-
-test("server launch: a trusted workspace's .venv, never an untrusted one", () => {
-  const exists = (p) => ["/ws/.venv/bin/python", "/ws/coop_lsp/server"].includes(p);
-  const trusted = config.resolveServerLaunch({ ...base, workspaceFolders: ["/ws"], exists });
-  assert.equal(trusted.command, "/ws/.venv/bin/python");
-  const untrusted = config.resolveServerLaunch({ ...base, workspaceFolders: ["/ws"], trusted: false, exists });
-  assert.ok("error" in untrusted);
-});
-
-test("server launch: coop-lsp on PATH, else a clear error", () => {
-  const found = config.resolveServerLaunch({ ...base, exists: (p) => p === "/opt/bin/coop-lsp" });
-  assert.deepEqual([found.command, found.source], ["/opt/bin/coop-lsp", "PATH"]);
-  const missing = config.resolveServerLaunch({ ...base, exists: () => false });
-  assert.match(missing.error, /coop-lsp was not found/);
-  assert.match(missing.error, /coopLsp\.server\.pythonPath/);
-});
-
-test("checkPython explains a missing interpreter and a missing module", () => {
-  assert.match(config.checkPython("/nonexistent/python3"), /does not exist/);
-  const python = ["python3", "python"].map((n) => config.onPath(n, process.env, process.platform)).find(Boolean);
-  if (python !== undefined) {
-    // a system Python without coop_lsp installed (or with it: then no message)
-    const message = config.checkPython(python);
-    assert.ok(message === undefined || /coop-lsp|coop_lsp/.test(message), message);
-  }
-});
-
-test("spawn failures name the command and where it came from", () => {
-  const message = config.spawnFailureMessage({ command: "/bad/coop-lsp", args: [], source: "PATH" },
-    new Error("spawn /bad/coop-lsp ENOENT"));
-  assert.match(message, /\/bad\/coop-lsp/);
-  assert.match(message, /not found/);
-});
+const launch = require(join(clientRoot, "dist", "test", "launch.js"));
 
 test("settings for the server", () => {
   const out = config.serverSettings({
@@ -104,8 +60,9 @@ test("the LSP test skips, with a reason, when the server module is missing", () 
   delete process.env.COOP_LSP_SERVER;
   try {
     assert.match(serverCommandLine("/nonexistent/bin/python").skip, /no \/nonexistent\/bin\/python/);
-    const python = config.onPath("python3", process.env, process.platform);
-    if (python !== undefined && config.checkPython(python) !== undefined) {
+    const python = launch.onPath("python3", process.env, process.platform);
+    const probe = python && spawnSync(python, ["-c", "import coop_lsp.server.main"], { env: { ...process.env, PYTHONSAFEPATH: "1" }, cwd: "/" });
+    if (probe && probe.status !== 0) {
       assert.match(serverCommandLine(python).skip, /coop_lsp\.server\.main is not importable/);
     }
   } finally {

@@ -96,3 +96,15 @@ test("template variants: the status bar item picks one, the server's inactive re
   assert.ok(source.includes('"coop-lsp.selectVariant"'), "asks the server to switch variants");
   assert.ok(source.includes("createStatusBarItem"), "shows the variant in the status bar");
 });
+
+test("untrusted workspaces: limited support, no Run kernel, server settings from the user only", () => {
+  const trust = pkg.capabilities?.untrustedWorkspaces;
+  assert.equal(trust?.supported, "limited");
+  assert.deepEqual([...trust.restrictedConfigurations].sort(), ["coopLsp.server.command", "coopLsp.server.pythonPath"]);
+  const menus = Object.values(pkg.contributes.menus).flat().filter((m) => m.command === "coopLsp.runKernel");
+  assert.ok(menus.length > 0 && menus.every((m) => /\bisWorkspaceTrusted\b/.test(m.when)), JSON.stringify(menus));
+  // The command itself and the server's Run kernel lenses check trust too (a lens or keybinding bypasses menus).
+  const source = readFileSync(join(clientRoot, "src", "extension.ts"), "utf8");
+  assert.match(source, /async function runKernel[\s\S]{0,200}!vscode\.workspace\.isTrusted/);
+  assert.match(source, /provideCodeLenses[\s\S]{0,300}isTrusted/);
+});

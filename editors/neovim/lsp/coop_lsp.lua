@@ -13,7 +13,7 @@
 local repo = vim.env.COOP_LSP_REPO or vim.fn.expand("~/src/coop-lsp")
 local server = repo .. "/.venv/bin/coop-lsp"
 if vim.fn.executable(server) == 0 then
-  server = "coop-lsp" -- installed on PATH instead
+  server = "coop-lsp" -- on PATH: pipx install / uv tool install (editors/neovim/README.md)
 end
 
 return {
