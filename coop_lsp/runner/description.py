@@ -492,10 +492,9 @@ def _check(data: dict, sizes: dict) -> Check:
             if not isinstance(data.get(name), str):
                 raise RunDescriptionError(f"check.{name}: missing (a binding name, and a NumPy expression)")
         check.output, check.expected = data["output"], data["expected"]
-        try:
-            ast.parse(check.expected, mode="eval")
-        except SyntaxError as error:
-            raise RunDescriptionError(f"check.expected: not a Python expression ({error.msg})") from None
+        from .check_expression import validate
+
+        validate(check.expected)  # refused here, before anything is compiled or run
     return check
 
 
