@@ -360,3 +360,22 @@ def test_a_run_description_beside_its_kernel_in_a_subfolder(attack):
     description = load_run_description(sidecar_path(kernel), attack.repo)
     assert description.bindings[0].file == (attack.repo / "data" / "a.npy").resolve()
     assert parse_run_description(RUN.format(expected="c.mean() + c.T.shape[0]")).check.kind == "expression"
+
+
+def test_a_repository_whose_git_config_names_a_program(attack, capsys):
+    # coop-lint asks git which files it ignores; a .git/config that came with a downloaded repository may
+    # name a file-system monitor program, which `git ls-files` would run.
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    subprocess.run(["git", "init", "-q", str(attack.repo)], check=True)
+    hook = attack.repo / "monitor.sh"
+    hook.write_text(f"#!/bin/sh\ntouch {attack.marker}\necho 0\n")
+    hook.chmod(0o755)
+    subprocess.run(["git", "-C", str(attack.repo), "config", "core.fsmonitor", str(hook)], check=True)
+    attack.write("k.wgsl", "@compute @workgroup_size(1) fn main() {}\n")
+    code, out, err = attack.run(capsys, "--no-cache", ".")
+    assert code == 0 and "1 file" in out + err
+    assert not attack.marker.exists()
