@@ -70,7 +70,8 @@ class _Conditional:
     seen_else: bool = False
 
 
-def workspace_roots(main: Path | None, workspace: tuple[Path, ...], include_dirs: tuple[Path, ...]) -> tuple[Path, ...]:
+def workspace_roots(main: Path | None, workspace: tuple[Path, ...],
+                    include_dirs: tuple[Path, ...]) -> tuple[Path, ...]:
     """The folders a template may read files from: the workspace (the editor's folders, else the current
     folder), the main file's own folder when it lies outside them (it was opened or named explicitly),
     and the include folders given. A repository is untrusted input: `#include "../../.ssh/id_rsa"` or a
