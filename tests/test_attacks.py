@@ -284,6 +284,16 @@ def test_a_wesl_package_root_outside_the_workspace(attack, capsys):
     attack.assert_untouched(out, err)
 
 
+def test_a_wesl_toml_above_the_workspace_is_not_read(attack, capsys, tmp_path):
+    (tmp_path / "wesl.toml").write_text('[package]\nname = "above"\nroot = "outside"\n')
+    attack.write("util.wesl", "fn one() -> u32 { return 1u; }\n")
+    attack.write("main.wesl", "import package::util::one;\n@compute @workgroup_size(1) fn main() { _ = one(); }\n")
+    code, out, err = attack.run(capsys, "--no-cache", "--output-format", "concise", "main.wesl")
+    assert code == 0, out
+    assert not [a for e, a in _EVENTS if e == "open" and Path(str(a[0])).name == "wesl.toml"]
+    attack.assert_untouched(out, err)
+
+
 def test_a_naga_oil_module_linked_from_outside(attack, capsys):
     (attack.outside / "secret.wgsl").write_text(f"#define_import_path evil::secret\nconst {SECRET} = 1u;\n")
     os.symlink(attack.outside / "secret.wgsl", attack.repo / "secret.wgsl")

@@ -98,7 +98,7 @@ class _Expander(ModuleImports):
         self.modules_loaded: set[Path] = set()
         self.pending_modules: list[tuple[Path, int, Span]] = []
         self.aliases: dict[str, str] = {}  # naga_oil / WESL: a short name -> the module path it stands for
-        self.wesl_root = wesl.package_root(self.main_path)
+        self.wesl_root = wesl.package_root(self.main_path, self.roots)
         # name -> (its value, its full expansion) while no macro changes; cleared by #define and #undef
         self._expanded: dict[str, tuple[str, str]] = {}
         # Imported modules join one WGSL module, so a name two of them declare is renamed in the module
