@@ -389,3 +389,23 @@ def test_a_repository_whose_git_config_names_a_program(attack, capsys):
     code, out, err = attack.run(capsys, "--no-cache", ".")
     assert code == 0 and "1 file" in out + err
     assert not attack.marker.exists()
+
+
+@pytest.mark.parametrize("given, host", [("2087", "127.0.0.1"), (":2087", "127.0.0.1"), ("0.0.0.0:2087", "0.0.0.0")])
+def test_the_server_listens_on_this_machine_unless_told_otherwise(monkeypatch, given, host):
+    import coop_lsp.server.idle_gc as idle_gc
+    import coop_lsp.server.server as server_module
+    from coop_lsp.server.main import main as server_main
+
+    bound = []
+
+    class Server:
+        protocol = None
+
+        def start_tcp(self, host, port):
+            bound.append((host, port))
+
+    monkeypatch.setattr(server_module, "create_server", lambda **_: Server())
+    monkeypatch.setattr(idle_gc, "defer_full_collections", lambda: None)
+    server_main(["--tcp", given])
+    assert bound == [(host, 2087)]
