@@ -216,3 +216,17 @@ def test_fuzzed_expressions_touch_only_the_bindings(text):
 def test_the_fuzzer_reached_accepted_expressions():
     # Run after the fuzz test (file order): a generator that only ever produced refusals would prove nothing.
     assert len(ACCEPTED) >= 40, len(ACCEPTED)
+
+
+def test_every_listed_numpy_name_exists_is_no_module_and_is_documented():
+    import types
+
+    from coop_lsp.runner import check_expression as listed
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "runner.md").read_text()
+    for name in listed.NUMPY_NAMES:
+        assert hasattr(np, name), name
+        assert not isinstance(getattr(np, name), types.ModuleType), name
+        assert f"`{name}`" in docs, name
+    for name in listed.ARRAY_NAMES | listed.KEYWORDS:
+        assert f"`{name}`" in docs, name
