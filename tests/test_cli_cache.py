@@ -250,3 +250,27 @@ def test_a_worker_that_dies_costs_only_its_file(tmp_path, capsys, monkeypatch):
     # The lost file's X001 is not cached: the next run checks it.
     monkeypatch.setattr(cli, "run_job", cli_run_job)
     assert "X001" not in lint(capsys, "--jobs", "2", "--cache-dir", str(cache), str(folder))[1]
+
+
+def test_entries_in_the_older_pickle_format_are_ignored_with_a_note(tmp_path, capsys):
+    # Format 2 entries were pickles: left by an earlier coop-lint of this version, they are never unpickled.
+    folder = project(tmp_path, {"a.wgsl": BROKEN})
+    cache = tmp_path / "cache"
+    expected = lint(capsys, "--cache-dir", str(cache), str(folder))
+    (entry,) = entries(cache)
+    _, version, payload = entry.read_bytes().split(b"\n", 2)
+    entry.write_bytes(b"coop-lint-cache 2\n" + version + b"\n" + payload)
+    code, out, err = lint(capsys, "--cache-dir", str(cache), str(folder))
+    assert (code, out) == expected[:2]
+    assert err.strip() == f"coop-lint: note: ignoring cache entries in an older format in {cache} (they are rewritten)"
+    assert lint(capsys, "--cache-dir", str(cache), str(folder)) == expected
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="XDG_CACHE_HOME is the Linux convention")
+def test_the_default_cache_is_the_users_not_the_projects(tmp_path, capsys, monkeypatch):
+    folder = project(tmp_path, {"a.wgsl": BROKEN})
+    monkeypatch.chdir(folder)
+    monkeypatch.delenv("COOP_LINT_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    lint(capsys, "a.wgsl")
+    assert entries(tmp_path / "xdg" / "coop-lint") and not (folder / ".coop-lint-cache").exists()

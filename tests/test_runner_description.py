@@ -109,7 +109,7 @@ def test_npy_files_only_inside_the_workspace(tmp_path):
     outside = tmp_path / "elsewhere.npy"
     outside.write_bytes(b"")
     text = 'dispatch = [1]\n[[binding]]\nbinding = 0\ntype = "f32"\nsize = 4\nfill = "file"\nfile = "{}"\n'
-    with pytest.raises(RunDescriptionError, match=r"binding\[0\].file: '../elsewhere.npy' is outside the workspace"):
+    with pytest.raises(RunDescriptionError, match=r"binding\[0\].file: '../elsewhere.npy' leaves the workspace"):
         parse_run_description(text.format("../elsewhere.npy"), inside / "k.run.toml", workspace=inside)
     with pytest.raises(RunDescriptionError, match="binding\\[0\\].file: 'missing.npy' does not exist"):
         parse_run_description(text.format("missing.npy"), inside / "k.run.toml", workspace=inside)

@@ -90,6 +90,22 @@ def test_wrong_result_is_reported_with_the_worst_element(adapter, tmp_path):
     assert check.worst_index == [2] and check.worst_value == 2.5 and check.expected_value == 2.0
 
 
+def test_an_expression_check_with_array_methods(adapter, tmp_path):
+    # issue 31: x.reshape(G, 4).sum(axis=1) and .mean() failed with KeyError: '__import__'.
+    kernel = tmp_path / "rows.wgsl"
+    kernel.write_text("@group(0) @binding(0) var<storage, read> x: array<f32>;\n"
+                      "@group(0) @binding(1) var<storage, read_write> s: array<f32>;\n"
+                      "@compute @workgroup_size(2) fn main(@builtin(local_invocation_index) i: u32) {\n"
+                      "    s[i] = x[4u * i] + x[4u * i + 1u] + x[4u * i + 2u] + x[4u * i + 3u];\n}\n")
+    text = ('dispatch = [1]\n[sizes]\nG = 2\n[[binding]]\nbinding = 0\ntype = "f32"\nsize = 8\nfill = "random"\n'
+            '[[binding]]\nbinding = 1\ntype = "f32"\nsize = 2\n'
+            '[check]\nkind = "expression"\noutput = "s"\nexpected = "{}"\n[timing]\nrepetitions = 1\n')
+    report = run_kernel(kernel, parse_run_description(text.format("x.reshape(G, 4).sum(axis=1)")))
+    assert report.status == "correct", report.render()
+    report = run_kernel(kernel, parse_run_description(text.format("x.reshape(G, 4).mean(axis=1) * 4")))
+    assert report.status == "correct", report.render()
+
+
 HANG = """@group(0) @binding(0) var<storage, read_write> x: array<atomic<u32>>;
 @compute @workgroup_size(64) fn main() {
     // Atomics are side effects no compiler may remove. lavapipe ends a loop after 65535 iterations,

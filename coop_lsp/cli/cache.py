@@ -15,22 +15,31 @@ renamed into place, so concurrent runs never read half an entry. An entry
 that cannot be read back (corrupt, from another version,
 not ours) is ignored and rewritten; a cache that cannot be read or written
 at all is ignored. Each kind of problem is reported once, in one line.
+
+Entries are JSON: numbers, strings and lists, turned back into findings field
+by field. A cache someone else wrote (a folder committed to a repository, a
+restored CI cache) can at worst hold wrong findings; it cannot construct an
+object or run code, as a pickle could. The default folder is the user's cache
+folder, not the project, so a repository cannot bring entries of its own
+(docs/ci.md).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import io
+import json
 import os
-import pickle
+import sys
 import tempfile
 from pathlib import Path
 
 from .. import __version__
+from ..core.diagnostic import Diagnostic, Edit, Fix, Related, Severity
+from ..core.text import Span
 
-MAGIC = b"coop-lint-cache 2\n"  # 2: a file holds a dict of entries (one run's, under each key's name)
-DEFAULT_DIR = ".coop-lint-cache"
+# 3: entries are JSON (2 was a pickle); a file holds the entries of one run, under each key's name.
+MAGIC = b"coop-lint-cache 3\n"
 ENV_DIR = "COOP_LINT_CACHE_DIR"
 
 
@@ -73,7 +82,7 @@ class ResultCache:
         try:
             with open(path, "rb") as stream:
                 stat = os.fstat(stream.fileno())
-                # The entries of one run share one file (see put_many): read and unpickled once.
+                # The entries of one run share one file (see put_many): read and decoded once.
                 identity = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
                 entries = self._files.get(identity)
                 if entries is None:
@@ -100,15 +109,18 @@ class ResultCache:
         header, _, rest = raw.partition(b"\n")
         version, _, payload = rest.partition(b"\n")
         if header + b"\n" != MAGIC:
-            self._note("corrupt", f"ignoring a corrupt cache entry in {self.root} (it is rewritten)")
+            if header.startswith(b"coop-lint-cache "):
+                self._note("format", f"ignoring cache entries in an older format in {self.root} (they are rewritten)")
+            else:
+                self._note("corrupt", f"ignoring a corrupt cache entry in {self.root} (it is rewritten)")
             return None
         if version.decode(errors="replace") != __version__:
-            self._note("version", f"ignoring cache entries of coop-lint {version.decode(errors='replace')} "
+            self._note("version", f"ignoring cache entries of coop-lint {version.decode(errors='replace')[:40]!r} "
                                   f"in {self.root} (this is {__version__})")
             return None
         try:
-            return _Unpickler(io.BytesIO(payload)).load()
-        except Exception:  # noqa: BLE001 - whatever is wrong with it, the file is linted afresh
+            return _decode(payload)
+        except (ValueError, TypeError, KeyError, IndexError, RecursionError):
             self._note("corrupt", f"ignoring a corrupt cache entry in {self.root} (it is rewritten)")
             return None
 
@@ -185,11 +197,32 @@ class ResultCache:
             self.notes.append(text)
 
 
-def cache_root(option: str | None) -> Path:
+def cache_root(option: str | None) -> Path | None:
+    """--cache-dir, else $COOP_LINT_CACHE_DIR, else the user's cache folder; None when there is none."""
     if option:
         return Path(option)
     env = os.environ.get(ENV_DIR)
-    return Path(env) if env else Path(DEFAULT_DIR)
+    return Path(env) if env else user_cache_dir()
+
+
+def user_cache_dir() -> Path | None:
+    """Where a user's caches go on this system (XDG on Linux). Not the project: a cache inside it could be
+    committed by whoever wrote the repository, and its entries would then be theirs."""
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError):
+        home = None
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        base = Path(local) if local else (home / "AppData" / "Local" if home else None)
+        return base / "coop-lint" / "Cache" if base else None
+    if sys.platform == "darwin":
+        return home / "Library" / "Caches" / "coop-lint" if home else None
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    # The XDG specification: a relative XDG_CACHE_HOME is invalid and is ignored.
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "coop-lint"
+    return home / ".cache" / "coop-lint" if home else None
 
 
 def _settings_fingerprint(settings) -> str:
@@ -242,26 +275,65 @@ def _packages() -> list[Path]:
     return found
 
 
-class _Unpickler(pickle.Unpickler):
-    """Only our own data types: a cache entry someone else wrote cannot make coop-lint run code."""
-
-    def find_class(self, module: str, name: str):
-        if module == "builtins" and name in ("frozenset", "set", "tuple", "list", "dict"):
-            return super().find_class(module, name)
-        if module.startswith("coop_lsp."):
-            found = super().find_class(module, name)
-            if isinstance(found, type):
-                return found
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a cache entry")
-
-
 def _reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
 def _payload(entries: dict) -> bytes:
     """A cache file's bytes: the format, the version that wrote it, then the entries (key -> findings)."""
-    return MAGIC + __version__.encode() + b"\n" + pickle.dumps(entries, protocol=pickle.HIGHEST_PROTOCOL)
+    data = {key: [_encode(d) for d in diagnostics] for key, diagnostics in entries.items()}
+    return MAGIC + __version__.encode() + b"\n" + json.dumps(data, separators=(",", ":")).encode()
+
+
+def _encode(d: Diagnostic) -> list:
+    return [d.code, d.message, d.span.start, d.span.end, int(d.severity),
+            [[r.span.start, r.span.end, r.message] for r in d.related],
+            [[f.title, f.safe, [[e.span.start, e.span.end, e.new_text] for e in f.edits]] for f in d.fixes]]
+
+
+def _decode(payload: bytes) -> dict:
+    """key -> findings, built field by field from plain JSON: anything else is refused (ValueError)."""
+    data = json.loads(payload)
+    if not isinstance(data, dict):
+        raise ValueError("not a table of entries")
+    return {key: [_diagnostic(item) for item in _list(items)] for key, items in data.items()}
+
+
+def _diagnostic(item) -> Diagnostic:
+    code, message, start, end, severity, related, fixes = _list(item, 7)
+    return Diagnostic(_text(code), _text(message), _span(start, end), Severity(_number(severity)),
+                      tuple(Related(_span(s, e), _text(m)) for s, e, m in (_list(r, 3) for r in _list(related))),
+                      tuple(Fix(_text(title), tuple(Edit(_span(s, e), _text(t))
+                                                    for s, e, t in (_list(x, 3) for x in _list(edits))), _flag(safe))
+                            for title, safe, edits in (_list(f, 3) for f in _list(fixes))))
+
+
+def _list(value, length: int | None = None) -> list:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        raise ValueError("unexpected cache entry")
+    return value
+
+
+def _text(value) -> str:
+    if not isinstance(value, str):
+        raise ValueError("unexpected cache entry")
+    return value
+
+
+def _number(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("unexpected cache entry")
+    return value
+
+
+def _flag(value) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("unexpected cache entry")
+    return value
+
+
+def _span(start, end) -> Span:
+    return Span(_number(start), _number(end))  # Span refuses a negative or reversed range
 
 
 def _unlink(path: str) -> None:

@@ -92,8 +92,11 @@ def _why_empty(root: Path, finder: ConfigFinder, hosts: bool) -> str:
 def _git_files(root: Path) -> list[Path] | None:
     """Files below `root` that git does not ignore; None when `root` is not in a git work tree."""
     try:
+        # The repository's own .git/config may name a program as its file-system monitor, which
+        # `git ls-files` would run: a zip or tarball of a repository brings its .git/config along.
         completed = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            ["git", "-c", "core.fsmonitor=false", "-C", str(root), "ls-files", "-z", "--cached", "--others",
+             "--exclude-standard"],
             capture_output=True, timeout=60)
     except (OSError, subprocess.SubprocessError):
         return None

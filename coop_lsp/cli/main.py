@@ -82,7 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-cache", action="store_true",
                         help="neither read nor write the result cache")
     parser.add_argument("--cache-dir", metavar="DIR",
-                        help="where the result cache lives (default $COOP_LINT_CACHE_DIR or ./.coop-lint-cache)")
+                        help="where the result cache lives (default $COOP_LINT_CACHE_DIR, else the user's cache folder, "
+                             "~/.cache/coop-lint on Linux)")
     parser.add_argument("--force-exclude", action="store_true",
                         help="apply the configuration's exclude to files named on the command line too (pre-commit)")
     parser.add_argument("--write-baseline", metavar="FILE",
@@ -208,7 +209,8 @@ def _lint(args: argparse.Namespace) -> int:
             inputs.append((display, path, reader is _read_stdin, None, _os_error(error)))
     if args.fix or args.diff:
         return _fix(args, inputs, settings_for, baseline, templates)
-    cache = None if args.no_cache else ResultCache(cache_root(args.cache_dir))
+    root = None if args.no_cache else cache_root(args.cache_dir)
+    cache = ResultCache(root) if root is not None else None
     reports: list[render.FileReport | None] = []
     keys: dict[int, str] = {}
     jobs: dict[int, Job] = {}

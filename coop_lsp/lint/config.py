@@ -347,9 +347,23 @@ def _variant_tables(raw, root: Path, where: str, key: str) -> tuple[VariantTable
                     raise ConfigError(where, f"{set_key}defines.{define}", "a define's name must be an identifier")
                 pairs.append((define, _define_value(value, where, f"{set_key}defines.{define}")))
             sets.append((name, tuple(pairs)))
-        tables.append(VariantTable(_patterns(item["files"], where, prefix + "files"),
-                                   tuple((root / p) for p in include), override, tuple(sets)))
+        folders = tuple(_inside_project(root, p, where, f"{prefix}include") for p in include)
+        tables.append(VariantTable(_patterns(item["files"], where, prefix + "files"), folders, override,
+                                   tuple(sets)))
     return tuple(tables)
+
+
+def _inside_project(folder: Path, value: str, where: str, key: str) -> Path:
+    """A path a configuration names, resolved against its folder, which it must not leave: a repository's
+    configuration is untrusted input, and `baseline = "../../.bashrc"` would have --write-baseline
+    overwrite a file of the user's. `..` and symbolic links are followed before the check."""
+    path = folder / value
+    if not path.resolve().is_relative_to(folder.resolve()):
+        raise ConfigError(where, key, f"'{value}' leaves the project folder ({folder}) through '..', an absolute "
+                                      "path or a symbolic link; a configuration may name only paths inside it")
+    return path
+
+
 _OVERRIDE_KEYS = ("files", "select", "ignore", "severity", "dialect", "targets")
 
 
@@ -388,7 +402,7 @@ def parse_table(table: dict, path: Path, section: str) -> Config:
     if "baseline" in table:
         if not isinstance(table["baseline"], str) or not table["baseline"]:
             raise ConfigError(where, k("baseline"), 'expected the path of a baseline file, such as "coop-lint-baseline.json"')
-        values["baseline"] = path.parent / table["baseline"]
+        values["baseline"] = _inside_project(path.parent, table["baseline"], where, k("baseline"))
     if "per-file-ignores" in table:
         pfi = table["per-file-ignores"]
         if not isinstance(pfi, dict):

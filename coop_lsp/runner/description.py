@@ -311,6 +311,8 @@ def _parse(text: str, path: Path | None, workspace: Path | None, size_values: di
     include = template.get("include", [])
     if not isinstance(include, list) or not all(isinstance(d, str) for d in include):
         raise RunDescriptionError("template.include: expected a list of folders")
+    for index, folder in enumerate(include):
+        _inside(base / folder, folder, workspace, f"template.include[{index}]")
     variant = template.get("variant")
     if variant is not None and not isinstance(variant, str):
         raise RunDescriptionError("template.variant: expected the name of a variant set of the configuration")
@@ -391,16 +393,23 @@ def _binding(data, key: str, sizes: dict, base: Path, workspace: Path) -> Bindin
     elif fill == "file":
         if "file" not in data or not isinstance(data["file"], str):
             raise RunDescriptionError(f"{key}.file: missing (fill = \"file\" needs the path of a .npy file)")
-        file = (base / data["file"]).resolve()
-        if not file.is_relative_to(workspace):
-            raise RunDescriptionError(f"{key}.file: '{data['file']}' is outside the workspace ({workspace}); "
-                                      "only files inside it are read")
+        file = _inside(base / data["file"], data["file"], workspace, f"{key}.file")
         if file.suffix != ".npy":
             raise RunDescriptionError(f"{key}.file: only .npy files are read, not '{file.name}'")
         if not file.is_file():
             raise RunDescriptionError(f"{key}.file: '{data['file']}' does not exist")
         binding.file = file
     return binding
+
+
+def _inside(path: Path, written: str, workspace: Path, key: str) -> Path:
+    """`path` with `..` and symbolic links followed, which must lie in the workspace: a run description
+    may come from someone else's repository, and nothing outside the checkout is read for it."""
+    resolved = path.resolve()
+    if not resolved.is_relative_to(workspace):
+        raise RunDescriptionError(f"{key}: '{written}' leaves the workspace ({workspace}) through '..', an "
+                                  "absolute path or a symbolic link; only files inside it are read")
+    return resolved
 
 
 def _struct_binding(data: dict, key: str, sizes: dict) -> Binding:
@@ -492,10 +501,9 @@ def _check(data: dict, sizes: dict) -> Check:
             if not isinstance(data.get(name), str):
                 raise RunDescriptionError(f"check.{name}: missing (a binding name, and a NumPy expression)")
         check.output, check.expected = data["output"], data["expected"]
-        try:
-            ast.parse(check.expected, mode="eval")
-        except SyntaxError as error:
-            raise RunDescriptionError(f"check.expected: not a Python expression ({error.msg})") from None
+        from .check_expression import validate
+
+        validate(check.expected)  # refused here, before anything is compiled or run
     return check
 
 

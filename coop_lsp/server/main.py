@@ -17,7 +17,9 @@ DEBOUNCE_MS = 0.0  # no fixed wait by default: see scheduling.py
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="coop-lsp", description="Language server for WGSL matrix kernels.")
     parser.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default)")
-    parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead")
+    parser.add_argument("--tcp", metavar="[HOST:]PORT",
+                        help="listen on a TCP socket instead; on 127.0.0.1 unless HOST is given (anyone who can "
+                             "reach the socket can ask the server to run kernels)")
     parser.add_argument("--debounce-ms", type=float, default=DEBOUNCE_MS,
                         help="check a document only once it has been quiet this long (default %(default)s: check at "
                              "once, one check at a time per document; the diagnosticsDelayMs setting overrides it)")
@@ -26,9 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"coop-lsp {VERSION}")
     args = parser.parse_args(argv)
     if args.tcp:
-        host, sep, port = args.tcp.rpartition(":")
-        if not sep or not port.isdigit():
-            parser.error("--tcp expects HOST:PORT, for example 127.0.0.1:2087")
+        host, _, port = args.tcp.rpartition(":")
+        if not port.isdigit():
+            parser.error("--tcp expects PORT or HOST:PORT, for example 2087 or 127.0.0.1:2087")
 
     # An editor shows a server's stderr; a broken install says what is missing there, once, and the
     # status tells the client not to restart a server that cannot parse (no initialize answer at all).
@@ -60,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     server = create_server(debounce=max(args.debounce_ms, 0.0) / 1000)
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
+        # Only this machine, unless a host is named: the server reads the workspace and runs kernels.
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
         if answered is not None:

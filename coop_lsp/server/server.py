@@ -312,7 +312,8 @@ class CoopLanguageServer(LanguageServer):
                 path = _uri_path(state.uri)
                 if path is not None:
                     overlays[path] = state.document.text.encode("utf-8", errors="surrogatepass")
-            self._template_files = FileCache(overlays)
+            # Includes and imports are read only inside the workspace folders (SECURITY.md).
+            self._template_files = FileCache(overlays, tuple(Path(p) for p in _workspace_folders(self)))
         return self._template_files
 
     def _analyse(self, parsed: Parsed, version, targets, reuse, dialect: str, uri: str) -> Analysis:

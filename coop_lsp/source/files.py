@@ -101,7 +101,10 @@ class Structure:
 class FileCache:
     """Reads each file once; a missing file is remembered as missing. One cache serves all variants."""
 
-    def __init__(self, overlays: dict[Path, bytes] | None = None) -> None:
+    def __init__(self, overlays: dict[Path, bytes] | None = None, workspace: tuple[Path, ...] = ()) -> None:
+        # The folders files may be read from besides the include folders (the editor's workspace folders);
+        # empty: the current folder (see preprocess.workspace_roots).
+        self.workspace = tuple(Path(p) for p in workspace)
         self._files: dict[Path, TemplateFile | None] = {}
         self._overlays = {p.resolve(): d for p, d in (overlays or {}).items()}
         self._import_paths: dict[Path, dict[str, Path]] = {}
@@ -146,6 +149,8 @@ class FileCache:
         except OSError:
             candidates = []
         for path in candidates[:2000]:
+            if not path.resolve().is_relative_to(folder):
+                continue  # a symbolic link out of the folder searched: not read (SECURITY.md)
             found = self.get(path)
             if found is None:
                 continue

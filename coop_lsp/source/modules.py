@@ -39,7 +39,7 @@ class ModuleImports:
 
     def _module(self, target: Path, from_file: int, span: Span) -> None:
         resolved = target.resolve()
-        if resolved in self.modules_loaded:
+        if resolved in self.modules_loaded or not self.inside(resolved):
             return
         self.modules_loaded.add(resolved)
         loaded = self.cache.get(resolved)
@@ -61,7 +61,7 @@ class ModuleImports:
         if known is not None:
             return known
         renames: dict[str, str] = {}
-        loaded = self.cache.get(resolved)
+        loaded = self.cache.get(resolved) if self.inside(resolved) else None
         tag = re.sub(r"\W", "_", alias) or "m"
         for name in sorted(loaded.structure.top_level if loaded is not None else ()):
             if name in self.taken:
@@ -127,6 +127,10 @@ class ModuleImports:
                               f"cannot find module '{'::'.join(segments)}' (package root: {self.wesl_root})")
                 continue
             module_file, item = target
+            if not self.inside(module_file):
+                self._problem(file, span, UNRESOLVED_IMPORT.code,
+                              self.outside_message(f"module '{'::'.join(segments)}'"))
+                continue
             self.aliases[alias] = "::".join(segments)
             self.result.links.append(Link(file, span, module_file))
             self.pending_modules.append((module_file, file, span))
@@ -149,6 +153,9 @@ class ModuleImports:
             found = self._naga_module(module)
             target = (found, None) if found is not None else None
         if target is None:
+            return path.rsplit("::", 1)[-1]
+        if not self.inside(target[0]):
+            self._problem(file, span, UNRESOLVED_IMPORT.code, self.outside_message(f"module '{module}'"))
             return path.rsplit("::", 1)[-1]
         if target[0].resolve() not in self.modules_loaded:
             self.pending_modules.append((target[0], file, span))

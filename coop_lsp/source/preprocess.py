@@ -70,11 +70,24 @@ class _Conditional:
     seen_else: bool = False
 
 
+def workspace_roots(main: Path | None, workspace: tuple[Path, ...],
+                    include_dirs: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The folders a template may read files from: the workspace (the editor's folders, else the current
+    folder), the main file's own folder when it lies outside them (it was opened or named explicitly),
+    and the include folders given. A repository is untrusted input: `#include "../../.ssh/id_rsa"` or a
+    symbolic link out of the checkout must not make coop-lint read, and echo, a file of the user's."""
+    roots = [p.resolve() for p in workspace] or [Path.cwd().resolve()]
+    if main is not None and not any(main.is_relative_to(r) for r in roots):
+        roots.append(main.parent)
+    return (*roots, *(p.resolve() for p in include_dirs))
+
+
 class _Expander(ModuleImports):
     def __init__(self, path, data, defines, include_dirs, override, cache: FileCache) -> None:
         self.main_path = path.resolve() if path is not None else None
         self.main = TemplateFile.of(self.main_path, data)
         self.include_dirs = include_dirs
+        self.roots = workspace_roots(self.main_path, cache.workspace, include_dirs)
         self.override = override
         self.cache = cache
         self.given = set(defines)
@@ -85,7 +98,7 @@ class _Expander(ModuleImports):
         self.modules_loaded: set[Path] = set()
         self.pending_modules: list[tuple[Path, int, Span]] = []
         self.aliases: dict[str, str] = {}  # naga_oil / WESL: a short name -> the module path it stands for
-        self.wesl_root = wesl.package_root(self.main_path)
+        self.wesl_root = wesl.package_root(self.main_path, self.roots)
         # name -> (its value, its full expansion) while no macro changes; cleared by #define and #undef
         self._expanded: dict[str, tuple[str, str]] = {}
         # Imported modules join one WGSL module, so a name two of them declare is renamed in the module
@@ -358,13 +371,20 @@ class _Expander(ModuleImports):
         name_span = Span(match.start(1) if match.group(1) is not None else match.start(2),
                          match.end(1) if match.group(1) is not None else match.end(2))
         base = template.path.parent if template.path is not None else Path.cwd()
-        found = None
+        found = outside = None
         for folder in (base, *self.include_dirs):
             candidate = (folder / name)
+            if not self.inside(candidate):
+                outside = outside or candidate
+                continue
             included = self.cache.get(candidate)
             if included is not None:
                 found = included
                 break
+        if found is None and outside is not None:
+            self._problem(file, name_span, MISSING_INCLUDE.code, self.outside_message(f"'{name}'"))
+            self.out.generated(file, b"\n", Span(end, end))
+            return
         if found is None:
             searched = ", ".join(str(f) for f in (base, *self.include_dirs))
             self._problem(file, name_span, MISSING_INCLUDE.code, f"cannot find '{name}' (searched: {searched})")
@@ -381,6 +401,18 @@ class _Expander(ModuleImports):
         self._file(found, chain + ((current,) if current is not None else ()), is_main=False)
         if found.data and not found.data.endswith(b"\n"):
             self.out.generated(file, b"\n", Span(end, end))
+
+    # -- the workspace ----------------------------------------------------
+
+    def inside(self, path: Path) -> bool:
+        """Whether `path`, with `..` and symbolic links followed, is in one of the folders files are read
+        from; checked before a file is read, so nothing outside is read or echoed."""
+        resolved = path.resolve()
+        return any(resolved.is_relative_to(root) for root in self.roots)
+
+    def outside_message(self, what: str) -> str:
+        return (f"{what} leaves the workspace ({self.roots[0]}) through '..' or a symbolic link: not read; "
+                "only files inside it or an include folder given with -I are read")
 
     # -- imports ----------------------------------------------------------
 

@@ -29,10 +29,14 @@ def starts_import(data: bytes, start: int, end: int) -> bool:
         _IMPORT_START.match(data, start, end) is not None
 
 
-def package_root(path: Path | None) -> Path | None:
+def package_root(path: Path | None, within: tuple[Path, ...] = ()) -> Path | None:
+    """The package root of `path`'s `wesl.toml`; with `within`, a wesl.toml is looked for only in those
+    folders (the workspace), not in the folders above it, which are not the repository's."""
     if path is None:
         return None
     for folder in path.parents:
+        if within and not any(folder.is_relative_to(root) for root in within):
+            break
         config = folder / "wesl.toml"
         if config.is_file():
             try:
