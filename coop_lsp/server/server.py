@@ -13,6 +13,7 @@ import asyncio
 import concurrent.futures
 import json
 import logging
+import os
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -302,6 +303,22 @@ class CoopLanguageServer(LanguageServer):
         state.reuse = Reuse()
         return True
 
+    def workspace_folder_paths(self) -> list[str]:
+        """The client's workspace folders (or its root) that are folders on this machine."""
+        try:
+            workspace = self.workspace
+        except RuntimeError:
+            return []
+        folders = [f.uri for f in workspace.folders.values()] if workspace.folders else []
+        if not folders and workspace.root_uri:
+            folders = [workspace.root_uri]
+        paths = []
+        for uri in folders:
+            parsed = urlparse(uri)
+            if parsed.scheme == "file" and os.path.isdir(unquote(parsed.path)):
+                paths.append(unquote(parsed.path))
+        return paths
+
     @property
     def template_files(self):
         if self._template_files is None:
@@ -313,7 +330,7 @@ class CoopLanguageServer(LanguageServer):
                 if path is not None:
                     overlays[path] = state.document.text.encode("utf-8", errors="surrogatepass")
             # Includes and imports are read only inside the workspace folders (SECURITY.md).
-            self._template_files = FileCache(overlays, tuple(Path(p) for p in _workspace_folders(self)))
+            self._template_files = FileCache(overlays, tuple(Path(p) for p in self.workspace_folder_paths()))
         return self._template_files
 
     def _analyse(self, parsed: Parsed, version, targets, reuse, dialect: str, uri: str) -> Analysis:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
 
@@ -35,7 +34,7 @@ def register(ls: CoopLanguageServer) -> None:
     @ls.feature(lsp.WORKSPACE_DIAGNOSTIC)
     async def workspace_diagnostic(params: lsp.WorkspaceDiagnosticParams):
         files = []
-        for folder in _workspace_folders(ls):
+        for folder in ls.workspace_folder_paths():
             for root, dirs, names in os.walk(folder):
                 dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "target")]
                 files += [Path(root) / n for n in names if n.endswith(".wgsl")]
@@ -66,18 +65,3 @@ def register(ls: CoopLanguageServer) -> None:
             ls.rest_the_others()
         return lsp.WorkspaceDiagnosticReport(items=items)
 
-
-def _workspace_folders(ls: CoopLanguageServer) -> list[str]:
-    try:
-        workspace = ls.workspace
-    except RuntimeError:
-        return []
-    folders = [f.uri for f in workspace.folders.values()] if workspace.folders else []
-    if not folders and workspace.root_uri:
-        folders = [workspace.root_uri]
-    paths = []
-    for uri in folders:
-        parsed = urlparse(uri)
-        if parsed.scheme == "file" and os.path.isdir(unquote(parsed.path)):
-            paths.append(unquote(parsed.path))
-    return paths
