@@ -4,7 +4,6 @@ docs/architecture.md describes both; these tests keep it true:
 - every builtin carries its uniformity and memory classification (the guard);
 - the editor files' copies of the table are current (queries/highlights.scm, vscode-client/package.json);
 - no module outside the table spells a list of matrix enables, dialects, types or builtins;
-- the arrows that must never exist do not;
 - adding a builtin is one table entry (the worked example of docs/architecture.md).
 """
 
@@ -130,56 +129,6 @@ def test_no_module_spells_a_fact_list_by_hand() -> None:
                 if len(strings & names) >= 2:
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno} spells {what}: {sorted(strings & names)}")
     assert not found, "\n".join(found)
-
-
-# ------------------------------------------------------------ the never arrows
-# (importer, imported): arrows that must never exist (docs/architecture.md, "Layers").
-NEVER = [
-    ("syntax", "semantic"),  # the parser knows no meaning
-    ("semantic", "analysis"), ("semantic", "lint"), ("semantic", "ide"), ("semantic", "server"),
-    ("semantic", "runner"), ("semantic", "cli"), ("semantic", "devices"),  # the model knows no layer above it
-    ("ide", "server"), ("ide", "cli"),  # editor features are protocol-free
-    ("analysis", "runner"), ("lint", "runner"),  # checking never executes code
-    ("analysis", "lint"), ("analysis", "ide"), ("analysis", "server"), ("analysis", "cli"),
-    ("lint", "ide"), ("lint", "server"), ("lint", "cli"),  # rules run without an editor or a command line
-    ("source", "syntax"), ("source", "semantic"),  # preprocessing sees text only
-    ("core", "syntax"), ("core", "semantic"), ("core", "source"),
-]
-# Arrows that exist today against the layering and are tracked by issue 36 (item 4 moves the advisor's
-# lint run out of runner/ so that ide/ stops importing it); listed so that no new one slips in.
-KNOWN_EXCEPTIONS: set[tuple[str, str]] = set()
-
-
-def _package_imports() -> dict[tuple[str, str], list[str]]:
-    arrows: dict[tuple[str, str], list[str]] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = path.relative_to(PACKAGE).with_suffix("").parts
-        if len(parts) < 2:
-            continue
-        importer = parts[0]
-        module = list(parts[:-1]) if path.name == "__init__.py" else list(parts)
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            targets = []
-            if isinstance(node, ast.ImportFrom) and node.level:
-                base = module[: len(module) - node.level] if path.name != "__init__.py" else \
-                    module[: len(module) - node.level + 1]
-                targets = [base + (node.module.split(".") if node.module else [])]
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("coop_lsp."):
-                targets = [node.module.split(".")[1:]]
-            elif isinstance(node, ast.Import):
-                targets = [a.name.split(".")[1:] for a in node.names if a.name.startswith("coop_lsp.")]
-            for target in targets:
-                if target and target[0] != importer:
-                    arrows.setdefault((importer, target[0]), []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
-    return arrows
-
-
-def test_the_never_arrows_do_not_exist() -> None:
-    arrows = _package_imports()
-    assert ("semantic", "syntax") in arrows and ("analysis", "semantic") in arrows  # the scan sees imports
-    broken = [f"{a} imports {b}: {', '.join(arrows[(a, b)])}" for a, b in NEVER
-              if (a, b) in arrows and (a, b) not in KNOWN_EXCEPTIONS]
-    assert not broken, "\n".join(broken)
 
 
 # ------------------------------------------------------------ the worked example

@@ -19,11 +19,13 @@ _BELOW_LINT = _BELOW_SYNTAX | {"syntax", "semantic", "analysis"}
 #   never imports lint, although it sits above lint;
 # - the runner sits beside the editor layers: only the front ends (server, cli) start runs, and the
 #   editor's features take a run's results as data (ide never imports runner);
-# - checking never executes code (analysis never imports runner), and devices and source know nothing of WGSL.
+# - checking never executes code (analysis never imports runner), and source knows nothing of WGSL.
 ALLOWED = {
     "core": set(),
     "source": {"core"},
-    "devices": {"core"},
+    # devices reads the language table (which enable needs which device feature, the dialect names)
+    # and nothing else of semantic; semantic never reads devices.
+    "devices": {"core", "semantic"},
     "syntax": {"core", "source"},
     "semantic": {"core", "source", "syntax"},
     "analysis": {"core", "source", "devices", "syntax", "semantic"},
