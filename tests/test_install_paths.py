@@ -142,10 +142,12 @@ def test_a_missing_or_foreign_grammar_module_is_one_line_and_status_2(wheel_venv
                  next(clone.parent.glob("dist/*.whl"))], env=clean_env())
 
 
-def test_a_failed_compile_says_which_step_and_what_it_needs(install_workspace, clone):
-    # No compiler: pip's output ends with our line, not only gcc's "No such file or directory".
+def test_a_failed_compile_says_which_step_and_what_it_needs(install_workspace):
+    # No compiler: pip's output ends with our line, not only gcc's "No such file or directory". A clone
+    # of its own: pip builds in the source tree, and setuptools would reuse another install's build/.
+    source = clean_clone(install_workspace / "coop-lsp-no-cc")
     done = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", install_workspace / "no-cc",
-                clone], env=clean_env(CC="/nonexistent/cc"), check=False)
+                source], env=clean_env(CC="/nonexistent/cc"), check=False)
     assert done.returncode != 0
     output = done.stdout + done.stderr
     assert "coop-lsp: compiling the WGSL grammar" in output
