@@ -104,13 +104,15 @@ def test_install_as_a_tool(installer, install_workspace, clone, expected):
     if done.returncode != 0:
         pytest.skip(f"{TOOL_INSTALLERS[installer]} does not install here: {done.stderr.strip()[-300:]}")
     on_path = tools / "bin"
+    # Each tool builds from a clone of its own: a build/ left by another in-tree build would be reused.
+    source = clean_clone(tools / "coop-lsp")
     if installer == "uv":
         env = clean_env(UV_TOOL_DIR=str(tools / "uv-tools"), UV_TOOL_BIN_DIR=str(on_path), UV_NO_PROGRESS="1")
-        command = [tool_bin / "uv", "tool", "install", "--python", sys.executable, clone]
+        command = [tool_bin / "uv", "tool", "install", "--python", sys.executable, source]
     else:
         env = clean_env(PIPX_HOME=str(tools / "pipx-home"), PIPX_BIN_DIR=str(on_path),
                         PIPX_MAN_DIR=str(tools / "man"))
-        command = [tool_bin / "pipx", "install", "--python", sys.executable, clone]
+        command = [tool_bin / "pipx", "install", "--python", sys.executable, source]
     run(command, env=env)
     check_installed(on_path, clone, expected, __version__, clean_env())
 
