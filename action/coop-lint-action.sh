@@ -35,7 +35,8 @@ cmd_install() {
   local python source log
   python="$(find_python)"
   if [ -n "${COOP_LINT_VERSION:-}" ]; then
-    source="coop-lsp @ git+${COOP_LINT_REPOSITORY:?}@${COOP_LINT_VERSION}"
+    # A bare VCS URL rather than "coop-lsp @ ...": older pips reject some PEP 508 URLs (file://).
+    source="git+${COOP_LINT_REPOSITORY:?}@${COOP_LINT_VERSION}"
   else
     source="${GITHUB_ACTION_PATH:?the runner sets GITHUB_ACTION_PATH}"
   fi

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from coop_lsp import __version__
+
 from .install_support import ROOT, clean_clone, clean_env, missing_prerequisite, run
 
 pytestmark = pytest.mark.install
@@ -30,8 +32,11 @@ _EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 class Runner:
     """Just enough of GitHub's runner for composite `run` steps."""
 
-    def __init__(self, action_path: Path, workspace: Path, temp: Path, inputs: dict[str, str]):
+    def __init__(self, action_path: Path, workspace: Path, temp: Path, inputs: dict[str, str],
+                 github: dict[str, str] | None = None):
         self.action_path, self.workspace, self.temp = action_path, workspace, temp
+        self.github = {"github.action_path": str(action_path), "github.server_url": "https://github.com",
+                       "github.action_repository": "example/coop-lsp"} | (github or {})
         unknown = set(inputs) - set(ACTION["inputs"])
         assert not unknown, f"action.yml has no inputs {unknown}"
         self.inputs = {name: str(spec.get("default", "")) for name, spec in ACTION["inputs"].items()} | inputs
@@ -44,10 +49,8 @@ class Runner:
             step, kind, name = expression.split(".", 3)[1:]
             assert kind == "outputs", expression
             return self.outputs.get(step, {}).get(name, "")
-        github = {"github.action_path": str(self.action_path), "github.server_url": "https://github.com",
-                  "github.action_repository": "example/coop-lsp"}
-        assert expression in github, f"the test runner does not know the expression {expression!r}"
-        return github[expression]
+        assert expression in self.github, f"the test runner does not know the expression {expression!r}"
+        return self.github[expression]
 
     def substitute(self, text: str) -> str:
         return _EXPRESSION.sub(lambda match: self.value(match.group(1)), str(text))
@@ -163,3 +166,19 @@ def test_a_path_that_does_not_exist_fails_the_step_with_a_message(installed_acti
     status, stdout, stderr = runner.run_step(lint)
     assert status == 2
     assert "::error title=coop-lint action::coop-lint could not lint no-such-folder" in stdout
+
+
+def test_the_version_input_installs_that_ref_of_the_actions_repository(installed_action, tmp_path):
+    # github.server_url + "/" + github.action_repository, served here by a local clone.
+    clone = installed_action.action_path
+    commit = run(["git", "-C", clone, "rev-parse", "HEAD"]).stdout.strip()
+    temp = tmp_path / "runner-temp"
+    temp.mkdir()
+    runner = Runner(clone, installed_action.workspace, temp, {"version": commit},
+                    github={"github.server_url": f"file://{clone.parent}", "github.action_repository": clone.name})
+    install = next(step for step in ACTION["runs"]["steps"] if step.get("id") == "install")
+    status, stdout, stderr = runner.run_step(install)
+    assert status == 0, stdout + stderr
+    assert f"Install coop-lint from git+file://{clone}@{commit}" in stdout
+    version = run([Path(runner.outputs["install"]["bin"]) / "coop-lint", "--version"]).stdout.split()
+    assert version == ["coop-lint", __version__]

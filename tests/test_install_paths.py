@@ -104,13 +104,15 @@ def test_install_as_a_tool(installer, install_workspace, clone, expected):
     if done.returncode != 0:
         pytest.skip(f"{TOOL_INSTALLERS[installer]} does not install here: {done.stderr.strip()[-300:]}")
     on_path = tools / "bin"
+    # Each tool builds from a clone of its own: a build/ left by another in-tree build would be reused.
+    source = clean_clone(tools / "coop-lsp")
     if installer == "uv":
         env = clean_env(UV_TOOL_DIR=str(tools / "uv-tools"), UV_TOOL_BIN_DIR=str(on_path), UV_NO_PROGRESS="1")
-        command = [tool_bin / "uv", "tool", "install", "--python", sys.executable, clone]
+        command = [tool_bin / "uv", "tool", "install", "--python", sys.executable, source]
     else:
         env = clean_env(PIPX_HOME=str(tools / "pipx-home"), PIPX_BIN_DIR=str(on_path),
                         PIPX_MAN_DIR=str(tools / "man"))
-        command = [tool_bin / "pipx", "install", "--python", sys.executable, clone]
+        command = [tool_bin / "pipx", "install", "--python", sys.executable, source]
     run(command, env=env)
     check_installed(on_path, clone, expected, __version__, clean_env())
 
@@ -142,10 +144,12 @@ def test_a_missing_or_foreign_grammar_module_is_one_line_and_status_2(wheel_venv
                  next(clone.parent.glob("dist/*.whl"))], env=clean_env())
 
 
-def test_a_failed_compile_says_which_step_and_what_it_needs(install_workspace, clone):
-    # No compiler: pip's output ends with our line, not only gcc's "No such file or directory".
+def test_a_failed_compile_says_which_step_and_what_it_needs(install_workspace):
+    # No compiler: pip's output ends with our line, not only gcc's "No such file or directory". A clone
+    # of its own: pip builds in the source tree, and setuptools would reuse another install's build/.
+    source = clean_clone(install_workspace / "coop-lsp-no-cc")
     done = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", install_workspace / "no-cc",
-                clone], env=clean_env(CC="/nonexistent/cc"), check=False)
+                source], env=clean_env(CC="/nonexistent/cc"), check=False)
     assert done.returncode != 0
     output = done.stdout + done.stderr
     assert "coop-lsp: compiling the WGSL grammar" in output

@@ -32,8 +32,8 @@ def main(argv: list[str] | None = None) -> int:
         if not port.isdigit():
             parser.error("--tcp expects PORT or HOST:PORT, for example 2087 or 127.0.0.1:2087")
 
-    # An editor shows a server's stderr; a broken install says what is missing there, once, and the
-    # status tells the client not to restart a server that cannot parse (no initialize answer at all).
+    # Editors put a server's stderr in its log: a broken install says there, in one line, what is
+    # missing, and ends with status 2 before answering initialize, since nothing could be served.
     from ..syntax.grammar import problem
 
     broken = problem()
