@@ -292,8 +292,17 @@ class _FunctionAnalysis:
 
     # ----------------------------------------------------------------- statements
     def block(self, node: ts.Node, cf: int) -> int:
+        reachable = True
         for child in node.named_children:
+            # As in Tint, statements after one that never falls through (a return, break or continue,
+            # or an if whose branches all leave) are unreachable and are not analysed: a barrier there
+            # never runs, so it cannot be called from non-uniform control flow. A loop's continuing
+            # block is reached by 'continue', not by falling through, so it is analysed regardless.
+            if not reachable and child.type != "continuing_statement":
+                continue
             cf = self.statement(child, cf)
+            if reachable and not _falls_through(child, self.owner.exit_cache):
+                reachable = False
         return cf
 
     def statement(self, node: ts.Node, cf: int) -> int:
@@ -907,6 +916,33 @@ def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
         found = found - {"break"}
     cache[key] = found
     return found
+
+
+def _falls_through(node: ts.Node, cache: dict) -> bool:
+    """Whether control can reach the statement after `node` (the spec's behavior "next"), decided
+    the way Tint decides it: without evaluating conditions, so `while true {}` falls through and
+    `loop {}` without a break does not."""
+    kind = node.type
+    if kind in ("return_statement", "break_statement", "continue_statement"):
+        return False
+    if kind == "compound_statement":
+        return all(_falls_through(child, cache) for child in node.named_children
+                   if child.type != "continuing_statement")
+    if kind == "if_statement":
+        consequence, alternative = node.child_by_field_name("consequence"), node.child_by_field_name("alternative")
+        if consequence is None or alternative is None or not alternative.named_children:
+            return True
+        return _falls_through(consequence, cache) or _falls_through(alternative.named_children[0], cache)
+    if kind == "switch_statement":
+        body = node.child_by_field_name("body")
+        clauses = [c.child_by_field_name("body") for c in (body.named_children if body is not None else [])]
+        return any(c is None or _falls_through(c, cache) or "break" in _exits(c, cache) for c in clauses)
+    if kind in ("loop_statement", "for_statement", "while_statement"):
+        if kind != "loop_statement" and node.child_by_field_name("condition") is not None:
+            return True
+        body = node.child_by_field_name("body")
+        return body is not None and any("break" in _exits(child, cache) for child in body.named_children)
+    return True
 
 
 def _constant(node: ts.Node | None, owner: UniformityAnalysis) -> int | None:
