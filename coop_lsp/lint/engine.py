@@ -8,7 +8,7 @@ from pathlib import Path
 from ..analysis.configs import configuration_diagnostics
 from ..analysis.performance import performance_diagnostics
 from ..analysis.accumulation import accumulation_diagnostics
-from ..analysis.lanes import lane_diagnostics
+from ..analysis.lanes import allowed_subgroup_sizes, lane_diagnostics
 from ..analysis.uniformity import uniformity_diagnostics
 from ..analysis.uniformity.reuse import SummaryReuse
 from ..devices.profiles import resolve_targets
@@ -102,11 +102,12 @@ def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, di
     filters = DiagnosticFilters.from_tree(parsed.root, parsed.source)
     if model is not None and not parsed.root.has_error:
         root, source = parsed.root, parsed.source
+        profiles, problems = resolve_targets(tuple(targets), project) if targets else ([], [])
+        sizes = allowed_subgroup_sizes(profiles)
         _guarded(diagnostics, "the uniformity analysis", lambda: call_with_deep_stack(
             lambda: uniformity_diagnostics(root, source, model, filters,
-                                           reuse.summaries if reuse is not None else None, bodies)))
+                                           reuse.summaries if reuse is not None else None, bodies, sizes)))
         _guarded(diagnostics, "the accumulation check", lambda: accumulation_diagnostics(root, source, model))
-        profiles, problems = resolve_targets(tuple(targets), project) if targets else ([], [])
         _guarded(diagnostics, "the configuration checks", lambda: (
             configuration_diagnostics(root, source, model, profiles, problems)
             + lane_diagnostics(root, source, model, profiles)))
