@@ -102,8 +102,8 @@ class LaneMath:
             symbol = self._symbol(node)
             if symbol is None:
                 return None
-            if symbol.kind in ("const", "override") and isinstance(symbol.value, int) \
-                    and not isinstance(symbol.value, bool):
+            # An override's default is not its value: the pipeline may set another.
+            if symbol.kind == "const" and isinstance(symbol.value, int) and not isinstance(symbol.value, bool):
                 return symbol.value
             if symbol.kind == "parameter":
                 return size if self.builtin(node) == "subgroup_size" else None

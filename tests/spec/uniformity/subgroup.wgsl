@@ -628,3 +628,22 @@ fn main(@builtin(local_invocation_index) li: u32) {
     buf[li] = subgroupAdd(buf[li]);
   }
 }
+
+// === rule off, loop stepping by an override stays an error
+// The override's default (4) is not its value: a pipeline that sets STEP = 2 gives lanes starting at
+// 2 or 3 one iteration fewer, so the trip count cannot be shown the same in every lane.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+//              ^ A002 'diagnostic(off, subgroup_uniformity)' hides real divergence
+override STEP: u32 = 4u;
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(subgroup_invocation_id) lane: u32) {
+  var s = 0.0;
+  for (var c = lane % 4u; c < 32u; c += STEP) {
+    s += subgroupShuffleDown(buf[c], 1u);
+//       ^ U002 [error] 'subgroupShuffleDown' is called where lanes of one subgroup diverge
+  }
+  buf[lane] = s;
+}
+// tint: differs -- with STEP = 2, lanes 2 and 3 of every 4 run one iteration fewer; Tint's check is off, ours stays
