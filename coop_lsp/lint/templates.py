@@ -208,13 +208,7 @@ def _variant_findings(expansion: Expansion, diagnostics: list[Diagnostic], varia
             # Types, uniformity and devices of a variant that lacks defines are guesses (a constant made
             # from a missing define has no type, an array sized by it no size): only names and syntax count.
             continue
-        related = []
-        for item in diagnostic.related:
-            related_file, related_span = origins.span(item.span)
-            if related_file == file:
-                related.append(Related(related_span, item.message))
-        fixes = tuple(fix for fix in (_map_fix(origins, fix, file) for fix in diagnostic.fixes) if fix is not None)
-        yield file, Diagnostic(diagnostic.code, diagnostic.message, span, diagnostic.severity, tuple(related), fixes)
+        yield file, _mapped(origins, file, span, diagnostic, data)
 
 
 def _mapped(origins, file: int, span: Span, diagnostic: Diagnostic, data: bytes = b"") -> Diagnostic:
