@@ -94,3 +94,30 @@ def test_tints_own_error_stays_when_its_check_is_on():
     text = LANE_BELOW_16.replace("diagnostic(off, subgroup_uniformity);\n", "")
     codes = [d.code for d in lint_source(text).diagnostics]
     assert codes == ["U001"]
+
+
+def test_a_loop_that_cannot_be_counted_stays_an_error_and_says_why():
+    text = HEADER + """@compute @workgroup_size(32)
+fn main(@builtin(subgroup_invocation_id) lane: u32) {
+  var s = 0.0;
+  var c = lane;
+  while (c < 32u) {
+    s += subgroupShuffleDown(buf[c], 1u);
+    c += 4u;
+  }
+  buf[lane] = s;
+}
+"""
+    (finding,) = u002(text)
+    assert finding.severity is Severity.ERROR
+    notes = [r.message for r in finding.related]
+    assert "the trip count may differ between lanes: it is not a loop coop-lint can count" in " ".join(notes)
+    # The same as a countable for loop: at 4 lanes every lane starts below the step 4 and runs 8 times;
+    # from 8 lanes on, lanes 4 and up start past it.
+    counted = text.replace("var c = lane;\n  while (c < 32u) {", "for (var c = lane; c < 32u; c += 4u) {").replace(
+        "    c += 4u;\n", "")
+    (finding,) = u002(counted)
+    assert finding.severity is Severity.WARNING and "at subgroup sizes 8, 16, 32, 64 and 128" in finding.message
+    assert any("at 8 lanes the start 'lane' reaches 7, not below the step 4" in r.message for r in finding.related)
+    (finding,) = u002(counted, ("nvidia-h100",))
+    assert finding.severity is Severity.ERROR

@@ -516,16 +516,18 @@ class _FunctionAnalysis:
         if condition is not None:
             body_cf, value = self.expression(condition, loop_cf)
             if self.owner.level == SUBGROUP:
-                split = loop_split(node, self.math, self._sizes_and_invocations()[0],
-                                   lambda body, name: _assigns(body, name, self.owner))
-                if split is not None:
-                    header = Span(node.start_byte, (node.child_by_field_name("body") or node).start_byte)
-                    if split.uniform:
-                        value = loop_cf  # every lane leaves the loop at the same iteration
-                    else:
-                        split = Split(split.diverging, split.sizes,
-                                      f"the trip count may differ between lanes: {split.reason}")
-                        value = self._split_value(split, value, Span(header.start, header.end))
+                sizes = self._sizes_and_invocations()[0]
+                split = loop_split(node, self.math, sizes, lambda body, name: _assigns(body, name, self.owner))
+                header = Span(node.start_byte, (node.child_by_field_name("body") or node).start_byte)
+                if split is None:
+                    # Say why the lanes may leave at different iterations: only counting loops are counted.
+                    split = Split(sizes, sizes, "it is not a loop coop-lint can count (`for (var i = start; "
+                                                "i < bound; i += step)` with a u32 counter the body leaves alone)")
+                if split.uniform:
+                    value = loop_cf  # every lane leaves the loop at the same iteration
+                else:
+                    split = Split(split.diverging, split.sizes, f"the trip count may differ between lanes: {split.reason}")
+                    value = self._split_value(split, value, header)
             body_cf = self._branch(keyword, body_cf, value)
         body = node.child_by_field_name("body")
         end = self.block(body, body_cf) if body is not None else body_cf
