@@ -102,12 +102,14 @@ def tally(entries: list[dict]) -> dict:
 EXPLAINED = {
     ("subgroup.wgsl: rule off, per-invocation break in a matrix loop", "subgroupMatrixScalarMultiply"):
         "input-dependent: lanes break on `buf[li] > 1.0`, and the run's data lie in [-1, 1]; other data diverge",
-    ("suppression_audit.wgsl: a blanket suppression over a really divergent branch", "subgroupAdd"):
-        "subgroup-size dependent: the branch is `lane < 16u`, which splits subgroups of more than 16 lanes; "
-        "the run used lavapipe's 8",
-    ("suppression_audit.wgsl: a blanket suppression over a really divergent branch", "subgroupMatrixLoad"):
-        "subgroup-size dependent: the branch is `lane < 16u`, which splits subgroups of more than 16 lanes; "
-        "the run used lavapipe's 8",
+    # Judged at the size the run uses (8 on lavapipe), the size-dependent classes no longer claim
+    # divergence there (splits.py); these two say what else it depends on.
+    ("subgroup.wgsl: rule off, branch on local_invocation_index < 32 in a 64-invocation workgroup", "subgroupAdd"):
+        "mapping-dependent (a warning that says so): lavapipe numbers invocations into subgroups in order, "
+        "so no 8-lane subgroup straddles invocation 32; another order would split one",
+    ("subgroup.wgsl: rule off, loop stepping by an override stays an error", "subgroupShuffleDown"):
+        "override-dependent: the run used STEP's default 4, with which every lane runs 8 iterations; a "
+        "pipeline that sets STEP = 2 diverges",
 }
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from coop_lsp.runner.description import load_run_description, parse_run_description
 from coop_lsp.runner.divergence import measure
 from coop_lsp.runner.execute import run_kernel
@@ -104,3 +106,63 @@ def test_a_matrix_element_named_through_an_alias_is_emulated_by_its_type():
 def test_a_matrix_element_named_through_an_alias_runs(adapter):
     report = run_kernel("aliased.wgsl", parse_run_description(ALIASED_RUN), backend="emulate", text=ALIASED_ELEMENT)
     assert report.status == "correct", report.error
+
+
+# Each class of splits.py, run on lavapipe (8 lanes, its only subgroup size: the emulation runs other
+# sizes only where control flow is uniform across the workgroup, which these loops and branches are
+# not). With the lavapipe target the one allowed size is 8, so the static verdict there must be the
+# run's: a U002 error where the lanes diverged, none where they did not.
+SPLIT_CLASSES = {
+    # name: (the loop or branch around `total += subgroupAdd(buf[i]);`, diverges at 8 lanes)
+    "ggml_flash_attn_vec_loop": ("let nl = 4u;\n    let tx = lane % nl;\n    for (var i = tx; i < 32u; i += nl) {", False),
+    "lane_strided_by_subgroup_size": ("for (var i = lane; i < 64u; i += sg_size) {", False),
+    "lane_strided_by_32": ("for (var i = lane; i < 256u; i += 32u) {", False),
+    "lane_strided_past_a_multiple": ("for (var i = lane; i < 36u; i += sg_size) {", True),
+    "branch_on_lane_below_16": ("let i = lane;\n    if lane < 16u {", False),
+    "branch_on_lane_below_4": ("let i = lane;\n    if lane < 4u {", True),
+    "branch_on_first_half_of_workgroup": ("let i = li;\n    if li < 32u {", False),
+    "branch_on_first_30_invocations": ("let i = li;\n    if li < 30u {", True),
+}
+SPLIT_KERNEL = """enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32, 512>;
+@compute @workgroup_size(64)
+fn main(@builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) sg_size: u32,
+        @builtin(local_invocation_index) li: u32) {
+    var total = 0.0;
+    OPEN
+        total += subgroupAdd(buf[i]);
+    }
+    buf[256u + li] = total;
+}
+"""
+SPLIT_RUN = """dispatch = [1]
+[[binding]]
+binding = 0
+type = "f32"
+size = 512
+fill = "random"
+range = [-1, 1]
+seed = 1
+"""
+
+
+@pytest.mark.parametrize("name", list(SPLIT_CLASSES))
+def test_each_split_class_is_judged_at_lavapipes_size_as_the_run_finds(name, adapter, tmp_path):
+    from coop_lsp.core.diagnostic import Severity
+    from coop_lsp.lint import lint_source
+
+    opening, diverges = SPLIT_CLASSES[name]
+    text = SPLIT_KERNEL.replace("OPEN", opening)
+    path = tmp_path / f"{name}.wgsl"
+    path.write_text(text)
+    report = measure(path, parse_run_description(SPLIT_RUN), subgroup_size=8)
+    assert report.error == "" and report.subgroup_size == 8
+    (site,) = report.sites
+    assert site.verdict == ("diverged" if diverges else "uniform")
+    errors = [d for d in lint_source(text, targets=("lavapipe",)).diagnostics
+              if d.code == "U002" and d.severity is Severity.ERROR]
+    assert bool(errors) == diverges, [d.message for d in errors]
+    # The run's own U002 is judged at the size it ran (8): a claim only where the lanes diverged, or one
+    # that says it depends on the mapping.
+    assert bool(site.u002) == diverges or "if invocations are not numbered" in site.u002, site.u002

@@ -111,3 +111,45 @@ def test_an_f16_accumulator_in_a_k_loop_is_marked_with_the_measured_error():
     f32 = text.replace("subgroup_matrix_result<f16, 16, 16>", "subgroup_matrix_result<f32, 16, 16>").replace(
         "array<f16, 256>", "array<f32, 256>")
     assert [d for d in lint_source(f32).diagnostics if d.code == "T050"] == []
+
+
+# The same kernel's result checked by an expression (issue 31, item 4): where the expression is the matrix
+# product, the runner sees A, B and K and judges at f16 accumulation's precision as a gemm check does.
+EXPRESSION = GEMM.replace('kind = "gemm"', 'kind = "expression"\noutput = "c"\nexpected = "{expected}"')
+PRODUCTS = ["(a.reshape(M, K).astype(np.float64) @ b.reshape(K, N)).reshape(-1)",
+            "np.matmul(a.reshape(M, K), b.reshape(K, N)).ravel()",
+            "np.dot(a.reshape(M, K), b.reshape(K, N)).flatten()"]
+
+
+@pytest.mark.parametrize("expected", PRODUCTS)
+def test_an_expression_check_that_is_a_product_is_judged_at_f16_accumulations_precision(expected):
+    data, a, b = inputs(4096, 0.0)
+    got = {"c": f16_accumulation(a.astype(np.float32), b.astype(np.float32)).reshape(-1)}
+    desc = parse_run_description(EXPRESSION.replace("{k}", "4096").replace("{expected}", expected))
+    types = {"a": "f16", "b": "f16", "c": "f32"}
+    [own] = check_results(desc, data, got, types, {"f16"})
+    assert own.verdict == "correct" and own.judged == "f16 accumulation over K = 4096"
+    assert not own.within_output_tolerance  # the f32 tolerance alone calls it wrong
+    [strict] = check_results(desc, data, got, types, {"f16"}, strict=True)
+    assert strict.verdict == "incorrect" and not strict.judged
+
+
+def test_an_expression_check_the_runner_cannot_see_through_names_the_likely_cause():
+    data, a, b = inputs(4096, 0.0)
+    got = {"c": f16_accumulation(a.astype(np.float32), b.astype(np.float32)).reshape(-1)}
+    expected = "(a.reshape(M, K).astype(np.float64) @ b.reshape(K, N)).reshape(-1) * 1.0"
+    desc = parse_run_description(EXPRESSION.replace("{k}", "4096").replace("{expected}", expected))
+    [check] = check_results(desc, data, got, {"a": "f16", "b": "f16", "c": "f32"}, {"f16"})
+    assert check.verdict == "incorrect" and not check.judged
+    assert "accumulates in f16" in check.hint and 'kind = "gemm"' in check.hint and "atol" in check.hint
+    # An f32 accumulator: nothing to explain.
+    [plain] = check_results(desc, data, got, {"a": "f16", "b": "f16", "c": "f32"}, {"f32"})
+    assert plain.verdict == "incorrect" and plain.hint == ""
+
+
+def test_a_missing_k_tile_is_incorrect_beyond_the_f16_error_in_an_expression_check_too():
+    data, a, b = inputs(4096, -1.0)
+    got = {"c": f16_accumulation(a.astype(np.float32), b.astype(np.float32), skip_last_tile=True).reshape(-1)}
+    desc = parse_run_description(EXPRESSION.replace("{k}", "4096").replace("{expected}", PRODUCTS[0]))
+    [check] = check_results(desc, data, got, {"a": "f16", "b": "f16", "c": "f32"}, {"f16"})
+    assert check.verdict == "incorrect" and check.judged == "f16 accumulation over K = 4096"

@@ -231,13 +231,51 @@ def test_a_finding_in_several_variants_names_them(tmp_path):
 
 
 def test_a_name_an_undefined_macro_would_give_is_reported_as_such(tmp_path):
+    # In a configured set, each use of a macro the set does not define is reported where it is.
+    path = write(tmp_path, "k.wgsl", "#ifdef VEC\n#define WIDTH 4u\n#endif\nconst a = WIDTH;\nconst m = SG_MAT_M;\n"
+                                     "var<workgroup> s: array<f32, SG_MAT_M>;\nconst c = lowercase_name;\n")
+    lint = lint_template(path, path.read_bytes(), TemplateOptions((Variant("scalar"),)))
+    assert [(d.code, where(path, d.span.start)[0]) for d in lint.main] == [
+        ("M007", 4), ("M007", 5), ("M007", 6), ("T001", 7)]
+    assert lint.main[1].message.startswith("'SG_MAT_M' is not defined in this variant; configure variants: "
+                                           "docs/templates.md")
+
+
+def test_a_raw_template_gets_one_finding_for_the_macros_its_host_defines(tmp_path):
+    """Opened without a variant, a template lacks every macro its host passes: one M007 names them all
+    (ggml's mul_mat_subgroup_matrix.wgsl got 80 findings, one per use, before)."""
     path = write(tmp_path, "k.wgsl", "#ifdef VEC\n#define WIDTH 4u\n#endif\nconst a = WIDTH;\nconst m = SG_MAT_M;\n"
                                      "var<workgroup> s: array<f32, SG_MAT_M>;\nconst c = lowercase_name;\n")
     lint = lint_template(path, path.read_bytes(), TemplateOptions())
-    assert [(d.code, where(path, d.span.start)[0]) for d in lint.main] == [
-        ("M007", 4), ("M007", 5), ("M007", 6), ("T001", 7)]
-    assert lint.main[1].message == ("'SG_MAT_M' is not defined in this variant; configure variants: "
-                                    "docs/templates.md")
+    assert [(d.code, where(path, d.span.start)[0]) for d in lint.main] == [("M007", 4), ("T001", 7)]
+    grouped = lint.main[0]
+    assert grouped.message.startswith("this file uses 2 macros its host defines (WIDTH, SG_MAT_M); "
+                                      "configure a variant")
+    assert "docs/templates.md" in grouped.message and "(3 uses)" in grouped.message
+    assert [(where(path, r.span.start)[0], r.message) for r in grouped.related] == [
+        (4, "'WIDTH' is first used here"), (5, "'SG_MAT_M' is first used here")]
+
+
+def test_a_raw_template_is_linted_with_its_host_macros_opaque(tmp_path):
+    """What follows from a missing macro (a const made from it, an array sized by it, a function whose
+    type it is) is not reported; a mistake that does not involve one still is."""
+    path = write(tmp_path, "k.wgsl", "\n".join([
+        "#ifdef F16",                                            # 1
+        "enable f16;",                                           # 2
+        "#endif",                                                # 3
+        "const TILE = TILE_K * 2u;",                             # 4 M007 (the one finding for TILE_K, T)
+        "var<workgroup> shared_tile: array<f32, TILE>;",         # 5 sized by an opaque const: not checked
+        "fn load(i: u32) -> ELEM_T { return ELEM_T(0); }",       # 6 a type the host passes
+        "@compute @workgroup_size(64)",                          # 7
+        "fn main(@builtin(local_invocation_index) li: u32) {",   # 8
+        "  let v = load(li) * 2.0;",                             # 9 made from an opaque function: not checked
+        "  let bad: u32 = 1.5;",                                 # 10 a real mistake: still reported
+        "  shared_tile[li] = f32(li);",                          # 11
+        "}", ""]))
+    lint = lint_template(path, path.read_bytes(), TemplateOptions())
+    found = [(d.code, where(path, d.span.start)[0]) for d in lint.main]
+    assert found[0] == ("M007", 4) and "(TILE_K, ELEM_T)" in lint.main[0].message
+    assert found[1:] == [("T003", 10)], found
 
 
 def test_code_that_no_variant_compiles_is_reported_once_as_information(tmp_path):

@@ -85,6 +85,16 @@ def lane_diagnostics(root: ts.Node, source: SourceText, model: SemanticModel,
     return out
 
 
+def allowed_subgroup_sizes(targets: list[Profile]) -> tuple[int, ...]:
+    """Every power of two from each target's smallest to its largest subgroup size; () without targets
+    (then any size WGSL allows counts) or where no target knows its sizes."""
+    if any(not target.subgroup_min for target in targets):
+        return ()
+    sizes = {size for target in targets
+             for size in _SUBGROUP_SIZES if target.subgroup_min <= size <= target.subgroup_max}
+    return tuple(sorted(sizes))
+
+
 def _range(low: int, high: int) -> str:
     return f"{low} lanes" if low == high else f"{low} to {high} lanes"
 

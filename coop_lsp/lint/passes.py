@@ -15,7 +15,7 @@ import tree_sitter as ts
 
 from ..analysis.accumulation import accumulation_diagnostics
 from ..analysis.configs import configuration_diagnostics
-from ..analysis.lanes import lane_diagnostics
+from ..analysis.lanes import allowed_subgroup_sizes, lane_diagnostics
 from ..analysis.performance import performance_diagnostics
 from ..analysis.uniformity import uniformity_diagnostics
 from ..analysis.uniformity.reuse import SummaryReuse
@@ -53,8 +53,10 @@ class AnalysisPass:
 
 def _uniformity(c: Context) -> list[Diagnostic]:
     # The analysis recurses along the call graph and nested statements: a deep module needs a deep stack.
+    # Divergence that depends on the subgroup size is judged at the sizes the targets allow.
+    sizes = allowed_subgroup_sizes(c.profiles)
     return call_with_deep_stack(lambda: uniformity_diagnostics(c.root, c.source, c.model, c.filters, c.summaries,
-                                                               c.bodies))
+                                                               c.bodies, sizes))
 
 
 def _configuration(c: Context) -> list[Diagnostic]:

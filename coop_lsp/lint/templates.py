@@ -97,13 +97,16 @@ def lint_template(path: Path | None, data: bytes, options: TemplateOptions, targ
         expansion = expander(variant) if expander is not None else expand(
             path, data, variant.define_map, options.include_dirs, options.override_file_defines, cache)
         known = linted_outputs.get(expansion.data)
+        parsed = None
         if known is None:
             result = lint_source(expansion.data, targets=targets, project=project, dialect=dialect)
             known = linted_outputs[expansion.data] = (result.diagnostics, result if keep_results else None)
+            # Only the one unconfigured variant needs its tree afterwards (see _opaque): not kept for sets.
+            parsed = result.parsed if variant.name is None else None
         diagnostics, result = known
         runs.append(VariantLint(variant, expansion, diagnostics, result))
         label = variant.name or "default"
-        for file, diagnostic in _variant_findings(expansion, diagnostics, variant, options):
+        for file, diagnostic in _variant_findings(expansion, diagnostics, variant, options, parsed, data):
             index = _file_index(files, expansion.origins.files[file] if file < len(expansion.origins.files)
                                 else None, file)
             key = (index, diagnostic.span.start, diagnostic.span.end, diagnostic.code, diagnostic.message)
@@ -151,8 +154,17 @@ def _naming(labels: list[str], total: int, code: str) -> str:
 
 
 def _variant_findings(expansion: Expansion, diagnostics: list[Diagnostic], variant: Variant,
-                      options: TemplateOptions):
-    """This variant's findings, each in the source file and range it came from."""
+                      options: TemplateOptions, parsed=None, data: bytes = b""):
+    """This variant's findings, each in the source file and range it came from.
+
+    A variant that no configuration names (a raw template opened as it is) lacks every macro its host
+    passes: that is one root cause, reported once per file (M007 naming the macros), and the rest of the
+    file is linted with those names opaque: a finding in a statement that uses one, or a value made
+    from one, is left out, the others stay. A configured set that lacks a define gets one M007 per use,
+    and its type, uniformity and device findings are left out (they are guesses there)."""
+    if variant.name is None and parsed is not None:
+        yield from _unconfigured_findings(expansion, diagnostics, options, parsed, variant.define_map, data)
+        return
     origins = expansion.origins
     for problem in expansion.problems:
         from ..core.rules import rule
@@ -196,13 +208,186 @@ def _variant_findings(expansion: Expansion, diagnostics: list[Diagnostic], varia
             # Types, uniformity and devices of a variant that lacks defines are guesses (a constant made
             # from a missing define has no type, an array sized by it no size): only names and syntax count.
             continue
-        related = []
-        for item in diagnostic.related:
-            related_file, related_span = origins.span(item.span)
-            if related_file == file:
-                related.append(Related(related_span, item.message))
-        fixes = tuple(fix for fix in (_map_fix(origins, fix, file) for fix in diagnostic.fixes) if fix is not None)
-        yield file, Diagnostic(diagnostic.code, diagnostic.message, span, diagnostic.severity, tuple(related), fixes)
+        yield file, _mapped(origins, file, span, diagnostic, data)
+
+
+def _mapped(origins, file: int, span: Span, diagnostic: Diagnostic, data: bytes = b"") -> Diagnostic:
+    related = []
+    for item in diagnostic.related:
+        related_file, related_span = origins.span(item.span)
+        if related_file == file:
+            related.append(Related(related_span, item.message))
+    fixes = tuple(fix for fix in (_map_fix(origins, fix, file) for fix in diagnostic.fixes) if fix is not None)
+    message = diagnostic.message
+    if diagnostic.code == "A002" and diagnostic.related and file == 0 and data:
+        # The message names the first call's line in the expanded WGSL: name the line the author edits.
+        call_file, call = origins.span(diagnostic.related[0].span)
+        if call_file == 0:
+            line = data.count(b"\n", 0, call.start) + 1
+            message = re.sub(r" on line \d+", f" on line {line}", message, count=1)
+    return Diagnostic(diagnostic.code, message, span, diagnostic.severity, tuple(related), fixes)
+
+
+def _unconfigured_findings(expansion: Expansion, diagnostics: list[Diagnostic], options: TemplateOptions,
+                           parsed, defines: dict[str, str], data: bytes):
+    origins = expansion.origins
+    for problem in expansion.problems:
+        from ..core.rules import rule
+        yield problem.file, Diagnostic(problem.code, problem.message, problem.span, rule(problem.code).severity)
+    # name -> (file, span) of each use, in the order of the output
+    missing: dict[str, list[tuple[int, Span]]] = {}
+    left_out: dict[str, list[tuple[int, Span]]] = {}  # names declared only in conditional blocks left out
+    kept: list[tuple[Diagnostic, int, Span]] = []
+    for diagnostic in diagnostics:
+        if not origins.is_identity and origins.unresolved(diagnostic.span):
+            continue  # the placeholder with no value is the finding
+        file, span = origins.span(diagnostic.span)
+        if diagnostic.code == "T001":
+            match = _UNRESOLVED.match(diagnostic.message)
+            name = match.group(1) if match else None
+            if name is not None and name not in defines and (
+                    name in expansion.macro_names or name in options.known_names
+                    or (not origins.is_identity and _MACRO_LIKE.match(name))):
+                missing.setdefault(name, []).append((file, span))
+                continue
+            if name is not None and name in expansion.inactive_declarations:
+                left_out.setdefault(name, []).append((file, span))
+                continue
+        kept.append((diagnostic, file, span))
+    if missing or left_out:
+        yield from _host_macros(missing, left_out)
+    opaque = _Opaque(parsed, set(missing) | set(left_out)) if missing or left_out else None
+    covered = {id(d) for d, _, _ in kept if opaque is not None and d.code[0] in "TUDP" and opaque.covers(d)}
+    hidden_calls = {d.span.start for d, _, _ in kept if id(d) in covered}
+    for diagnostic, file, span in kept:
+        if id(diagnostic) in covered:
+            continue
+        if diagnostic.code == "T018" and _return_left_out(expansion, data, file, span):
+            continue
+        if diagnostic.code == "A002" and diagnostic.related and \
+                all(item.span.start in hidden_calls for item in diagnostic.related):
+            continue  # every divergent call it points at depends on an opaque name
+        yield file, _mapped(origins, file, span, diagnostic, data)
+
+
+def _host_macros(missing: dict[str, list[tuple[int, Span]]], left_out: dict[str, list[tuple[int, Span]]]):
+    """One M007 per file for the unconfigured variant: the macros the host passes that are not given here,
+    and the names declared only in conditional blocks that no define selects, at the first use, each
+    name's first use as a related location."""
+    by_file: dict[int, dict[str, Span]] = {}
+    uses: dict[int, set[int]] = {}
+    for found in (missing, left_out):
+        for name, places in found.items():
+            for file, span in places:
+                by_file.setdefault(file, {}).setdefault(name, span)
+                uses.setdefault(file, set()).add(span.start)
+    for file, first_uses in by_file.items():
+        def listed(names: list[str]) -> str:
+            return ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+        macros = sorted((n for n in first_uses if n in missing), key=lambda n: first_uses[n].start)
+        declared = sorted((n for n in first_uses if n not in missing), key=lambda n: first_uses[n].start)
+        parts = []
+        if macros:
+            parts.append(f"uses {len(macros)} macro{'s' if len(macros) != 1 else ''} its host defines "
+                         f"({listed(macros)})")
+        if declared:
+            parts.append(f"{'and ' if macros else 'uses '}{len(declared)} name{'s' if len(declared) != 1 else ''} "
+                         f"declared only in conditional blocks that no define selects ({listed(declared)})")
+        count = len(uses[file])
+        message = (f"this file {' '.join(parts)}; configure a variant (-D NAME=VALUE, or variants in the "
+                   f"configuration: {DOCS}); until then these names are opaque, and what follows from "
+                   f"them ({count} use{'s' if count != 1 else ''}) is not checked")
+        ordered = sorted(first_uses, key=lambda n: first_uses[n].start)
+        related = tuple(Related(first_uses[name], f"'{name}' is first used here") for name in ordered)
+        yield file, Diagnostic(UNDEFINED_IN_VARIANT.code, message, first_uses[ordered[0]],
+                               UNDEFINED_IN_VARIANT.severity, related)
+
+
+class _Opaque:
+    """Which findings of an unconfigured variant follow from its missing macros.
+
+    A missing macro is opaque: the checker sees an unresolved name, and everything computed from it
+    (a const, an alias, a function whose signature names it) has an unknown type or value. Such names
+    are found by a fixed point over the declarations; a finding whose statement mentions one of them,
+    or that is about an unknown type, says nothing about the code as its host compiles it."""
+
+    _DECLARATIONS = ("const_declaration", "let_declaration", "variable_declaration", "override_declaration",
+                     "type_alias_declaration", "struct_declaration")
+
+    def __init__(self, parsed, names: set[str]) -> None:
+        self.data = parsed.source.data
+        self.root = parsed.root
+        self.names = set(names)
+        declarations = []
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            if node.type in self._DECLARATIONS or node.type == "function_declaration":
+                name = node.child_by_field_name("name")
+                if name is not None:
+                    head = node
+                    if node.type == "function_declaration":
+                        # A function is opaque when its signature is: its body's findings are judged one
+                        # statement at a time.
+                        body = node.child_by_field_name("body")
+                        head = (node.start_byte, body.start_byte if body is not None else node.end_byte)
+                    declarations.append((self._text(name), self._words(head)))
+            stack.extend(node.named_children)
+        changed = True
+        while changed:
+            changed = False
+            for name, words in declarations:
+                if name not in self.names and words & self.names:
+                    self.names.add(name)
+                    changed = True
+
+    def _text(self, node) -> str:
+        return self.data[node.start_byte:node.end_byte].decode("utf-8", errors="replace")
+
+    def _words(self, node) -> set[str]:
+        start, end = node if isinstance(node, tuple) else (node.start_byte, node.end_byte)
+        return set(re.findall(r"[A-Za-z_]\w*", self.data[start:end].decode("utf-8", errors="replace")))
+
+    def covers(self, diagnostic: Diagnostic) -> bool:
+        if "<error>" in diagnostic.message:
+            return True  # a type that could not be resolved: an opaque name's
+        if diagnostic.code.startswith("U"):
+            # A uniformity finding follows from the branches and values its notes name, not from the
+            # statement of the call.
+            return any(self._statement_uses(item.span) for item in diagnostic.related)
+        return self._statement_uses(diagnostic.span)
+
+    def _statement_uses(self, span: Span) -> bool:
+        """Whether the statement at `span` (its header, for a compound statement) names an opaque name."""
+        node = self.root.descendant_for_byte_range(span.start, max(span.start, span.end))
+        while node is not None and not (node.type.endswith("_statement") or node.type in self._DECLARATIONS
+                                        or node.type in ("function_declaration", "global_variable_declaration")):
+            node = node.parent
+        if node is None:
+            return False
+        if node.type == "function_declaration":
+            body = node.child_by_field_name("body")
+            return bool(self._words((node.start_byte, body.start_byte if body is not None else node.end_byte))
+                        & self.names)
+        if node.type in ("if_statement", "for_statement", "while_statement", "loop_statement", "switch_statement"):
+            # The statement's own header, not the statements inside it (judged on their own).
+            body = node.child_by_field_name("body") or node.child_by_field_name("consequence")
+            end = body.start_byte if body is not None and body.start_byte > span.start else node.end_byte
+            return bool(self._words((node.start_byte, end)) & self.names)
+        return bool(self._words(node) & self.names)
+
+
+def _return_left_out(expansion: Expansion, data: bytes, file: int, span: Span) -> bool:
+    """A missing return reported at a function's closing brace in the linted file, right after a
+    conditional block this variant leaves out: the return is most likely in there."""
+    if file != 0:
+        return False
+    for start, end in expansion.inactive.get(0, []):
+        if end <= span.start:
+            between = data[end:span.start].decode("utf-8", errors="replace").splitlines()
+            if all(not line.strip() or line.strip().startswith(("#", "//")) for line in between):
+                return True
+    return False
 
 
 def _map_fix(origins, fix: Fix, file: int) -> Fix | None:

@@ -96,12 +96,23 @@ def _statement(node):
     return node if node.parent is not None else None
 
 
-def uniformity_findings(text: str) -> list[tuple[str, int, str]]:
-    """(code, byte offset, message) of each U001 and U002 finding."""
+def uniformity_findings(text: str, size: int | None = None) -> list[tuple[str, int, str]]:
+    """(code, byte offset, message) of each U001 and U002 finding; with `size`, U002 is judged at that
+    subgroup size alone (the one the run uses), so that the run checks the verdict for what it runs."""
     from ..lint import lint_source
 
+    result = lint_source(text)
+    diagnostics = result.diagnostics
+    if size is not None and result.model is not None and result.parsed is not None \
+            and not result.parsed.root.has_error:
+        from ..analysis.uniformity import uniformity_diagnostics
+        from ..syntax.filters import DiagnosticFilters
+
+        root, source = result.parsed.root, result.source
+        diagnostics = uniformity_diagnostics(root, source, result.model, DiagnosticFilters.from_tree(root, source),
+                                             sizes=(size,))
     out = []
-    for d in lint_source(text).diagnostics:
+    for d in diagnostics:
         if d.code in ("U001", "U002"):
             out.append((d.code, len(text[:d.span.start].encode()), d.message))
     return out
@@ -156,7 +167,7 @@ def measure(kernel: Path, description: RunDescription | Path | None = None, subg
             subgroup_size = native
         size = subgroup_size or judged_size(desc, entry, module)
         report.subgroup_size = size
-        findings = uniformity_findings(text)
+        findings = uniformity_findings(text, size)
         trace: dict[int, list[int]] = {}
         for number, (node, name) in enumerate(calls):
             statement = _statement(node)

@@ -57,6 +57,9 @@ class OutputCheck:
     judged: str = ""
     bound: float | None = None
     within_output_tolerance: bool = True  # whether the output type's tolerance alone passes it
+    # Why an incorrect result may be the kernel's own precision, and how to judge it, where the runner
+    # could not judge that precision itself (an expression check whose reference is no visible product).
+    hint: str = ""
 
 
 @dataclass
@@ -154,7 +157,8 @@ def _render(r: RunReport, markdown: bool) -> str:
             continue
         lines.append(f"{bullet}{c.name}: {c.verdict}, max abs error {c.max_abs_error:.3g}, max rel error "
                      f"{c.max_rel_error:.3g} (worst at [{index}]: {c.worst_value:.6g}, expected "
-                     f"{c.expected_value:.6g}; tolerance atol {c.atol:.3g} + rtol {c.rtol:.3g})")
+                     f"{c.expected_value:.6g}; tolerance atol {c.atol:.3g} + rtol {c.rtol:.3g})"
+                     + (f"; {c.hint}" if c.hint else ""))
     lines += [f"{bullet}{line}" for line in r.bounds.get("lines", [])]
     if r.timing:
         tm = r.timing
@@ -366,8 +370,10 @@ def _matrix(array, rows: int, cols: int, layout: str, key: str):
 
 def check_results(desc: RunDescription, inputs: dict, outputs: dict, types: dict,
                   accumulators: set[str] = frozenset(), strict: bool = False) -> list[OutputCheck]:
-    """`accumulators`: the element types of the kernel's result matrices; with f16 among them a gemm is
-    judged against the error f16 accumulation gives (coop_lsp.runner.precision), unless `strict`."""
+    """`accumulators`: the element types of the kernel's result matrices; with f16 among them a check is
+    judged against the error f16 accumulation gives (coop_lsp.runner.precision) where the runner sees the
+    matrix product (a gemm check, or an expression that is one), unless `strict` or a tolerance is given;
+    an incorrect expression check whose product it cannot see names f16 accumulation as the likely cause."""
     import numpy as np
 
     c = desc.check
@@ -406,8 +412,55 @@ def check_results(desc: RunDescription, inputs: dict, outputs: dict, types: dict
         if expected.size > got.size:
             raise RunDescriptionError(f"check.expected: gives {expected.size} elements, '{c.output}' has {got.size}")
         got = got[: expected.size]
-    return [_compare(c.output, got, expected.reshape(-1), c.atol, c.rtol, types[c.output],
-                     desc.sizes.get("K", 1), (expected.size,))]
+    own_precision = "f16" in accumulators and not strict and c.atol is None and c.rtol is None
+    product = _visible_product(c.expected, namespace) if own_precision else None
+    if product is not None and product[0].shape[0] * product[1].shape[1] == expected.size:
+        from .precision import accumulation_bound
+
+        a, b = product
+        k = a.shape[1]
+        bound = accumulation_bound(a, b, a @ b, k, "f16").reshape(-1)
+        return [_compare(c.output, got, expected.reshape(-1), c.atol, c.rtol, types[c.output], k,
+                         (expected.size,), bound, f"f16 accumulation over K = {k}")]
+    check = _compare(c.output, got, expected.reshape(-1), c.atol, c.rtol, types[c.output],
+                     desc.sizes.get("K", 1), (expected.size,))
+    if own_precision and check.verdict == "incorrect":
+        check.hint = ("the kernel accumulates in f16 (a subgroup_matrix_result<f16>, T050), whose rounding "
+                      "error grows with K, and this expression is not a matrix product the runner can see "
+                      "('A @ B', np.matmul or np.dot, reshaped at most), so it was judged at the output type's "
+                      "tolerance; to judge it at f16 accumulation's own precision use [check] kind = \"gemm\", "
+                      "or give the error you accept with atol")
+    return [check]
+
+
+def _visible_product(expression: str, namespace: dict):
+    """(A, B) as 2-D float64 arrays where the expected expression is their matrix product (`A @ B`,
+    `np.matmul(A, B)` or `np.dot(A, B)`, possibly reshaped, flattened or converted): then the runner knows
+    the K an accumulator sums over and the products it sums. None for any other expression."""
+    import numpy as np
+
+    try:
+        node = ast.parse(expression, mode="eval").body
+    except SyntaxError:
+        return None
+    # Reshaping or converting the product keeps its elements in order.
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr in ("reshape", "ravel", "flatten", "astype"):
+        node = node.func.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        operands = (node.left, node.right)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("matmul", "dot") \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "np" and len(node.args) == 2:
+        operands = tuple(node.args)
+    else:
+        return None
+    try:
+        a, b = (np.asarray(_safe_eval(ast.unparse(operand), namespace), dtype=np.float64) for operand in operands)
+    except (RunDescriptionError, TypeError, ValueError):
+        return None
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        return None
+    return a, b
 
 
 # ------------------------------------------------------------------ backends

@@ -28,6 +28,8 @@ class Context:
         self.root = root
         self.model = SemanticModel()
         self.diagnostics: list[Diagnostic] = []
+        # Depth of right operands that are never evaluated (`false && X`, `true || X`); see report_evaluation.
+        self.unevaluated = 0
         self._first_dialect_use: dict[str, Span] = {}
         # The matrix dialect the configuration names ("wgpu", "chromium", "standard"), or None for auto.
         self.configured_dialect: str | None = None
@@ -38,6 +40,13 @@ class Context:
     def report(self, code: str, message: str, span: Span, related: tuple[Related, ...] = (),
                fixes: tuple[Fix, ...] = (), severity: Severity | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, span, severity or rule(code).severity, related, fixes))
+
+    def report_evaluation(self, message: str, span: Span) -> None:
+        """T014 for a value that evaluating an expression would produce (out of range, division by zero,
+        an index out of bounds). Tint evaluates nothing in the right operand of `false && X` or `true || X`
+        (WGSL short-circuits there), so such errors inside X are not errors; type errors still are."""
+        if not self.unevaluated:
+            self.report("T014", message, span)
 
     def text(self, node: ts.Node) -> str:
         if self._ascii is not None:  # byte offsets are character offsets: slice, no decoding

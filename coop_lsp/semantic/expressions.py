@@ -247,7 +247,7 @@ class ExpressionChecker:
         if isinstance(index.value, int) and not isinstance(index.value, bool):
             if index.value < 0 or isinstance(bound, int) and index.value >= bound:
                 limit = f" [0..{bound - 1}]" if isinstance(bound, int) else ""
-                self.ctx.report("T014", f"index {index.value} out of bounds{limit}", self.ctx.span(index_node))
+                self.ctx.report_evaluation(f"index {index.value} out of bounds{limit}", self.ctx.span(index_node))
         if reference is not None:
             typed = Typed(t.Reference(reference.space, element, reference.access))
             return _vector_part(typed) if isinstance(target, t.Vector) else typed
@@ -345,7 +345,7 @@ class ExpressionChecker:
         try:
             value = c.unary(operator, operand.value, scalar) if isinstance(operand.type, t.Scalar) else None
         except c.ConstError as error:
-            ctx.report("T014", str(error), ctx.span(node))
+            ctx.report_evaluation(str(error), ctx.span(node))
             value = None
         return Typed(operand.type, value, const=operand.const, override=operand.override)
 
@@ -390,7 +390,16 @@ class ExpressionChecker:
         operator = ctx.text(node.child_by_field_name("operator"))
         left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
         left = self.value(left_node)
-        right = self.value(right_node)
+        # `false && X` and `true || X`: X is checked but never evaluated (Tint reports no value error in it).
+        skipped = operator in ("&&", "||") and left.value is (operator == "||") and left.const
+        if skipped:
+            ctx.unevaluated += 1
+            try:
+                right = self.value(right_node)
+            finally:
+                ctx.unevaluated -= 1
+        else:
+            right = self.value(right_node)
         if left.type is t.ERROR or right.type is t.ERROR:
             return ERROR
         result = binary_result_type(operator, left.type, right.type)
@@ -408,14 +417,16 @@ class ExpressionChecker:
                 if operand.const and not self.check_materialized(side_node, operand, t.store_type(other.type)):
                     return ERROR
         value = components = None
-        if isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
+        if skipped and right.const:
+            value = left.value  # what short-circuiting gives, whatever X would have been
+        elif isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
             # A run-time operand folds to None: skip finding the operands' common type for nothing.
             if left.value is not None and right.value is not None:
                 try:
                     value = c.binary(operator, left.value, right.value,
                                      _operand_scalar(operator, left.type, right.type))
                 except c.ConstError as error:
-                    ctx.report("T014", str(error), ctx.span(node))
+                    ctx.report_evaluation(str(error), ctx.span(node))
         elif isinstance(result, t.Vector):
             components = self._fold_componentwise(node, operator, left, right, result.size)
         if operator in _CHECKED_RIGHT_OPERATORS and left.value is None and left.components is None and right.const:
@@ -440,7 +451,7 @@ class ExpressionChecker:
         try:
             return tuple(c.binary(operator, a, b, element) for a, b in zip(*sides))
         except c.ConstError as error:
-            self.ctx.report("T014", str(error), self.ctx.span(node))
+            self.ctx.report_evaluation(str(error), self.ctx.span(node))
             return None
 
     def _check_constant_right_operand(self, node: ts.Node, operator: str, left: t.Type, right: tuple) -> None:
@@ -453,10 +464,10 @@ class ExpressionChecker:
         if operator in ("/", "%") and 0 in right:
             what = "division" if operator == "/" else "remainder"
             divisor = "a constant zero" if len(right) == 1 else "a constant vector with a zero component"
-            self.ctx.report("T014", f"integer {what} by {divisor} (even in code that never runs)",
+            self.ctx.report_evaluation(f"integer {what} by {divisor} (even in code that never runs)",
                             self.ctx.span(node))
         elif operator in ("<<", ">>") and element.name in ("i32", "u32") and max(right) >= 32:
-            self.ctx.report("T014", f"shift by {max(right)}: a shift of a 32-bit '{element.name}' must be less than 32",
+            self.ctx.report_evaluation(f"shift by {max(right)}: a shift of a 32-bit '{element.name}' must be less than 32",
                             self.ctx.span(node))
 
     # ---------------------------------------------------------------- calls
@@ -632,7 +643,7 @@ class ExpressionChecker:
             try:
                 value = c.builtin(name, [a.value for a in args], best.result)
             except c.ConstError as error:
-                self.ctx.report("T014", f"{name}: {error}", ctx.span(node))
+                self.ctx.report_evaluation(f"{name}: {error}", ctx.span(node))
         return Typed(best.result, value, const=constant,
                      override=constant or all(a.override for a in args) and builtin.category not in
                      _RUNTIME_ONLY_CATEGORIES)

@@ -59,7 +59,9 @@ UNDEFINED_IN_VARIANT = register(Rule(
     summary="A name that a macro would provide, but no macro of this name is defined in this variant.",
     explanation="The template tests or defines this name in a directive, so it is a macro the program is "
                 "expected to pass. Lint the file with the define sets the program really uses (`-D`, or "
-                f"variants in the configuration: {_DOCS}).",
+                f"variants in the configuration: {_DOCS}). A file linted with no variant configured gets "
+                "one such finding naming every missing macro, and the rest of it is linted with those "
+                "names opaque.",
     example="#ifdef VEC\n...\n#endif\nlet m = SG_MAT_M;   // linted without -D SG_MAT_M=...",
 ))
 CODE_IN_NO_VARIANT = register(Rule(

@@ -22,6 +22,7 @@ from ...semantic.model import SemanticModel, Symbol
 from ...semantic import types as t
 from .graph import MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP, Graph, Label
 from .quiet import quiet_functions
+from .splits import ALL_SIZES, LaneMath, Split, branch_split, loop_split
 from .levels import (NON_UNIFORM_BUILTIN_VALUES, NON_UNIFORM_RESULTS, SUBGROUP, SUBGROUP_UNIFORM_RESULTS,
                      WORKGROUP_NON_UNIFORM_BUILTIN_VALUES, Requirement, matrix_constructor_requirement,
                      requirement)
@@ -49,6 +50,9 @@ class Failure:
     function: str
     builtin: str
     call: Span  # the called name, to group a call's requirements
+    # Set where lanes diverge only at some subgroup sizes or under some mapping of invocations to
+    # subgroups (the subgroup level): what it depends on, as the message says it.
+    depends: str = ""
 
 
 @dataclass
@@ -84,9 +88,10 @@ class Summary:
 
 class UniformityAnalysis:
     def __init__(self, root: ts.Node, data: bytes, model: SemanticModel, level: str, dialect: str | None,
-                 reuse: "SummaryReuse | None" = None) -> None:
+                 reuse: "SummaryReuse | None" = None, sizes: tuple[int, ...] = ALL_SIZES) -> None:
         self.root, self.data, self.model = root, data, model
         self.level, self.dialect = level, dialect
+        self.sizes = tuple(sizes) or ALL_SIZES  # the subgroup sizes the targets allow
         self.summaries: dict[int, Summary] = {}
         self.exit_cache: dict = {}  # how control leaves each statement, computed once per analysis
         self.failures: list[Failure] = []
@@ -167,6 +172,41 @@ class _FunctionAnalysis:
         self.failures: list[Failure] = []  # this function's own, added to the owner's when it is done
         self.breaks: list[list[int]] = []
         self.continues: list[list[int]] = []
+        # The subgroup level's second kind of non-uniformity: lanes that diverge only at some subgroup
+        # sizes or under some mapping (splits.py). Requirements that reach only this node are warnings.
+        self.split_goal = self.graph.node()
+        self._math: LaneMath | None = None
+
+    @property
+    def math(self) -> LaneMath:
+        if self._math is None:
+            self._math = LaneMath(self.owner.model, self.owner.text)
+        return self._math
+
+    def _sizes_and_invocations(self) -> tuple[tuple[int, ...], int | None]:
+        """The subgroup sizes this function may run at (an entry point's @subgroup_size pins one) and its
+        workgroup's invocation count where known."""
+        name = self.function.child_by_field_name("name")
+        symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
+        sizes, invocations = self.owner.sizes, None
+        if symbol is not None and symbol.kind == "function" and symbol.stage == "compute":
+            if symbol.subgroup_size:
+                sizes = (symbol.subgroup_size,)
+            dims = symbol.workgroup_size
+            if dims and all(isinstance(d, int) and not isinstance(d, bool) for d in dims):
+                invocations = dims[0] * dims[1] * dims[2] if len(dims) == 3 else None
+        return sizes, invocations
+
+    def _split_value(self, split: Split, value: int, span: Span) -> int:
+        """The condition's value at the subgroup level, given how it splits a subgroup."""
+        if not self.graph.reaches(value, MAY_BE_NON_UNIFORM):
+            return value  # uniform whatever the pattern says
+        if split.uniform:
+            return self.graph.node()  # the same in every lane of a subgroup, at every allowed size
+        if split.certain:
+            return self.graph.node(value, label=Label("reason", split.reason, span))
+        return self.graph.node(self.graph.node(self.split_goal, label=Label("split", split.depends_on(), span)),
+                               label=Label("reason", split.reason, span))
 
     def run(self) -> Summary:
         self._parameters()
@@ -234,11 +274,17 @@ class _FunctionAnalysis:
             goals = {MAY_BE_NON_UNIFORM} if pending.requirement.scope == "subgroup uniform" else \
                 {MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP}
             path = graph.path_to(pending.target, goals)
+            depends = ""
+            if path is None and pending.requirement.scope == "subgroup uniform" and self.owner.level == SUBGROUP:
+                path = graph.path_to(pending.target, self.split_goal)
+                if path is not None:
+                    depends = next(graph.labels[n].message for n in path
+                                   if n in graph.labels and graph.labels[n].kind == "split")
             if path is not None:
                 failed.add(id(pending))
                 failures.append((pending, Failure(pending.requirement, pending.span, pending.message,
                                                   pending.inner_notes + self._notes(path), self.name,
-                                                  pending.builtin, pending.call or pending.span)))
+                                                  pending.builtin, pending.call or pending.span, depends)))
         if len(failures) > 1:  # which one Tint reports first (only then is the walk worth its time)
             reported = _tint_report(graph, self.pending)
             failures.sort(key=lambda item: item[0] is not reported)
@@ -285,6 +331,8 @@ class _FunctionAnalysis:
             notes.append(Note(branches[-1].message, branches[-1].span))
         through_control_flow = bool(branches)
         for label in labels:
+            if label.kind == "reason":
+                notes.append(Note(label.message, label.span))
             if label.kind in ("source", "passed"):
                 span = label.control_span if through_control_flow and label.control_span else label.span
                 notes.append(Note(label.message, span))
@@ -292,8 +340,17 @@ class _FunctionAnalysis:
 
     # ----------------------------------------------------------------- statements
     def block(self, node: ts.Node, cf: int) -> int:
+        reachable = True
         for child in node.named_children:
+            # As in Tint, statements after one that never falls through (a return, break or continue,
+            # or an if whose branches all leave) are unreachable and are not analysed: a barrier there
+            # never runs, so it cannot be called from non-uniform control flow. A loop's continuing
+            # block is reached by 'continue', not by falling through, so it is analysed regardless.
+            if not reachable and child.type != "continuing_statement":
+                continue
             cf = self.statement(child, cf)
+            if reachable and not _falls_through(child, self.owner.exit_cache):
+                reachable = False
         return cf
 
     def statement(self, node: ts.Node, cf: int) -> int:
@@ -387,6 +444,11 @@ class _FunctionAnalysis:
     def _if(self, node: ts.Node, cf: int) -> int:
         condition = node.child_by_field_name("condition")
         cf, value = self.expression(condition, cf) if condition is not None else (cf, cf)
+        if self.owner.level == SUBGROUP and condition is not None:
+            sizes, invocations = self._sizes_and_invocations()
+            split = branch_split(condition, self.math, sizes, invocations)
+            if split is not None:
+                value = self._split_value(split, value, Span(condition.start_byte, condition.end_byte))
         branch = self._branch(_keyword(node, "if"), cf, value)
         before = dict(self.variables)
         ends, states = [], []
@@ -453,8 +515,19 @@ class _FunctionAnalysis:
         condition = node.child_by_field_name("condition")
         if condition is not None:
             body_cf, value = self.expression(condition, loop_cf)
-            if self.owner.level == SUBGROUP and _same_trip_count(node, self.owner):
-                value = loop_cf  # every lane leaves the loop at the same iteration
+            if self.owner.level == SUBGROUP:
+                sizes = self._sizes_and_invocations()[0]
+                split = loop_split(node, self.math, sizes, lambda body, name: _assigns(body, name, self.owner))
+                header = Span(node.start_byte, (node.child_by_field_name("body") or node).start_byte)
+                if split is None:
+                    # Say why the lanes may leave at different iterations: only counting loops are counted.
+                    split = Split(sizes, sizes, "it is not a loop coop-lint can count (`for (var i = start; "
+                                                "i < bound; i += step)` with a u32 counter the body leaves alone)")
+                if split.uniform:
+                    value = loop_cf  # every lane leaves the loop at the same iteration
+                else:
+                    split = Split(split.diverging, split.sizes, f"the trip count may differ between lanes: {split.reason}")
+                    value = self._split_value(split, value, header)
             body_cf = self._branch(keyword, body_cf, value)
         body = node.child_by_field_name("body")
         end = self.block(body, body_cf) if body is not None else body_cf
@@ -909,79 +982,31 @@ def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
     return found
 
 
-def _constant(node: ts.Node | None, owner: UniformityAnalysis) -> int | None:
-    """The integer value of a literal or a named const, else None."""
-    while node is not None and node.type == "paren_expression" and node.named_child_count == 1:
-        node = node.named_children[0]
-    if node is None:
-        return None
-    if node.type == "int_literal":
-        try:
-            return int(owner.text(node).rstrip("uUi"), 0)
-        except ValueError:
-            return None
-    if node.type == "identifier":
-        symbol = owner.model.symbol_at(node.start_byte, node.end_byte)
-        value = getattr(symbol, "value", None) if symbol is not None and symbol.kind == "const" else None
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
-    return None
-
-
-def _same_trip_count(loop: ts.Node, owner: UniformityAnalysis) -> bool:
-    """`for (var i = e % S; i < B; i += S)` with constants S and B, B a multiple of S, and i not
-    assigned in the body: whatever e is in each lane, i starts in [0, S) and every lane runs B / S
-    iterations (a common way to spread a fixed amount of work over groups of lanes)."""
-    if loop.type != "for_statement":
+def _falls_through(node: ts.Node, cache: dict) -> bool:
+    """Whether control can reach the statement after `node` (the spec's behavior "next"), decided
+    the way Tint decides it: without evaluating conditions, so `while true {}` falls through and
+    `loop {}` without a break does not."""
+    kind = node.type
+    if kind in ("return_statement", "break_statement", "continue_statement"):
         return False
-    initializer = loop.child_by_field_name("initializer")
-    condition = loop.child_by_field_name("condition")
-    update = loop.child_by_field_name("update")
-    if initializer is None or condition is None or update is None or initializer.type != "variable_declaration":
-        return False
-    name_node, start = initializer.child_by_field_name("name"), initializer.child_by_field_name("value")
-    if name_node is None or start is None:
-        return False
-    name = owner.text(name_node)
-    while start.type == "paren_expression" and start.named_child_count == 1:
-        start = start.named_children[0]
-    if start.type != "binary_expression" or owner.text(start.child_by_field_name("operator")) not in ("%", "&"):
-        return False
-    modulus = _constant(start.child_by_field_name("right"), owner)
-    if modulus is None or modulus <= 0:
-        return False
-    symbol = owner.model.symbol_at(name_node.start_byte, name_node.end_byte)
-    declared = t.store_type(symbol.type) if symbol is not None and symbol.type is not None else None
-    if owner.text(start.child_by_field_name("operator")) == "%" and getattr(declared, "name", "") != "u32":
-        return False  # a negative i32 remainder would start below zero
-    if owner.text(start.child_by_field_name("operator")) == "&":
-        modulus += 1  # e & (S - 1) for a power of two S
-        if modulus & (modulus - 1):
-            return False
-    while condition.type == "paren_expression" and condition.named_child_count == 1:
-        condition = condition.named_children[0]
-    if condition.type != "binary_expression" or owner.text(condition.child_by_field_name("operator")) != "<" \
-            or owner.text(condition.child_by_field_name("left")) != name:
-        return False
-    bound = _constant(condition.child_by_field_name("right"), owner)
-    step = _step(update, name, owner)
-    if bound is None or step is None or step != modulus or bound % step:
-        return False
-    body = loop.child_by_field_name("body")
-    return body is None or not _assigns(body, name, owner)
-
-
-def _step(update: ts.Node, name: str, owner: UniformityAnalysis) -> int | None:
-    """S of `i += S` or `i = i + S`."""
-    left, right = update.child_by_field_name("left"), update.child_by_field_name("right")
-    if left is None or right is None or owner.text(left) != name:
-        return None
-    if update.type == "compound_assignment_statement" and owner.text(update).replace(" ", "").startswith(f"{name}+="):
-        return _constant(right, owner)
-    if update.type == "assignment_statement" and right.type == "binary_expression" \
-            and owner.text(right.child_by_field_name("operator")) == "+" \
-            and owner.text(right.child_by_field_name("left")) == name:
-        return _constant(right.child_by_field_name("right"), owner)
-    return None
+    if kind == "compound_statement":
+        return all(_falls_through(child, cache) for child in node.named_children
+                   if child.type != "continuing_statement")
+    if kind == "if_statement":
+        consequence, alternative = node.child_by_field_name("consequence"), node.child_by_field_name("alternative")
+        if consequence is None or alternative is None or not alternative.named_children:
+            return True
+        return _falls_through(consequence, cache) or _falls_through(alternative.named_children[0], cache)
+    if kind == "switch_statement":
+        body = node.child_by_field_name("body")
+        clauses = [c.child_by_field_name("body") for c in (body.named_children if body is not None else [])]
+        return any(c is None or _falls_through(c, cache) or "break" in _exits(c, cache) for c in clauses)
+    if kind in ("loop_statement", "for_statement", "while_statement"):
+        if kind != "loop_statement" and node.child_by_field_name("condition") is not None:
+            return True
+        body = node.child_by_field_name("body")
+        return body is not None and any("break" in _exits(child, cache) for child in body.named_children)
+    return True
 
 
 def _assigns(node: ts.Node, name: str, owner: UniformityAnalysis) -> bool:

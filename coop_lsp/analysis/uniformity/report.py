@@ -15,6 +15,7 @@ from ...semantic.reuse import BodyReuse
 from .analyzer import Failure, UniformityAnalysis
 from .reuse import SummaryReuse
 from .levels import SUBGROUP, TINT
+from .splits import ALL_SIZES
 
 # The Tint rules this analysis decides like Tint, so a filter of them that controls nothing is known
 # to be unused (lint/suppressions.py).
@@ -29,9 +30,10 @@ RENAMES = {
 
 def uniformity_diagnostics(root: ts.Node, source: SourceText, model: SemanticModel,
                            filters: DiagnosticFilters, reuse: SummaryReuse | None = None,
-                           bodies: BodyReuse | None = None) -> list[Diagnostic]:
+                           bodies: BodyReuse | None = None, sizes: tuple[int, ...] = ()) -> list[Diagnostic]:
     """Tint's verdicts and ours; with `reuse` (and the `bodies` of the semantic check that made `model`),
-    the results of functions unchanged since the last use are replayed."""
+    the results of functions unchanged since the last use are replayed. `sizes`: the subgroup sizes the
+    targets allow (all of WGSL's, 4 to 128, when empty): the subgroup level judges divergence at those."""
     dialect = _dialect(model)
     if reuse is not None and bodies is not None:
         reuse.begin(root, source.data, model, bodies)
@@ -41,7 +43,9 @@ def uniformity_diagnostics(root: ts.Node, source: SourceText, model: SemanticMod
     # The subgroup level only ever has fewer non-uniform sources than Tint's, so where Tint finds
     # no subgroup-scope failure there is nothing for it to say: skip the second pass.
     if any(f.requirement.scope == "subgroup uniform" for f in tint):
-        subgroup = UniformityAnalysis(root, source.data, model, SUBGROUP, dialect, reuse).run()
+        # Summaries depend on the sizes there: replayed only when every size is allowed, as they were made.
+        subgroup = UniformityAnalysis(root, source.data, model, SUBGROUP, dialect,
+                                      reuse if not sizes else None, sizes or ALL_SIZES).run()
     else:
         subgroup = []
     if reuse is not None:
@@ -75,10 +79,21 @@ def uniformity_diagnostics(root: ts.Node, source: SourceText, model: SemanticMod
         if tint_reported:
             continue
         divergent_calls.add(failure.call.start)
+        related = tuple(Related(n.span, n.message) for n in failure.notes)
+        if failure.depends:
+            # Divergence that depends on the subgroup size or the mapping: a warning saying on what.
+            called = "must only be called from subgroup uniform control flow"
+            message = (failure.message.replace(called, f"is called where lanes of one subgroup diverge {failure.depends}")
+                       if called in failure.message else
+                       f"{failure.message}, and lanes of one subgroup may hold different values: they do "
+                       f"{failure.depends}")
+            out.append(Diagnostic(rules.SUBGROUP_DIVERGENCE.code, message + "; the result is then undefined",
+                                  failure.span, Severity.WARNING, related=related))
+            continue
         out.append(Diagnostic(rules.SUBGROUP_DIVERGENCE.code,
                               f"{failure.message.replace('must only be called from subgroup uniform control flow', 'is called where lanes of one subgroup diverge')}; "
                               "the result is undefined even with Tint's check switched off", failure.span,
-                              related=tuple(Related(n.span, n.message) for n in failure.notes)))
+                              related=related))
         rule = failure.requirement.rule
         written = filters.controlling(rule, failure.span.start) if rule else None
         if written is not None and written.severity is None:

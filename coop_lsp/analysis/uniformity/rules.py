@@ -23,7 +23,15 @@ SUBGROUP_DIVERGENCE = register(Rule(
     explanation="Invocations of one subgroup take different paths here (the condition depends on "
                 "subgroup_invocation_id, local_invocation_index or another per-invocation value), so some "
                 "lanes miss the cooperative operation and the result is undefined. Turning Tint's diagnostic "
-                "off does not make the kernel correct; this finding stays.",
+                "off does not make the kernel correct; this finding stays. Divergence is judged at every "
+                "subgroup size the targets allow (4 to 128 without targets; a pinned @subgroup_size only): a "
+                "loop whose trip count is the same in every lane (`for (var c = lane % 4u; c < 32u; c += 4u)`, "
+                "`for (var i = lane; i < 256u; i += subgroup_size)`) does not diverge; a branch that splits a "
+                "subgroup only at some sizes (`if lane < 16u`) or only when invocations are not numbered "
+                "into subgroups in order (`if local_invocation_index < 32u` in a 64-invocation workgroup) is "
+                "a warning that names the sizes or the mapping; divergence at every allowed size is an error. "
+                "A loop whose trip count cannot be shown the same in every lane stays an error, with the "
+                "reason in a note.",
     example="if sid % 2u == 0u { acc = subgroupMatrixMultiplyAccumulate(a, b, acc); }   // sid: subgroup_invocation_id",
 ))
 

@@ -421,3 +421,56 @@ const_assert down == -1 && (8 >> 70) == 0;
 // === an abstract one shifted past 64 bits loses its bit
 const lost = 1 << 70;
 //           ^ T014 shifts every bit out
+
+// === short-circuit: false && X does not evaluate X
+// Tint (wgpudawn 0.32) accepts these: the right operand of `false && X` is checked for types but never
+// evaluated, so an index out of bounds, a division by zero, a shift of 32 or more or a builtin's domain
+// error inside it is no error.
+const a = array(1, 2, 3);
+const c0 = false && (a[5] == 1);
+const c2 = false && (1 / 0 == 1);
+const c3 = false && ((1u << 40u) == 0u);
+const c4 = false && (sqrt(-1.0) == 1.0);
+
+// === short-circuit: true || X does not evaluate X
+const a = array(1, 2, 3);
+const c1 = true || (a[7] == 1);
+const c2 = true || (1 / 0 == 1);
+
+// === short-circuit: an unevaluated operand still gives the constant its value
+const a = array(1, 2, 3);
+const c = false && (true && a[9] == 1);
+const_assert !c;
+
+// === short-circuit: false && X in a function does not evaluate X
+@compute @workgroup_size(1)
+fn main(@builtin(local_invocation_index) li: u32) {
+  let d0 = false && (li / 0u == 1u);
+  let d1 = false && ((li << 40u) == 0u);
+  let v = vec3(1, 2, 3);
+  let d2 = false && (v[4] == 1);
+  _ = d0; _ = d1; _ = d2;
+}
+
+// === short-circuit: true && X evaluates X
+const a = array(1, 2, 3);
+const c = true && (a[5] == 1);
+//                   ^ T014 index 5 out of bounds [0..2]
+
+// === short-circuit: false || X evaluates X
+const a = array(1, 2, 3);
+const_assert false || (a[3] == 1) || true;
+//                       ^ T014 index 3 out of bounds [0..2]
+
+// === short-circuit: a run-time left operand evaluates X
+const a = array(1, 2, 3);
+@compute @workgroup_size(1)
+fn main(@builtin(local_invocation_index) li: u32) {
+  let c = (li == 0u) && (a[5] == 1);
+//                         ^ T014 index 5 out of bounds [0..2]
+  _ = c;
+}
+
+// === short-circuit: type errors in X are still errors
+const c = false && (array<i32, -1>()[0] == 1);
+//                             ^ T014 array count (-1) must be positive

@@ -394,3 +394,65 @@ diagnostic(off, derivative_uniformity);
   }
   return c;
 }
+
+// === barrier after return is unreachable
+// Tint's uniformity analysis stops at a statement that never falls through; it only warns "code is
+// unreachable" (chromium.unreachable_code), so the barrier below is no uniformity error.
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  return;
+  if li > 3u { workgroupBarrier(); }
+}
+
+// === barrier after return inside a non-uniform branch is unreachable
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  if li > 3u {
+    return;
+    workgroupBarrier();
+  }
+}
+
+// === barrier after break and continue is unreachable
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  loop {
+    if li > 3u { break; }
+    break;
+    workgroupBarrier();
+  }
+  for (var i = 0u; i < li; i++) {
+    continue;
+    storageBarrier();
+  }
+}
+
+// === barrier after an if whose branches both return is unreachable
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  if li > 3u { return; } else { return; }
+  workgroupBarrier();
+}
+
+// === barrier after a return in one branch only is reachable
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  if li > 3u { return; }
+  workgroupBarrier();
+//^ U001 'workgroupBarrier' must only be called from uniform control flow
+}
+
+// === continuing block after continue stays analysed
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  var i = 0u;
+  loop {
+    if i > li { break; }
+    continue;
+    continuing {
+      workgroupBarrier();
+//    ^ U001 'workgroupBarrier' must only be called from uniform control flow
+      i++;
+    }
+  }
+}

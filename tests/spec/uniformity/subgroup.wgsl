@@ -448,22 +448,22 @@ fn main(@builtin(subgroup_invocation_id) lane: u32) {
 // tint: differs -- lanes 0 and 1 run 8 iterations, lanes 2 and 3 run 7; Tint's check is off, the kernel is still wrong
 
 // === rule off, loop from lane % 8 by 4 up to 32
+// Lanes starting at 4 or more run one iteration fewer, but only subgroups of 8 lanes or more have
+// such lanes: at 4 lanes, lane % 8 is below 4. Divergence at some sizes only is a warning naming them.
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
 diagnostic(off, chromium.subgroup_matrix_uniformity);
-//              ^ A002 'diagnostic(off, chromium.subgroup_matrix_uniformity)' hides real dive
 @group(0) @binding(0) var<storage, read_write> buf: array<f32>;
 @compute @workgroup_size(32)
 fn main(@builtin(subgroup_invocation_id) lane: u32) {
   var acc = subgroup_matrix_result<f32, 8, 8>();
   for (var i = lane % 8u; i < 32u; i += 4u) {
     acc = subgroupMatrixScalarAdd(acc, 1.0);
-//        ^ U002 'subgroupMatrixScalarAdd'
+//        ^ U002 [warning] 'subgroupMatrixScalarAdd' is called where lanes of one subgroup diverge at subgroup sizes 8, 16, 32, 64 and 128
   }
   subgroupMatrixStore<row_major>(&buf, 0u, acc, 8u);
-//                                         ^ U002 'subgroupMatrixStore' requires argument 2
+//                                         ^ U002 [warning] 'subgroupMatrixStore' requires argument 2 to be uniform, and lanes of one subgroup may hold different values: they do at subgroup sizes 8, 16
 }
-// tint: differs -- lanes starting at 4 or more run one iteration fewer; Tint's check is off, the kernel is still wrong
 
 // === rule off, loop from lane % 4 by 4 up to 32 that moves its counter
 enable subgroups;
@@ -483,3 +483,167 @@ fn main(@builtin(subgroup_invocation_id) lane: u32) {
 //                                         ^ U002 'subgroupMatrixStore' requires argument 2
 }
 // tint: differs -- the body moves the counter by the lane's number; Tint's check is off, the kernel is still wrong
+
+// === rule off, ggml's flash_attn_vec loop: start lane % nl, step nl, bound a multiple of nl
+// As in ggml's flash_attn_vec shaders: every lane starts below the step nl and runs 32 / nl iterations,
+// so the shuffle inside is reached by all lanes together, at every subgroup size.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(subgroup_invocation_id) sg_inv_id: u32) {
+  let nl = 4u;
+  let tx = sg_inv_id % nl;
+  var sum = 0.0;
+  for (var c = tx; c < 32u; c += nl) {
+    sum += subgroupShuffleDown(buf[c], 1u);
+  }
+  buf[sg_inv_id] = sum;
+}
+
+// === rule off, ggml's loop with the step computed from the subgroup size
+// nl = max(1, subgroup_size / (subgroup_size / 4)) is 4 at every size WGSL allows; lane % nl is below it.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) subgroup_size: u32) {
+  let ne = subgroup_size / 4u;
+  let nl = max(1u, subgroup_size / ne);
+  let tx = lane % nl;
+  var sum = 0.0;
+  for (var c = tx; c < 16u; c += nl) {
+    sum += subgroupShuffleDown(buf[c], nl);
+  }
+  buf[lane] = sum;
+}
+
+// === rule off, lane-strided loop by subgroup_size over a multiple of every size
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(128)
+fn main(@builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) sg_size: u32) {
+  var total = 0.0;
+  for (var i = lane; i < 256u; i += sg_size) {
+    total += subgroupAdd(buf[i]);
+  }
+  buf[lane] = total;
+}
+
+// === rule off, lane-strided loop by subgroup_size over 64 diverges at 128 lanes only
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(128)
+fn main(@builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) sg_size: u32) {
+  var total = 0.0;
+  for (var i = lane; i < 64u; i += sg_size) {
+    total += subgroupAdd(buf[i]);
+//           ^ U002 [warning] 'subgroupAdd' is called where lanes of one subgroup diverge at subgroup size 128 (the targets allow 4, 8, 16, 32, 64 and 128)
+  }
+  buf[lane] = total;
+}
+
+// === rule off, lane-strided loop by 32 diverges at 64 and 128 lanes
+// Lanes 32 and up start past the step: at 64 or 128 lanes they run one iteration fewer.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(128)
+fn main(@builtin(subgroup_invocation_id) lane: u32) {
+  var total = 0.0;
+  for (var i = lane; i < 256u; i += 32u) {
+    total += subgroupAdd(buf[i]);
+//           ^ U002 [warning] 'subgroupAdd' is called where lanes of one subgroup diverge at subgroup sizes 64 and 128
+  }
+  buf[lane] = total;
+}
+
+// === rule off, lane-strided loop whose bound is not known stays an error with the reason
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+//              ^ A002 'diagnostic(off, subgroup_uniformity)' hides real divergence
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@group(0) @binding(1) var<uniform> n: u32;
+@compute @workgroup_size(32)
+fn main(@builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) sg_size: u32) {
+  var total = 0.0;
+  for (var i = lane; i < n; i += sg_size) {
+    total += subgroupAdd(buf[i]);
+//           ^ U002 [error] 'subgroupAdd' is called where lanes of one subgroup diverge
+  }
+  buf[lane] = total;
+}
+// tint: differs -- with n = 40 at 32 lanes, lanes 0-7 run twice and the rest once; Tint's check is off, ours stays
+
+// === rule off, branch on lane < 16 splits subgroups of more than 16 lanes
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(subgroup_invocation_id) lane: u32) {
+  if lane < 16u {
+    buf[lane] = subgroupAdd(buf[lane]);
+//              ^ U002 [warning] 'subgroupAdd' is called where lanes of one subgroup diverge at subgroup sizes 32, 64 and 128
+  }
+}
+
+// === rule off, branch on local_invocation_index < 32 in a 64-invocation workgroup
+// Numbered into subgroups in order, no subgroup of 4 to 32 lanes holds invocations from both sides;
+// one of 64 or 128 lanes always does. WGSL does not promise the order.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  if (li < 32u) {
+    buf[li] = subgroupAdd(buf[li]);
+//            ^ U002 [warning] 'subgroupAdd' is called where lanes of one subgroup diverge at subgroup sizes 64 and 128, and at 4, 8, 16 and 32 if invocations are not numbered into subgroups in order
+  }
+}
+
+// === rule off, branch on local_invocation_index < 30 splits a subgroup at every size
+// 30 invocations cannot fill whole subgroups of 4 or more lanes, whatever the mapping.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+//              ^ A002 'diagnostic(off, subgroup_uniformity)' hides real divergence
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  if (li < 30u) {
+    buf[li] = subgroupAdd(buf[li]);
+//            ^ U002 [error] 'subgroupAdd' is called where lanes of one subgroup diverge
+  }
+}
+// tint: differs -- the 30 invocations on one side cannot fill whole subgroups; Tint's check is off, ours stays
+
+// === rule off, branch on local_invocation_index past the workgroup is uniform
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+  if (li < 64u) {
+    buf[li] = subgroupAdd(buf[li]);
+  }
+}
+
+// === rule off, loop stepping by an override stays an error
+// The override's default (4) is not its value: a pipeline that sets STEP = 2 gives lanes starting at
+// 2 or 3 one iteration fewer, so the trip count cannot be shown the same in every lane.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+//              ^ A002 'diagnostic(off, subgroup_uniformity)' hides real divergence
+override STEP: u32 = 4u;
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(subgroup_invocation_id) lane: u32) {
+  var s = 0.0;
+  for (var c = lane % 4u; c < 32u; c += STEP) {
+    s += subgroupShuffleDown(buf[c], 1u);
+//       ^ U002 [error] 'subgroupShuffleDown' is called where lanes of one subgroup diverge
+  }
+  buf[lane] = s;
+}
+// tint: differs -- with STEP = 2, lanes 2 and 3 of every 4 run one iteration fewer; Tint's check is off, ours stays
