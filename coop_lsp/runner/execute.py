@@ -437,7 +437,11 @@ def _visible_product(expression: str, namespace: dict):
     """(A, B) as 2-D float64 arrays where the expected expression is their matrix product (`A @ B`,
     `np.matmul(A, B)` or `np.dot(A, B)`, possibly reshaped, flattened or converted): then the runner knows
     the K an accumulator sums over and the products it sums. None for any other expression."""
+    import ast
+
     import numpy as np
+
+    from .check_expression import evaluate_check
 
     try:
         node = ast.parse(expression, mode="eval").body
@@ -455,7 +459,7 @@ def _visible_product(expression: str, namespace: dict):
     else:
         return None
     try:
-        a, b = (np.asarray(_safe_eval(ast.unparse(operand), namespace), dtype=np.float64) for operand in operands)
+        a, b = (np.asarray(evaluate_check(ast.unparse(operand), namespace), dtype=np.float64) for operand in operands)
     except (RunDescriptionError, TypeError, ValueError):
         return None
     if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
