@@ -182,11 +182,8 @@ def _variant_findings(expansion: Expansion, diagnostics: list[Diagnostic], varia
         if line in missing_lines and diagnostic.code != "T001":
             continue
         if diagnostic.code == "T001":
-            match = _UNRESOLVED.match(diagnostic.message)
-            name = match.group(1) if match else None
-            if name is not None and name not in defines and (
-                    name in expansion.macro_names or name in options.known_names
-                    or (not origins.is_identity and _MACRO_LIKE.match(name))):
+            name = _unresolved_name(diagnostic)
+            if _host_defines(name, expansion, options, defines):
                 missing_lines.add(line)
                 yield file, Diagnostic(
                     UNDEFINED_IN_VARIANT.code,
@@ -209,6 +206,19 @@ def _variant_findings(expansion: Expansion, diagnostics: list[Diagnostic], varia
             # from a missing define has no type, an array sized by it no size): only names and syntax count.
             continue
         yield file, _mapped(origins, file, span, diagnostic, data)
+
+
+def _unresolved_name(diagnostic: Diagnostic) -> str | None:
+    match = _UNRESOLVED.match(diagnostic.message) if diagnostic.code == "T001" else None
+    return match.group(1) if match else None
+
+
+def _host_defines(name: str | None, expansion: Expansion, options: TemplateOptions, defines) -> bool:
+    """Whether an unresolved name is a macro the host would define: one the template tests or defines,
+    one the configuration knows, or, in a file with directives, a name spelled like a macro."""
+    return name is not None and name not in defines and (
+        name in expansion.macro_names or name in options.known_names
+        or (not expansion.origins.is_identity and _MACRO_LIKE.match(name) is not None))
 
 
 def _mapped(origins, file: int, span: Span, diagnostic: Diagnostic, data: bytes = b"") -> Diagnostic:
@@ -243,11 +253,8 @@ def _unconfigured_findings(expansion: Expansion, diagnostics: list[Diagnostic], 
             continue  # the placeholder with no value is the finding
         file, span = origins.span(diagnostic.span)
         if diagnostic.code == "T001":
-            match = _UNRESOLVED.match(diagnostic.message)
-            name = match.group(1) if match else None
-            if name is not None and name not in defines and (
-                    name in expansion.macro_names or name in options.known_names
-                    or (not origins.is_identity and _MACRO_LIKE.match(name))):
+            name = _unresolved_name(diagnostic)
+            if _host_defines(name, expansion, options, defines):
                 missing.setdefault(name, []).append((file, span))
                 continue
             if name is not None and name in expansion.inactive_declarations:
