@@ -228,17 +228,17 @@ def test_an_include_that_climbs_out_of_the_workspace(attack, capsys):
     attack.write("shaders/k.wgsl", '#include "../../outside/secret.wgsl"\n'
                                    "@compute @workgroup_size(1) fn main() {}\n")
     code, out, err = attack.run(capsys, "--no-cache", "--output-format", "concise", "shaders/k.wgsl")
-    assert code == 1
+    assert code == 2
     [line] = [line for line in out.splitlines() if line.startswith("shaders/")]
     assert line.startswith("shaders/k.wgsl:1:")
-    assert "M001" in line and "'../../outside/secret.wgsl' leaves the workspace" in line
+    assert "M011" in line and "'../../outside/secret.wgsl' leaves the workspace" in line
     attack.assert_untouched(out, err)
 
 
 def test_an_absolute_include(attack, capsys):
     attack.write("k.wgsl", f'#include "{attack.secret}"\n@compute @workgroup_size(1) fn main() {{}}\n')
     code, out, err = attack.run(capsys, "--no-cache", "--output-format", "concise", "k.wgsl")
-    assert code == 1 and "M001" in out and "leaves the workspace" in out
+    assert code == 2 and "M011" in out and "leaves the workspace" in out
     attack.assert_untouched(out, err)
 
 
@@ -248,9 +248,9 @@ def test_a_symbolic_link_include(attack, capsys):
     attack.write("k.wgsl", '#include "common.wgsl"\n#include "lib/secret.wgsl"\n'
                            "@compute @workgroup_size(1) fn main() {}\n")
     code, out, err = attack.run(capsys, "--no-cache", "--output-format", "concise", "k.wgsl")
-    assert code == 1
+    assert code == 2
     lines = [line for line in out.splitlines() if line.startswith("k.wgsl:")]
-    assert len(lines) == 2 and all("M001" in line and "leaves the workspace" in line for line in lines)
+    assert len(lines) == 2 and all("M011" in line and "leaves the workspace" in line for line in lines)
     assert "'common.wgsl'" in lines[0] and "'lib/secret.wgsl'" in lines[1]
     attack.assert_untouched(out, err)
 
@@ -261,7 +261,7 @@ def test_an_include_folder_given_with_I_is_read(attack, capsys):
     attack.write("k.wgsl", '#include "common.wgsl"\n@compute @workgroup_size(1) fn main() { let t = TILE; }\n')
     code, out, err = main(["--no-cache", "--output-format", "concise", "-I", str(attack.outside), "k.wgsl"]), \
         *capsys.readouterr()
-    assert "M001" not in out and "leaves the workspace" not in out
+    assert "M011" not in out and "leaves the workspace" not in out
 
 
 def test_a_wesl_import_that_leaves_the_workspace(attack, capsys):
@@ -270,8 +270,8 @@ def test_a_wesl_import_that_leaves_the_workspace(attack, capsys):
                               "@compute @workgroup_size(1) fn main() { let x = secret::f(); }\n")
     attack.write("wesl.toml", '[package]\nname = "evil"\nroot = "."\n')
     code, out, err = attack.run(capsys, "--no-cache", "--output-format", "concise", "main.wesl")
-    assert code == 1
-    assert "M010" in out and "module 'super::super::outside::secret' leaves the workspace" in out
+    assert code == 2
+    assert "M011" in out and "module 'super::super::outside::secret' leaves the workspace" in out
     attack.assert_untouched(out, err)
 
 
@@ -280,7 +280,7 @@ def test_a_wesl_package_root_outside_the_workspace(attack, capsys):
     attack.write("wesl.toml", '[package]\nname = "evil"\nroot = "../outside"\n')
     attack.write("main.wesl", "import package::secret;\n@compute @workgroup_size(1) fn main() {}\n")
     code, out, err = attack.run(capsys, "--no-cache", "--output-format", "concise", "main.wesl")
-    assert code == 1 and "M010" in out and "leaves the workspace" in out
+    assert code == 2 and "M011" in out and "leaves the workspace" in out
     attack.assert_untouched(out, err)
 
 
@@ -311,7 +311,7 @@ def test_in_the_editor_a_refused_include_is_an_error_diagnostic(attack):
     path = attack.write("k.wgsl", '#include "../outside/secret.wgsl"\n@compute @workgroup_size(1) fn main() {}\n')
     # The server's file cache knows the workspace folders (not the server's current folder).
     lint = lint_template(path, path.read_bytes(), TemplateOptions(), cache=FileCache(workspace=(attack.repo,)))
-    [refused] = [d for d in lint.main if d.code == "M001"]
+    [refused] = [d for d in lint.main if d.code == "M011"]
     assert refused.severity == Severity.ERROR and "leaves the workspace" in refused.message
     assert SECRET not in " ".join(d.message for d in lint.main)
 

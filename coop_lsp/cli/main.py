@@ -28,6 +28,7 @@ from ..core.text import SourceText, Span
 from ..lint.config import DIALECTS, ConfigError, ConfigFinder, Settings, codes_of, targets_of, with_command_line
 from ..lint.fixes import fix_until_stable
 from ..source.hosts import language_of
+from ..source.rules import PATH_OUTSIDE_WORKSPACE
 from ..lint.rules import INTERNAL_ERROR
 from . import render
 from .cache import ResultCache, cache_root
@@ -584,7 +585,9 @@ def _finish(args, reports: list[render.FileReport], diffs: list[str], fixed_stdi
     finally:
         if args.output_file:
             stream.close()
-    if errors:
+    # A path refused for leaving the workspace is an error of the input, like a broken configuration:
+    # the lint of that file is partial, so no run may pass on it, --exit-zero or not.
+    if errors or any(d.code == PATH_OUTSIDE_WORKSPACE.code for r in linted for d in r.diagnostics):
         return EXIT_ERROR
     return EXIT_FINDINGS if findings and not args.exit_zero else EXIT_CLEAN
 

@@ -15,7 +15,7 @@ from . import wesl
 from .expansion import Link
 from .origin import Piece
 from .output import Output
-from .rules import BAD_DIRECTIVE, UNRESOLVED_IMPORT
+from .rules import BAD_DIRECTIVE, PATH_OUTSIDE_WORKSPACE, UNRESOLVED_IMPORT
 
 # `#import a::b`, `#import a::b as c`, `#import a::b::{x, y}`, and the older `#import a::b x, y`.
 _NAGA_IMPORT_ITEMS = re.compile(r"^([\w:\"./-]+?)(?:::\{([^}]*)\}|\s+as\s+(\w+)|\s+(\w+(?:\s*,?\s*\w+)*))?\s*$")
@@ -128,7 +128,7 @@ class ModuleImports:
                 continue
             module_file, item = target
             if not self.inside(module_file):
-                self._problem(file, span, UNRESOLVED_IMPORT.code,
+                self._problem(file, span, PATH_OUTSIDE_WORKSPACE.code,
                               self.outside_message(f"module '{'::'.join(segments)}'"))
                 continue
             self.aliases[alias] = "::".join(segments)
@@ -155,7 +155,7 @@ class ModuleImports:
         if target is None:
             return path.rsplit("::", 1)[-1]
         if not self.inside(target[0]):
-            self._problem(file, span, UNRESOLVED_IMPORT.code, self.outside_message(f"module '{module}'"))
+            self._problem(file, span, PATH_OUTSIDE_WORKSPACE.code, self.outside_message(f"module '{module}'"))
             return path.rsplit("::", 1)[-1]
         if target[0].resolve() not in self.modules_loaded:
             self.pending_modules.append((target[0], file, span))

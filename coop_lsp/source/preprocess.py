@@ -21,8 +21,8 @@ from .files import FileCache, TemplateFile
 from .modules import ModuleImports
 from .origin import OriginMap
 from .output import MAX_OUTPUT_BYTES, Output, TooLarge
-from .rules import (BAD_DIRECTIVE, INCLUDE_CYCLE, MISSING_INCLUDE, PLACEHOLDER_WITHOUT_VALUE, RECURSIVE_MACRO,
-                    UNBALANCED_CONDITIONAL)
+from .rules import (BAD_DIRECTIVE, INCLUDE_CYCLE, MISSING_INCLUDE, PATH_OUTSIDE_WORKSPACE, PLACEHOLDER_WITHOUT_VALUE,
+                    RECURSIVE_MACRO, UNBALANCED_CONDITIONAL)
 from . import wesl
 
 __all__ = ["Expansion", "Link", "MacroUse", "Problem", "expand", "is_template"]
@@ -382,7 +382,7 @@ class _Expander(ModuleImports):
                 found = included
                 break
         if found is None and outside is not None:
-            self._problem(file, name_span, MISSING_INCLUDE.code, self.outside_message(f"'{name}'"))
+            self._problem(file, name_span, PATH_OUTSIDE_WORKSPACE.code, self.outside_message(f"'{name}'"))
             self.out.generated(file, b"\n", Span(end, end))
             return
         if found is None:

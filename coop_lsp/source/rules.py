@@ -84,3 +84,15 @@ UNRESOLVED_IMPORT = register(Rule(
                 "listed in wesl.toml. naga_oil resolves `#import a::b` from files that declare "
                 "`#define_import_path a::b` in the include directories.",
 ))
+PATH_OUTSIDE_WORKSPACE = register(Rule(
+    code="M011", name="path_outside_workspace", severity=Severity.ERROR, layer="source", suppressible=False,
+    summary="An `#include`, naga_oil `#import` or WESL `import` that reaches outside the workspace; it is not read.",
+    explanation="A repository someone else wrote must not make coop-lint read files elsewhere on the machine "
+                "(and echo them in findings). Includes and imports are read only inside the workspace (the "
+                "current folder in the CLI, the workspace folders in the editor) and the include folders given "
+                "with `-I`; a path that leaves them through `..`, an absolute path or a symbolic link is refused "
+                "before anything is read. `coop-lint` exits 2 when it refuses one, as for a configuration error. "
+                "See SECURITY.md.",
+    example='#include "../../../home/me/.ssh/config"',
+    fix="Keep the shared files inside the repository, or name their folder explicitly with `-I DIR`.",
+))
