@@ -1,7 +1,12 @@
-// The gpuweb proposal's spelling (enable subgroup_matrix;, seed 003): Tint's
-// type names, the bool majorness argument as the only load/store form (so no
-// deprecation warning), stores and loads in storage or workgroup memory.
-// Tint does not accept `enable subgroup_matrix;` yet ("expected extension").
+// The gpuweb proposal's spelling (enable subgroup_matrix;, seed 003, updated to
+// the draft of proposals/subgroup-matrix.md at gpuweb da251f9): Tint's type
+// names; since #6275 the majorness is a template enumerant (`row_major`,
+// `col_major`) and the bool argument is gone; stride counts array elements;
+// stores and loads in storage or workgroup memory.
+// Tint does not accept `enable subgroup_matrix;` yet ("expected extension"),
+// so no case here has a compiler's verdict: each rule cites the draft's
+// section, and the same rule's Tint-dialect case in chromium_matrix.wgsl is
+// checked against the pinned Tint.
 
 // === naive kernel in the proposal's spelling
 enable f16;
@@ -13,31 +18,31 @@ enable subgroup_matrix;
 fn main(@builtin(workgroup_id) wg: vec3<u32>) {
   var acc = subgroup_matrix_result<f32, 16, 16>();
   for (var k = 0u; k < 1024u; k += 16u) {
-    let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&a, wg.y * 16384u + k, false, 1024u);
-    let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>>(&b, k * 1024u + wg.x * 16u, false, 1024u);
+    let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, wg.y * 16384u + k, 1024u);
+    let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&b, k * 1024u + wg.x * 16u, 1024u);
     acc = subgroupMatrixMultiplyAccumulate(l, r, acc);
   }
-  subgroupMatrixStore(&c, wg.y * 16384u + wg.x * 16u, acc, false, 1024u);
+  subgroupMatrixStore<row_major>(&c, wg.y * 16384u + wg.x * 16u, acc, 1024u);
 }
 // tint: skip -- standard dialect; Tint rejects 'enable subgroup_matrix;'
 
-// === the bool form is not deprecated here
+// === majorness as a template enumerant (#6275)
+enable subgroup_matrix;
+var<workgroup> tile: array<f32, 64>;
+fn f() {
+  let m = subgroupMatrixLoad<subgroup_matrix_result<f32, 8, 8>, col_major>(&tile, 0u, 8u);
+  subgroupMatrixStore<col_major>(&tile, 0u, m, 8u);
+}
+// tint: skip -- standard dialect
+
+// === the bool majorness argument is gone (#6275)
 enable subgroup_matrix;
 var<workgroup> tile: array<f32, 64>;
 fn f() {
   let m = subgroupMatrixLoad<subgroup_matrix_result<f32, 8, 8>>(&tile, 0u, true, 8u);
-  subgroupMatrixStore(&tile, 0u, m, true, 8u);
+//        ^ T004 subgroupMatrixLoad
 }
-// tint: skip -- standard dialect
-
-// === col_major must be a constant
-enable subgroup_matrix;
-var<workgroup> tile: array<f32, 64>;
-fn f(col: bool) {
-  let m = subgroupMatrixLoad<subgroup_matrix_result<f32, 8, 8>>(&tile, 0u, col, 8u);
-//                                                                         ^ T014 const-expression
-}
-// tint: skip -- standard dialect
+// tint: skip -- standard dialect; the draft's only overload is subgroupMatrixLoad<T, Majorness>(p, offset, stride)
 
 // === types need the enable
 fn f() {
@@ -83,8 +88,8 @@ var<private> m: subgroup_matrix_result<f32, 8, 8>;
 enable subgroup_matrix;
 var<private> scratch: array<f32, 64>;
 fn f() {
-  let m = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>>(&scratch, 0u, false, 8u);
-//                                                            ^ T008 'private'
+  let m = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, row_major>(&scratch, 0u, 8u);
+//                                                                       ^ T008 'private'
 }
 // tint: skip -- standard dialect
 
@@ -92,8 +97,8 @@ fn f() {
 enable subgroup_matrix;
 @group(0) @binding(0) var<storage, read> out: array<f32>;
 fn f() {
-  subgroupMatrixStore(&out, 0u, subgroup_matrix_result<f32, 8, 8>(), false, 8u);
-//                    ^ T008 read
+  subgroupMatrixStore<row_major>(&out, 0u, subgroup_matrix_result<f32, 8, 8>(), 8u);
+//                               ^ T008 read
 }
 // tint: skip -- standard dialect
 
@@ -121,11 +126,11 @@ enable chromium_experimental_subgroup_matrix;
 //     ^ T011 'chromium_experimental_subgroup_matrix'
 // tint: skip -- standard dialect
 
-// === column-major load with a constant
+// === column-major load from a storage array
 enable subgroup_matrix;
-const COL_MAJOR = true;
 @group(0) @binding(0) var<storage, read> a: array<f32>;
 fn f() -> subgroup_matrix_left<f32, 8, 8> {
-  return subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>>(&a, 0u, COL_MAJOR, 8u);
+  return subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, col_major>(&a, 0u, 8u);
 }
 // tint: skip -- standard dialect
+
