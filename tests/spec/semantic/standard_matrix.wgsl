@@ -134,3 +134,79 @@ fn f() -> subgroup_matrix_left<f32, 8, 8> {
 }
 // tint: skip -- standard dialect
 
+// --- The draft's rules (gpuweb proposals/subgroup-matrix.md at da251f9). Tint
+// implements the same rules for its own dialect; the matching cases in
+// chromium_matrix.wgsl carry Tint's verdicts.
+
+// === enable subgroup_matrix brings the subgroup builtins (#6366)
+enable subgroup_matrix;
+@compute @workgroup_size(32)
+fn main(@builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) size: u32) {
+  let top = subgroupMax(lane);
+  let all = subgroupAll(top < size);
+}
+// tint: skip -- standard dialect; the draft, "Enable Extension": "Automatically enables `subgroups` extension."
+
+// === arrays of vectors hold matrix elements (#6345)
+enable f16;
+enable subgroup_matrix;
+var<workgroup> tile: array<vec4<u32>, 32>;
+fn f() {
+  let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>, row_major>(&tile, 0u, 2u);
+  subgroupMatrixStore<col_major>(&tile, 0u, m, 2u);
+}
+// tint: skip -- standard dialect; the draft, "Load/Store functions": SA is a scalar or vector numeric type
+
+// === array elements narrower than the matrix element (#6365)
+enable f16;
+enable subgroup_matrix;
+var<workgroup> tile: array<f16, 128>;
+fn f() {
+  let m = subgroupMatrixLoad<subgroup_matrix_result<f32, 8, 8>, row_major>(&tile, 0u, 16u);
+//                                                                         ^ T008 the stride of the array (2 bytes) must be greater than or equal to the matrix element size (4 bytes)
+}
+// tint: skip -- standard dialect; the draft, "Load/Store functions": "StrideOf(A) must be greater than or equal to SizeOf(C)"
+
+// === a constant stride shorter than a row is a shader-creation error (#6275)
+enable subgroup_matrix;
+var<workgroup> tile: array<f32, 64>;
+fn f() {
+  let m = subgroupMatrixLoad<subgroup_matrix_result<f32, 8, 8>, row_major>(&tile, 0u, 4u);
+//                                                                                    ^ T009 stride 4 (16 bytes) is less than one matrix row
+}
+// tint: skip -- standard dialect; the draft, "Load/Store functions": stride * StrideOf(A) < MinorSize(T, Majorness) * SizeOf(C) with a const-expression stride
+
+// === column major: the stride covers a column (#6275)
+enable subgroup_matrix;
+var<workgroup> tile: array<f32, 128>;
+fn f() {
+  subgroupMatrixStore<col_major>(&tile, 0u, subgroup_matrix_left<f32, 8, 16>(), 8u);
+//                                                                              ^ T009 column
+}
+// tint: skip -- standard dialect; the draft, "Load/Store functions": MinorSize is the row count for col_major
+
+// === a run-time stride is a dynamic error, not a compile-time one (#6275)
+enable subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+fn f(stride: u32) -> subgroup_matrix_left<f32, 8, 8> {
+  return subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, row_major>(&a, 0u, stride);
+}
+// tint: skip -- standard dialect; the draft, "Load/Store functions": "It is a dynamic error otherwise"
+
+// === a fixed-size array smaller than the matrix (MinStorageSize, #6310 / #6334)
+enable subgroup_matrix;
+var<workgroup> tile: array<f32, 32>;
+fn f() {
+  subgroupMatrixStore<row_major>(&tile, 0u, subgroup_matrix_result<f32, 8, 8>(), 8u);
+//                               ^ T016 needs 256 bytes
+}
+// tint: skip -- standard dialect; the draft, "Load/Store functions": MinStorageSize(T) = M * N * SizeOf(C) bytes, "for workgroup variables it is the size of the variable"
+
+// === a constant offset past the end of a fixed-size array (#6275)
+enable subgroup_matrix;
+var<workgroup> tile: array<f32, 64>;
+fn f() {
+  subgroupMatrixStore<col_major>(&tile, 60u, subgroup_matrix_result<f32, 8, 8>(), 8u);
+//                               ^ T016 needs 496 bytes
+}
+// tint: skip -- standard dialect; the draft, "Load/Store functions": offset + stride * (MajorSize - 1) ... > N * StrideOf(A) with const N and offset
