@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from coop_lsp.core.diagnostic import Severity
 from coop_lsp.devices.live import run_query
 from coop_lsp.devices.profiles import ProfileError, load_profile, parse_profile, resolve_targets, shipped_profiles
 from coop_lsp.lint import lint_source
@@ -140,3 +141,17 @@ def test_the_cli_lists_profiles_and_checks_targets(tmp_path, capsys):
     assert main(["--no-source", "-q", "--target", "nvidia-h100", str(kernel)]) == 0
     assert main(["--no-source", "-q", "--target", "apple-m", str(kernel)]) == 1
     assert "D001" in capsys.readouterr().out
+
+
+def test_a_partial_subgroup_is_an_error_in_the_standard_dialect():
+    # The gpuweb draft (proposals/subgroup-matrix.md, "Attributes"): workgroup_size.x must be a multiple of
+    # the adapter's subgroupMaxSize in a shader that uses subgroup matrices, or pipeline creation fails.
+    text = KERNEL.format(x=48, n=16).replace("chromium_experimental_subgroup_matrix", "subgroup_matrix")
+    result = lint_source(text, targets=("nvidia-h100",))
+    partial = [d for d in result.diagnostics if d.code == "D002"]
+    assert len(partial) == 1 and partial[0].severity == Severity.ERROR
+    assert "48 is not a multiple of the maximum subgroup size 32" in partial[0].message
+    assert "pipeline-creation error" in partial[0].message
+    assert [d.code for d in lint_source(KERNEL.format(x=64, n=16).replace(
+        "chromium_experimental_subgroup_matrix", "subgroup_matrix"), targets=("nvidia-h100",)).diagnostics
+        if d.code == "D002"] == []

@@ -18,7 +18,7 @@ from ..core.rules import Rule, register
 from ..core.text import SourceText, Span
 from ..devices.profiles import MatrixConfig, Profile, shipped_profiles
 from ..semantic import types as t
-from ..semantic.builtins.language import DIALECTS_BY_PRECEDENCE, ENABLE_FEATURES, MULTIPLY, matrix_builtin_names
+from ..semantic.builtins.language import DIALECT, DIALECTS_BY_PRECEDENCE, ENABLE_FEATURES, MULTIPLY, matrix_builtin_names
 from ..semantic.model import SemanticModel
 
 UNSUPPORTED_CONFIG = register(Rule(
@@ -31,6 +31,9 @@ UNSUPPORTED_CONFIG = register(Rule(
             "b: subgroup_matrix_right<f16, 12, 16> -> N = 12 exists nowhere",
     fix="Change the tile shape to one the message lists, or drop the target.",
 ))
+
+# The gpuweb draft's dialect, whose rules are the draft's (a partial subgroup is an error there).
+_STANDARD = DIALECT["standard"].name
 
 WORKGROUP_SUBGROUPS = register(Rule(
     code="D002", name="partial_subgroup", severity=Severity.WARNING, layer="analysis",
@@ -124,7 +127,7 @@ def _check_target(root, source, model, target: Profile, uses: list[MatrixUse], d
                               f"'{use.builtin}' with {use.describe()} is not offered by {target.label}; nearest: "
                               f"{listed}{hint}", use.span))
     if dialect is not None:
-        out.extend(_workgroup_sizes(root, source, model, target))
+        out.extend(_workgroup_sizes(root, source, model, target, dialect))
     return out
 
 
@@ -222,7 +225,8 @@ def _enable_span(root: ts.Node, source: SourceText, extension: str) -> Span:
     return Span(0, 0)
 
 
-def _workgroup_sizes(root: ts.Node, source: SourceText, model: SemanticModel, target: Profile) -> list[Diagnostic]:
+def _workgroup_sizes(root: ts.Node, source: SourceText, model: SemanticModel, target: Profile,
+                     dialect: str | None = None) -> list[Diagnostic]:
     out = []
     for function in root.named_children:
         if function.type != "function_declaration":
@@ -236,10 +240,20 @@ def _workgroup_sizes(root: ts.Node, source: SourceText, model: SemanticModel, ta
         first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
         x = _constant(first, source, model)
         if x is not None and x % target.subgroup_max != 0:
+            span = Span(first.start_byte, first.end_byte)
+            if dialect == _STANDARD:
+                # The draft makes this a pipeline-creation error for any shader that uses subgroup matrices
+                # (proposals/subgroup-matrix.md, "Attributes"), against the adapter's subgroupMaxSize.
+                out.append(Diagnostic(WORKGROUP_SUBGROUPS.code,
+                                      f"workgroup_size x = {x} is not a multiple of the maximum subgroup size "
+                                      f"{target.subgroup_max} on {target.label}: the subgroup_matrix proposal "
+                                      "makes that a pipeline-creation error (gpuweb proposals/subgroup-matrix.md, "
+                                      "Attributes)", span, Severity.ERROR))
+                continue
             out.append(Diagnostic(WORKGROUP_SUBGROUPS.code,
                                   f"workgroup_size x = {x} is not a multiple of the subgroup size "
                                   f"{target.subgroup_max} on {target.label}: the last subgroup is partial, and "
-                                  "matrix operations need full subgroups", Span(first.start_byte, first.end_byte)))
+                                  "matrix operations need full subgroups", span))
     return out
 
 
