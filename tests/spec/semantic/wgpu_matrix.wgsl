@@ -1,7 +1,9 @@
 // naga's cooperative matrices (enable wgpu_cooperative_matrix): coop_mat8x8
 // and coop_mat16x16 with a role A, B or C; coopLoad/coopStore (column-major),
 // coopLoadT/coopStoreT (row-major), coopMultiplyAdd, the zero constructor.
-// Tint does not know this dialect; every case is checked with naga 29.0.4.
+// Tint does not know this dialect; every case is checked with the pinned naga
+// (naga-cli 30.0.1, whose cooperative matrices are those of 29.0.4, the naga
+// of wgpu-native 29 that the runner uses: both give every case here the same verdict).
 
 // === naive f16 GEMM tile
 enable f16;
