@@ -40,7 +40,9 @@ enable subgroup_matrix;
 var<workgroup> tile: array<f32, 64>;
 fn f() {
   let m = subgroupMatrixLoad<subgroup_matrix_result<f32, 8, 8>>(&tile, 0u, true, 8u);
-//        ^ T004 subgroupMatrixLoad
+//                                                                         ^ T004 takes the majorness as a template argument, not a bool (gpuweb #6275)
+  subgroupMatrixStore(&tile, 0u, subgroup_matrix_result<f32, 8, 8>(), false, 8u);
+//                                                                    ^ T004 write 'subgroupMatrixStore<row_major>(p, offset, value, stride)'
 }
 // tint: skip -- standard dialect; the draft's only overload is subgroupMatrixLoad<T, Majorness>(p, offset, stride)
 
@@ -210,3 +212,12 @@ fn f() {
 //                               ^ T016 needs 496 bytes
 }
 // tint: skip -- standard dialect; the draft, "Load/Store functions": offset + stride * (MajorSize - 1) ... > N * StrideOf(A) with const N and offset
+
+// === the majorness template argument is row_major or col_major (#6275)
+enable subgroup_matrix;
+var<workgroup> tile: array<f32, 64>;
+fn f() {
+  subgroupMatrixStore<read>(&tile, 0u, subgroup_matrix_result<f32, 8, 8>(), 8u);
+//                    ^ T003 'row_major' or 'col_major'
+}
+// tint: skip -- standard dialect; the draft, "Predeclared Enumerants": Majorness is col_major or row_major (Tint, in its own dialect: "Unexpected template kind" at the same place)
