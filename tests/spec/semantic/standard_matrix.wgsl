@@ -221,3 +221,24 @@ fn f() {
 //                    ^ T003 'row_major' or 'col_major'
 }
 // tint: skip -- standard dialect; the draft, "Predeclared Enumerants": Majorness is col_major or row_major (Tint, in its own dialect: "Unexpected template kind" at the same place)
+
+// === an override stride whose default is shorter than a row (#6275)
+enable subgroup_matrix;
+override S: u32 = 4u;
+var<workgroup> tile: array<f32, 64>;
+@compute @workgroup_size(32) fn main() {
+  let m = subgroupMatrixLoad<subgroup_matrix_result<f32, 8, 8>, row_major>(&tile, 0u, S);
+//                                                                                    ^ T009 [warning] a pipeline must set S to at least 8
+}
+// tint: skip -- standard dialect; the draft, "Load/Store functions": a pipeline-creation error if stride is an override-expression (a warning here: the pipeline may set S)
+
+// === an override stride with a long enough default, or none (#6275)
+enable subgroup_matrix;
+override S: u32 = 8u;
+override T: u32;
+var<workgroup> tile: array<f32, 64>;
+@compute @workgroup_size(32) fn main() {
+  let m = subgroupMatrixLoad<subgroup_matrix_result<f32, 8, 8>, row_major>(&tile, 0u, S);
+  subgroupMatrixStore<col_major>(&tile, 0u, m, T);
+}
+// tint: skip -- standard dialect
