@@ -17,13 +17,10 @@ from .builtins.matrix import array_element_bytes
 from .matrix_calls import explain_matrix_call
 from .builtins.signature import match_call, parameter_types
 from .builtins.core import DIALECT_ONLY_FUNCTIONS
-from .builtins.language import DIALECT, LOAD, STORE, matrix_builtin_names
+from .builtins.language import LOAD, STORE, matrix_builtin_names
 from .context import CORE_TABLE
 from .model import Symbol
 from .typenames import TEMPLATE_ENUMERANTS, is_type_name
-
-# The gpuweb draft's dialect: its pipeline-creation rules are checked against override defaults.
-_STANDARD = DIALECT["standard"].name
 
 _SWIZZLE_SETS = ("xyzw", "rgba")
 # The matrix loads and stores whose strides and extents are checked beyond their overloads, by compiler.
@@ -705,7 +702,7 @@ class ExpressionChecker:
         stride = args[-1].value
         pointer = args[0].type
         if stride is None and match.bindings.get("L") is not None:
-            self._overridden_stride(matrix, col_major, pointer, args[-1], stride_node)
+            self._overridden_stride(name, matrix, col_major, pointer, args[-1], stride_node)
         element_bytes = array_element_bytes(pointer.store.element) if isinstance(pointer, t.Pointer) and \
             isinstance(pointer.store, t.Array) else None
         if element_bytes is not None:
@@ -724,13 +721,14 @@ class ExpressionChecker:
                                     f"{lines} ({count} x {matrix.element.byte_size} = {needed} bytes); "
                                     f"{lines}s would overlap", self.ctx.span(stride_node))
 
-    def _overridden_stride(self, matrix: t.CoopMatrix, col_major: bool, pointer, stride, node) -> bool:
-        """A stride that is an override whose default is too short. The subgroup_matrix draft makes that a
-        pipeline-creation error (#6275); the pipeline may set the override, so it is a warning naming the
-        least value that works. Only the standard dialect: Tint's pipeline-time check is not measured here."""
+    def _overridden_stride(self, name: str, matrix: t.CoopMatrix, col_major: bool, pointer, stride, node) -> bool:
+        """A stride that is an override whose default is too short: Dawn refuses such a pipeline (measured on
+        wgpudawn 0.32: 'subgroupMatrixLoad stride (16 bytes) must be greater or equal to 32 bytes'), and the
+        subgroup_matrix draft makes it a pipeline-creation error (#6275). The pipeline may set the override,
+        so it is a warning naming the least value that works."""
         symbol = stride.symbol
-        if not stride.override or symbol is None or symbol.kind != "override" or self.ctx.enabled_dialect() != \
-                _STANDARD or not isinstance(symbol.default, int) or isinstance(symbol.default, bool):
+        if not stride.override or symbol is None or symbol.kind != "override" \
+                or not isinstance(symbol.default, int) or isinstance(symbol.default, bool):
             return False
         if not isinstance(pointer, t.Pointer) or not isinstance(pointer.store, t.Array):
             return False
@@ -741,11 +739,11 @@ class ExpressionChecker:
             return False
         lines = "column" if col_major else "row"
         least = -(-needed // element_bytes)
-        self.ctx.report("T009", f"with the default {symbol.name} = {symbol.default} ({symbol.default * element_bytes} "
-                                f"bytes) the stride is less than one matrix {lines} ({needed} bytes): the "
-                                "subgroup_matrix draft makes that a pipeline-creation error (gpuweb #6275); a "
-                                f"pipeline must set {symbol.name} to at least {least}", self.ctx.span(node),
-                        severity=Severity.WARNING)
+        self.ctx.report("T009", f"with the default {symbol.name} = {symbol.default}, the {name} stride "
+                                f"({symbol.default * element_bytes} bytes) must be greater or equal to {needed} bytes "
+                                f"(one matrix {lines}): pipeline creation fails unless it sets {symbol.name} to at "
+                                "least " f"{least} (Dawn; the subgroup_matrix draft, gpuweb #6275)",
+                        self.ctx.span(node), severity=Severity.WARNING)
         return True
 
     def _matrix_extent(self, matrix: t.CoopMatrix, col_major: bool, array: t.Array, slot: int, args,

@@ -228,9 +228,9 @@ override S: u32 = 4u;
 var<workgroup> tile: array<f32, 64>;
 @compute @workgroup_size(32) fn main() {
   let m = subgroupMatrixLoad<subgroup_matrix_result<f32, 8, 8>, row_major>(&tile, 0u, S);
-//                                                                                    ^ T009 [warning] a pipeline must set S to at least 8
+//                                                                                    ^ T009 [warning] pipeline creation fails unless it sets S to at least 8
 }
-// tint: skip -- standard dialect; the draft, "Load/Store functions": a pipeline-creation error if stride is an override-expression (a warning here: the pipeline may set S)
+// tint: skip -- standard dialect; the draft, "Load/Store functions": a pipeline-creation error if stride is an override-expression (a warning here: the pipeline may set S); Dawn does the same in its dialect (chromium_matrix.wgsl)
 
 // === an override stride with a long enough default, or none (#6275)
 enable subgroup_matrix;
