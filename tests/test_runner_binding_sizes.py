@@ -50,8 +50,10 @@ def test_a_buffer_below_the_minimum_binding_size_is_refused_with_both_sizes(enab
     with pytest.raises(RunDescriptionError) as info:
         _inputs(parse_run_description(DESCRIPTION.format(a=255, c=128)), module)
     message = str(info.value)
-    assert message.startswith("binding[0].size: 'a' gets 510 bytes (255 x f16)")
-    assert "needs at least 512 bytes (16 x 16 x 2)" in message and "#6310" in message
+    # Dawn: "Binding size (256) of [Buffer (unlabeled)] is smaller than the minimum binding size (512)".
+    assert message.startswith("binding[0].size: the binding size of 'a' (510 bytes: 255 x f16) is smaller than "
+                              "the minimum binding size (512)")
+    assert "16x16 f16 matrix, 16 x 16 x 2 bytes" in message and "#6310" in message
 
 
 def test_a_buffer_of_exactly_the_minimum_size_runs():
@@ -62,5 +64,5 @@ def test_a_buffer_of_exactly_the_minimum_size_runs():
 
 def test_the_result_buffer_is_checked_too():
     module = load_kernel(KERNEL.format(enable="chromium_experimental_subgroup_matrix"))
-    with pytest.raises(RunDescriptionError, match=r"binding\[1\]\.size: 'c' gets 508 bytes .* 512 bytes"):
+    with pytest.raises(RunDescriptionError, match=r"binding\[1\]\.size: the binding size of 'c' \(508 bytes.*minimum binding size \(512\)"):
         _inputs(parse_run_description(DESCRIPTION.format(a=256, c=127)), module)

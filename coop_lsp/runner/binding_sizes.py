@@ -4,10 +4,11 @@ The gpuweb subgroup-matrix draft (proposals/subgroup-matrix.md, "Load/Store
 functions" and "Validation"; gpuweb #6310 and #6334) requires the array a
 load or store points into to hold at least MinStorageSize(T) = M x N x
 SizeOf(C) bytes, M x N the matrix's rows and columns and C its component
-type; for a storage buffer this is a minimum binding size. A smaller buffer
-only ever gives wrong results (bounds checks clamp the access, or without
-them it reads past the end), so the runner refuses such a run description
-before anything runs, naming both sizes.
+type; for a storage buffer this is a minimum binding size. Dawn enforces it
+for its own dialect (wgpudawn 0.32: "Binding size (256) of [Buffer] is
+smaller than the minimum binding size (512)" for a 16x16 f16 load), so the
+runner refuses such a run description before anything runs, naming both
+sizes, for Tint's and the proposal's kernels alike.
 
 Only Tint's and the proposal's whole-array pointers (`&A`) are read here:
 naga's loads take a pointer to one element (`&a[i]`), which the draft's rule

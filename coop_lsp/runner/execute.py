@@ -299,11 +299,12 @@ def _refuse_small_matrix_buffers(desc: RunDescription, module: KernelModule) -> 
     for access, have in too_small(module, sizes):
         b = next(b for b in desc.bindings if (b.group, b.binding) == (access.group, access.binding))
         m = access.matrix
+        # Dawn's wording (wgpudawn 0.32 refuses the bind group), with where the size comes from.
         raise RunDescriptionError(
-            f"{b.key}.size: '{access.variable}' gets {have} bytes ({b.size} x {b.type}), but the {access.call} on "
-            f"line {access.line} moves a {m.rows}x{m.columns} {m.element.describe()} matrix, which needs at least "
-            f"{access.bytes} bytes ({m.rows} x {m.columns} x {m.element.byte_size}): the minimum binding size of "
-            "the subgroup-matrix proposal (gpuweb #6310, #6334); make the buffer at least that large")
+            f"{b.key}.size: the binding size of '{access.variable}' ({have} bytes: {b.size} x {b.type}) is smaller "
+            f"than the minimum binding size ({access.bytes}): the {access.call} on line {access.line} moves a "
+            f"{m.rows}x{m.columns} {m.element.describe()} matrix, {m.rows} x {m.columns} x {m.element.byte_size} "
+            "bytes (Dawn refuses the bind group; gpuweb #6310, #6334); make the buffer at least that large")
 
 
 def _struct_input(b, decl):
