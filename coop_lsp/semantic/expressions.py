@@ -590,7 +590,10 @@ class ExpressionChecker:
             explained = explain_matrix_call(name, template_args, template_nodes, args, arg_nodes, dialect)
             if explained is not None:
                 code, message, where = explained
-                ctx.report(code, f"'{name}': {message}", ctx.span(where))
+                # The draft's dialect has no bool form (gpuweb #6275): the same rewrite as Tint's deprecation fix.
+                fixes = (self._majorness_fix(node, name, template, arg_nodes, args, len(args) - 2)
+                         if code == "T004" and len(args) > 1 and where is arg_nodes[-2] else ())
+                ctx.report(code, f"'{name}': {message}", ctx.span(where), fixes=fixes)
                 return ERROR
         if not matches:
             given = ", ".join(a.type.describe() for a in args)
@@ -637,22 +640,27 @@ class ExpressionChecker:
                      override=constant or all(a.override for a in args) and builtin.category not in
                      _RUNTIME_ONLY_CATEGORIES)
 
+    def _majorness_fix(self, node, name, template, arg_nodes, args, bool_index: int) -> tuple[Fix, ...]:
+        """Rewrite a bool-majorness load/store to the template form, when the bool is constant."""
+        ctx = self.ctx
+        flag = args[bool_index].value if bool_index < len(args) else None
+        if not isinstance(flag, bool):
+            return ()
+        majorness = "col_major" if flag else "row_major"
+        arg_texts = [ctx.text(a) for a in arg_nodes]
+        del arg_texts[bool_index]
+        if name == "subgroupMatrixLoad" and template is not None and template.named_children:
+            head = f"{name}<{ctx.text(template.named_children[0])}, {majorness}>"
+        else:
+            head = f"{name}<{majorness}>"
+        replacement = f"{head}({', '.join(arg_texts)})"
+        return (Fix(f"Rewrite as '{head}(...)'", (Edit(Span(node.start_byte, node.end_byte), replacement),)),)
+
     def _deprecated(self, node, name_node, name, builtin, template, arg_nodes, args) -> None:
         """The bool-majorness load/store: a warning, and a fix when the bool is constant."""
         ctx = self.ctx
         bool_index = _col_major_index(o for o in builtin.overloads if o.deprecated)
-        flag = args[bool_index].value if bool_index < len(args) else None
-        fixes: tuple[Fix, ...] = ()
-        if isinstance(flag, bool):
-            majorness = "col_major" if flag else "row_major"
-            arg_texts = [ctx.text(a) for a in arg_nodes]
-            del arg_texts[bool_index]
-            if name == "subgroupMatrixLoad" and template is not None and template.named_children:
-                head = f"{name}<{ctx.text(template.named_children[0])}, {majorness}>"
-            else:
-                head = f"{name}<{majorness}>"
-            replacement = f"{head}({', '.join(arg_texts)})"
-            fixes = (Fix(f"Rewrite as '{head}(...)'", (Edit(Span(node.start_byte, node.end_byte), replacement),)),)
+        fixes = self._majorness_fix(node, name, template, arg_nodes, args, bool_index)
         ctx.report("T012", f"use of deprecated builtin: pass the majorness as a template argument "
                            f"('{name}<..., row_major>' or 'col_major') instead of a bool", ctx.span(name_node),
                    fixes=fixes)
