@@ -52,7 +52,7 @@ def pytest_terminal_summary(terminalreporter):
 
 @pytest.fixture(scope="session")
 def naga():
-    """The pinned naga-cli (29.0.4, built into .tools by ./dev test); tests that need it skip without it."""
+    """The pinned naga-cli (30.0.1, built into .tools by ./dev test); tests that need it skip without it."""
     from coop_lsp.devices.naga import NagaOracle, naga_available
 
     if not naga_available():
@@ -63,7 +63,7 @@ def naga():
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "naga: asks the real naga (naga-cli 29.0.4 from .tools/bin)")
+    config.addinivalue_line("markers", "naga: asks the real naga (naga-cli 30.0.1 from .tools/bin)")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from coop_lsp.core.diagnostic import Severity
 from coop_lsp.devices.live import run_query
 from coop_lsp.devices.profiles import ProfileError, load_profile, parse_profile, resolve_targets, shipped_profiles
 from coop_lsp.lint import lint_source
@@ -81,9 +82,12 @@ def test_every_target_at_once():
 
 
 def test_partial_subgroups_and_missing_features():
+    # Dawn's pipeline creation (wgpudawn 0.32, Null backend, maxSubgroupSize 128): "The x-dimension of
+    # workgroup_size (32) must be a multiple of the device maxSubgroupSize (128) when the shader uses a
+    # subgroup matrix".
     found = codes(KERNEL.format(x=48, n=16), "nvidia-h100")
     assert [code for code, _ in found] == ["D002"]
-    assert "48 is not a multiple of the subgroup size 32" in found[0][1]
+    assert "the x-dimension of workgroup_size (48) must be a multiple of the device maxSubgroupSize (32" in found[0][1]
     lavapipe = [code for code, _ in codes(KERNEL.format(x=32, n=16), "lavapipe")]
     assert lavapipe == ["D003"]
 
@@ -140,3 +144,17 @@ def test_the_cli_lists_profiles_and_checks_targets(tmp_path, capsys):
     assert main(["--no-source", "-q", "--target", "nvidia-h100", str(kernel)]) == 0
     assert main(["--no-source", "-q", "--target", "apple-m", str(kernel)]) == 1
     assert "D001" in capsys.readouterr().out
+
+
+def test_a_partial_subgroup_is_an_error_in_the_subgroup_matrix_dialects():
+    # The gpuweb draft (proposals/subgroup-matrix.md, "Attributes"): workgroup_size.x must be a multiple of
+    # the adapter's subgroupMaxSize in a shader that uses subgroup matrices, or pipeline creation fails.
+    text = KERNEL.format(x=48, n=16).replace("chromium_experimental_subgroup_matrix", "subgroup_matrix")
+    result = lint_source(text, targets=("nvidia-h100",))
+    partial = [d for d in result.diagnostics if d.code == "D002"]
+    assert len(partial) == 1 and partial[0].severity == Severity.ERROR
+    assert "workgroup_size (48) must be a multiple of the device maxSubgroupSize (32" in partial[0].message
+    assert "subgroup_matrix draft" in partial[0].message
+    assert [d.code for d in lint_source(KERNEL.format(x=64, n=16).replace(
+        "chromium_experimental_subgroup_matrix", "subgroup_matrix"), targets=("nvidia-h100",)).diagnostics
+        if d.code == "D002"] == []

@@ -71,3 +71,15 @@ def test_tint_accepts_the_module_after_the_enable_fix(tint):
     assert not tint.compile(MISSING_F16).accepted
     fixed = apply(MISSING_F16, [d for d in lint_source(MISSING_F16).diagnostics if d.code == "T007"][0])
     assert tint.compile(fixed).accepted
+
+
+def test_the_standard_dialects_old_bool_form_is_rewritten_to_the_drafts():
+    # gpuweb #6275 dropped the bool argument; the error carries the same rewrite as Tint's deprecation.
+    text = DEPRECATED_LOAD.replace("chromium_experimental_subgroup_matrix", "subgroup_matrix")
+    before = [d for d in lint_source(text).diagnostics if d.code == "T004"]
+    # The store is judged once the load it stores is well-typed: one error at a time, each with its fix.
+    assert len(before) == 1 and before[0].fixes
+    fixed = apply_all(text, "T004")
+    assert "subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&A, 0u, 16u)" in fixed
+    assert "subgroupMatrixStore<col_major>(&A, 256u, m, 16u)" in fixed
+    assert lint_source(fixed).diagnostics == []

@@ -18,7 +18,7 @@ from ..core.rules import Rule, register
 from ..core.text import SourceText, Span
 from ..devices.profiles import MatrixConfig, Profile, shipped_profiles
 from ..semantic import types as t
-from ..semantic.builtins.language import DIALECTS_BY_PRECEDENCE, ENABLE_FEATURES, MULTIPLY, matrix_builtin_names
+from ..semantic.builtins.language import DIALECT, DIALECTS_BY_PRECEDENCE, ENABLE_FEATURES, MULTIPLY, matrix_builtin_names
 from ..semantic.model import SemanticModel
 
 UNSUPPORTED_CONFIG = register(Rule(
@@ -32,11 +32,19 @@ UNSUPPORTED_CONFIG = register(Rule(
     fix="Change the tile shape to one the message lists, or drop the target.",
 ))
 
+# Dawn (measured: wgpudawn 0.32, Null backend) and the gpuweb draft ("Attributes") both refuse a pipeline
+# whose workgroup_size.x is not a multiple of the adapter's maxSubgroupSize once the shader uses subgroup
+# matrices: an error in Tint's and the proposal's dialects. naga's keeps the partial-subgroup warning.
+_NAGA = DIALECT["wgpu"].name
+
 WORKGROUP_SUBGROUPS = register(Rule(
     code="D002", name="partial_subgroup", severity=Severity.WARNING, layer="analysis",
     summary="A workgroup whose x size is not a multiple of the target's subgroup size.",
     explanation="Subgroups are cut from the workgroup in order; when the x size is not a multiple of the "
-                "subgroup size, the last subgroup is partial, and matrix operations need full subgroups.",
+                "subgroup size, the last subgroup is partial, and matrix operations need full subgroups. With "
+                "Tint's or the proposal's subgroup matrices it is an error: Dawn refuses the pipeline unless "
+                "workgroup_size.x is a multiple of the device's maxSubgroupSize, and so does the gpuweb draft "
+                "(proposals/subgroup-matrix.md, Attributes). In naga's dialect it stays a warning.",
 ))
 
 MISSING_FEATURE = register(Rule(
@@ -124,7 +132,7 @@ def _check_target(root, source, model, target: Profile, uses: list[MatrixUse], d
                               f"'{use.builtin}' with {use.describe()} is not offered by {target.label}; nearest: "
                               f"{listed}{hint}", use.span))
     if dialect is not None:
-        out.extend(_workgroup_sizes(root, source, model, target))
+        out.extend(_workgroup_sizes(root, source, model, target, dialect))
     return out
 
 
@@ -222,7 +230,8 @@ def _enable_span(root: ts.Node, source: SourceText, extension: str) -> Span:
     return Span(0, 0)
 
 
-def _workgroup_sizes(root: ts.Node, source: SourceText, model: SemanticModel, target: Profile) -> list[Diagnostic]:
+def _workgroup_sizes(root: ts.Node, source: SourceText, model: SemanticModel, target: Profile,
+                     dialect: str | None = None) -> list[Diagnostic]:
     out = []
     for function in root.named_children:
         if function.type != "function_declaration":
@@ -236,10 +245,18 @@ def _workgroup_sizes(root: ts.Node, source: SourceText, model: SemanticModel, ta
         first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
         x = _constant(first, source, model)
         if x is not None and x % target.subgroup_max != 0:
+            span = Span(first.start_byte, first.end_byte)
+            if dialect != _NAGA:
+                out.append(Diagnostic(WORKGROUP_SUBGROUPS.code,
+                                      f"the x-dimension of workgroup_size ({x}) must be a multiple of the device "
+                                      f"maxSubgroupSize ({target.subgroup_max} on {target.label}) when the shader "
+                                      "uses a subgroup matrix: pipeline creation fails (Dawn; the subgroup_matrix "
+                                      "draft, proposals/subgroup-matrix.md, Attributes)", span, Severity.ERROR))
+                continue
             out.append(Diagnostic(WORKGROUP_SUBGROUPS.code,
                                   f"workgroup_size x = {x} is not a multiple of the subgroup size "
                                   f"{target.subgroup_max} on {target.label}: the last subgroup is partial, and "
-                                  "matrix operations need full subgroups", Span(first.start_byte, first.end_byte)))
+                                  "matrix operations need full subgroups", span))
     return out
 
 

@@ -1,8 +1,10 @@
 """naga, the WGSL compiler inside wgpu, as an oracle.
 
-Runs the pinned `naga` command-line tool (naga-cli 29.0.4, the naga of
-wgpu-native 29 that PyPI `wgpu` 0.32 bundles; `./dev test` builds it into
-`.tools/bin`) on a temporary file, one child process per call, and parses
+Runs the pinned `naga` command-line tool (naga-cli 30.0.1, the newest
+release; `./dev test` builds it into `.tools/bin`. Its cooperative matrices
+are those of 29.0.4, the naga of wgpu-native 29 that PyPI `wgpu` 0.32 and
+the runner use; where the two differ, coop-lint keeps 29's verdict and the
+spec case says so) on a temporary file, one child process per call, and parses
 its codespan-style report into messages with positions.
 
 naga reports two kinds of error:
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_TIMEOUT_S = 30.0
-NAGA_CLI_VERSION = "29.0.4"
+NAGA_CLI_VERSION = "30.0.1"
 
 _ROOT = Path(__file__).resolve().parents[2]
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")

@@ -30,6 +30,7 @@ from .kernel import KernelError, KernelModule, load_kernel
 from .lowering import emulate, emulated_matrix_bytes, to_tint, uses_subgroup_operations
 from .roofline import describe as describe_roofline
 from .roofline import roofline_of
+from .binding_sizes import too_small
 from .bounds import CANARY, compare_runs
 from .subgroups import judged_size, without_size_control
 
@@ -314,7 +315,22 @@ def _inputs(desc: RunDescription, module: KernelModule):
             array = loaded.reshape(-1).astype(dtype)
         arrays[name] = array
         job.append((b, decl, name, array))
+    _refuse_small_matrix_buffers(desc, module)
     return arrays, job
+
+
+def _refuse_small_matrix_buffers(desc: RunDescription, module: KernelModule) -> None:
+    """A buffer below the subgroup-matrix minimum binding size (binding_sizes.py) is refused, not run."""
+    sizes = {(b.group, b.binding): b.size * ELEMENT_BYTES[b.type] for b in desc.bindings if b.fields is None}
+    for access, have in too_small(module, sizes):
+        b = next(b for b in desc.bindings if (b.group, b.binding) == (access.group, access.binding))
+        m = access.matrix
+        # Dawn's wording (wgpudawn 0.32 refuses the bind group), with where the size comes from.
+        raise RunDescriptionError(
+            f"{b.key}.size: the binding size of '{access.variable}' ({have} bytes: {b.size} x {b.type}) is smaller "
+            f"than the minimum binding size ({access.bytes}): the {access.call} on line {access.line} moves a "
+            f"{m.rows}x{m.columns} {m.element.describe()} matrix, {m.rows} x {m.columns} x {m.element.byte_size} "
+            "bytes (Dawn refuses the bind group; gpuweb #6310, #6334); make the buffer at least that large")
 
 
 def _struct_input(b, decl):

@@ -463,6 +463,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.check_materialized(value_node, initializer, result)  # a declared scalar: _convert_constant
         if symbol.kind == "const" and initializer is not None:
             symbol.value, symbol.components = initializer.value, initializer.components
+        if symbol.kind == "override" and initializer is not None and initializer.const:
+            symbol.default = initializer.value
         if symbol.kind == "var":
             if t.is_handle(result) and node.child_by_field_name("template") is None:
                 symbol.space, symbol.access = "handle", "read"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from ..core.diagnostic import Edit, Fix, Related
+from ..core.diagnostic import Edit, Fix, Related, Severity
 from ..core.memo import memoized
 from ..core.text import Span
 from . import constants as c
@@ -601,7 +601,10 @@ class ExpressionChecker:
             explained = explain_matrix_call(name, template_args, template_nodes, args, arg_nodes, dialect)
             if explained is not None:
                 code, message, where = explained
-                ctx.report(code, f"'{name}': {message}", ctx.span(where))
+                # The draft's dialect has no bool form (gpuweb #6275): the same rewrite as Tint's deprecation fix.
+                fixes = (self._majorness_fix(node, name, template, arg_nodes, args, len(args) - 2)
+                         if code == "T004" and len(args) > 1 and where is arg_nodes[-2] else ())
+                ctx.report(code, f"'{name}': {message}", ctx.span(where), fixes=fixes)
                 return ERROR
         if not matches:
             given = ", ".join(a.type.describe() for a in args)
@@ -648,22 +651,27 @@ class ExpressionChecker:
                      override=constant or all(a.override for a in args) and builtin.category not in
                      _RUNTIME_ONLY_CATEGORIES)
 
+    def _majorness_fix(self, node, name, template, arg_nodes, args, bool_index: int) -> tuple[Fix, ...]:
+        """Rewrite a bool-majorness load/store to the template form, when the bool is constant."""
+        ctx = self.ctx
+        flag = args[bool_index].value if bool_index < len(args) else None
+        if not isinstance(flag, bool):
+            return ()
+        majorness = "col_major" if flag else "row_major"
+        arg_texts = [ctx.text(a) for a in arg_nodes]
+        del arg_texts[bool_index]
+        if name == "subgroupMatrixLoad" and template is not None and template.named_children:
+            head = f"{name}<{ctx.text(template.named_children[0])}, {majorness}>"
+        else:
+            head = f"{name}<{majorness}>"
+        replacement = f"{head}({', '.join(arg_texts)})"
+        return (Fix(f"Rewrite as '{head}(...)'", (Edit(Span(node.start_byte, node.end_byte), replacement),)),)
+
     def _deprecated(self, node, name_node, name, builtin, template, arg_nodes, args) -> None:
         """The bool-majorness load/store: a warning, and a fix when the bool is constant."""
         ctx = self.ctx
         bool_index = _col_major_index(o for o in builtin.overloads if o.deprecated)
-        flag = args[bool_index].value if bool_index < len(args) else None
-        fixes: tuple[Fix, ...] = ()
-        if isinstance(flag, bool):
-            majorness = "col_major" if flag else "row_major"
-            arg_texts = [ctx.text(a) for a in arg_nodes]
-            del arg_texts[bool_index]
-            if name == "subgroupMatrixLoad" and template is not None and template.named_children:
-                head = f"{name}<{ctx.text(template.named_children[0])}, {majorness}>"
-            else:
-                head = f"{name}<{majorness}>"
-            replacement = f"{head}({', '.join(arg_texts)})"
-            fixes = (Fix(f"Rewrite as '{head}(...)'", (Edit(Span(node.start_byte, node.end_byte), replacement),)),)
+        fixes = self._majorness_fix(node, name, template, arg_nodes, args, bool_index)
         ctx.report("T012", f"use of deprecated builtin: pass the majorness as a template argument "
                            f"('{name}<..., row_major>' or 'col_major') instead of a bool", ctx.span(name_node),
                    fixes=fixes)
@@ -712,6 +720,8 @@ class ExpressionChecker:
         stride_node = arg_nodes[-1]
         stride = args[-1].value
         pointer = args[0].type
+        if stride is None and match.bindings.get("L") is not None:
+            self._overridden_stride(name, matrix, col_major, pointer, args[-1], stride_node)
         element_bytes = array_element_bytes(pointer.store.element) if isinstance(pointer, t.Pointer) and \
             isinstance(pointer.store, t.Array) else None
         if element_bytes is not None:
@@ -729,6 +739,31 @@ class ExpressionChecker:
             self.ctx.report("T009", f"stride {stride} ({stride * element_bytes} bytes) is less than one matrix "
                                     f"{lines} ({count} x {matrix.element.byte_size} = {needed} bytes); "
                                     f"{lines}s would overlap", self.ctx.span(stride_node))
+
+    def _overridden_stride(self, name: str, matrix: t.CoopMatrix, col_major: bool, pointer, stride, node) -> bool:
+        """A stride that is an override whose default is too short: Dawn refuses such a pipeline (measured on
+        wgpudawn 0.32: 'subgroupMatrixLoad stride (16 bytes) must be greater or equal to 32 bytes'), and the
+        subgroup_matrix draft makes it a pipeline-creation error (#6275). The pipeline may set the override,
+        so it is a warning naming the least value that works."""
+        symbol = stride.symbol
+        if not stride.override or symbol is None or symbol.kind != "override" \
+                or not isinstance(symbol.default, int) or isinstance(symbol.default, bool):
+            return False
+        if not isinstance(pointer, t.Pointer) or not isinstance(pointer.store, t.Array):
+            return False
+        element_bytes = array_element_bytes(pointer.store.element)
+        count = matrix.rows if col_major else matrix.columns
+        needed = count * matrix.element.byte_size
+        if element_bytes is None or symbol.default * element_bytes >= needed:
+            return False
+        lines = "column" if col_major else "row"
+        least = -(-needed // element_bytes)
+        self.ctx.report("T009", f"with the default {symbol.name} = {symbol.default}, the {name} stride "
+                                f"({symbol.default * element_bytes} bytes) must be greater or equal to {needed} bytes "
+                                f"(one matrix {lines}): pipeline creation fails unless it sets {symbol.name} to at "
+                                "least " f"{least} (Dawn; the subgroup_matrix draft, gpuweb #6275)",
+                        self.ctx.span(node), severity=Severity.WARNING)
+        return True
 
     def _matrix_extent(self, matrix: t.CoopMatrix, col_major: bool, array: t.Array, slot: int, args,
                        arg_nodes) -> None:

@@ -14,6 +14,10 @@ from .builtins.language import DIALECTS, LOAD, STORE
 from .builtins.matrix import INDEX_TYPES, MAJORNESS
 
 _SPACES = {dialect.name: dialect.memory_spaces for dialect in DIALECTS}
+# The dialects whose loads and stores still take the majorness as a bool (Tint's deprecated form); the
+# gpuweb draft dropped it (#6275), so there a bool argument is a mistake worth naming.
+_BOOL_FORMS = {dialect.name: any(p.name == "col_major" for b in dialect.builtins for o in b.overloads
+                                 for p in o.parameters) for dialect in DIALECTS}
 
 
 def explain_matrix_call(name: str, template_args, template_nodes: list[ts.Node], args, arg_nodes: list[ts.Node],
@@ -23,11 +27,17 @@ def explain_matrix_call(name: str, template_args, template_nodes: list[ts.Node],
     if layout is None:
         return None
     pointer_index, integer_indices, storing = layout(len(args), dialect)
-    if name == "subgroupMatrixLoad" and dialect == "chromium" and len(template_args) == 2:
+    if dialect != "wgpu" and not _BOOL_FORMS[dialect] and len(args) == (4 if storing else 3) + 1 \
+            and args[-2].type == t.BOOL:
+        form = (f"{name}<row_major>(p, offset, value, stride)" if storing
+                else f"{name}<T, row_major>(p, offset, stride)")
+        return ("T004", f"the subgroup_matrix draft takes the majorness as a template argument, not a bool "
+                        f"(gpuweb #6275): write '{form}', or col_major", arg_nodes[-2])
+    if name == "subgroupMatrixLoad" and dialect != "wgpu" and len(template_args) == 2:
         majorness = template_args[1].type
         if not isinstance(majorness, t.Enumerant) or majorness.value not in MAJORNESS:
             return ("T003", "the majorness template argument must be 'row_major' or 'col_major'", template_nodes[1])
-    if name == "subgroupMatrixStore" and dialect == "chromium" and len(template_args) == 1:
+    if name == "subgroupMatrixStore" and dialect != "wgpu" and len(template_args) == 1:
         majorness = template_args[0].type
         if not isinstance(majorness, t.Enumerant) or majorness.value not in MAJORNESS:
             return ("T003", "the majorness template argument must be 'row_major' or 'col_major'", template_nodes[0])

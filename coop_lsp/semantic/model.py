@@ -21,6 +21,8 @@ class Symbol:
     type: t.Type = t.ERROR
     value: object = None  # the constant value of a const (int, float, bool or None)
     components: tuple | None = None  # a const vector's component values, when known
+    # An override's default (its constant initializer's value), which a pipeline uses unless it sets one.
+    default: object = None
     space: str = ""  # address space of a var
     access: str = ""  # access mode of a var
     # Functions: parameter types and return type, filled in when the signature is resolved.

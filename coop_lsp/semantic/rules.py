@@ -74,7 +74,10 @@ INVALID_MATRIX_MEMORY = register(Rule(
     code="T008", name="invalid_matrix_memory", severity=Severity.ERROR, layer="semantic",
     summary="A matrix load or store through memory it cannot use.",
     explanation="Loads and stores take a pointer to an array in the storage or workgroup address "
-                "space; stores need write access; the array element must match the matrix element "
+                "space; stores need write access. The array may hold any numeric scalar or vector at least "
+                "as wide as the matrix element: Tint's rule, and the gpuweb draft's since #6345 (any scalar or "
+                "vector element) and #6365 (StrideOf(A) >= SizeOf(C)); proposals/subgroup-matrix.md, "
+                "Load/Store functions. Tint's deprecated bool form still needs exactly the matrix element "
                 "type (u8/i8 matrices use u32/i32 arrays).",
     suppressible=False,
 ))
@@ -83,7 +86,10 @@ MATRIX_STRIDE = register(Rule(
     code="T009", name="matrix_stride", severity=Severity.ERROR, layer="semantic",
     summary="A constant stride smaller than the matrix needs.",
     explanation="The stride is the distance between rows (or columns) in array elements; a constant "
-                "stride smaller than the matrix's row length makes rows overlap.",
+                "stride smaller than the matrix's row length makes rows overlap. Tint rejects the shader; "
+                "the gpuweb draft (#6275, proposals/subgroup-matrix.md, Load/Store functions) makes it a "
+                "shader-creation error for a const-expression stride, a pipeline-creation error for an "
+                "override-expression and a dynamic error at run time; only the first is checked here.",
 ))
 
 MATRIX_PLACEMENT = register(Rule(
@@ -139,8 +145,10 @@ MATRIX_EXTENT = register(Rule(
     explanation="A load or store touches every row (or column, for col_major) of the matrix from the "
                 "offset on, `stride` elements apart. Where the array has a fixed size, Tint rejects the "
                 "shader when that span cannot fit, counting a run-time offset as 0 and a run-time stride "
-                "as one row, and even in code that never runs. Make the array larger, or the tile, stride "
-                "or offset smaller.",
+                "as one row, and even in code that never runs. The gpuweb draft has the same rule (#6275), "
+                "and #6310/#6334 require at least MinStorageSize = M x N x SizeOf(C) bytes: the size of a "
+                "workgroup variable, the minimum binding size of a storage buffer (proposals/subgroup-matrix.md, "
+                "Load/Store functions). Make the array larger, or the tile, stride or offset smaller.",
     example="var<workgroup> w: array<f16, 63>;\n"
             "subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>, row_major>(&w, 0u, 8u)  // needs 128 bytes",
     suppressible=False,

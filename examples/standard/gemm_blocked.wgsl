@@ -2,10 +2,9 @@
 // memory (standard proposal dialect).
 //
 // The same computation as ../chromium/gemm_blocked.wgsl, in the spelling of
-// the gpuweb `subgroup_matrix` proposal (bool majorness argument,
-// `enable subgroup_matrix;`). Renaming the enable to
-// chromium_experimental_subgroup_matrix makes Tint compile it, with a
-// "use of deprecated builtin" warning at each load and store.
+// the gpuweb `subgroup_matrix` proposal (majorness as a template enumerant
+// since gpuweb #6275, `enable subgroup_matrix;`). Renaming the enable to
+// chromium_experimental_subgroup_matrix makes Tint compile it unchanged.
 //
 // Computes C = A * B with M = N = K = 1024:
 //   binding 0  a: array<f16>, A is M x K, row-major
@@ -45,8 +44,6 @@ const WG_SIZE: u32 = 128u;
 const PAD: u32 = 8u;
 const A_LD: u32 = BK + PAD;
 const B_LD: u32 = BN + PAD;
-
-const ROW_MAJOR: bool = false; // the proposal's col_major argument
 
 alias TileA = subgroup_matrix_left<f16, TK, TM>;
 alias TileB = subgroup_matrix_right<f16, TN, TK>;
@@ -89,10 +86,10 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>,
         workgroupBarrier();
 
         for (var kk = 0u; kk < BK; kk += TK) {
-            let a0 = subgroupMatrixLoad<TileA>(&a_slice, sub_row * A_LD + kk, ROW_MAJOR, A_LD);
-            let a1 = subgroupMatrixLoad<TileA>(&a_slice, (sub_row + TM) * A_LD + kk, ROW_MAJOR, A_LD);
-            let b0 = subgroupMatrixLoad<TileB>(&b_slice, kk * B_LD + sub_col, ROW_MAJOR, B_LD);
-            let b1 = subgroupMatrixLoad<TileB>(&b_slice, kk * B_LD + sub_col + TN, ROW_MAJOR, B_LD);
+            let a0 = subgroupMatrixLoad<TileA, row_major>(&a_slice, sub_row * A_LD + kk, A_LD);
+            let a1 = subgroupMatrixLoad<TileA, row_major>(&a_slice, (sub_row + TM) * A_LD + kk, A_LD);
+            let b0 = subgroupMatrixLoad<TileB, row_major>(&b_slice, kk * B_LD + sub_col, B_LD);
+            let b1 = subgroupMatrixLoad<TileB, row_major>(&b_slice, kk * B_LD + sub_col + TN, B_LD);
             acc[0] = subgroupMatrixMultiplyAccumulate(a0, b0, acc[0]);
             acc[1] = subgroupMatrixMultiplyAccumulate(a0, b1, acc[1]);
             acc[2] = subgroupMatrixMultiplyAccumulate(a1, b0, acc[2]);
@@ -105,7 +102,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>,
         for (var j = 0u; j < SUB_TILES; j++) {
             let row = block_row + sub_row + i * TM;
             let col = block_col + sub_col + j * TN;
-            subgroupMatrixStore(&c, row * N + col, acc[i * SUB_TILES + j], ROW_MAJOR, N);
+            subgroupMatrixStore<row_major>(&c, row * N + col, acc[i * SUB_TILES + j], N);
         }
     }
 }

@@ -2,12 +2,10 @@
 //
 // The same computation as ../chromium/gemm_naive.wgsl, written against the
 // gpuweb `subgroup_matrix` proposal: `enable subgroup_matrix;`, the
-// un-prefixed builtins, and the proposal's load/store signatures, where
-// majorness is a bool argument (false = row-major) that must be a
-// const-expression. No shipping compiler accepts `enable subgroup_matrix;`
-// yet; renaming the enable to chromium_experimental_subgroup_matrix makes
-// Tint compile it, with one "use of deprecated builtin" warning per
-// load/store because Tint has moved majorness into a template argument.
+// un-prefixed builtins, and the draft's load/store signatures, where the
+// majorness is a template enumerant (`row_major`, gpuweb #6275). No shipping
+// compiler accepts `enable subgroup_matrix;` yet; renaming the enable to
+// chromium_experimental_subgroup_matrix makes Tint compile it unchanged.
 //
 // Computes C = A * B with M = N = K = 1024:
 //   binding 0  a: array<f16>, A is M x K, row-major
@@ -43,8 +41,6 @@ const TK: u32 = 16u;
 const BLOCK_TILES_X: u32 = 2u;
 const BLOCK_TILES_Y: u32 = 2u;
 
-const ROW_MAJOR: bool = false; // the proposal's col_major argument
-
 alias TileA = subgroup_matrix_left<f16, TK, TM>;
 alias TileB = subgroup_matrix_right<f16, TN, TK>;
 alias TileC = subgroup_matrix_result<f32, TN, TM>;
@@ -63,10 +59,10 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>,
 
         var acc = TileC();
         for (var k = 0u; k < K; k += TK) {
-            let ta = subgroupMatrixLoad<TileA>(&a, row0 * K + k, ROW_MAJOR, K);
-            let tb = subgroupMatrixLoad<TileB>(&b, k * N + col0, ROW_MAJOR, N);
+            let ta = subgroupMatrixLoad<TileA, row_major>(&a, row0 * K + k, K);
+            let tb = subgroupMatrixLoad<TileB, row_major>(&b, k * N + col0, N);
             acc = subgroupMatrixMultiplyAccumulate(ta, tb, acc);
         }
-        subgroupMatrixStore(&c, row0 * N + col0, acc, ROW_MAJOR, N);
+        subgroupMatrixStore<row_major>(&c, row0 * N + col0, acc, N);
     }
 }

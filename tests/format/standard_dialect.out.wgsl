@@ -7,6 +7,6 @@ alias TileA = subgroup_matrix_left<f16, 8, 8>;
 
 @compute @workgroup_size(32)
 fn main() {
-    let m = subgroupMatrixLoad<TileA>(&a, 0u, false, 8u);
+    let m = subgroupMatrixLoad<TileA, row_major>(&a, 0u, 8u);
     _ = m;
 }

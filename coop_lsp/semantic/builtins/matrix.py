@@ -154,13 +154,16 @@ def _tint_like(enable: str, deprecated_forms: bool, proposal: bool) -> list[Buil
                          checks=exact + load_checks, deprecated=deprecated_forms, **memory)
     bool_store = overload("(p: ptr<AS, array<E>, AM>, offset: O, value: M, col_major: bool, stride: S)",
                           checks=exact + store_checks, deprecated=deprecated_forms, **memory)
+    template_load = overload("<M: M, L: L>(p: ptr<AS, array<E>, AM>, offset: O, stride: S) -> M",
+                             checks=load_checks, L=MAJORNESS, **memory)
+    template_store = overload("<L: L>(p: ptr<AS, array<E>, AM>, offset: O, value: M, stride: S)",
+                              checks=store_checks, L=MAJORNESS, **memory)
     if proposal:
-        loads, stores = (bool_load,), (bool_store,)
+        # gpuweb #6275 made the majorness a template enumerant (`row_major` / `col_major`) and dropped
+        # the bool argument, so the draft has only this form; Tint keeps the bool form, deprecated.
+        loads, stores = (template_load,), (template_store,)
     else:
-        loads = (overload("<M: M, L: L>(p: ptr<AS, array<E>, AM>, offset: O, stride: S) -> M",
-                          checks=load_checks, L=MAJORNESS, **memory), bool_load)
-        stores = (overload("<L: L>(p: ptr<AS, array<E>, AM>, offset: O, value: M, stride: S)",
-                           checks=store_checks, L=MAJORNESS, **memory), bool_store)
+        loads, stores = (template_load, bool_load), (template_store, bool_store)
 
     shapes = dict(K=ANY, M=ANY, N=ANY, K2=ANY, **elements)
     if proposal:
@@ -201,16 +204,14 @@ def _tint_like(enable: str, deprecated_forms: bool, proposal: bool) -> list[Buil
                 "Loads a subgroup matrix from an array in storage or workgroup memory, `offset` elements from "
                 "its start; `stride` elements separate consecutive rows (row_major) or columns (col_major)."
                 + ("" if proposal else " The form with a `col_major: bool` argument is deprecated in Tint."),
-                example=(f"let a = subgroupMatrixLoad<{left}<f16, 16, 16>>(&A, offset, false, 16u);" if proposal
-                         else f"let a = subgroupMatrixLoad<{left}<f16, 16, 16>, row_major>(&A, offset, 16u);"),
+                example=f"let a = subgroupMatrixLoad<{left}<f16, 16, 16>, row_major>(&A, offset, 16u);",
                 category="subgroup matrix", enable=enable,
                 deprecated_message="" if proposal else "use of deprecated builtin",
                 uniformity=_MATRIX, result=_FOLLOWS, memory=_LOAD),
         Builtin("subgroupMatrixStore", stores,
                 "Stores a subgroup matrix into an array in storage or workgroup memory, `offset` elements "
                 "from its start, rows (or columns) `stride` elements apart.",
-                example=("subgroupMatrixStore(&C, offset, acc, false, 16u);" if proposal
-                         else "subgroupMatrixStore<row_major>(&C, offset, acc, 16u);"),
+                example="subgroupMatrixStore<row_major>(&C, offset, acc, 16u);",
                 category="subgroup matrix", enable=enable, must_use=False,
                 deprecated_message="" if proposal else "use of deprecated builtin",
                 uniformity=_MATRIX, result=_FOLLOWS, memory=_STORE),

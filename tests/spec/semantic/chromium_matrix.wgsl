@@ -855,3 +855,30 @@ fn f() {
   let m = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, row_major>(&tile, 0u, 3u);
 //                                                                       ^ T016 needs 284 bytes
 }
+
+// === the matrix enable brings the subgroup builtins
+enable chromium_experimental_subgroup_matrix;
+@compute @workgroup_size(32)
+fn main(@builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) size: u32) {
+  let top = subgroupMax(lane);
+  let all = subgroupAll(top < size);
+}
+
+// === a constant offset past the end of a fixed-size array
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<f32, 64>;
+fn f() {
+  subgroupMatrixStore<col_major>(&tile, 60u, subgroup_matrix_result<f32, 8, 8>(), 8u);
+//                               ^ T016 needs 496 bytes
+}
+// tint: the pointer operand of subgroupMatrixStore is too small (256 bytes) for the matrix access (496 bytes)
+
+// === an override stride whose default is shorter than a row
+enable chromium_experimental_subgroup_matrix;
+override S: u32 = 4u;
+var<workgroup> tile: array<f32, 64>;
+@compute @workgroup_size(128) fn main() {
+  let m = subgroupMatrixLoad<subgroup_matrix_result<f32, 8, 8>, row_major>(&tile, 0u, S);
+//                                                                                    ^ T009 [warning] the subgroupMatrixLoad stride (16 bytes) must be greater or equal to 32 bytes
+}
+// tint: accepts the module; Dawn's pipeline creation (wgpudawn 0.32, Null backend) fails with the default: "subgroupMatrixLoad stride (16 bytes) must be greater or equal to 32 bytes", and succeeds with S = 8

@@ -228,3 +228,10 @@ diagnostic(off, derivative_uniformity);
 const A: u32 = 2u;
 const_assert A + (1u * 2u) == 4u && (A > 1u);
 fn f() { const_assert 2u * (A + 1u) == 6u; }
+
+// === binding_array in the wgpu dialect, as wgpu-native 29 takes it
+enable wgpu_cooperative_matrix;
+@group(0) @binding(0) var textures: binding_array<texture_2d<f32>, 4>;
+@compute @workgroup_size(32) fn main() { let d = textureDimensions(textures[0]); }
+// tint: skip -- wgpu dialect
+// naga: differs -- naga 30.0.1 (the pinned oracle) wants 'enable wgpu_binding_array;' first; naga 29.0.4, the naga of wgpu-native 29 that runs these kernels, validates it and rejects that enable as unknown, so coop-lint keeps 29's verdict

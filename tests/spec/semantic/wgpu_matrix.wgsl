@@ -1,7 +1,9 @@
 // naga's cooperative matrices (enable wgpu_cooperative_matrix): coop_mat8x8
 // and coop_mat16x16 with a role A, B or C; coopLoad/coopStore (column-major),
 // coopLoadT/coopStoreT (row-major), coopMultiplyAdd, the zero constructor.
-// Tint does not know this dialect; every case is checked with naga 29.0.4.
+// Tint does not know this dialect; every case is checked with the pinned naga
+// (naga-cli 30.0.1, whose cooperative matrices are those of 29.0.4, the naga
+// of wgpu-native 29 that the runner uses: both give every case here the same verdict).
 
 // === naive f16 GEMM tile
 enable f16;
@@ -101,7 +103,7 @@ fn f() {
 // tint: skip -- wgpu dialect
 // naga: Type [0] '' is invalid: Matrix elements must always be floating-point types (no position)
 
-// === i8 does not exist in naga 29
+// === i8 does not exist in naga 29 nor in naga 30.0.1
 enable wgpu_cooperative_matrix;
 fn f() {
   var m = coop_mat16x16<i8, A>();
@@ -315,3 +317,48 @@ fn main() {
   coopStore(c, &tile[0], 16u);
 }
 // tint: skip -- wgpu dialect
+
+// --- wgpu 30. naga 30.0.1, the newest release on crates.io, has the same
+// cooperative-matrix front end and validator as 29.0.4: only coop_mat8x8 and
+// coop_mat16x16, f16 and f32 elements, and no wgpu_debug_printf extension.
+// The 8x16 / 16x8 shapes, int8 matrices and `enable wgpu_debug_printf;` are on
+// wgpu's trunk only; these cases pin the released verdicts and will flip when
+// a release carries them.
+
+// === 8x16 is not in a released naga
+enable wgpu_cooperative_matrix;
+fn f() {
+  var m = coop_mat8x16<f32, A>();
+//        ^ T001 8x16 and 16x8 are on wgpu's trunk
+}
+// tint: skip -- wgpu dialect
+// naga: no definition in scope for identifier: `coop_mat8x16` (29.0.4 and 30.0.1)
+
+// === 16x8 is not in a released naga
+enable wgpu_cooperative_matrix;
+fn f() {
+  var m = coop_mat16x8<f32, C>();
+//        ^ T001 'coop_mat16x8'
+}
+// tint: skip -- wgpu dialect
+// naga: no definition in scope for identifier: `coop_mat16x8` (29.0.4 and 30.0.1)
+
+// === enable wgpu_debug_printf is not in a released naga
+enable wgpu_cooperative_matrix;
+enable wgpu_debug_printf;
+//     ^ T001 unknown extension 'wgpu_debug_printf'
+// tint: skip -- wgpu dialect
+// naga: unknown enable-extension `wgpu_debug_printf` (29.0.4 and 30.0.1)
+
+// === f16 x f16 -> f32 accumulation
+enable f16;
+enable wgpu_cooperative_matrix;
+var<workgroup> h: array<f16, 256>;
+var<workgroup> acc: array<f32, 256>;
+fn f() {
+  let a = coopLoad<coop_mat16x16<f16, A>>(&h[0], 16u);
+  let b = coopLoadT<coop_mat16x16<f16, B>>(&h[0], 16u);
+  let c = coopMultiplyAdd(a, b, coopLoad<coop_mat16x16<f32, C>>(&acc[0], 16u));
+  coopStoreT(c, &acc[0], 16u);
+}
+// tint: skip -- wgpu dialect; naga 29.0.4 and 30.0.1 validate mixed precision (it is Metal's backend that gained it in wgpu 30)
