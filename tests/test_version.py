@@ -30,6 +30,8 @@ def test_the_commands_report_it(command):
 def test_the_vscode_extension_has_the_same_version():
     # The extension and the server it starts are released together (docs/releasing.md).
     assert json.loads((ROOT / "vscode-client" / "package.json").read_text())["version"] == __version__
+    lock = json.loads((ROOT / "vscode-client" / "package-lock.json").read_text())
+    assert lock["version"] == lock["packages"][""]["version"] == __version__
 
 
 def test_the_changelog_has_a_section_for_it():
