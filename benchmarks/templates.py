@@ -123,7 +123,10 @@ def _errors_of_variant(run) -> list[str]:
 
 
 def check_template(path: Path, options: TemplateOptions, compilers: Compilers, compiler: str, record: dict) -> None:
-    cache = FileCache()
+    # The project's copy is the workspace, as for a user who lints from the project's root: includes and
+    # imports may reach anywhere inside it and nowhere else (SECURITY.md).
+    workspace = (record["root"],) if "root" in record else (path.parent,)
+    cache = FileCache(workspace=workspace)
     started = time.process_time()
     try:
         lint = lint_template(path, path.read_bytes(), options, cache=cache)
@@ -137,7 +140,7 @@ def check_template(path: Path, options: TemplateOptions, compilers: Compilers, c
     for variant in options.variants:
         lint_template(path, path.read_bytes(), TemplateOptions((variant,), options.include_dirs,
                                                                options.override_file_defines, options.known_names),
-                      cache=FileCache())
+                      cache=FileCache(workspace=workspace))
     alone = time.process_time() - alone_started
     entry = {"file": path.relative_to(record["root"]).as_posix() if "root" in record else path.name,
              "variants": variants, "cpu_seconds": round(elapsed, 3),
