@@ -9,6 +9,7 @@ Importing this module costs nothing: the language server asks before it answers 
 
 from __future__ import annotations
 
+import functools
 import importlib.machinery
 import platform
 import sys
@@ -30,8 +31,10 @@ def problem() -> str | None:
     return None
 
 
+@functools.cache
 def load():
-    """The grammar as a tree_sitter.Language; BrokenInstall when a piece is missing or unusable."""
+    """The grammar as a tree_sitter.Language, made once for the entry point's check and every parser;
+    BrokenInstall when a piece is missing or unusable."""
     try:
         import tree_sitter
     except ImportError as error:

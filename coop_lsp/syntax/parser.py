@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import tree_sitter as ts
@@ -11,7 +10,6 @@ from ..core.text import Position, SourceText, Span
 from . import grammar
 
 
-@functools.cache
 def wgsl_language() -> ts.Language:
     # Compiled into coop-lsp's own wheel from tree-sitter-wgsl/src; BrokenInstall says what is missing.
     return grammar.load()
