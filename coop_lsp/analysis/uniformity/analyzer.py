@@ -180,8 +180,19 @@ class _FunctionAnalysis:
     @property
     def math(self) -> LaneMath:
         if self._math is None:
-            self._math = LaneMath(self.owner.model, self.owner.text)
+            self._math = LaneMath(self.owner.model, self.owner.text, self._workgroup())
         return self._math
+
+    def _workgroup(self) -> tuple[int, int, int] | None:
+        """This entry point's workgroup size, where every dimension is a known constant."""
+        name = self.function.child_by_field_name("name")
+        symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
+        if symbol is None or symbol.kind != "function" or symbol.stage != "compute":
+            return None
+        dims = symbol.workgroup_size
+        if dims and len(dims) == 3 and all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in dims):
+            return (dims[0], dims[1], dims[2])
+        return None
 
     def _sizes_and_invocations(self) -> tuple[tuple[int, ...], int | None]:
         """The subgroup sizes this function may run at (an entry point's @subgroup_size pins one) and its

@@ -20,6 +20,7 @@ names them). Values are evaluated per size: `subgroup_size` is the size, a `let`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import gcd
 
 import tree_sitter as ts
 
@@ -69,8 +70,41 @@ class LaneMath:
     """Values of expressions at one subgroup size: exact where uniform and known, else an exclusive upper
     bound for a non-negative per-lane value (the lane id is below the size)."""
 
-    def __init__(self, model, text) -> None:
+    def __init__(self, model, text, workgroup: tuple[int, int, int] | None = None) -> None:
         self.model, self.text = model, text
+        self.workgroup = workgroup  # the entry point's workgroup size, where known
+
+    def source(self, node: ts.Node | None, depth: int = 0) -> str | None:
+        """Which per-invocation index a value is: 'subgroup_invocation_id', 'local_invocation_index',
+        'local_invocation_id.x' or 'global_invocation_id.x' (through lets), else None."""
+        node = _bare(node)
+        if node is None or depth > _DEPTH:
+            return None
+        if node.type == "member_expression":
+            value, member = node.child_by_field_name("value"), node.child_by_field_name("member")
+            if member is None or self.text(member) != "x":
+                return None
+            base = self.source(value, depth + 1) if value is not None else None
+            return f"{base}.x" if base in ("local_invocation_id", "global_invocation_id") else None
+        if node.type != "identifier":
+            return None
+        builtin = self.builtin(node)
+        if builtin is not None:
+            return builtin
+        symbol = self._symbol(node)
+        value = self._let_value(symbol) if symbol is not None else None
+        return self.source(value, depth + 1) if value is not None else None
+
+    def _index_bound(self, source: str | None) -> int | None:
+        """An exclusive upper bound of a per-invocation index within the workgroup (a subgroup lies within
+        one workgroup), where the workgroup size is known."""
+        if self.workgroup is None:
+            return None
+        if source == "local_invocation_index":
+            return self.workgroup[0] * self.workgroup[1] * self.workgroup[2]
+        if source == "local_invocation_id.x":
+            return self.workgroup[0]
+        return None
 
     def builtin(self, node: ts.Node) -> str | None:
         """The builtin value a parameter identifier (or a let bound to one) is."""
@@ -143,9 +177,12 @@ class LaneMath:
             if symbol is None:
                 return None
             if symbol.kind == "parameter":
-                return size if self.builtin(node) == "subgroup_invocation_id" else None
+                builtin = self.builtin(node)
+                return size if builtin == "subgroup_invocation_id" else self._index_bound(builtin)
             value = self._let_value(symbol)
             return self.upper(value, size, depth + 1) if value is not None else None
+        if kind == "member_expression":
+            return self._index_bound(self.source(node, depth))
         if kind == "binary_expression":
             operator = self.text(node.child_by_field_name("operator"))
             left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -229,12 +266,14 @@ def loop_split(loop: ts.Node, math: LaneMath, sizes: tuple[int, ...], assigns) -
         return None
     operator = math.text(condition.child_by_field_name("operator"))
     left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
-    if operator == "<" and math.text(left) == name:
+    # `i <= B` runs as `i < B + 1`; `B > i` and `B >= i` are the same conditions written the other way.
+    if operator in ("<", "<=") and math.text(left) == name:
         bound = right
-    elif operator == ">" and math.text(right) == name:
+    elif operator in (">", ">=") and math.text(right) == name:
         bound = left
     else:
         return None
+    inclusive = operator in ("<=", ">=")
     step = _step(update, name, math)
     if step is None:
         return None
@@ -247,9 +286,12 @@ def loop_split(loop: ts.Node, math: LaneMath, sizes: tuple[int, ...], assigns) -
     if getattr(declared, "name", "") != "u32":
         return Split(sizes, sizes, f"the counter '{name}' is not a u32, so its start may be negative")
     diverging, reasons = [], []
+    global_x = math.source(start) == "global_invocation_id.x"
     for size in sizes:
         step_value = math.exact(step, size) if not isinstance(step, int) else step
         bound_value = math.exact(bound, size)
+        if bound_value is not None and inclusive:
+            bound_value += 1
         start_below = math.upper(start, size)
         if step_value is None or step_value <= 0:
             why = f"the step '{math.text(step)}' is not a known constant" if not isinstance(step, int) else ""
@@ -257,14 +299,25 @@ def loop_split(loop: ts.Node, math: LaneMath, sizes: tuple[int, ...], assigns) -
             why = f"the bound '{math.text(bound)}' is not a known constant"
         elif math.exact(start, size) is not None:
             continue  # start, bound and step are the same in every lane
+        elif global_x and math.workgroup is not None:
+            # global_invocation_id.x is workgroup_id.x * X plus a lane value below X, X the workgroup's
+            # width: the same count in every lane when X divides both the step and the bound.
+            width = math.workgroup[0]
+            if step_value % width == 0 and bound_value % width == 0:
+                continue
+            why = (f"the start {header} is a workgroup offset plus a value below {width}, and {width} does not "
+                   f"divide both the step {step_value} and the bound {bound_value}")
         elif start_below is None:
             why = f"the start {header} is not known to stay below the step"
+        elif start_below <= gcd(step_value, bound_value):
+            # Starts in [0, g) with g dividing both the step and the bound all run ceil(bound / step)
+            # iterations: a lane starting later never reaches a further multiple of the step below the bound.
+            continue
         elif start_below > step_value:
             why = f"the start {header} reaches {start_below - 1}, not below the step {step_value}"
-        elif bound_value % step_value:
-            why = f"the bound {bound_value} is not a multiple of the step {step_value}"
         else:
-            continue  # every lane runs bound / step iterations
+            why = (f"the start {header} reaches {start_below - 1}, and the bound {bound_value} and the step "
+                   f"{step_value} have no common divisor above it")
         diverging.append(size)
         reasons.append((size, why))
     if not diverging:
@@ -297,8 +350,9 @@ def _step(update: ts.Node, name: str, math: LaneMath):
 
 def branch_split(condition: ts.Node | None, math: LaneMath, sizes: tuple[int, ...],
                  invocations: int | None) -> Split | None:
-    """How `lane < C` or `local_invocation_index < C` (any comparison, either side) splits a subgroup;
-    None for another condition. `invocations`: the workgroup's invocation count, where known."""
+    """How a comparison (<, <=, >, >=, either side) of the lane id, local_invocation_index,
+    local_invocation_id.x or global_invocation_id.x with a constant splits a subgroup; None for another
+    condition. `invocations`: the workgroup's invocation count, where known."""
     condition = _bare(condition)
     if condition is None or condition.type != "binary_expression":
         return None
@@ -308,12 +362,10 @@ def branch_split(condition: ts.Node | None, math: LaneMath, sizes: tuple[int, ..
     if operator not in flipped or left is None or right is None:
         return None
     variable, constant = left, right
-    if left.type != "identifier" or math.builtin(left) is None:
+    if math.source(left) is None:
         variable, constant, operator = right, left, flipped[operator]
-    if variable.type != "identifier":
-        return None
-    builtin = math.builtin(variable)
-    if builtin not in ("subgroup_invocation_id", "local_invocation_index"):
+    source = math.source(variable)
+    if source is None:
         return None
     if operator in ("==", "!="):
         return None  # one lane apart from the rest: a split at every size (the plain analysis says so)
@@ -323,15 +375,41 @@ def branch_split(condition: ts.Node | None, math: LaneMath, sizes: tuple[int, ..
     value = values.pop()
     threshold = value + 1 if operator in ("<=", ">") else value  # the first index on the other side
     text = f"'{math.text(condition)}'"
-    if builtin == "subgroup_invocation_id":
+    if source == "subgroup_invocation_id":
         diverging = tuple(s for s in sizes if 0 < threshold < s)
         return Split(diverging, sizes, f"{text} is true for some lanes and false for others of a subgroup "
                                        f"of more than {threshold} lanes")
-    if threshold <= 0 or (invocations is not None and threshold >= invocations):
-        return Split((), sizes, "")  # the same side for every invocation of the workgroup
-    # A subgroup of S lanes is split whatever the mapping when `threshold` is not a multiple of S (the
-    # first `threshold` invocations cannot fill whole subgroups); when it is, only a mapping other than
-    # in order of local_invocation_index splits one.
-    diverging = tuple(s for s in sizes if threshold % s or (invocations is not None and s > invocations))
+    edges = _edges(source, threshold, math.workgroup, invocations)
+    if edges is None:
+        return None
+    if not edges:
+        return Split((), sizes, "")  # the same side for every invocation of a workgroup
+    # Numbered into subgroups in order of local_invocation_index, a subgroup of S lanes holds both sides
+    # exactly when an index where the condition changes is not a multiple of S (or S exceeds the
+    # workgroup, which then fills one partial subgroup); any other mapping may split one at every size.
+    diverging = tuple(s for s in sizes if any(e % s for e in edges) or (invocations is not None and s > invocations))
     mapping = len(diverging) < len(sizes)
-    return Split(diverging, sizes, f"{text} splits the workgroup at invocation {threshold}", mapping)
+    where = ("at invocation " + str(edges[0]) if len(edges) == 1
+             else f"at local_invocation_index {_listed(edges[:4])}{' ...' if len(edges) > 4 else ''}")
+    return Split(diverging, sizes, f"{text} splits the workgroup {where}", mapping)
+
+
+def _edges(source: str, threshold: int, workgroup, invocations: int | None) -> list[int] | None:
+    """The local_invocation_index values where `source < threshold` changes from one invocation to the
+    next; None where the workgroup's size is needed and not known."""
+    if source == "local_invocation_index":
+        if threshold <= 0 or (invocations is not None and threshold >= invocations):
+            return []
+        return [threshold]
+    if workgroup is None:
+        return None
+    width, rows = workgroup[0], workgroup[1] * workgroup[2]
+    if source == "global_invocation_id.x":
+        # Only the workgroup whose x range holds the threshold sees both sides, at threshold mod width;
+        # a subgroup never spans two workgroups.
+        threshold %= width
+    if threshold <= 0 or threshold >= width:
+        return []
+    # Row r of the workgroup (fixed y and z) is indices r * width to (r + 1) * width - 1: the condition
+    # changes at the threshold within each row and again where the next row starts.
+    return sorted({r * width + threshold for r in range(rows)} | {r * width for r in range(1, rows)})

@@ -647,3 +647,144 @@ fn main(@builtin(subgroup_invocation_id) lane: u32) {
   buf[lane] = s;
 }
 // tint: differs -- with STEP = 2, lanes 2 and 3 of every 4 run one iteration fewer; Tint's check is off, ours stays
+
+// === rule off, branch on local_invocation_id.x < 32 in a 64x2 workgroup depends on the mapping
+// Each row of 64 invocations changes side at x = 32 and again where the next row starts (index 64), so
+// in order no subgroup of 4 to 32 lanes holds both sides; one of 64 or 128 lanes always does.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64, 2)
+fn main(@builtin(local_invocation_id) lid: vec3u) {
+  if lid.x < 32u {
+    buf[lid.x] = subgroupAdd(buf[lid.x]);
+//               ^ U002 [warning] 'subgroupAdd' is called where lanes of one subgroup diverge at subgroup sizes 64 and 128, and at 4, 8, 16 and 32 if invocations are not numbered into subgroups in order
+  }
+}
+
+// === rule off, branch on local_invocation_id.x <= 23 in a 32x4 workgroup splits 16-lane subgroups
+// The side changes at indices 24, 32, 56, 64, ...: multiples of 4 and 8, not of 16.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(32, 4)
+fn main(@builtin(local_invocation_id) lid: vec3u) {
+  let x = lid.x;
+  if x <= 23u {
+    buf[x] = subgroupAdd(buf[x]);
+//           ^ U002 [warning] 'subgroupAdd' is called where lanes of one subgroup diverge at subgroup sizes 16, 32, 64 and 128, and at 4 and 8 if invocations are not numbered into subgroups in order
+  }
+}
+
+// === rule off, branch on local_invocation_id.x > 29 splits a subgroup at every size
+// 30 is not a multiple of 4: whatever the mapping, some subgroup holds x = 29 and x = 30.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+//              ^ A002 'diagnostic(off, subgroup_uniformity)' hides real divergence
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_id) lid: vec3u) {
+  if lid.x > 29u {
+    buf[lid.x] = subgroupAdd(buf[lid.x]);
+//               ^ U002 [error] 'subgroupAdd' is called where lanes of one subgroup diverge
+  }
+}
+// tint: differs -- x = 29 and x = 30 sit in one subgroup at every size; Tint's check is off, ours stays
+
+// === rule off, branch on global_invocation_id.x < 256 with 64-wide workgroups is uniform
+// 256 is a whole number of workgroups: every workgroup is on one side, and a subgroup never spans two.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  if gid.x < 256u {
+    buf[gid.x] = subgroupAdd(buf[gid.x]);
+  }
+}
+
+// === rule off, branch on global_invocation_id.x >= 96 with 64-wide workgroups depends on the mapping
+// Only the second workgroup sees both sides, at its x = 32.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  if gid.x >= 96u {
+    buf[gid.x] = subgroupAdd(buf[gid.x]);
+//               ^ U002 [warning] 'subgroupAdd' is called where lanes of one subgroup diverge at subgroup sizes 64 and 128, and at 4, 8, 16 and 32 if invocations are not numbered into subgroups in order
+  }
+}
+
+// === rule off, bounds check on global_invocation_id.x < 1001 splits a subgroup at every size
+// The workgroup holding 1000 and 1001 changes side at its x = 41, odd.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+//              ^ A002 'diagnostic(off, subgroup_uniformity)' hides real divergence
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  if gid.x < 1001u {
+    buf[gid.x] = subgroupAdd(buf[gid.x]);
+//               ^ U002 [error] 'subgroupAdd' is called where lanes of one subgroup diverge
+  }
+}
+// tint: differs -- in the workgroup of invocation 1000, x = 40 and x = 41 take different sides; Tint's check is off, ours stays
+
+// === rule off, loop from local_invocation_id.x by the workgroup width is converged
+// x starts below 64 and 1024 is a multiple of 64: every invocation runs 16 iterations.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_id) lid: vec3u) {
+  var s = 0.0;
+  for (var i = lid.x; i <= 1023u; i += 64u) {
+    s += subgroupAdd(buf[i]);
+  }
+  buf[lid.x] = s;
+}
+
+// === rule off, loop from local_invocation_id.x up to and including 1024 runs once more for x = 0
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+//              ^ A002 'diagnostic(off, subgroup_uniformity)' hides real divergence
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_id) lid: vec3u) {
+  var s = 0.0;
+  for (var i = lid.x; i <= 1024u; i += 64u) {
+    s += subgroupAdd(buf[i]);
+//       ^ U002 [error] 'subgroupAdd' is called where lanes of one subgroup diverge
+  }
+  buf[lid.x] = s;
+}
+// tint: differs -- x = 0 runs 17 iterations and the rest 16; Tint's check is off, ours stays
+
+// === rule off, loop from global_invocation_id.x by the workgroup width is converged
+// gid.x is the workgroup's offset (a multiple of 64) plus x below 64; 4096 and the step are multiples of 64.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  var s = 0.0;
+  for (var i = gid.x; 4096u > i; i += 64u) {
+    s += subgroupAdd(buf[i]);
+  }
+  buf[gid.x] = s;
+}
+
+// === rule off, loop from lane % 4 by 8 up to 36 is converged
+// Starts 0 to 3 all run 5 iterations: 4 divides both the step and the bound.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(subgroup_invocation_id) lane: u32) {
+  var s = 0.0;
+  for (var c = lane % 4u; c < 36u; c += 8u) {
+    s += subgroupShuffleDown(buf[c], 1u);
+  }
+  buf[lane] = s;
+}
