@@ -65,6 +65,36 @@ def test_hover_builtin_and_matrix_type_docs(gemm: Analysis):
     assert "subgroup_matrix_left<T, K, M>" in docs and "Chrome / Dawn" in docs
 
 
+MATRIX_BINDINGS = """enable f16;
+enable subgroups;
+enable subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<f16>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+@group(0) @binding(2) var<storage, read> fixed: array<f16, 256>;
+@group(0) @binding(3) var<storage, read> plain: array<f32>;
+@compute @workgroup_size(32)
+fn main() {
+  let x = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>, row_major>(&a, 0u, 8u);
+  let y = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, 0u, 16u);
+  let z = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&fixed, 0u, 16u);
+  subgroupMatrixStore<row_major>(&c, 0u, subgroup_matrix_result<f32, 16, 8>(), 16u);
+  c[0] = plain[0];
+}
+"""
+
+
+def test_hover_on_a_runtime_sized_matrix_binding_states_its_minimum_binding_size():
+    # gpuweb draft (#6310, #6334): MinStorageSize = M x N x SizeOf(C); the binding's is the largest access's.
+    analysis = Analysis.of(MATRIX_BINDINGS)
+    text = hover(analysis, at(MATRIX_BINDINGS, "a: array")).markdown
+    assert "Minimum binding size: **512 bytes**" in text and "loaded on line 11" in text and "16 x 16 x 2" in text
+    text = hover(analysis, at(MATRIX_BINDINGS, "c[0]")).markdown  # at a use as at the declaration
+    assert "Minimum binding size: **512 bytes**" in text and "stored on line 13" in text
+    # A fixed-size array's size is its binding's (T016 checks it); a binding no matrix touches has no minimum.
+    assert "Minimum binding size" not in hover(analysis, at(MATRIX_BINDINGS, "fixed: array")).markdown
+    assert "Minimum binding size" not in hover(analysis, at(MATRIX_BINDINGS, "plain: array")).markdown
+
+
 def test_definition_and_references_respect_scopes(shadow: Analysis):
     inner_use = at(SHADOW, "= x;", 2)
     assert definition(shadow, inner_use) == [Span(at(SHADOW, "x = 3.0"), at(SHADOW, "x = 3.0") + 1)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..analysis.binding_sizes import largest_per_binding, matrix_accesses
 from ..core.text import Span
 from ..semantic import types as t
 from ..semantic.model import Symbol
@@ -47,6 +48,27 @@ def describe_symbol(analysis: Analysis, symbol: Symbol) -> str:
     return f"{kind} {symbol.name}{type_text}{value}"
 
 
+def _minimum_binding(analysis: Analysis, symbol: Symbol) -> str:
+    """For a storage binding of runtime size that subgroup matrices are loaded from or stored to: the
+    least bytes a buffer bound to it must hold. (A fixed-size array too small is T016 at the declaration's
+    use; a runtime-sized one is only known at dispatch, so the author sees the figure here.)"""
+    if symbol.kind != "var" or symbol.space != "storage" or symbol.group is None or symbol.binding is None:
+        return ""
+    store = t.store_type(symbol.type) if symbol.type is not None else None
+    if not isinstance(store, t.Array) or isinstance(store.count, int) or analysis.root is None:
+        return ""
+    access = largest_per_binding(matrix_accesses(analysis.root, analysis.model, analysis.data)).get(
+        (symbol.group, symbol.binding))
+    if access is None:
+        return ""
+    matrix = access.matrix
+    verb = "stored" if "Store" in access.call else "loaded"
+    return (f"\n\nMinimum binding size: **{access.bytes} bytes**, for the `{matrix.describe()}` {verb} on line "
+            f"{access.line} ({matrix.rows} x {matrix.columns} x {matrix.element.byte_size} bytes: MinStorageSize "
+            "in the gpuweb subgroup-matrix draft, #6310 and #6334). A smaller buffer is refused when the bind "
+            "group is used (Dawn), and `coop-lint run` refuses it before running.")
+
+
 def _squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).replace("( ", "(").replace(" )", ")").strip()
 
@@ -64,6 +86,7 @@ def hover(analysis: Analysis, offset: int, dialect: str | None = None) -> Hover 
             found = analysis.model.type_at(node.start_byte, node.end_byte, node.type)
             if found is not None and isinstance(found, t.Reference):
                 text += f"\n\nReference: `{found.describe()}`"
+            text += _minimum_binding(analysis, symbol)
             return Hover(text, span)
         parent = node.parent
         is_member = parent is not None and parent.type == "member_expression" and \
