@@ -154,3 +154,15 @@ async def test_an_edit_to_an_included_file_rechecks_the_file_that_includes_it(cl
     found = await wait_for(lambda: [p for p in client.published if p.uri == uri and p.diagnostics])
     (diagnostic,) = found[-1].diagnostics
     assert diagnostic.range.start.line == 1 and diagnostic.code == "T003"
+
+
+async def test_a_file_without_directives_using_its_hosts_macros_gets_one_m007_in_the_editor(client: LanguageClient,
+                                                                                             tmp_path):
+    # The same choice coop-lint makes (lint.files.host_macro_names): one finding for the names its host defines.
+    path = tmp_path / "cumsum.wgsl"
+    text = ("var<workgroup> s: array<f32, WG_SIZE>;\n@compute @workgroup_size(WG_SIZE)\n"
+            "fn main(@builtin(local_invocation_id) lid: vec3u) {\n  s[lid.x] = f32(WG_SIZE);\n}\n")
+    uri = open_file(client, path, text)
+    published = await wait_for(lambda: [p for p in client.published if p.uri == uri])
+    assert [(d.code, d.range.start.line) for d in published[-1].diagnostics] == [("M007", 0)]
+    assert "macro its host defines (WG_SIZE)" in published[-1].diagnostics[0].message

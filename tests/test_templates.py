@@ -527,3 +527,40 @@ def test_a_run_description_names_the_variant_it_runs(adapter, tmp_path, capsys):
     (tmp_path / "other.run.toml").write_text(description)
     assert cli_main(["run", str(GEMM), "--run", str(tmp_path / "other.run.toml"), "--backend", "emulate"]) == 2
     assert "other.run.toml: [template]: --variant 32x32: no variant set of that name" in capsys.readouterr().err
+
+
+# A file the host preprocesses though it has no directive of its own: ggml's pre_wgsl hands every shader
+# its defines, and cumsum.wgsl only uses WG_SIZE. Tint rejects the raw file (the names are unresolved) and
+# so does coop-lint, but with one finding for the root cause, as for a template with directives.
+HOSTED_PLAIN = """var<workgroup> shared_sum: array<f32, WG_SIZE>;
+@group(0) @binding(0) var<storage, read_write> data: array<OUT_TYPE>;
+@compute @workgroup_size(WG_SIZE)
+fn main(@builtin(local_invocation_id) lid: vec3u) {
+  if (lid.x < WG_SIZE) { shared_sum[lid.x] = f32(data[lid.x]); }
+}
+"""
+
+
+def test_a_file_without_directives_that_uses_only_macro_names_gets_one_m007(tmp_path):
+    from coop_lsp.lint.config import Settings
+    from coop_lsp.lint.files import lint_file
+
+    path = write(tmp_path, "cumsum.wgsl", HOSTED_PLAIN)
+    _, found = lint_file(path.read_bytes(), Settings(), path=path)
+    assert [(d.code, where(path, d.span.start)[0]) for d in found] == [("M007", 1)]
+    assert found[0].message.startswith("this file uses 2 macros its host defines (WG_SIZE, OUT_TYPE); configure "
+                                       "a variant") and "(4 uses)" in found[0].message
+
+
+def test_a_typo_or_a_lowercase_name_in_a_plain_file_stays_t001(tmp_path):
+    from coop_lsp.lint.config import Settings
+    from coop_lsp.lint.files import lint_file
+
+    typo = "const TILE_SIZE = 4u;\n@compute @workgroup_size(TILE_SZE)\nfn main() {}\n"
+    path = write(tmp_path, "typo.wgsl", typo)
+    assert [d.code for d in lint_file(path.read_bytes(), Settings(), path=path)[1]] == ["T001"]
+    # One unresolved name that is no macro's spelling: the file is not just waiting for its host's defines.
+    mixed = HOSTED_PLAIN.replace("f32(data[lid.x])", "f32(data[lid.x]) + bias")
+    path = write(tmp_path, "mixed.wgsl", mixed)
+    codes = [d.code for d in lint_file(path.read_bytes(), Settings(), path=path)[1]]
+    assert "M007" not in codes and codes.count("T001") == 5

@@ -8,7 +8,9 @@ engine (tests/test_cli_cache.py).
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -22,6 +24,12 @@ if TYPE_CHECKING:
     from .templates import TemplateOptions
 
 PLAIN, TEMPLATE, HOST = "plain", "template", "host"
+
+# An unresolved name in capitals is a macro its host program defines, as C programmers spell them (the
+# same spelling lint.templates reads in a file with directives).
+_MACRO_LIKE = re.compile(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
+_UNRESOLVED = re.compile(r"^unresolved (?:identifier|type|function|name|value) '([A-Za-z_]\w*)'")
+_WORD = re.compile(rb"[A-Za-z_]\w*")
 
 
 class Templates(Protocol):
@@ -74,11 +82,37 @@ def lint_file(data: bytes, settings: Settings, language: str | None = None, path
     from .engine import lint_source
 
     result = lint_source(data, targets=settings.targets, dialect=settings.dialect)
+    if language is None and host_macro_names(data, result.diagnostics):
+        # A host preprocesses this file though it has no directive (ggml's pre_wgsl passes WG_SIZE to
+        # every shader): one finding for the names it must define, as for a template with directives.
+        from .templates import TemplateOptions
+        return _lint_template(data, settings, path, templates, TemplateOptions(macro_like_names=True))
     diagnostics = settings.apply(result.diagnostics)
     if result.source.decode_error is not None:
         # Spans count bytes of the repaired text, not of the file: no fixes.
         diagnostics = [d if not d.fixes else without_fixes(d) for d in diagnostics]
     return result.source, diagnostics
+
+
+def host_macro_names(data: bytes, diagnostics) -> list[str]:
+    """The unresolved names of a plain file that are spelled like macros and are no near miss of a name the
+    file has (`TILE_SZE` beside `TILE_SIZE` is a typo, not a macro); empty when there is another kind of
+    unresolved name, since then the file is not simply waiting for its host's defines."""
+    names = []
+    for diagnostic in diagnostics:
+        match = _UNRESOLVED.match(diagnostic.message) if diagnostic.code == "T001" else None
+        if match is None:
+            continue
+        if _MACRO_LIKE.match(match.group(1)) is None:
+            return []
+        names.append(match.group(1))
+    if not names:
+        return []
+    words = {w.decode() for w in _WORD.findall(data)} - set(names)
+    for name in set(names):
+        if any(SequenceMatcher(None, name, word).ratio() >= 0.85 for word in words if abs(len(word) - len(name)) <= 2):
+            return []
+    return sorted(set(names))
 
 
 def _lint_host(data: bytes, settings: Settings, language: str, options: TemplateOptions | None):

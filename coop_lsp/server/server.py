@@ -31,7 +31,7 @@ from ..ide.analysis import Analysis
 from ..ide.settings import Settings
 from ..lint import Reuse
 from ..lint.config import ConfigError, ConfigFinder
-from ..lint.files import may_need_templates
+from ..lint.files import host_macro_names, may_need_templates
 from ..syntax import Document
 from ..syntax.parser import Parsed
 from .capabilities import VERSION
@@ -342,12 +342,17 @@ class CoopLanguageServer(LanguageServer):
             tables = self.config_finder.for_path(path).settings_for(path).variants if path is not None else ()
         except (ConfigError, OSError):
             tables = ()
+        macros = False
         if not may_need_templates(data, None, bool(tables)):
-            return analysis  # plain WGSL: nothing more to do (lint.files makes this choice for coop-lint too)
+            # Plain WGSL (lint.files makes these choices for coop-lint too), unless its unresolved names
+            # are its host's macros.
+            macros = bool(host_macro_names(data, analysis.diagnostics))
+            if not macros:
+                return analysis
         from ..ide.templates import template_view
         try:
             analysis.template = template_view(path, data, tables, self.active_variants.get(uri),
-                                              self.template_files, targets, dialect)
+                                              self.template_files, targets, dialect, macro_like_names=macros)
         except Exception:  # noqa: BLE001 - the plain analysis still serves the document
             log.exception("expanding the template %s failed", uri)
         return analysis
