@@ -564,3 +564,16 @@ def test_a_typo_or_a_lowercase_name_in_a_plain_file_stays_t001(tmp_path):
     path = write(tmp_path, "mixed.wgsl", mixed)
     codes = [d.code for d in lint_file(path.read_bytes(), Settings(), path=path)[1]]
     assert "M007" not in codes and codes.count("T001") == 5
+
+
+def test_one_capital_letter_is_a_host_macro_only_beside_a_longer_one(tmp_path):
+    from coop_lsp.lint.config import Settings
+    from coop_lsp.lint.files import lint_file
+
+    both = "var<workgroup> t: array<f32, N * K_TILE>;\n@compute @workgroup_size(64)\nfn main() { t[0] = 1.0; }\n"
+    path = write(tmp_path, "solve.wgsl", both)
+    found = lint_file(path.read_bytes(), Settings(), path=path)[1]
+    assert [d.code for d in found] == ["M007"] and "(N, K_TILE)" in found[0].message
+    alone = both.replace("N * K_TILE", "N")
+    path = write(tmp_path, "alone.wgsl", alone)
+    assert "M007" not in [d.code for d in lint_file(path.read_bytes(), Settings(), path=path)[1]]

@@ -108,17 +108,17 @@ class TemplateView:
 
 def template_view(path: Path | None, data: bytes, tables, active: str | None, cache: FileCache,
                   targets: tuple[str, ...] = (), dialect: str = "auto",
-                  macro_like_names: bool = False) -> TemplateView | None:
+                  host_names: frozenset[str] = frozenset()) -> TemplateView | None:
     """The view of a document that is a template or has variant sets; None for plain WGSL.
-    `macro_like_names`: a file without directives that its host preprocesses (lint.files.host_macro_names)."""
+    `host_names`: the macros a file without directives leaves to its host (lint.files.host_macro_names)."""
     options = options_for(tables, {})
-    if options is None and not is_template(data) and not macro_like_names:
+    if options is None and not is_template(data) and not host_names:
         return None
-    options = options or TemplateOptions()
+    options = options or TemplateOptions(known_names=host_names)
     names = tuple(v.name for v in options.variants if v.name is not None)
     chosen: Variant = next((v for v in options.variants if v.name == active), options.variants[0])
-    one = TemplateOptions((chosen,), options.include_dirs, options.override_file_defines, options.known_names,
-                          macro_like_names=macro_like_names)
+    one = TemplateOptions((chosen,), options.include_dirs, options.override_file_defines,
+                          options.known_names | host_names)
     lint = lint_template(path, data, one, targets, dialect, cache=cache, keep_results=True)
     run = lint.variants[0]
     analysis = Analysis(run.expansion.data.decode("utf-8", "replace"), None, run.result)

@@ -29,6 +29,7 @@ PLAIN, TEMPLATE, HOST = "plain", "template", "host"
 # same spelling lint.templates reads in a file with directives).
 _MACRO_LIKE = re.compile(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
 _UNRESOLVED = re.compile(r"^unresolved (?:identifier|type|function|name|value) '([A-Za-z_]\w*)'")
+_LETTER = re.compile(r"^[A-Z]$")
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 
 
@@ -86,7 +87,8 @@ def lint_file(data: bytes, settings: Settings, language: str | None = None, path
         # A host preprocesses this file though it has no directive (ggml's pre_wgsl passes WG_SIZE to
         # every shader): one finding for the names it must define, as for a template with directives.
         from .templates import TemplateOptions
-        return _lint_template(data, settings, path, templates, TemplateOptions(macro_like_names=True))
+        names = frozenset(host_macro_names(data, result.diagnostics))
+        return _lint_template(data, settings, path, templates, TemplateOptions(known_names=names))
     diagnostics = settings.apply(result.diagnostics)
     if result.source.decode_error is not None:
         # Spans count bytes of the repaired text, not of the file: no fixes.
@@ -103,10 +105,11 @@ def host_macro_names(data: bytes, diagnostics) -> list[str]:
         match = _UNRESOLVED.match(diagnostic.message) if diagnostic.code == "T001" else None
         if match is None:
             continue
-        if _MACRO_LIKE.match(match.group(1)) is None:
+        # One capital letter (ggml's N beside BATCH_N and K_TILE) counts only beside a longer macro name.
+        if _MACRO_LIKE.match(match.group(1)) is None and not _LETTER.match(match.group(1)):
             return []
         names.append(match.group(1))
-    if not names:
+    if not any(_MACRO_LIKE.match(name) for name in names):
         return []
     words = {w.decode() for w in _WORD.findall(data)} - set(names)
     for name in set(names):

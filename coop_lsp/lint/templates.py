@@ -48,9 +48,6 @@ class TemplateOptions:
     # Whether the variants are every configured set (no --variant subset, nothing skipped): only then can
     # a filter that no variant needs be called unused.
     every_set: bool = False
-    # A file without directives whose unresolved names are spelled like macros (files.host_macro_names):
-    # those names are its host's, as in a file with directives.
-    macro_like_names: bool = False
 
 
 @dataclass(slots=True)
@@ -221,7 +218,7 @@ def _host_defines(name: str | None, expansion: Expansion, options: TemplateOptio
     one the configuration knows, or, in a file with directives, a name spelled like a macro."""
     return name is not None and name not in defines and (
         name in expansion.macro_names or name in options.known_names
-        or ((not expansion.origins.is_identity or options.macro_like_names) and _MACRO_LIKE.match(name) is not None))
+        or (not expansion.origins.is_identity and _MACRO_LIKE.match(name) is not None))
 
 
 def _mapped(origins, file: int, span: Span, diagnostic: Diagnostic, data: bytes = b"") -> Diagnostic:

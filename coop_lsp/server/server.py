@@ -342,17 +342,17 @@ class CoopLanguageServer(LanguageServer):
             tables = self.config_finder.for_path(path).settings_for(path).variants if path is not None else ()
         except (ConfigError, OSError):
             tables = ()
-        macros = False
+        macros: frozenset[str] = frozenset()
         if not may_need_templates(data, None, bool(tables)):
             # Plain WGSL (lint.files makes these choices for coop-lint too), unless its unresolved names
             # are its host's macros.
-            macros = bool(host_macro_names(data, analysis.diagnostics))
+            macros = frozenset(host_macro_names(data, analysis.diagnostics))
             if not macros:
                 return analysis
         from ..ide.templates import template_view
         try:
             analysis.template = template_view(path, data, tables, self.active_variants.get(uri),
-                                              self.template_files, targets, dialect, macro_like_names=macros)
+                                              self.template_files, targets, dialect, host_names=macros)
         except Exception:  # noqa: BLE001 - the plain analysis still serves the document
             log.exception("expanding the template %s failed", uri)
         return analysis
