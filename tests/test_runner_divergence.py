@@ -122,13 +122,21 @@ SPLIT_CLASSES = {
     "branch_on_lane_below_4": ("let i = lane;\n    if lane < 4u {", True),
     "branch_on_first_half_of_workgroup": ("let i = li;\n    if li < 32u {", False),
     "branch_on_first_30_invocations": ("let i = li;\n    if li < 30u {", True),
+    "branch_on_local_x_below_32": ("let i = lid.x;\n    if lid.x < 32u {", False),
+    "branch_on_local_x_above_29": ("let i = lid.x;\n    if lid.x > 29u {", True),
+    "branch_on_global_x_at_least_40": ("let i = gid.x;\n    if gid.x >= 40u {", False),
+    "branch_on_global_x_below_37": ("let i = gid.x;\n    if gid.x < 37u {", True),
+    "loop_from_local_x_by_64_through_255": ("for (var i = lid.x; i <= 255u; i += 64u) {", False),
+    "loop_from_local_x_by_64_through_256": ("for (var i = lid.x; i <= 256u; i += 64u) {", True),
+    "loop_from_global_x_by_64": ("for (var i = gid.x; 256u > i; i += 64u) {", False),
 }
 SPLIT_KERNEL = """enable subgroups;
 diagnostic(off, subgroup_uniformity);
 @group(0) @binding(0) var<storage, read_write> buf: array<f32, 512>;
 @compute @workgroup_size(64)
 fn main(@builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) sg_size: u32,
-        @builtin(local_invocation_index) li: u32) {
+        @builtin(local_invocation_index) li: u32, @builtin(local_invocation_id) lid: vec3u,
+        @builtin(global_invocation_id) gid: vec3u) {
     var total = 0.0;
     OPEN
         total += subgroupAdd(buf[i]);
