@@ -28,8 +28,13 @@ SUBGROUP_DIVERGENCE = register(Rule(
                 "loop whose trip count is the same in every lane (`for (var c = lane % 4u; c < 32u; c += 4u)`, "
                 "`for (var i = lane; i < 256u; i += subgroup_size)`) does not diverge; a branch that splits a "
                 "subgroup only at some sizes (`if lane < 16u`) or only when invocations are not numbered "
-                "into subgroups in order (`if local_invocation_index < 32u` in a 64-invocation workgroup) is "
-                "a warning that names the sizes or the mapping; divergence at every allowed size is an error. "
+                "into subgroups in order (`if local_invocation_index < 32u` in a 64-invocation workgroup; "
+                "`if local_invocation_id.x < 32u` in a 64x2 workgroup; `if global_invocation_id.x >= 96u` "
+                "with 64-wide workgroups, where only one workgroup sees both sides) is a warning that names "
+                "the sizes or the mapping; a bounds check on global_invocation_id.x at a multiple of the "
+                "workgroup width, and a loop from local_invocation_id.x or global_invocation_id.x stepping "
+                "by the width up to a multiple of it (`<` or `<=`), do not diverge; divergence at every "
+                "allowed size is an error. "
                 "A loop whose trip count cannot be shown the same in every lane stays an error, with the "
                 "reason in a note.",
     example="if sid % 2u == 0u { acc = subgroupMatrixMultiplyAccumulate(a, b, acc); }   // sid: subgroup_invocation_id",
