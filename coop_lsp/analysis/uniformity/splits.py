@@ -11,6 +11,10 @@ patterns need more than "depends on the lane id":
   to subgroups: `if lane < 16u` splits 32-lane subgroups, not 16-lane ones; `if local_invocation_index <
   32u` in a 64-invocation workgroup splits no subgroup of 4 to 32 lanes when invocations are numbered
   into subgroups in order, but WGSL does not promise that order, and it splits 64-lane subgroups always.
+  With the workgroup size known, `local_invocation_id.x` is read row by row of local_invocation_index
+  (the condition changes at the threshold in every row and where each row starts), and
+  `global_invocation_id.x` as the workgroup's offset plus local_invocation_id.x (a subgroup never spans
+  two workgroups, so only the threshold modulo the width can split one).
 
 Each is judged at every subgroup size the targets allow (WGSL allows powers of two from 4 to 128): the
 same at every size, divergent at every size, or divergent at some sizes or mappings only (a warning that
