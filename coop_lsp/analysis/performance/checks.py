@@ -12,10 +12,10 @@ from ...core.text import SourceText, Span
 from ...devices.performance import RuleCost, fact, rule_cost
 from ...devices.profiles import Profile
 from ...semantic import types as t
-from ...semantic.builtins.language import DIALECT, LOAD, STORE, parameter_index
 from ...semantic.model import SemanticModel
 from . import rules as r
-from .facts import LOADS, MULTIPLIES, STORES, ModuleFacts, byte_size, collect, descendants, enclosing_loop
+from .facts import (LEFT, LOADS, MULTIPLIES, RIGHT, STORES, STRIDE, ModuleFacts, byte_size, collect,
+                    descendants, enclosing_loop)
 
 KIB = 1024.0
 
@@ -55,7 +55,8 @@ def _one_tile_per_subgroup(facts: ModuleFacts, target: Profile) -> list[Diagnost
         return []
     out = []
     for call in facts.calls:
-        if call.name not in MULTIPLIES or len(call.arguments) < 2:
+        operands = [call.argument(LEFT), call.argument(RIGHT)]
+        if call.name not in MULTIPLIES or None in operands:
             continue
         loop = enclosing_loop(call.node)
         if loop is None:
@@ -63,7 +64,7 @@ def _one_tile_per_subgroup(facts: ModuleFacts, target: Profile) -> list[Diagnost
         multiplies = [n for n in descendants(loop) if n.type == "call_expression" and _is_multiply(facts, n)]
         if len(multiplies) != 1:
             continue
-        loads = [_loaded_in(facts, argument, loop) for argument in call.arguments[:2]]
+        loads = [_loaded_in(facts, argument, loop) for argument in operands]
         if any(load is None for load in loads):
             continue
         out.append(_finding(
@@ -107,13 +108,12 @@ def _unstaged_loads(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
     subgroups = invocations // target.subgroup_max
     seen: dict[tuple[str, str], list] = {}
     for call in facts.calls:
-        if call.name not in LOADS or not call.arguments or not facts.runs_in_loop(call):
+        if call.name not in LOADS or not facts.runs_in_loop(call):
             continue
-        pointee = facts.pointee(call.arguments[0])
-        variable = facts.root_variable(call.arguments[0])
-        if pointee is None or pointee[0] != "storage" or variable is None:
+        memory = facts.matrix_memory(call)
+        if memory is None or memory[0] != "storage":
             continue
-        seen.setdefault((call.function, variable.name), []).append(call)
+        seen.setdefault((call.function, memory[2].name), []).append(call)
     out = []
     for (function, variable), calls in seen.items():
         first = calls[0]
@@ -204,9 +204,6 @@ def _workgroup_memory(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
 ROWS_AT_ONCE = 8  # rows of a tile a load reads in one pass (16 bytes each)
 MEASURED_DEGREE = 4  # the fewest rows to a bank in P005's measured pair (A: 4, B: 8)
 ROW_BYTES = 16
-# Where the stride argument of Tint's current load and store forms sits (P005 reads only those forms).
-_STRIDE_AT = {builtin.name: parameter_index(builtin, "stride") for builtin in DIALECT["chromium"].builtins
-              if builtin.memory in (LOAD, STORE)}
 
 
 def conflict_degree(stride_bytes: int, banks: int, width: int) -> int:
@@ -227,20 +224,19 @@ def _bank_conflicts(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
         return []
     out, seen = [], set()
     for call in facts.calls:
-        stride_at = _STRIDE_AT.get(call.name)
-        if stride_at is None or len(call.arguments) <= stride_at:
+        if call.name not in LOADS | STORES:
             continue
-        pointee = facts.pointee(call.arguments[0])
-        if pointee is None or pointee[0] != "workgroup" or not isinstance(pointee[1], t.Array):
+        memory = facts.matrix_memory(call)
+        stride_node = call.argument(STRIDE)
+        if memory is None or memory[0] != "workgroup" or stride_node is None:
             continue
-        element = byte_size(pointee[1].element)
-        stride_node = call.arguments[stride_at]
+        _, array, variable = memory
+        element = byte_size(array.element)
         stride = facts.constant(stride_node)
         if element is None or stride is None or stride <= 0 or (stride * element) % width:
             continue
         degree = conflict_degree(stride * element, banks, width)
-        variable = facts.root_variable(call.arguments[0])
-        key = (variable.name if variable is not None else "", stride)
+        key = (variable.name, stride)
         if degree < 2 or key in seen:
             continue
         seen.add(key)
@@ -357,24 +353,19 @@ def _bounds_checks(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
         return []
     out, seen = [], set()
     for call in facts.calls:
-        if call.name not in LOADS | STORES or not call.arguments:
+        memory = facts.matrix_memory(call) if call.name in LOADS | STORES else None
+        if memory is None or memory[0] != "storage" or memory[2].name in seen or memory[1].count is not None:
             continue
-        pointee = facts.pointee(call.arguments[0])
-        variable = facts.root_variable(call.arguments[0])
-        if pointee is None or pointee[0] != "storage" or variable is None or variable.name in seen:
-            continue
-        if not (isinstance(pointee[1], t.Array) and pointee[1].count is None):
-            continue
-        seen.add(variable.name)
-        out.append(call)
+        seen.add(memory[2].name)
+        out.append((call, memory[2].name))
     if not out:
         return []
-    names = ", ".join(f"'{facts.root_variable(c.arguments[0]).name}'" for c in out)
+    names = ", ".join(f"'{name}'" for _, name in out)
     return [_finding(
         r.BOUNDS_CHECKED_MATRIX_ACCESS, cost, target,
         f"matrix loads and stores on the runtime-sized {names} are bounds-checked on {target.name} unless the "
-        "application turns robustness off (Dawn toggle disable_robustness)", out[0].name_span,
-        [Related(c.name_span, "also bounds-checked") for c in out[1:]])]
+        "application turns robustness off (Dawn toggle disable_robustness)", out[0][0].name_span,
+        [Related(c.name_span, "also bounds-checked") for c, _ in out[1:]])]
 
 
 # ---------------------------------------------------------------- P008

@@ -8,7 +8,7 @@ import tree_sitter as ts
 
 from ...core.text import SourceText, Span
 from ...semantic import types as t
-from ...semantic.builtins.language import LOAD, MULTIPLY, STORE, matrix_builtin_names
+from ...semantic.builtins.language import LOAD, MULTIPLY, STORE, call_parameters, matrix_builtin_names
 from ...semantic.layout import byte_size  # noqa: F401 - the checks' workgroup-memory figures (one layout)
 from ...semantic.model import SemanticModel
 
@@ -16,6 +16,13 @@ LOADS = set(matrix_builtin_names(LOAD))
 STORES = set(matrix_builtin_names(STORE))
 MULTIPLIES = set(matrix_builtin_names(MULTIPLY))
 LOOPS = ("for_statement", "while_statement", "loop_statement")
+# Parameter names, as the builtin table spells them, of what the rules read from a matrix call. The rules
+# find arguments by name, so Tint's deprecated bool-majorness forms, its template forms, the draft's and
+# naga's all give the same findings; naga names a multiply's operands a, b and c.
+POINTER = ("p",)
+STRIDE = ("stride",)
+LEFT = ("left", "a")
+RIGHT = ("right", "b")
 _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
                "/": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None,
                "<<": lambda a, b: a << b if 0 <= b < 64 else None, ">>": lambda a, b: a >> b if 0 <= b < 64 else None}
@@ -29,6 +36,14 @@ class MatrixCall:
     arguments: list[ts.Node]
     function: str  # the enclosing function's name
     in_loop: bool  # lexically inside a loop of its function
+
+    def argument(self, names: tuple[str, ...]) -> ts.Node | None:
+        """The argument passed for the first of these parameter names the resolved overload has."""
+        parameters = call_parameters(self.name, len(self.arguments)) or ()
+        for name in names:
+            if name in parameters:
+                return self.arguments[parameters.index(name)]
+        return None
 
 
 @dataclass
@@ -87,6 +102,21 @@ class ModuleFacts:
         if isinstance(kind, t.Pointer):
             return kind.space, kind.store
         return None
+
+    def matrix_memory(self, call: MatrixCall) -> tuple[str, t.Type, object] | None:
+        """(address space, the array's type, its variable) of the memory a matrix load or store names, for
+        Tint's `&arr` and naga's `&arr[i]` alike (naga points at an element: the array is the variable's)."""
+        pointer = call.argument(POINTER)
+        pointee = self.pointee(pointer) if pointer is not None else None
+        variable = self.root_variable(pointer) if pointer is not None else None
+        if pointee is None or variable is None:
+            return None
+        space, store = pointee
+        if not isinstance(store, t.Array):
+            store = t.store_type(variable.type)
+            while isinstance(store, t.Array) and isinstance(store.element, t.Array):
+                store = store.element
+        return (space, store, variable) if isinstance(store, t.Array) else None
 
     def root_variable(self, node: ts.Node):
         """The symbol a `&x`, `x[i]`, `(*p)[i]` or `x.m` expression starts from."""
