@@ -203,3 +203,20 @@ def collect(root: ts.Node, source: SourceText, model: SemanticModel) -> ModuleFa
         facts.called_in_loops.add(callee)
         pending.extend(all_calls.get(callee, ()))
     return facts
+
+
+def multiply_configurations(root: ts.Node, source: SourceText, model: SemanticModel) -> list[tuple[str, str]]:
+    """(component type, result type) of every matrix multiply in the module, one entry per call site.
+
+    The matrix units' peak depends on the configuration a kernel multiplies with, not on the types of the
+    buffers it reads: ggml reads f32 and converts it to f16 before its f16 multiplies."""
+    facts = collect(root, source, model)
+    out = []
+    for call in facts.calls:
+        left = call.argument(LEFT)
+        if call.name not in MULTIPLIES or left is None:
+            continue
+        operand, result = t.store_type(facts.type_of(left)), t.store_type(facts.type_of(call.node))
+        if isinstance(operand, t.CoopMatrix) and isinstance(result, t.CoopMatrix):
+            out.append((operand.element.describe(), result.element.describe()))
+    return out
