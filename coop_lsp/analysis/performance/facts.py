@@ -55,6 +55,9 @@ class ModuleFacts:
     # Functions that run inside a loop of some caller (transitively).
     called_in_loops: set[str] = field(default_factory=set)
     calls: list[MatrixCall] = field(default_factory=list)
+    # (rule code, the rule's facts about the kernel) of every finding made from these facts, in order: the
+    # conditions a measured pair records (benchmarks/perf_rules.py --update-profile reads them).
+    conditions: list[tuple[str, dict]] = field(default_factory=list)
 
     def text(self, node: ts.Node) -> str:
         return self.source.slice(Span(node.start_byte, node.end_byte))
@@ -95,6 +98,46 @@ class ModuleFacts:
                 return None
             return apply(left, right)
         return None
+
+    def trip_count(self, loop: ts.Node) -> int | None:
+        """How many times `for (var i = A; i < B; i += C)` runs when A, B and C are constants and the body
+        never assigns i (`i++`, `<`, `<=`, `!=` and `+=` forms), else None: a driver can unroll such a loop
+        and so name every element an index in it reaches."""
+        if loop.type != "for_statement":
+            return None
+        init, condition, update = (loop.child_by_field_name(f) for f in ("initializer", "condition", "update"))
+        if init is None or condition is None or update is None or init.type != "variable_declaration" \
+                or condition.type != "binary_expression":
+            return None
+        name = init.child_by_field_name("name")
+        start = self.constant(init.child_by_field_name("value"))
+        if name is None or start is None:
+            return None
+        variable = self.text(name)
+        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+        operator = condition.child_by_field_name("operator")
+        end = self.constant(right)
+        if left is None or self.text(left) != variable or end is None or operator is None:
+            return None
+        if update.type == "increment_statement" and self.text(update.child_by_field_name("operand")) == variable:
+            step = 1
+        elif update.type == "compound_assignment_statement" and self.text(update.child_by_field_name("left")) \
+                == variable and self.text(update.child_by_field_name("operator")) == "+=":
+            step = self.constant(update.child_by_field_name("right"))
+        else:
+            return None
+        if not step or step <= 0:
+            return None
+        body = loop.child_by_field_name("body")
+        for node in descendants(body) if body is not None else ():
+            target = node.child_by_field_name("left") if node.type in (
+                "assignment_statement", "compound_assignment_statement") else \
+                node.child_by_field_name("operand") if node.type in ("increment_statement",
+                                                                     "decrement_statement") else None
+            if target is not None and self.text(target) == variable:
+                return None
+        last = {"<": end, "<=": end + 1, "!=": end}.get(self.text(operator))
+        return max(0, -(-(last - start) // step)) if last is not None else None
 
     def pointee(self, argument: ts.Node) -> tuple[str, t.Type] | None:
         """(address space, store type) of a pointer argument such as `&a` or `p`."""
