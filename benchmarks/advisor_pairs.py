@@ -6,7 +6,9 @@ performance finding quotes when the kernel in front of it is like one of them.
 Writes benchmarks/results/advisor_pairs.json. The figures are those issue 32 reports for ggml's published
 WebGPU kernel (mul_mat_subgroup_matrix, instantiated as benchmarks/real_kernels.py does) on an H100
 through Dawn at 4096^3, following coop-lint's findings one at a time: they were measured by the issue's
-author, not re-measured here, and the file says so. What this script adds is each pair's `where`: the
+author, not re-measured here, and the file says so (P009's fix was also measured here on the published
+kernel: benchmarks/advisor_ggml.py; those pairs name benchmarks/results/advisor_ggml.json as their source).
+What this script adds is each pair's `where`: the
 rule's own facts about the slow kernel, computed by the rule's check on the instantiated kernel (the
 corpus must be present), so that a finding can tell whether the kernel it lints is like this one.
 `python -m benchmarks.perf_rules --update-profile` copies these pairs into the H100 profile with the
@@ -25,6 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 RESULTS = ROOT / "benchmarks" / "results" / "advisor_pairs.json"
+# P009's fix measured here on the published kernel (benchmarks/advisor_ggml.py, on the H100 machine).
+MEASURED = ROOT / "benchmarks" / "results" / "advisor_ggml.json"
 SOURCE = "issue 32, measured by the issue's author on an H100 through Dawn"
 KERNEL = "ggml's mul_mat_subgroup_matrix"
 
@@ -71,6 +75,25 @@ def kernel_facts(text: str) -> dict:
             for code in STEPS}
 
 
+def remeasured(data: dict, facts: dict) -> list[dict]:
+    """P009's pairs from benchmarks/advisor_ggml.py's run: the published kernel against it with the next slice
+    read into registers, both checked and timed on the same machine, bounds checks off and on."""
+    out = []
+    for setting, speedup in sorted(data.get("speedup", {}).items()):
+        on = setting.endswith(" on")
+        slow = data["runs"][f"published, {setting}"]
+        fixed = data["runs"][f"prefetched, {setting}"]
+        out.append({"slow": "the published kernel", "fixed": "the next slice read into registers before the "
+                    "multiplies (benchmarks/advisor_ggml.py prefetched())", "speedup": round(speedup, 4),
+                    "tflops": {"slow": round(slow["tflops"], 1), "fixed": round(fixed["tflops"], 1)},
+                    "rule_fires_on_published_kernel": facts["fires"] and data["p009_fires"]["published"]
+                    and not data["p009_fires"]["prefetched"],
+                    "kernel": f"{KERNEL} as published", "source": "benchmarks/results/advisor_ggml.json",
+                    "measured_on": f"{slow['adapter']} through Dawn, {data['date']}",
+                    "where": {**facts["facts"], "bounds_checks": on}})
+    return out
+
+
 def build(corpus: Path) -> dict:
     from benchmarks.real_kernels import instantiate_ggml
 
@@ -89,7 +112,10 @@ def build(corpus: Path) -> dict:
             rules[code].append({"slow": step["slow"], "fixed": step["fixed"], "speedup": round(speedup, 4),
                                 **({"tflops": {"slow": slow, "fixed": fixed}} if "throughput" in step else {}),
                                 "rule_fires_on_published_kernel": facts[code]["fires"],
+                                "kernel": f"{KERNEL} after issue 32's earlier steps" if code == "P009" else KERNEL,
                                 "where": {**facts[code]["facts"], **step["measured"]}})
+    if MEASURED.exists():
+        rules["P009"].extend(remeasured(json.loads(MEASURED.read_text()), facts["P009"]))
     return {"benchmark": "advisor_pairs", "source": SOURCE, "kernel": KERNEL, "target": "nvidia-h100",
             "machine": {"gpu": "NVIDIA H100 80GB HBM3", "api": "Dawn", "measured_by": "the author of issue 32",
                         "re_measured_here": False},

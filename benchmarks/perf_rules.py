@@ -223,7 +223,8 @@ def profile_pairs(data: dict, advisor: dict | None) -> dict:
         for pair in pairs:
             costs.setdefault(code, {"pairs": []})["pairs"].append({
                 "slower": round(pair["speedup"], 2), "slow": pair["slow"], "fixed": pair["fixed"],
-                "kernel": advisor["kernel"], "source": ADVISOR_RESULTS, "where": pair["where"]})
+                "kernel": pair.get("kernel", advisor["kernel"]), "source": pair.get("source", ADVISOR_RESULTS),
+                "where": pair["where"]})
     return costs
 
 
