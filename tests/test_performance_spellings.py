@@ -5,8 +5,8 @@ ships), the draft standard, and naga's cooperative matrices.
 The kernel: tiles of A straight from storage in the K loop of a 4-subgroup workgroup (P002), tiles of B from
 a workgroup slice whose f16 rows are 128 bytes apart (P005), one multiply per pair of loaded tiles (P001),
 one f16 at a time copied from storage in the loop (P006), that copy waited for at a barrier before the
-multiplies with nothing read ahead (P009), and, beside a run, matrix loads and stores on runtime-sized storage arrays (P007). Each spelling keeps every
-finding on the same line, so the comparison is line by line.
+multiplies with nothing read ahead (P009), and, beside a run, matrix loads and stores on runtime-sized
+storage arrays (P007). Each spelling keeps every finding on the same line, so the comparison is line by line.
 """
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ from ...devices.profiles import Profile
 from ...semantic import types as t
 from ...semantic.model import SemanticModel
 from . import rules as r
-from .quote import quote
-from .staging import unpipelined_loops
 from .facts import (LEFT, LOADS, MULTIPLIES, RIGHT, STORES, STRIDE, ModuleFacts, byte_size, collect,
                     descendants, enclosing_loop)
+from .quote import quote
+from .staging import unpipelined_loops
 
 KIB = 1024.0
 
@@ -89,8 +89,8 @@ def _matrix_bytes(where: dict) -> str:
 # rule code -> (the numeric fact whose nearest pairs bracket the kernel's, how a pair's facts read)
 _CONDITIONS = {
     r.RUNTIME_INDEXED_MATRICES.code: ("matrix_bytes", _matrix_bytes),
-    r.WORKGROUP_MEMORY_OCCUPANCY.code: ("workgroups_fit", lambda w: f"room for {_plural(w['workgroups_fit'], 'workgroup')} "
-                                        "per multiprocessor" if "workgroups_fit" in w else ""),
+    r.WORKGROUP_MEMORY_OCCUPANCY.code: ("workgroups_fit", lambda w: "" if "workgroups_fit" not in w else
+                                        f"room for {_plural(w['workgroups_fit'], 'workgroup')} per multiprocessor"),
     r.UNPIPELINED_STAGING.code: (None, lambda w: "" if w.get("bounds_checks") is None else
                                  "with bounds checks" if w["bounds_checks"] else "without bounds checks"),
     r.BANK_CONFLICTS.code: ("rows_per_bank", lambda w: f"{w['rows_per_bank']} rows of a tile load to a bank"
