@@ -13,9 +13,11 @@ in what the rule names (benchmarks/perf_pairs/, or an example with other
     repetitions).
 Writes $OUT/perf_rules.json (or benchmarks/results/perf_rules.json) with the
 machine, both kernels' status, time and TFLOP/s, and the speed-up (slow time
-/ fixed time). --update-profile writes each rule's measured slow-down into
-coop_lsp/devices/profiles/nvidia-h100.json (performance.rule_costs), which
-is where the rules' messages read it.
+/ fixed time). --update-profile writes every rule's measured pairs into
+coop_lsp/devices/profiles/nvidia-h100.json (performance.rule_costs): this
+file's, and those on real kernels in benchmarks/results/advisor_pairs.json,
+each with its `where` (the rule's facts about the slow kernel, computed by
+the rule's check), which is where the rules' messages read them.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ EXAMPLES = "examples/chromium"
 RUNS = "examples/runs"
 PROFILE = ROOT / "coop_lsp" / "devices" / "profiles" / "nvidia-h100.json"
 RESULTS = "benchmarks/results/perf_rules.json"
+ADVISOR_RESULTS = "benchmarks/results/advisor_pairs.json"  # pairs on real kernels (benchmarks/advisor_pairs.py)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -190,18 +193,49 @@ def measure(args) -> int:
     return 0 if ok else 1
 
 
-def update_profile(results: Path) -> int:
-    """Copies each measured slow-down into the H100 profile, where the rules' messages read it."""
-    data = json.loads(results.read_text())
-    profile = json.loads(PROFILE.read_text())
-    costs = {}
+def pair_conditions(code: str, kernel: Kernel, size: int = 4096) -> dict:
+    """The rule's facts about a pair's slow kernel, as its check computes them: the pair's `where`."""
+    from coop_lsp.analysis.performance.checks import rule_conditions
+    from coop_lsp.lint.engine import lint_source
+
+    _, text = materialised(kernel, size)
+    result = lint_source(text)
+    where = rule_conditions(result.parsed.root, result.parsed.source, result.model, measuring_profile(), code)
+    where["bounds_checks"] = kernel.robustness  # measured with Dawn's bounds checks off unless the kernel says on
+    return where
+
+
+def profile_pairs(data: dict, advisor: dict | None) -> dict:
+    """rule code -> every measured pair the profile records for it: the project's (perf_rules.json) and
+    those on real kernels (advisor_pairs.json), each with its conditions."""
+    costs: dict = {}
     for code, entry in sorted(data["rules"].items()):
         if "speedup" not in entry:
             print(f"{code}: no measurement (slow {entry['slow'].get('status')}, fixed {entry['fixed'].get('status')})")
             continue
-        costs[code] = {"slower": round(entry["speedup"], 2), "slow": entry["slow"]["kernel"],
-                       "fixed": entry["fixed"]["kernel"], "source": RESULTS}
-        print(f"{code}: {entry['speedup']:.2f}x")
+        slow, fixed, _ = PAIRS[code]
+        costs.setdefault(code, {"pairs": []})["pairs"].append({
+            "slower": round(entry["speedup"], 2), "slow": entry["slow"]["kernel"], "fixed": entry["fixed"]["kernel"],
+            "kernel": f"the project's pair {Path(slow.kernel).name}" + (
+                "".join(f" {k}={v}" for k, v in slow.sizes) if slow.sizes else ""),
+            "source": RESULTS, "where": pair_conditions(code, slow)})
+    for code, pairs in sorted((advisor or {}).get("rules", {}).items()):
+        for pair in pairs:
+            costs.setdefault(code, {"pairs": []})["pairs"].append({
+                "slower": round(pair["speedup"], 2), "slow": pair["slow"], "fixed": pair["fixed"],
+                "kernel": pair.get("kernel", advisor["kernel"]), "source": pair.get("source", ADVISOR_RESULTS),
+                "where": pair["where"]})
+    return costs
+
+
+def update_profile(results: Path, advisor: Path | None = None) -> int:
+    """Copies every measured pair into the H100 profile, where the rules' messages read them."""
+    data = json.loads(results.read_text())
+    advisor = advisor if advisor is not None else ROOT / ADVISOR_RESULTS
+    profile = json.loads(PROFILE.read_text())
+    costs = profile_pairs(data, json.loads(advisor.read_text()) if advisor.exists() else None)
+    for code, cost in costs.items():
+        print(code, ", ".join(f"{p['slower']:.2f}x {p['where']}" for p in cost["pairs"]))
     profile["performance"]["rule_costs"] = costs
     PROFILE.write_text(json.dumps(profile, indent=2) + "\n")
     return 0

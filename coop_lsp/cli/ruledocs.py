@@ -30,16 +30,18 @@ def _suppression(rule: Rule) -> str:
 
 
 def _measured(rule: Rule) -> list[str]:
-    """The measured cost of a performance rule on every shipped target that records one."""
+    """Every measured pair of a performance rule on every shipped target that records them, with the
+    conditions it was measured under (the rule's facts about the slow kernel)."""
     from ..devices.performance import rule_cost
     from ..devices.profiles import shipped_profiles
 
     out = []
     for name, profile in sorted(shipped_profiles().items()):
         cost = rule_cost(profile.performance, rule.code)
-        if cost is not None:
-            out.append(f"{cost.slower:.1f}x slower on {name}: slow {cost.slow or '?'}, fixed {cost.fixed or '?'} "
-                       f"({cost.source})")
+        for pair in cost.pairs if cost is not None else ():
+            where = ", ".join(f"{key} {value}" for key, value in pair.where)
+            out.append(f"{pair.slower:.1f}x slower on {name}: slow {pair.slow or '?'}, fixed {pair.fixed or '?'}"
+                       + (f"; {where}" if where else "") + f" ({pair.source})")
     return out
 
 

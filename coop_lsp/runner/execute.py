@@ -85,6 +85,8 @@ class RunReport:
     peak_fraction: float | None = None
     memory_fraction: float | None = None
     peak_profile: str = ""
+    peak_basis: str = ""  # which matrix peak, and why: the configuration the kernel multiplies with
+    peak_missing: str = ""  # why a profile that names the adapter gave no matrix peak
     toggles: list[str] = field(default_factory=list)
     # Compiler errors placed in the user's kernel: {"line", "column" (1-based), "message", "exact"}; exact is
     # False where the error was in code the runner generated and points at the nearest line of the kernel.
@@ -181,7 +183,8 @@ def _render(r: RunReport, markdown: bool) -> str:
         if r.memory_fraction is not None:
             parts.append(f"{r.memory_fraction:.1%} of the memory bandwidth")
         lines.append(f"{bullet}throughput: {', '.join(parts)}"
-                     + (f" (peaks from the {r.peak_profile} profile)" if r.peak_profile else ""))
+                     + (f" (peaks from the {r.peak_profile} profile" + (f"; {r.peak_basis}" if r.peak_basis else "")
+                        + ")" if r.peak_profile else ""))
     if r.roofline:
         lines.append(f"{bullet}{describe_roofline(r.roofline)}")
     return "\n".join(lines) + "\n"
@@ -746,7 +749,7 @@ def _timing(report: RunReport, result: dict, desc: RunDescription, bindings) -> 
         report.gbps = nbytes / (median * 1e-3) / 1e9
     _against_peak(report, desc, bindings)
     report.roofline = roofline_of(report.tflops, report.gbps, report.peak_fraction, report.memory_fraction,
-                                  report.peak_profile)
+                                  report.peak_profile, report.peak_missing)
 
 
 def _against_peak(report: RunReport, desc: RunDescription, bindings) -> None:
@@ -758,13 +761,35 @@ def _against_peak(report: RunReport, desc: RunDescription, bindings) -> None:
     if profile is None:
         return
     report.peak_profile = profile.name
-    element = None
-    if desc.check.kind == "gemm":
-        element = next((b.type for b, _, binding_name, _ in bindings if binding_name == desc.check.a), None)
+    element, report.peak_basis = _multiplied_element(report, desc, bindings)
     if report.tflops is not None and element in profile.peak_tflops:
         report.peak_fraction = report.tflops / profile.peak_tflops[element]
+    elif report.tflops is not None:
+        report.peak_missing = (f"the {profile.name} profile has no matrix peak for "
+                               f"{element + ' ' if element else ''}multiplies")
     if report.gbps is not None and profile.peak_memory_gbps:
         report.memory_fraction = report.gbps / profile.peak_memory_gbps
+
+
+def _multiplied_element(report: RunReport, desc: RunDescription, bindings) -> tuple[str | None, str]:
+    """The component type whose matrix peak the run is measured against, and why that one.
+
+    The kernel's own multiplies decide (the most frequent configuration among its call sites); a kernel
+    without matrix multiplies falls back on the element type of a GEMM check's `a` binding."""
+    from ..analysis.performance import multiply_configurations
+
+    lint = report.lint
+    configurations = []
+    if lint is not None and lint.parsed is not None and lint.model is not None:
+        configurations = multiply_configurations(lint.parsed.root, lint.source, lint.model)
+    if configurations:
+        component, result = max(set(configurations), key=configurations.count)
+        return component, f"{component} matrix peak: the kernel multiplies {component} matrices into {result}"
+    if desc.check.kind == "gemm":
+        element = next((b.type for b, _, binding_name, _ in bindings if binding_name == desc.check.a), None)
+        return element, (f"{element} matrix peak: no multiply in the kernel, check.a '{desc.check.a}' holds {element}"
+                         if element else "")
+    return None, ""
 
 
 def _stage_of(job_dir: Path) -> str:

@@ -19,10 +19,11 @@ ADD_BYTES = "add bytes = \"...\" (bytes read and written per dispatch) to the ru
 
 
 def roofline_of(tflops: float | None, gbps: float | None, peak_fraction: float | None,
-                memory_fraction: float | None, profile: str = "") -> dict:
+                memory_fraction: float | None, profile: str = "", peak_missing: str = "") -> dict:
     """The roofline facts of one run, from its throughput and its fractions of the profile's peaks.
 
-    Always a dict; `missing` lists what the run lacked for a full answer."""
+    Always a dict; `missing` lists what the run lacked for a full answer. `peak_missing` says why a profile
+    that names the adapter gave no matrix peak (none for the configuration the kernel multiplies with)."""
     missing = []
     if tflops is None:
         missing.append("flops: " + ADD_FLOPS)
@@ -31,7 +32,8 @@ def roofline_of(tflops: float | None, gbps: float | None, peak_fraction: float |
     peak = tflops / peak_fraction if tflops is not None and peak_fraction else None
     bandwidth = gbps / memory_fraction if gbps is not None and memory_fraction else None
     if (tflops is not None and peak is None) or (gbps is not None and bandwidth is None):
-        missing.append("peaks: no device profile with peak figures names this adapter")
+        missing.append("peaks: " + (peak_missing if profile and peak_missing else
+                                    "no device profile with peak figures names this adapter"))
     out: dict = {"profile": profile, "missing": missing}
     if tflops is not None and gbps:
         out["intensity"] = tflops * 1e12 / (gbps * 1e9)

@@ -12,10 +12,12 @@ from ...core.text import SourceText, Span
 from ...devices.performance import RuleCost, fact, rule_cost
 from ...devices.profiles import Profile
 from ...semantic import types as t
-from ...semantic.builtins.language import DIALECT, LOAD, STORE, parameter_index
 from ...semantic.model import SemanticModel
 from . import rules as r
-from .facts import LOADS, MULTIPLIES, STORES, ModuleFacts, byte_size, collect, descendants, enclosing_loop
+from .facts import (LEFT, LOADS, MULTIPLIES, RIGHT, STORES, STRIDE, ModuleFacts, byte_size, collect,
+                    descendants, enclosing_loop)
+from .quote import quote
+from .staging import unpipelined_loops
 
 KIB = 1024.0
 
@@ -31,8 +33,7 @@ def performance_diagnostics(root: ts.Node, source: SourceText, model: SemanticMo
     if not measured or not model.matrix_dialects:
         return []
     facts = collect(root, source, model)
-    checks = [_one_tile_per_subgroup, _unstaged_loads, _runtime_indexed_matrices, _workgroup_memory,
-              _bank_conflicts, _scalar_half_loads, _idle_matrix_units] + ([_bounds_checks] if run else [])
+    checks = _CHECKS + ([_bounds_checks] if run else [])
     out = []
     for target in measured:
         for check in checks:
@@ -40,12 +41,61 @@ def performance_diagnostics(root: ts.Node, source: SourceText, model: SemanticMo
     return out
 
 
-def _finding(rule: Rule, cost: RuleCost, target: Profile, message: str, span: Span, related=(), fixes=()):
+def rule_conditions(root: ts.Node, source: SourceText, model: SemanticModel, target: Profile, code: str) -> dict:
+    """The facts rule `code` records about a kernel (the `where` of a measured pair whose slow kernel this
+    is): over all its findings, the largest of each number; other facts where every finding agrees."""
+    if not model.matrix_dialects:
+        return {}
+    facts = collect(root, source, model)
+    for check in _CHECKS + [_bounds_checks]:
+        check(facts, target)
+    found = [where for rule, where in facts.conditions if rule == code]
+    out = {}
+    for key in dict.fromkeys(k for where in found for k in where):
+        values = [where[key] for where in found if where.get(key) is not None]
+        if values and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+            out[key] = max(values)
+        elif values and all(v == values[0] for v in values):
+            out[key] = values[0]
+    return out
+
+
+def _finding(facts: ModuleFacts, rule: Rule, cost: RuleCost, target: Profile, message: str, span: Span,
+             related=(), fixes=(), where: dict | None = None):
+    """A finding that quotes the measured pairs like this kernel (quote.py): `where` holds the rule's facts
+    about the kernel, in the words its pairs record."""
+    where = where or {}
+    numeric, describe = _CONDITIONS.get(rule.code, (None, lambda conditions: ""))
+    said = quote(cost, target.name, where, numeric, describe)
+    facts.conditions.append((rule.code, where))
     severity = rule.severity
-    if cost.slower < r.MEANINGFUL_SLOWDOWN and severity > Severity.INFO:
+    if said.slower < r.MEANINGFUL_SLOWDOWN and severity > Severity.INFO:
         severity = Severity.INFO
-    return Diagnostic(rule.code, f"{message}; {cost.phrase(target.name)}", span, severity, tuple(related),
-                      tuple(fixes))
+    return Diagnostic(rule.code, f"{message}; {said.text}", span, severity, tuple(related), tuple(fixes))
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _matrix_bytes(where: dict) -> str:
+    if "matrix_bytes" not in where:
+        return ""
+    trips = where.get("constant_trips")
+    loops = "" if trips is None else " of constant trip count" if trips else " whose trip count is not a constant"
+    return f"{where['matrix_bytes']} bytes of matrices a lane indexed in loops{loops}"
+
+
+# rule code -> (the numeric fact whose nearest pairs bracket the kernel's, how a pair's facts read)
+_CONDITIONS = {
+    r.RUNTIME_INDEXED_MATRICES.code: ("matrix_bytes", _matrix_bytes),
+    r.WORKGROUP_MEMORY_OCCUPANCY.code: ("workgroups_fit", lambda w: "" if "workgroups_fit" not in w else
+                                        f"room for {_plural(w['workgroups_fit'], 'workgroup')} per multiprocessor"),
+    r.UNPIPELINED_STAGING.code: (None, lambda w: "" if w.get("bounds_checks") is None else
+                                 "with bounds checks" if w["bounds_checks"] else "without bounds checks"),
+    r.BANK_CONFLICTS.code: ("rows_per_bank", lambda w: f"{w['rows_per_bank']} rows of a tile load to a bank"
+                            if "rows_per_bank" in w else ""),
+}
 
 
 # ---------------------------------------------------------------- P001
@@ -55,7 +105,8 @@ def _one_tile_per_subgroup(facts: ModuleFacts, target: Profile) -> list[Diagnost
         return []
     out = []
     for call in facts.calls:
-        if call.name not in MULTIPLIES or len(call.arguments) < 2:
+        operands = [call.argument(LEFT), call.argument(RIGHT)]
+        if call.name not in MULTIPLIES or None in operands:
             continue
         loop = enclosing_loop(call.node)
         if loop is None:
@@ -63,11 +114,11 @@ def _one_tile_per_subgroup(facts: ModuleFacts, target: Profile) -> list[Diagnost
         multiplies = [n for n in descendants(loop) if n.type == "call_expression" and _is_multiply(facts, n)]
         if len(multiplies) != 1:
             continue
-        loads = [_loaded_in(facts, argument, loop) for argument in call.arguments[:2]]
+        loads = [_loaded_in(facts, argument, loop) for argument in operands]
         if any(load is None for load in loads):
             continue
         out.append(_finding(
-            r.ONE_TILE_PER_SUBGROUP, cost, target,
+            facts, r.ONE_TILE_PER_SUBGROUP, cost, target,
             f"each tile this loop loads serves one '{call.name}': one result tile per subgroup, two tile loads per "
             "multiply, so the matrix units wait on memory; give each subgroup a block of result tiles and reuse "
             "each loaded tile across it", call.name_span,
@@ -107,19 +158,18 @@ def _unstaged_loads(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
     subgroups = invocations // target.subgroup_max
     seen: dict[tuple[str, str], list] = {}
     for call in facts.calls:
-        if call.name not in LOADS or not call.arguments or not facts.runs_in_loop(call):
+        if call.name not in LOADS or not facts.runs_in_loop(call):
             continue
-        pointee = facts.pointee(call.arguments[0])
-        variable = facts.root_variable(call.arguments[0])
-        if pointee is None or pointee[0] != "storage" or variable is None:
+        memory = facts.matrix_memory(call)
+        if memory is None or memory[0] != "storage":
             continue
-        seen.setdefault((call.function, variable.name), []).append(call)
+        seen.setdefault((call.function, memory[2].name), []).append(call)
     out = []
     for (function, variable), calls in seen.items():
         first = calls[0]
         count = f"{len(calls)} loads" if len(calls) > 1 else "this load"
         out.append(_finding(
-            r.STORAGE_LOADS_IN_LOOP, cost, target,
+            facts, r.STORAGE_LOADS_IN_LOOP, cost, target,
             f"'{first.name}' reads tiles of the storage buffer '{variable}' inside the K loop ({count} in "
             f"'{function}'): the {subgroups} subgroups of a {invocations}-invocation workgroup each fetch tiles "
             "they share; stage each slice once in workgroup memory and load the tiles from there",
@@ -139,8 +189,9 @@ def _runtime_indexed_matrices(facts: ModuleFacts, target: Profile) -> list[Diagn
     cost = rule_cost(target.performance, r.RUNTIME_INDEXED_MATRICES.code)
     if cost is None:
         return []
-    out, seen = [], set()
     multiply_ids = {c.node.id for c in facts.calls if c.name in MULTIPLIES}
+    found: dict[tuple, tuple[ts.Node, ts.Node, ts.Node, object]] = {}  # (function, variable) -> first index
+    unrollable: dict[int, bool] = {}  # function -> every such index is resolved by unrolling constant loops
     for node in descendants(facts.root):
         if node.type != "index_expression":
             continue
@@ -156,16 +207,55 @@ def _runtime_indexed_matrices(facts: ModuleFacts, target: Profile) -> list[Diagn
             continue
         variable = facts.root_variable(value)
         function = _function_of(node)
-        key = (function.id if function is not None else 0, variable.name if variable is not None else facts.text(value))
-        if key in seen:
-            continue
-        seen.add(key)
+        function_id = function.id if function is not None else 0
+        unrollable[function_id] = unrollable.get(function_id, True) and _unrolls_to_constants(facts, node, index)
+        key = (function_id, variable.name if variable is not None else facts.text(value))
+        found.setdefault(key, (node, value, index, variable))
+    out = []
+    for (function_id, _), (node, value, index, _) in found.items():
+        # The matrices indexed this way in one function are live together: their bytes a lane decide
+        # whether the driver can keep them in registers once it has unrolled the loops.
+        footprint = sum(_matrix_bytes_per_lane(variable, target) or 0
+                        for (f, _), (_, _, _, variable) in found.items() if f == function_id)
         out.append(_finding(
-            r.RUNTIME_INDEXED_MATRICES, cost, target,
+            facts, r.RUNTIME_INDEXED_MATRICES, cost, target,
             f"the array of matrices '{facts.text(value)}' is indexed by '{facts.text(index)}', which is not a "
             "constant, in a loop that multiplies: the driver may keep the whole array in memory instead of "
-            "registers; write the loop out so every index is a constant", facts.span(node)))
+            "registers; write the loop out so every index is a constant", facts.span(node),
+            where={"matrix_bytes": footprint or None, "constant_trips": unrollable[function_id]}))
     return out
+
+
+def _unrolls_to_constants(facts: ModuleFacts, node: ts.Node, index: ts.Node) -> bool:
+    """Whether every name in the index is a constant or the variable of an enclosing loop with a constant
+    trip count: unrolling those loops makes the index a constant."""
+    counted = {}
+    loop = enclosing_loop(node)
+    while loop is not None:
+        initializer = loop.child_by_field_name("initializer") if loop.type == "for_statement" else None
+        name = initializer.child_by_field_name("name") if initializer is not None else None
+        if name is not None:
+            counted.setdefault(facts.text(name), facts.trip_count(loop) is not None)
+        loop = enclosing_loop(loop)
+    for name in (n for n in descendants(index) if n.type == "identifier"):
+        if facts.constant(name) is None and not counted.get(facts.text(name), False):
+            return False
+    return True
+
+
+def _matrix_bytes_per_lane(variable, target: Profile) -> int | None:
+    """Bytes of one lane's share of every matrix in an array variable (arrays of arrays included)."""
+    if variable is None or target.subgroup_min <= 0:
+        return None
+    kind, count = t.store_type(variable.type), 1
+    while isinstance(kind, t.Array):
+        if not isinstance(kind.count, int):
+            return None
+        count, kind = count * kind.count, kind.element
+    element = byte_size(kind.element) if isinstance(kind, t.CoopMatrix) else None
+    if element is None:
+        return None
+    return count * kind.columns * kind.rows * element // target.subgroup_min
 
 
 def _is_matrix_array(kind: t.Type | None) -> bool:
@@ -192,21 +282,17 @@ def _workgroup_memory(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
     largest, _ = max(sizes, key=lambda pair: pair[1])
     parts = ", ".join(f"'{symbol.name}' {size / KIB:.1f} KiB" for symbol, size in sizes)
     return [_finding(
-        r.WORKGROUP_MEMORY_OCCUPANCY, cost, target,
+        facts, r.WORKGROUP_MEMORY_OCCUPANCY, cost, target,
         f"this module's workgroup memory is {total / KIB:.1f} KiB ({parts}); {target.name} runs {best} workgroups "
         f"per multiprocessor at once only with at most {allowed / KIB:.1f} KiB each "
         f"({per_multiprocessor / KIB:.0f} KiB per multiprocessor), so fewer workgroups share each multiprocessor",
         largest.span, [Related(symbol.span, f"'{symbol.name}': {size / KIB:.1f} KiB") for symbol, size in sizes
-                       if symbol is not largest])]
+                       if symbol is not largest], where={"workgroups_fit": per_multiprocessor // total})]
 
 
 # ---------------------------------------------------------------- P005
 ROWS_AT_ONCE = 8  # rows of a tile a load reads in one pass (16 bytes each)
-MEASURED_DEGREE = 4  # the fewest rows to a bank in P005's measured pair (A: 4, B: 8)
 ROW_BYTES = 16
-# Where the stride argument of Tint's current load and store forms sits (P005 reads only those forms).
-_STRIDE_AT = {builtin.name: parameter_index(builtin, "stride") for builtin in DIALECT["chromium"].builtins
-              if builtin.memory in (LOAD, STORE)}
 
 
 def conflict_degree(stride_bytes: int, banks: int, width: int) -> int:
@@ -227,37 +313,38 @@ def _bank_conflicts(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
         return []
     out, seen = [], set()
     for call in facts.calls:
-        stride_at = _STRIDE_AT.get(call.name)
-        if stride_at is None or len(call.arguments) <= stride_at:
+        if call.name not in LOADS | STORES:
             continue
-        pointee = facts.pointee(call.arguments[0])
-        if pointee is None or pointee[0] != "workgroup" or not isinstance(pointee[1], t.Array):
+        memory = facts.matrix_memory(call)
+        stride_node = call.argument(STRIDE)
+        if memory is None or memory[0] != "workgroup" or stride_node is None:
             continue
-        element = byte_size(pointee[1].element)
-        stride_node = call.arguments[stride_at]
+        _, array, variable = memory
+        element = byte_size(array.element)
         stride = facts.constant(stride_node)
         if element is None or stride is None or stride <= 0 or (stride * element) % width:
             continue
         degree = conflict_degree(stride * element, banks, width)
-        variable = facts.root_variable(call.arguments[0])
-        key = (variable.name if variable is not None else "", stride)
+        key = (variable.name, stride)
         if degree < 2 or key in seen:
             continue
         seen.add(key)
         pad = ROW_BYTES // element if element <= ROW_BYTES and ROW_BYTES % element == 0 else None
         fixes = _padding_fix(facts, stride_node, variable, pad) if pad else ()
         finding = _finding(
-            r.BANK_CONFLICTS, cost, target,
+            facts, r.BANK_CONFLICTS, cost, target,
             f"rows of '{key[0]}' are {stride * element} bytes apart ({stride} x {element}-byte elements): the "
             f"{ROWS_AT_ONCE} rows a tile load reads at once put up to {degree} in one bank of {target.name}'s "
             f"workgroup memory ({banks} banks of {width} bytes), so the load takes {degree} passes; pad each row by {ROW_BYTES} bytes"
             + (f" ({pad} element{'s' if pad > 1 else ''})" if pad else ""),
-            facts.span(stride_node), (), fixes)
-        if degree < MEASURED_DEGREE:
-            # The pair measured 4 and 8 rows to a bank; two or three cost less, by an unmeasured amount.
+            facts.span(stride_node), (), fixes, where={"rows_per_bank": degree})
+        measured = [p.conditions["rows_per_bank"] for p in cost.pairs
+                    if isinstance(p.conditions.get("rows_per_bank"), int)]
+        if measured and degree < min(measured):
+            # Fewer rows to a bank than any measured pair: they cost less, by an amount nobody measured.
             finding = replace(finding, severity=min(finding.severity, Severity.INFO),
-                              message=finding.message + f"; the measured pair had {MEASURED_DEGREE} and 8 rows "
-                                                        f"to a bank, this load {degree}, so expect less")
+                              message=finding.message + f"; the fewest rows to a bank a pair measured was "
+                                                        f"{min(measured)}, this load has {degree}, so expect less")
         out.append(finding)
     return out
 
@@ -325,7 +412,7 @@ def _scalar_half_loads(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
             continue
         seen.add(key)
         out.append(_finding(
-            r.SCALAR_HALF_LOADS, cost, target,
+            facts, r.SCALAR_HALF_LOADS, cost, target,
             f"each invocation reads one f16 (2 bytes) of the storage buffer '{key[1]}' at a time in a loop; bind it "
             "as array<vec4<u32>> and read 8 halves (16 bytes) per invocation", facts.span(node)))
     return out
@@ -357,24 +444,19 @@ def _bounds_checks(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
         return []
     out, seen = [], set()
     for call in facts.calls:
-        if call.name not in LOADS | STORES or not call.arguments:
+        memory = facts.matrix_memory(call) if call.name in LOADS | STORES else None
+        if memory is None or memory[0] != "storage" or memory[2].name in seen or memory[1].count is not None:
             continue
-        pointee = facts.pointee(call.arguments[0])
-        variable = facts.root_variable(call.arguments[0])
-        if pointee is None or pointee[0] != "storage" or variable is None or variable.name in seen:
-            continue
-        if not (isinstance(pointee[1], t.Array) and pointee[1].count is None):
-            continue
-        seen.add(variable.name)
-        out.append(call)
+        seen.add(memory[2].name)
+        out.append((call, memory[2].name))
     if not out:
         return []
-    names = ", ".join(f"'{facts.root_variable(c.arguments[0]).name}'" for c in out)
+    names = ", ".join(f"'{name}'" for _, name in out)
     return [_finding(
-        r.BOUNDS_CHECKED_MATRIX_ACCESS, cost, target,
+        facts, r.BOUNDS_CHECKED_MATRIX_ACCESS, cost, target,
         f"matrix loads and stores on the runtime-sized {names} are bounds-checked on {target.name} unless the "
-        "application turns robustness off (Dawn toggle disable_robustness)", out[0].name_span,
-        [Related(c.name_span, "also bounds-checked") for c in out[1:]])]
+        "application turns robustness off (Dawn toggle disable_robustness)", out[0][0].name_span,
+        [Related(c.name_span, "also bounds-checked") for c, _ in out[1:]])]
 
 
 # ---------------------------------------------------------------- P008
@@ -401,7 +483,7 @@ def _idle_matrix_units(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
             continue
         largest = max(variables, key=lambda symbol: byte_size(t.store_type(symbol.type)) or 0)
         out.append(_finding(
-            r.IDLE_MATRIX_UNITS, cost, target,
+            facts, r.IDLE_MATRIX_UNITS, cost, target,
             f"a workgroup of {invocations} invocations is {subgroups} subgroup{'s' if subgroups > 1 else ''} of "
             f"{target.subgroup_min}, and its {total / KIB:.1f} KiB of workgroup memory leave room for "
             f"{workgroups} workgroup{'s' if workgroups > 1 else ''} per multiprocessor "
@@ -439,3 +521,28 @@ def _entry_workgroup_sizes(facts: ModuleFacts) -> list[tuple[ts.Node, int | None
                 invocations *= value
         out.append((attributes["workgroup_size"], invocations))
     return out
+
+
+# ---------------------------------------------------------------- P009
+def _unpipelined_staging(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
+    cost = rule_cost(target.performance, r.UNPIPELINED_STAGING.code)
+    if cost is None:
+        return []
+    out = []
+    for found in unpipelined_loops(facts):
+        keyword = found.loop.children[0] if found.loop.children else found.loop
+        staged = ", ".join(f"'{name}'" for name in found.staged)
+        out.append(_finding(
+            facts, r.UNPIPELINED_STAGING, cost, target,
+            f"this loop copies each slice from storage into {staged}, waits at a barrier, then multiplies: no "
+            "read is in flight while the matrix units work; read the next slice into registers before the "
+            "multiplies and write it to workgroup memory after them", facts.span(keyword),
+            [Related(facts.span(found.write.node), "written here, before the multiplies"),
+             Related(facts.span(found.barrier.node), "every subgroup waits here for the copy")],
+            where={"bounds_checks": None}))
+    return out
+
+
+# Every check plain linting runs; P007 (_bounds_checks) runs only beside a run.
+_CHECKS = [_one_tile_per_subgroup, _unstaged_loads, _runtime_indexed_matrices, _workgroup_memory, _bank_conflicts,
+           _scalar_half_loads, _idle_matrix_units, _unpipelined_staging]

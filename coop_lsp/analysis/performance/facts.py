@@ -8,7 +8,7 @@ import tree_sitter as ts
 
 from ...core.text import SourceText, Span
 from ...semantic import types as t
-from ...semantic.builtins.language import LOAD, MULTIPLY, STORE, matrix_builtin_names
+from ...semantic.builtins.language import LOAD, MULTIPLY, STORE, call_parameters, matrix_builtin_names
 from ...semantic.layout import byte_size  # noqa: F401 - the checks' workgroup-memory figures (one layout)
 from ...semantic.model import SemanticModel
 
@@ -16,6 +16,13 @@ LOADS = set(matrix_builtin_names(LOAD))
 STORES = set(matrix_builtin_names(STORE))
 MULTIPLIES = set(matrix_builtin_names(MULTIPLY))
 LOOPS = ("for_statement", "while_statement", "loop_statement")
+# Parameter names, as the builtin table spells them, of what the rules read from a matrix call. The rules
+# find arguments by name, so Tint's deprecated bool-majorness forms, its template forms, the draft's and
+# naga's all give the same findings; naga names a multiply's operands a, b and c.
+POINTER = ("p",)
+STRIDE = ("stride",)
+LEFT = ("left", "a")
+RIGHT = ("right", "b")
 _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
                "/": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None,
                "<<": lambda a, b: a << b if 0 <= b < 64 else None, ">>": lambda a, b: a >> b if 0 <= b < 64 else None}
@@ -30,6 +37,14 @@ class MatrixCall:
     function: str  # the enclosing function's name
     in_loop: bool  # lexically inside a loop of its function
 
+    def argument(self, names: tuple[str, ...]) -> ts.Node | None:
+        """The argument passed for the first of these parameter names the resolved overload has."""
+        parameters = call_parameters(self.name, len(self.arguments)) or ()
+        for name in names:
+            if name in parameters:
+                return self.arguments[parameters.index(name)]
+        return None
+
 
 @dataclass
 class ModuleFacts:
@@ -40,6 +55,9 @@ class ModuleFacts:
     # Functions that run inside a loop of some caller (transitively).
     called_in_loops: set[str] = field(default_factory=set)
     calls: list[MatrixCall] = field(default_factory=list)
+    # (rule code, the rule's facts about the kernel) of every finding made from these facts, in order: the
+    # conditions a measured pair records (benchmarks/perf_rules.py --update-profile reads them).
+    conditions: list[tuple[str, dict]] = field(default_factory=list)
 
     def text(self, node: ts.Node) -> str:
         return self.source.slice(Span(node.start_byte, node.end_byte))
@@ -81,12 +99,67 @@ class ModuleFacts:
             return apply(left, right)
         return None
 
+    def trip_count(self, loop: ts.Node) -> int | None:
+        """How many times `for (var i = A; i < B; i += C)` runs when A, B and C are constants and the body
+        never assigns i (`i++`, `<`, `<=`, `!=` and `+=` forms), else None: a driver can unroll such a loop
+        and so name every element an index in it reaches."""
+        if loop.type != "for_statement":
+            return None
+        init, condition, update = (loop.child_by_field_name(f) for f in ("initializer", "condition", "update"))
+        if init is None or condition is None or update is None or init.type != "variable_declaration" \
+                or condition.type != "binary_expression":
+            return None
+        name = init.child_by_field_name("name")
+        start = self.constant(init.child_by_field_name("value"))
+        if name is None or start is None:
+            return None
+        variable = self.text(name)
+        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+        operator = condition.child_by_field_name("operator")
+        end = self.constant(right)
+        if left is None or self.text(left) != variable or end is None or operator is None:
+            return None
+        if update.type == "increment_statement" and self.text(update.child_by_field_name("operand")) == variable:
+            step = 1
+        elif update.type == "compound_assignment_statement" and self.text(update.child_by_field_name("left")) \
+                == variable and self.text(update.child_by_field_name("operator")) == "+=":
+            step = self.constant(update.child_by_field_name("right"))
+        else:
+            return None
+        if not step or step <= 0:
+            return None
+        body = loop.child_by_field_name("body")
+        for node in descendants(body) if body is not None else ():
+            target = node.child_by_field_name("left") if node.type in (
+                "assignment_statement", "compound_assignment_statement") else \
+                node.child_by_field_name("operand") if node.type in ("increment_statement",
+                                                                     "decrement_statement") else None
+            if target is not None and self.text(target) == variable:
+                return None
+        last = {"<": end, "<=": end + 1, "!=": end}.get(self.text(operator))
+        return max(0, -(-(last - start) // step)) if last is not None else None
+
     def pointee(self, argument: ts.Node) -> tuple[str, t.Type] | None:
         """(address space, store type) of a pointer argument such as `&a` or `p`."""
         kind = self.type_of(argument)
         if isinstance(kind, t.Pointer):
             return kind.space, kind.store
         return None
+
+    def matrix_memory(self, call: MatrixCall) -> tuple[str, t.Type, object] | None:
+        """(address space, the array's type, its variable) of the memory a matrix load or store names, for
+        Tint's `&arr` and naga's `&arr[i]` alike (naga points at an element: the array is the variable's)."""
+        pointer = call.argument(POINTER)
+        pointee = self.pointee(pointer) if pointer is not None else None
+        variable = self.root_variable(pointer) if pointer is not None else None
+        if pointee is None or variable is None:
+            return None
+        space, store = pointee
+        if not isinstance(store, t.Array):
+            store = t.store_type(variable.type)
+            while isinstance(store, t.Array) and isinstance(store.element, t.Array):
+                store = store.element
+        return (space, store, variable) if isinstance(store, t.Array) else None
 
     def root_variable(self, node: ts.Node):
         """The symbol a `&x`, `x[i]`, `(*p)[i]` or `x.m` expression starts from."""
@@ -173,3 +246,20 @@ def collect(root: ts.Node, source: SourceText, model: SemanticModel) -> ModuleFa
         facts.called_in_loops.add(callee)
         pending.extend(all_calls.get(callee, ()))
     return facts
+
+
+def multiply_configurations(root: ts.Node, source: SourceText, model: SemanticModel) -> list[tuple[str, str]]:
+    """(component type, result type) of every matrix multiply in the module, one entry per call site.
+
+    The matrix units' peak depends on the configuration a kernel multiplies with, not on the types of the
+    buffers it reads: ggml reads f32 and converts it to f16 before its f16 multiplies."""
+    facts = collect(root, source, model)
+    out = []
+    for call in facts.calls:
+        left = call.argument(LEFT)
+        if call.name not in MULTIPLIES or left is None:
+            continue
+        operand, result = t.store_type(facts.type_of(left)), t.store_type(facts.type_of(call.node))
+        if isinstance(operand, t.CoopMatrix) and isinstance(result, t.CoopMatrix):
+            out.append((operand.element.describe(), result.element.describe()))
+    return out

@@ -135,6 +135,30 @@ IDLE_MATRIX_UNITS = register(Rule(
         "BM=128 (4 subgroups) is the fixed kernel of the measured pair.",
 ))
 
+UNPIPELINED_STAGING = register(Rule(
+    code="P009", name="unpipelined_staging", severity=Severity.WARNING, layer="analysis",
+    summary="A K loop copies each slice into workgroup memory, waits at a barrier, multiplies and waits again: "
+            "nothing is in flight while the matrix units work.",
+    explanation="Each step's global reads start only after the previous step's multiplies and must arrive "
+                "before the copy into workgroup memory, so the matrix units idle for the whole memory latency "
+                "every step, and the memory system idles during the multiplies. Reading the next slice into "
+                "registers before the multiplies and writing it to workgroup memory after them (one buffer, "
+                "two barriers a step), or writing a second buffer while the first is multiplied from, keeps "
+                "reads in flight under the multiplies. The rule follows the loop's calls into user functions "
+                "(ggml stages through two of them)." + _EVIDENCE,
+    example="for (var k0 = 0u; k0 < K; k0 += BK) {   // P009\n"
+            "    stage[lid] = a[row * K + k0 + lid];        // read, then write: nothing overlaps it\n"
+            "    workgroupBarrier();\n"
+            "    let l = subgroupMatrixLoad<TileA, row_major>(&stage, at, LD);\n"
+            "    acc = subgroupMatrixMultiplyAccumulate(l, r, acc);\n"
+            "    workgroupBarrier();\n}",
+    fix="Prefetch into registers: before the loop, read slice 0 and write it to workgroup memory, barrier; in "
+        "the loop, read slice k + 1 into registers (a small array per invocation), multiply from workgroup "
+        "memory, barrier, write the registers to workgroup memory, barrier (examples/chromium/"
+        "gemm_pipelined.wgsl: fetch(), multiply(), stage(), BUFFERS = 1). Or use two workgroup buffers and "
+        "write the next slice into the one not being multiplied from, if workgroup memory allows (P004).",
+))
+
 PERFORMANCE_RULES = (ONE_TILE_PER_SUBGROUP, STORAGE_LOADS_IN_LOOP, RUNTIME_INDEXED_MATRICES,
                      WORKGROUP_MEMORY_OCCUPANCY, BANK_CONFLICTS, SCALAR_HALF_LOADS, BOUNDS_CHECKED_MATRIX_ACCESS,
-                     IDLE_MATRIX_UNITS)
+                     IDLE_MATRIX_UNITS, UNPIPELINED_STAGING)

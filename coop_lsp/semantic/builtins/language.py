@@ -149,3 +149,19 @@ def parameter_index(builtin: Builtin, parameter: str, overload: int = 0) -> int 
         if found.name == parameter:
             return index
     return None
+
+
+def call_parameters(name: str, count: int) -> tuple[str, ...] | None:
+    """The parameter names of the matrix builtin `name` called with `count` arguments, in order, or None.
+
+    Every overload of a matrix builtin differs from the others of its name in its argument count (Tint's
+    deprecated bool-majorness forms take one more than the template forms; naga's stride is optional),
+    and the dialects that share a name share its parameter names, so the count alone picks the overload."""
+    for dialect in DIALECTS:
+        for builtin in dialect.builtins:
+            if builtin.name != name:
+                continue
+            for overload in builtin.overloads:
+                if len(overload.parameters) == count:
+                    return tuple(parameter.name for parameter in overload.parameters)
+    return None

@@ -1,4 +1,4 @@
-// The performance rules (P001-P006), linted with the target nvidia-h100,
+// The performance rules (P001-P009), linted with the target nvidia-h100,
 // whose profile holds each rule's measured cost. Every case is a valid
 // module (Tint compiles it); the rules only say what is slow.
 
@@ -118,6 +118,7 @@ var<workgroup> slice: array<vec4<u32>, 528>;
   var acc1 = subgroup_matrix_result<f32, 16, 16>();
   let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, 0u, 32u);
   for (var k = 0u; k < 256u; k += 16u) {
+//^ P009 this loop copies each slice from storage into 'slice', waits at a barrier, then multiplies
     for (var e = lid; e < 512u; e += 128u) {
       slice[(e / 32u) * 33u + e % 32u] = a[k * 32u + e];
     }
@@ -333,4 +334,115 @@ var<workgroup> stage_b: array<vec4<u32>, 1024>;
   let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&stage_b, 0u, 3u);
   let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&stage_b, 512u, 3u);
   subgroupMatrixStore<row_major>(&c, 0u, subgroupMatrixMultiply<f32>(l, r), 16u);
+}
+
+// === P009: ggml's shape in other words: copy through helper functions, barrier, multiply, barrier
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<vec4<f16>>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+var<workgroup> tiles: array<f16, 1280>;
+fn put(v: vec4<f16>, at: u32) {
+  tiles[at] = v.x;
+  tiles[at + 1u] = v.y;
+  tiles[at + 2u] = v.z;
+  tiles[at + 3u] = v.w;
+}
+fn fill(lid: u32, k: u32) {
+  for (var e = lid * 4u; e < 1024u; e += 512u) {
+    let v = a[(k * 1024u + e) / 4u];
+    put(v, (e / 32u) * 40u + e % 32u);
+  }
+}
+@compute @workgroup_size(128) fn main(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) sg: u32) {
+  var acc0 = subgroup_matrix_result<f32, 16, 16>();
+  var acc1 = subgroup_matrix_result<f32, 16, 16>();
+  for (var k = 0u; k < 64u; k++) {
+//^ P009 this loop copies each slice from storage into 'tiles'
+    fill(lid, k);
+    workgroupBarrier();
+    let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&tiles, (sg % 2u) * 640u, 40u);
+    let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&tiles, 16u, 40u);
+    let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&tiles, 656u, 40u);
+    acc0 = subgroupMatrixMultiplyAccumulate(l, r0, acc0);
+    acc1 = subgroupMatrixMultiplyAccumulate(l, r1, acc1);
+    workgroupBarrier();
+  }
+  subgroupMatrixStore<row_major>(&c, sg * 32u, acc0, 128u);
+  subgroupMatrixStore<row_major>(&c, sg * 32u + 16u, acc1, 128u);
+}
+
+// === P009 quiet: the next slice is read into registers before the multiplies and written after them
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<vec4<f16>>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+var<workgroup> tiles: array<f16, 1280>;
+fn put(v: vec4<f16>, at: u32) {
+  tiles[at] = v.x;
+  tiles[at + 1u] = v.y;
+  tiles[at + 2u] = v.z;
+  tiles[at + 3u] = v.w;
+}
+@compute @workgroup_size(128) fn main(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) sg: u32) {
+  var acc0 = subgroup_matrix_result<f32, 16, 16>();
+  var acc1 = subgroup_matrix_result<f32, 16, 16>();
+  let e0 = lid * 4u;
+  let e1 = e0 + 512u;
+  var next0 = a[e0 / 4u];
+  var next1 = a[e1 / 4u];
+  put(next0, (e0 / 32u) * 40u + e0 % 32u);
+  put(next1, (e1 / 32u) * 40u + e1 % 32u);
+  workgroupBarrier();
+  for (var k = 0u; k < 64u; k++) {
+    let ahead = min(k + 1u, 63u) * 1024u;
+    next0 = a[(ahead + e0) / 4u];
+    next1 = a[(ahead + e1) / 4u];
+    let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&tiles, (sg % 2u) * 640u, 40u);
+    let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&tiles, 16u, 40u);
+    let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&tiles, 656u, 40u);
+    acc0 = subgroupMatrixMultiplyAccumulate(l, r0, acc0);
+    acc1 = subgroupMatrixMultiplyAccumulate(l, r1, acc1);
+    workgroupBarrier();
+    put(next0, (e0 / 32u) * 40u + e0 % 32u);
+    put(next1, (e1 / 32u) * 40u + e1 % 32u);
+    workgroupBarrier();
+  }
+  subgroupMatrixStore<row_major>(&c, sg * 32u, acc0, 128u);
+  subgroupMatrixStore<row_major>(&c, sg * 32u + 16u, acc1, 128u);
+}
+
+// === P009 quiet: two buffers, the next slice written into the one not being multiplied from
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> a: array<vec4<f16>>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+var<workgroup> tiles: array<f16, 2560>;
+fn fill(lid: u32, k: u32, buffer: u32) {
+  for (var e = lid * 4u; e < 1024u; e += 512u) {
+    let v = a[(min(k, 63u) * 1024u + e) / 4u];
+    let at = buffer * 1280u + (e / 32u) * 40u + e % 32u;
+    tiles[at] = v.x;
+    tiles[at + 1u] = v.y;
+    tiles[at + 2u] = v.z;
+    tiles[at + 3u] = v.w;
+  }
+}
+@compute @workgroup_size(128) fn main(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) sg: u32) {
+  var acc0 = subgroup_matrix_result<f32, 16, 16>();
+  var acc1 = subgroup_matrix_result<f32, 16, 16>();
+  fill(lid, 0u, 0u);
+  workgroupBarrier();
+  for (var k = 0u; k < 64u; k++) {
+    let current = (k % 2u) * 1280u;
+    fill(lid, k + 1u, 1u - k % 2u);
+    let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&tiles, current + (sg % 2u) * 640u, 40u);
+    let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&tiles, current + 16u, 40u);
+    let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&tiles, current + 656u, 40u);
+    acc0 = subgroupMatrixMultiplyAccumulate(l, r0, acc0);
+    acc1 = subgroupMatrixMultiplyAccumulate(l, r1, acc1);
+    workgroupBarrier();
+  }
+  subgroupMatrixStore<row_major>(&c, sg * 32u, acc0, 128u);
+  subgroupMatrixStore<row_major>(&c, sg * 32u + 16u, acc1, 128u);
 }
