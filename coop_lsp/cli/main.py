@@ -133,6 +133,14 @@ def _main(argv: list[str]) -> int:
         from .format import main as format_main
 
         return format_main(argv[1:])
+    if argv and argv[0] == "tune":
+        from .tune import main as tune_main
+
+        return tune_main(argv[1:])
+    if argv and argv[0] == "worker":
+        from .worker import main as worker_main
+
+        return worker_main(argv[1:])
     if argv and argv[0] == "devices":
         from .devices import devices_command
 
