@@ -58,7 +58,7 @@ class DaskExecutor:
             future = self.client.submit(run_on_engine_worker, payload, resources={payload["resource"]: 1},
                                         key=f"coop-tune-{payload['target']}-{payload['key']}", pure=False)
             futures[future] = payload
-        for future in distributed.as_completed(futures):
+        for future in distributed.as_completed(futures, loop=self.client.loop):
             payload = futures[future]
             try:
                 record = future.result()

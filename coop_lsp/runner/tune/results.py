@@ -37,8 +37,6 @@ class ResultFile:
         try:
             records = self._read()
             self._handle = self.path.open("a")
-            if self.path.stat().st_size and not self.path.read_bytes().endswith(b"\n"):
-                self._handle.write("\n")  # a tune killed mid-line: its torn record is skipped on reading
             if not records and self.path.stat().st_size == 0:
                 self._write({"format": FORMAT, "version": VERSION, "kernel": self.kernel})
         except BaseException:
@@ -90,6 +88,11 @@ class ResultFile:
         if not self.path.exists():
             self.path.touch()
             return {}
+        data = self.path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            # A tune killed while writing a record: the torn record goes, the run is done again.
+            with self.path.open("r+b") as handle:
+                handle.truncate(data.rfind(b"\n") + 1)
         records: dict[tuple[str, str], dict] = {}
         lines = self.path.read_text().splitlines()
         for number, line in enumerate(lines, 1):
@@ -98,8 +101,6 @@ class ResultFile:
             try:
                 record = json.loads(line)
             except ValueError:
-                if number == len(lines):
-                    continue  # the last line of a tune killed while writing it
                 raise TuneError(f"{self.path}:{number}: not a JSON record") from None
             if number == 1 or "format" in record:
                 if record.get("format") != FORMAT or record.get("kernel") != self.kernel:
