@@ -215,3 +215,15 @@ def test_a_target_no_worker_has_is_named_at_the_start(adapter, tmp_path, capsys)
     assert code == 1
     assert "no worker has gpu:nvidia-h100: the variants for nvidia-h100 are not run" in err
     assert json.loads(out.read_text())["untuned"] == {"nvidia-h100": "no correct variant (not run)"}
+
+
+def test_plain_lint_and_a_tune_without_a_cluster_load_no_engine():
+    import subprocess
+    import sys
+
+    code = ("import sys; from coop_lsp.cli.main import main; main([sys.argv[1]]); "
+            "main(['tune', sys.argv[2], '--target', 'nvidia-h100', '--lint-only']); "
+            "print('engine loaded:', 'distributed' in sys.modules or 'dask' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" / "chromium" / "gemm_naive.wgsl"),
+                           str(TEMPLATE)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert "engine loaded: False" in done.stdout, done.stderr
