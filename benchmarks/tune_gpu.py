@@ -60,7 +60,10 @@ def listings(env_extra: dict | None = None) -> dict:
     env = {**os.environ, **(env_extra or {})}
     done = subprocess.run([sys.executable, "-c", _LISTING], capture_output=True, text=True, timeout=120, env=env)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    return json.loads(lines[-1]) if lines else {"error": done.stderr[-800:]}
+    found = json.loads(lines[-1]) if lines else {"error": ""}
+    if not found.get("dawn_raw") or not found.get("wgpu_native") or "error" in found:
+        found["stderr"] = done.stderr[-1500:]  # why an API saw no adapter
+    return found
 
 
 def tune(run: Path, target: str, workers: int, results: Path, timeout_s: float) -> dict:
