@@ -23,6 +23,9 @@ from coop_lsp.runner.tune.targets import Target, resolve
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "examples" / "templates" / "cpp" / "gemm.wgsl"
 RUN = TEMPLATE.with_name("gemm.run.toml")
+# The runs' space: a correct set, one the run description's dispatch does not fit (wrong results) and one
+# whose output type the description does not match (an error before it runs), at two workgroup sizes.
+RUN_SETS = ("16x16-f32", "8x8-f32", "16x16-f16")
 H100, LAVAPIPE = resolve(["nvidia-h100", "lavapipe"])
 
 
@@ -148,7 +151,7 @@ def single(adapter, tmp_path_factory):
     if not adapters:
         pytest.skip("the wgpu-native adapter is not lavapipe")
     path = tmp_path_factory.mktemp("tune") / "single.jsonl"
-    session = TuneSession(TEMPLATE, RUN, space(), [LAVAPIPE])
+    session = TuneSession(TEMPLATE, RUN, space(RUN_SETS), [LAVAPIPE])
     with ResultFile(path, TEMPLATE.name) as results:
         records = session.run(LocalExecutor(adapters), results)
     return adapters, path, records
@@ -159,8 +162,12 @@ def test_a_local_tune_checks_every_variant_and_resumes(single):
     statuses = {r["label"]: r["status"] for r in records}
     # The run description dispatches 16x16 tiles: the 8x8 variants compute a quarter of C, which the check sees.
     assert statuses == {"16x16-f32 WORKGROUP_SIZE=32u": "correct", "8x8-f32 WORKGROUP_SIZE=32u": "incorrect",
-                        "16x16-f32 WORKGROUP_SIZE=64u": "correct", "8x8-f32 WORKGROUP_SIZE=64u": "incorrect"}
-    session = TuneSession(TEMPLATE, RUN, space(), [LAVAPIPE])
+                        "16x16-f32 WORKGROUP_SIZE=64u": "correct", "8x8-f32 WORKGROUP_SIZE=64u": "incorrect",
+                        "16x16-f16 WORKGROUP_SIZE=32u": "error", "16x16-f16 WORKGROUP_SIZE=64u": "error"}
+    # A variant that cannot run is reported with its defines and why; the others went on.
+    failed = next(r for r in records if r["status"] == "error")
+    assert failed["candidate"]["defines"]["ACC_F16"] == "" and "'c' holds f16" in failed["error"]
+    session = TuneSession(TEMPLATE, RUN, space(RUN_SETS), [LAVAPIPE])
     ran = []
     with ResultFile(path, TEMPLATE.name) as results:
         again = session.run(LocalExecutor(adapters), results, lambda r, i, n: ran.append(r))
@@ -188,7 +195,7 @@ def test_dask_local_cluster_equals_one_process_and_survives_a_killed_worker(sing
                 os.kill(pids[victim], signal.SIGKILL)
                 killed.extend([victim, time.time()])
 
-        records = TuneSession(TEMPLATE, RUN, space(), [LAVAPIPE]).run(executor, None, kill_the_other)
+        records = TuneSession(TEMPLATE, RUN, space(RUN_SETS), [LAVAPIPE]).run(executor, None, kill_the_other)
     assert outcome(records) == outcome(reference)
     victim, kill_time = killed
     # Whatever the killed worker had not finished ran again on a live one: nothing is lost, nothing missing.
@@ -227,3 +234,24 @@ def test_plain_lint_and_a_tune_without_a_cluster_load_no_engine():
     done = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" / "chromium" / "gemm_naive.wgsl"),
                            str(TEMPLATE)], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert "engine loaded: False" in done.stdout, done.stderr
+
+
+def test_the_html_report_has_the_summary_the_pruned_and_each_targets_chart():
+    from coop_lsp.runner.execute import RunReport
+    from coop_lsp.runner.tune.report import tune_page
+
+    def record(label, status, ms=None, error=""):
+        report = RunReport(kernel="k.wgsl", status=status, adapter="NVIDIA H100 80GB HBM3", error=error)
+        if ms:
+            report.timing = {"median_ms": ms, "min_ms": ms, "max_ms": ms, "repetitions": 1, "warmup": 0, "source": "GPU"}
+            report.tflops = 137.4 / ms
+        return {"key": label, "target": "nvidia-h100", "label": label, "status": status, "median_ms": ms,
+                "tflops": report.tflops, "error": error, "report": report.to_json() if status != "pruned" else None,
+                "candidate": {"variant": None, "defines": {}, "sizes": {}}, "findings": ["P004 occupancy"]}
+
+    records = [record("TILE=8", "pruned", error="D001 not offered"), record("TILE=16 BK=16", "correct", 0.85),
+               record("TILE=16 BK=32", "failed", error="compile error")]
+    page = tune_page(records, [H100], "k.wgsl", ["48 variants"])
+    assert page.count("<svg") >= 1 and "TILE=16 BK=16" in page
+    assert "1 variants pruned by the linter before running" in page and "D001 not offered" in page
+    assert "compile error" in page and "P004" in page
