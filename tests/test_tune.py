@@ -255,3 +255,35 @@ def test_the_html_report_has_the_summary_the_pruned_and_each_targets_chart():
     assert page.count("<svg") >= 1 and "TILE=16 BK=16" in page
     assert "1 variants pruned by the linter before running" in page and "D001 not offered" in page
     assert "compile error" in page and "P004" in page
+
+
+def test_coop_lint_worker_serves_a_scheduler_that_tune_attaches_to(single, tmp_path, capsys):
+    pytest.importorskip("distributed")
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", str(port), "--no-dashboard"], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        time.sleep(2)
+        worker = subprocess.Popen([sys.executable, "-m", "coop_lsp.cli.main", "worker", "--scheduler", address],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+        # The worker says where it serves once it is registered.
+        assert "cpu:lavapipe" in worker.stdout.readline()
+        code = cli_main(["tune", str(TEMPLATE), "--target", "lavapipe", "--variant", "16x16-f32", "--cluster", address,
+                         "--results", str(tmp_path / "r.jsonl"), "--format", "json"])
+        records = json.loads(capsys.readouterr().out)["records"]
+        assert code == 0 and [r["status"] for r in records] == ["correct"]
+        assert records[0]["worker"]["address"].startswith("tcp://")
+    finally:
+        for process in (worker, scheduler):
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=30)
