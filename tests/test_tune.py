@@ -257,11 +257,13 @@ def test_the_html_report_has_the_summary_the_pruned_and_each_targets_chart():
     assert "compile error" in page and "P004" in page
 
 
-def test_coop_lint_worker_serves_a_scheduler_that_tune_attaches_to(single, tmp_path, capsys):
+def test_coop_lint_worker_serves_a_scheduler_and_its_loss_is_reported(single, tmp_path, capsys):
     pytest.importorskip("distributed")
     import socket
     import subprocess
     import sys
+
+    from coop_lsp.runner.tune.cluster import DaskExecutor
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -274,7 +276,8 @@ def test_coop_lint_worker_serves_a_scheduler_that_tune_attaches_to(single, tmp_p
     try:
         time.sleep(2)
         worker = subprocess.Popen([sys.executable, "-m", "coop_lsp.cli.main", "worker", "--scheduler", address],
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
+                                  start_new_session=True)
         # The worker says where it serves once it is registered.
         assert "cpu:lavapipe" in worker.stdout.readline()
         code = cli_main(["tune", str(TEMPLATE), "--target", "lavapipe", "--variant", "16x16-f32", "--cluster", address,
@@ -282,8 +285,26 @@ def test_coop_lint_worker_serves_a_scheduler_that_tune_attaches_to(single, tmp_p
         records = json.loads(capsys.readouterr().out)["records"]
         assert code == 0 and [r["status"] for r in records] == ["correct"]
         assert records[0]["worker"]["address"].startswith("tcp://")
+
+        # The only worker with lavapipe dies, and no nanny brings it back: what it had not run is reported.
+        executor = DaskExecutor.connect(address)
+        executor.workerless_grace_s = 3
+
+        def kill_the_worker(record, done, total):
+            if done == 1:
+                os.killpg(worker.pid, signal.SIGKILL)
+
+        candidates = space(["16x16-f32"], ["WORKGROUP_SIZE=32u,64u,96u"])
+        try:
+            records = TuneSession(TEMPLATE, RUN, candidates, [LAVAPIPE]).run(executor, None, kill_the_worker)
+        finally:
+            executor.close()
+        statuses = [r["status"] for r in records]
+        assert statuses.count("not run") >= 1 and set(statuses) <= {"correct", "not run"}
+        assert all(r["error"] == "no worker with cpu:lavapipe was left for 3 s" for r in records
+                   if r["status"] == "not run")
     finally:
         for process in (worker, scheduler):
-            if process is not None:
+            if process is not None and process.poll() is None:
                 process.terminate()
                 process.wait(timeout=30)

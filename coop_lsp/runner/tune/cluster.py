@@ -15,11 +15,16 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
+import time
 
 from .space import TuneError
 from .task import ADAPTER_ENV, run_on_engine_worker
 
 CONNECT_TIMEOUT_S = 5.0
+POLL_S = 2.0
+# How long variants wait when no worker offers their resource any more before they are reported not run.
+WORKERLESS_GRACE_S = 60.0
 # Dask reschedules a task whose worker died; past this many deaths it gives up (KilledWorker).
 ALLOWED_FAILURES = 2
 
@@ -33,8 +38,9 @@ def _distributed():
 
 
 class DaskExecutor:
-    def __init__(self, client):
+    def __init__(self, client, workerless_grace_s: float = WORKERLESS_GRACE_S):
         self.client = client
+        self.workerless_grace_s = workerless_grace_s
 
     @classmethod
     def connect(cls, address: str, timeout_s: float = CONNECT_TIMEOUT_S) -> "DaskExecutor":
@@ -58,17 +64,55 @@ class DaskExecutor:
             future = self.client.submit(run_on_engine_worker, payload, resources={payload["resource"]: 1},
                                         key=f"coop-tune-{payload['target']}-{payload['key']}", pure=False)
             futures[future] = payload
-        for future in distributed.as_completed(futures, loop=self.client.loop):
-            payload = futures[future]
+        finished: set = set()
+        given_up: dict = {}  # future -> why it was cancelled
+        stop = threading.Event()
+        watch = threading.Thread(target=self._watch_resources, args=(futures, finished, given_up, stop),
+                                 name="tune-resource-watch", daemon=True)
+        watch.start()
+        try:
+            for future in distributed.as_completed(futures, loop=self.client.loop):
+                finished.add(future)
+                payload = futures[future]
+                if future in given_up:
+                    on_record({"key": payload["key"], "target": payload["target"], "error": given_up[future]})
+                else:
+                    on_record(self._record(distributed, future, payload))
+        finally:
+            stop.set()
+            watch.join()
+
+    def _watch_resources(self, futures: dict, finished: set, given_up: dict, stop: threading.Event) -> None:
+        """Dask waits forever for a worker with a resource; when none has offered it for the grace period
+        (every worker with that GPU gone, no nanny bringing one back), its variants are given up."""
+        gone_since: dict[str, float] = {}
+        while not stop.wait(POLL_S):
+            pending = [(f, p) for f, p in futures.items() if f not in finished and f not in given_up]
+            if not pending:
+                continue
             try:
-                record = future.result()
-            except distributed.KilledWorker as error:
-                record = {"key": payload["key"], "target": payload["target"],
-                          "error": f"every worker that took it was lost ({error})"}
-            except Exception as error:  # noqa: BLE001 - one variant's trouble is reported, the rest go on
-                record = {"key": payload["key"], "target": payload["target"],
-                          "error": f"{type(error).__name__}: {error}"}
-            on_record(record)
+                offered = self.resources()
+            except Exception:  # noqa: BLE001 - the scheduler is busy or gone: as_completed will tell
+                continue
+            now = time.monotonic()
+            for resource in {p["resource"] for _, p in pending}:
+                if resource in offered:
+                    gone_since.pop(resource, None)
+                elif now - gone_since.setdefault(resource, now) >= self.workerless_grace_s:
+                    for future, payload in pending:
+                        if payload["resource"] == resource:
+                            given_up[future] = f"no worker with {resource} was left for {self.workerless_grace_s:g} s"
+                            future.cancel()
+
+    @staticmethod
+    def _record(distributed, future, payload: dict) -> dict:
+        try:
+            return future.result()
+        except distributed.KilledWorker as error:
+            return {"key": payload["key"], "target": payload["target"],
+                    "error": f"every worker that took it was lost ({error})"}
+        except Exception as error:  # noqa: BLE001 - one variant's trouble is reported, the rest go on
+            return {"key": payload["key"], "target": payload["target"], "error": f"{type(error).__name__}: {error}"}
 
     def close(self) -> None:
         self.client.close()
