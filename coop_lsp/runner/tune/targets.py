@@ -37,8 +37,10 @@ def resolve(names: list[str], project: Path | None = None) -> list[Target]:
     from ...devices.profiles import resolve_targets
 
     profiles, problems = resolve_targets(names, project)
-    if problems:
-        raise TuneError(problems[0])
+    if len(profiles) < len(names):
+        # The problems of the names asked for; a broken profile file nobody asked for does not stop a tune.
+        named = [p for p in problems if any(f"'{n}'" in p for n in names)]
+        raise TuneError((named or problems or ["unknown target"])[0])
     return [Target(p.name, p.title) for p in profiles]
 
 
