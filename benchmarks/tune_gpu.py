@@ -9,6 +9,11 @@ matrices, which the H100 does not offer: the linter prunes those 24 (D001) and t
 space is tuned twice through Dask's local cluster: with one worker (one GPU) and with two (one per GPU,
 each bound to its GPU by its Vulkan device UUID). First it records what each way of listing the
 adapters sees: wgpudawn's public enumeration, Dawn's raw one, and wgpu-native's.
+
+On the device tool's machine the run needs the Vulkan loader and glvnd (libvulkan1, libglvnd0, libegl1,
+libgl1, libglx0, libgles2, libopengl0 unpacked with dpkg -x: NVIDIA's Vulkan driver loads
+libGLdispatch), and wheels of coop-lsp's runtime dependencies and Dask distributed; the grammar is built
+there with `python3 setup.py build_ext --inplace`.
 """
 
 from __future__ import annotations
