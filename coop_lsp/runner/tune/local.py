@@ -26,7 +26,6 @@ class LocalExecutor:
         for payload in payloads:
             queues[payload["resource"]].put(payload)
         lock = threading.Lock()
-        failures: list[BaseException] = []
 
         def work(resource: str, selector: str | None) -> None:
             while True:
@@ -39,7 +38,6 @@ class LocalExecutor:
                 except Exception as error:  # noqa: BLE001 - a bug here must not stop the other adapters
                     record = {"key": payload["key"], "target": payload["target"],
                               "error": f"{type(error).__name__}: {error}"}
-                    failures.append(error)
                 with lock:
                     on_record(record)
 
