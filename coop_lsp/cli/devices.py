@@ -27,6 +27,7 @@ def devices_command(argv: list[str]) -> int:
 
     profiles, problems = available_profiles(Path.cwd())
     queries = {} if args.no_query else query_all()
+    adapters = {} if args.no_query else _adapters()
     if args.save:
         dawn = queries.get("dawn")
         if dawn is None or dawn.problem is not None:
@@ -44,12 +45,20 @@ def devices_command(argv: list[str]) -> int:
                           for name, q in queries.items()},
             "profiles": {name: p.to_json() for name, p in sorted(profiles.items())},
             "problems": problems,
+            "adapters": adapters,
         }, indent=2, default=str))
         return EXIT_CLEAN
     if queries:
         print("Connected:")
         for name, query in queries.items():
             print(f"  {name:7} {_describe(name, query)}")
+    if adapters:
+        # Every adapter of the host with the identity `coop-lint tune` and `coop-lint worker` pick it by.
+        print("Adapters (coop-lint tune runs on each; Vulkan device UUID or index):")
+        for api, found in adapters.items():
+            for a in found:
+                identity = f"uuid:{a['uuid']}" if a["uuid"] else f"index:{a['index']}"
+                print(f"  {api:7} {identity:40} {a['device']} ({a['backend']})")
     print("Targets (use with --target NAME or targets = [...] in the configuration):")
     for name, profile in sorted(profiles.items()):
         configs = ", ".join(sorted({f"{c.m}x{c.n}x{c.k}" for c in profile.configs})) or "no matrix support"
@@ -58,6 +67,13 @@ def devices_command(argv: list[str]) -> int:
     for problem in problems:
         print(f"coop-lint: warning: {problem}", file=sys.stderr)
     return EXIT_CLEAN
+
+
+def _adapters() -> dict:
+    from ..runner.adapters import query_adapters
+
+    found = query_adapters()
+    return {} if isinstance(found, str) else {api: a for api, a in found.items() if a}
 
 
 def _describe(name: str, query) -> str:

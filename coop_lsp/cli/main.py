@@ -6,6 +6,8 @@
     coop-lint rule CODE             one rule's documentation
     coop-lint run KERNEL.wgsl       run, check and time a kernel (docs/runner.md)
     coop-lint format [--check|--diff] PATH...  lay out WGSL in the canonical style (docs/ci.md)
+    coop-lint tune KERNEL.wgsl      each target's best variant over a search space (docs/tune.md)
+    coop-lint worker --scheduler ADDRESS  serve this host's adapters to a Dask scheduler for tune --cluster
 
 Exit status: 0 when no findings, 1 when there are findings (with --diff:
 when a file would change), 2 when the command was used wrongly, the
@@ -133,6 +135,14 @@ def _main(argv: list[str]) -> int:
         from .format import main as format_main
 
         return format_main(argv[1:])
+    if argv and argv[0] == "tune":
+        from .tune import main as tune_main
+
+        return tune_main(argv[1:])
+    if argv and argv[0] == "worker":
+        from .worker import main as worker_main
+
+        return worker_main(argv[1:])
     if argv and argv[0] == "devices":
         from .devices import devices_command
 

@@ -176,7 +176,9 @@ def _unknown(data: dict, allowed: set[str], key: str) -> None:
 
 
 TOP_KEYS = {"entry_point", "dispatch", "sizes", "constants", "overrides", "binding", "check", "timing",
-            "emulation", "device", "flops", "bytes", "template"}
+            "emulation", "device", "flops", "bytes", "template",
+            # [tune]: the search space of `coop-lint tune` (coop_lsp/runner/tune/space.py), read there
+            "tune"}
 TEMPLATE_KEYS = {"defines", "include", "variant"}
 
 

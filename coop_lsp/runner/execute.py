@@ -576,12 +576,13 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
                text: str | None = None, workspace: Path | None = None, timeout_s: float | None = None,
                api: str | None = None, emulate_kernel: bool | None = None,
                robustness: bool | None = None, progress=None, cancel=None, strict: bool = False,
-               bounds_check: bool = False) -> RunReport:
+               bounds_check: bool = False, adapter: str | None = None) -> RunReport:
     """Runs `kernel` (a path, or a display name with `text`) and returns the report; never raises for the
     kernel's or the description's mistakes, which become the report's error. `progress(step)` hears each
     step of the worker ("compiling the kernel", ...); setting the `cancel` event kills the run. `strict` judges
     results by the output type's tolerance even where the kernel accumulates in a narrower type. `bounds_check`
-    runs the kernel a second time without bounds checks and compares (coop_lsp.runner.bounds)."""
+    runs the kernel a second time without bounds checks and compares (coop_lsp.runner.bounds). `adapter` picks
+    one adapter of several ("uuid:..." or "index:N", coop_lsp.runner.adapters); by default the API's choice."""
     started = time.perf_counter()
     kernel_path = Path(kernel)
     report = RunReport(kernel=kernel_path.name)
@@ -656,7 +657,7 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         run_bindings = bindings + ([budget[1]] if budget else [])
         result, outputs = _execute(code, entry.name, overrides, desc, run_bindings, api, features,
                                    report.robustness, timeout_s or desc.timeout_s, report, progress, cancel,
-                                   original_text=text)
+                                   original_text=text, adapter=adapter)
         if outputs is not None and budget and outputs.pop(BUDGET_OUTPUT, [0])[0]:
             report.notes.append(BUDGET_SPENT)
         if result is None:
@@ -820,7 +821,8 @@ def _wait(process: subprocess.Popen, job_dir: Path, timeout_s: float, progress, 
 
 
 def _execute(code, entry, overrides, desc, bindings, api, features, robustness, timeout_s, report,
-             progress=None, cancel=None, original_text: str = "", padding: int = 0, tails: dict | None = None):
+             progress=None, cancel=None, original_text: str = "", padding: int = 0, tails: dict | None = None,
+             adapter: str | None = None):
     """One run in a worker. With `padding`, every buffer gets that many canary bytes after its data (the
     bounds-check comparison), and `tails` receives what the written buffers hold there afterwards."""
     import numpy as np
@@ -840,7 +842,8 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
         job = {"api": api, "code": code, "entry_point": entry, "overrides": overrides, "dispatch": list(desc.dispatch),
                "subgroup_size": report.pinned_subgroup_size, "workgroup_invocations": report.workgroup_invocations,
                "bindings": job_bindings, "features": sorted(set(features)), "warmup": desc.warmup,
-               "repetitions": desc.repetitions, "robustness": robustness, "toggles": list(desc.toggles)}
+               "repetitions": desc.repetitions, "robustness": robustness, "toggles": list(desc.toggles),
+               "adapter": adapter}
         (job_dir / "job.json").write_text(json.dumps(job))
         env = dict(os.environ)
         env.pop("WGPU_BACKEND_TYPE", None)  # the Tint oracle's Null backend must not leak into real runs

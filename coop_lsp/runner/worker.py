@@ -29,6 +29,20 @@ def _stage(job_dir: Path, name: str) -> None:
     print(f"[{time.perf_counter() - _T0:8.3f} s] {name}", file=sys.stderr, flush=True)
 
 
+def pick_adapter(gpu_module, api: str, wanted: str):
+    """The adapter whose identity (adapters.adapter_identities) is `wanted`: "uuid:..." or "index:N"."""
+    from .adapters import list_adapters
+
+    found = list_adapters(gpu_module, api)
+    # "uuid:X,index:N": the UUID where the API tells it (Dawn), else the index (wgpu-native).
+    for alternative in wanted.split(","):
+        for identity, adapter in found:
+            if alternative.strip() in (identity["uuid"] and f"uuid:{identity['uuid']}", f"index:{identity['index']}"):
+                return adapter
+    names = ", ".join(f"index:{i['index']} uuid:{i['uuid'] or '?'} ({i['device']})" for i, _ in found) or "none"
+    raise RuntimeError(f"no {api} adapter is {wanted} (found: {names})")
+
+
 def _open(job: dict):
     api = job["api"]
     wanted = set(job.get("features", []))
@@ -37,7 +51,8 @@ def _open(job: dict):
         from wgpudawn.backends.dawn import extras
 
         extras.set_instance_extras(enable_toggles=DAWN_INSTANCE_TOGGLES)
-        adapter = gpu_module.gpu.request_adapter_sync(power_preference="high-performance")
+        adapter = (pick_adapter(gpu_module, "dawn", job["adapter"]) if job.get("adapter") is not None
+                   else gpu_module.gpu.request_adapter_sync(power_preference="high-performance"))
         if adapter is None:
             raise RuntimeError("Dawn found no adapter")
         available = set(adapter.features)
@@ -59,7 +74,8 @@ def _open(job: dict):
         return gpu_module, adapter, device, features, {"subgroup_matrix_configs": configs}
     import wgpu as gpu_module
 
-    adapter = gpu_module.gpu.request_adapter_sync(power_preference="high-performance")
+    adapter = (pick_adapter(gpu_module, "wgpu", job["adapter"]) if job.get("adapter") is not None
+               else gpu_module.gpu.request_adapter_sync(power_preference="high-performance"))
     if adapter is None:
         raise RuntimeError("wgpu-native found no adapter (on a CPU-only machine install mesa-vulkan-drivers)")
     available = set(adapter.features)
