@@ -43,6 +43,7 @@ class EntryPoint:
     # @workgroup_size as the semantic model evaluated it: an int, the name of the override it is, or None.
     workgroup_size: tuple = (1, 1, 1)
     subgroup_size: int | None = None  # @subgroup_size(N) where the kernel pins it
+    workgroup_size_spans: tuple = ()  # where each written @workgroup_size argument is, for messages
 
     def invocations(self, overrides: dict | None = None) -> int | None:
         """Invocations per workgroup, with the run's override values; None where unknown."""
@@ -145,7 +146,7 @@ def load_kernel(text: str, tolerate: frozenset[str] = frozenset()) -> KernelModu
         node = symbol.declaration
         if symbol.kind == "function" and symbol.stage == "compute":
             entry_points.append(EntryPoint(symbol.name, node, symbol.workgroup_size or (1, 1, 1),
-                                           symbol.subgroup_size))
+                                           symbol.subgroup_size, symbol.workgroup_size_spans))
         elif symbol.kind == "var" and symbol.group is not None and symbol.binding is not None:
             bindings.append(_binding_of(symbol))
     enables = set(model.enables)

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..core.text import Span
 from ..semantic import types as t
 from ..semantic.builtins.language import DIALECT, LOAD, MATRIX_ENABLES, MULTIPLY, STORE, parameter_index
 from .kernel import KernelError, KernelModule, attribute_args, attribute_name, called_name, int_value, load_kernel
@@ -923,17 +924,19 @@ def budget_check_code(group: int, binding: int) -> str:
 
 
 def _workgroup_invocations(module: KernelModule) -> list[int]:
+    """Each entry point's invocations per workgroup, from @workgroup_size as the semantic model evaluated
+    it (any const-expression); an override or an unknown value cannot be emulated."""
     sizes = []
     for entry in module.entry_points:
         total = 1
-        for a in (c for c in entry.node.children if c.type == "attribute"):
-            if attribute_name(module.data, a) == "workgroup_size":
-                for arg in attribute_args(a):
-                    value = int_value(module.model, module.data, arg)
-                    if value is None:
-                        raise LoweringError(f"line {arg.start_point[0] + 1}: the emulation needs a constant "
-                                            f"workgroup size, not '{module.node_text(arg)}'")
-                    total *= value
+        for index, value in enumerate(entry.workgroup_size):
+            if not isinstance(value, int) or isinstance(value, bool):
+                spans = entry.workgroup_size_spans
+                span = spans[index] if index < len(spans) else Span(entry.node.start_byte, entry.node.start_byte)
+                written = module.data[span.start:span.end].decode() or str(value)
+                line = module.data.count(b"\n", 0, span.start) + 1
+                raise LoweringError(f"line {line}: the emulation needs a constant workgroup size, not '{written}'")
+            total *= value
         sizes.append(total)
     return sizes
 

@@ -670,6 +670,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 continue
             kinds = set()
             sizes: list = []
+            spans: list = []
             abstract: list = []  # arguments that take the type of the others (i32 when all are abstract)
             for argument in arguments.named_children:
                 if argument.type in ("line_comment", "block_comment"):
@@ -679,6 +680,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                     abstract.append((argument, typed))
                 sizes.append(typed.value if isinstance(typed.value, int) and not isinstance(typed.value, bool)
                              else self._override_name(argument))
+                spans.append(self.ctx.span(argument))
                 if typed.type is t.ERROR:
                     continue
                 if not (isinstance(typed.type, t.Scalar) and typed.type in (t.I32, t.U32, t.ABSTRACT_INT)):
@@ -701,6 +703,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 if not self.check_materialized(argument, typed, common):
                     break
             symbol.workgroup_size = tuple(sizes[:3]) + (1,) * (3 - min(3, len(sizes)))
+            symbol.workgroup_size_spans = tuple(spans[:3])
 
     def _override_name(self, node: ts.Node) -> str | None:
         """The override a workgroup size names directly (`@workgroup_size(WG)`); None for anything else."""

@@ -17,15 +17,14 @@ from typing import TYPE_CHECKING
 import tree_sitter as ts
 
 from ...core.text import Span
-from ...semantic.context import CORE_TABLE, MATRIX_TABLES
 from ...semantic.model import SemanticModel, Symbol
 from ...semantic import types as t
 from .graph import MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP, Graph, Label
 from .quiet import quiet_functions
 from .splits import ALL_SIZES, LaneMath, Split, branch_split, loop_split
-from .levels import (NON_UNIFORM_BUILTIN_VALUES, NON_UNIFORM_RESULTS, SUBGROUP, SUBGROUP_UNIFORM_RESULTS,
-                     WORKGROUP_NON_UNIFORM_BUILTIN_VALUES, Requirement, matrix_constructor_requirement,
-                     requirement)
+from ...semantic.builtins.language import NON_UNIFORM, SUBGROUP_UNIFORM
+from .levels import (NON_UNIFORM_BUILTIN_VALUES, SUBGROUP, WORKGROUP_NON_UNIFORM_BUILTIN_VALUES, Requirement,
+                     matrix_constructor_requirement, requirement)
 
 if TYPE_CHECKING:
     from .reuse import SummaryReuse
@@ -739,17 +738,16 @@ class _FunctionAnalysis:
         if symbol is not None and symbol.kind == "function" and symbol.declaration is not None:
             return self._user_call(symbol, span, cf, values, arg_nodes)
         constructed = self.owner.model.type_at(node.start_byte, node.end_byte, "call_expression")
-        is_builtin = CORE_TABLE.get(name) is not None or any(name in table for table in MATRIX_TABLES.values())
-        builtin = CORE_TABLE.get(name)
-        dialect = None
-        if builtin is None:
-            for table_dialect, table in MATRIX_TABLES.items():
-                if name in table:
-                    builtin, dialect = table.get(name), table_dialect
-                    break
-            if builtin is not None and not name.startswith("coop"):
-                dialect = self.owner.dialect if self.owner.dialect in ("chromium", "standard") else "chromium"
-        needed = requirement(name, builtin.category, dialect) if builtin is not None else None
+        # The checker recorded which builtin the name means (also one of another dialect, which it reports).
+        target = self.owner.model.builtin_calls.get((span.start, span.end)) if name_node is not None else None
+        builtin = target.builtin if target is not None else None
+        dialect = target.dialect if target is not None else None
+        if dialect is not None and dialect != "wgpu":
+            # Tint's two spellings share the builtins; the rule name a filter switches off is the one of the
+            # dialect the analysis runs for.
+            dialect = self.owner.dialect if self.owner.dialect in ("chromium", "standard") else "chromium"
+        needed = requirement(builtin, dialect) if builtin is not None else None
+        is_builtin = builtin is not None
         call_node = cf
         if needed is not None or isinstance(constructed, t.CoopMatrix):
             # Tint's call and argument nodes: the requirements on the control flow at the call and on each
@@ -779,14 +777,14 @@ class _FunctionAnalysis:
                                                  builtin=name, call=span))
         if name == "workgroupUniformLoad":
             if values:
-                self.pending.append(_Pending(requirement(name, "", None), Span(arg_nodes[0].start_byte,
+                self.pending.append(_Pending(requirement(builtin, None), Span(arg_nodes[0].start_byte,
                                              arg_nodes[0].end_byte), f"'{name}' requires argument 0 to be uniform",
                                              values[0], builtin=name, call=span))
             return cf, cf  # the loaded value is uniform by definition
-        if name in NON_UNIFORM_RESULTS:
+        if builtin.result == NON_UNIFORM:
             return cf, self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
                 "source", f"return value of '{name}' may be non-uniform", span))
-        if name in SUBGROUP_UNIFORM_RESULTS:
+        if builtin.result == SUBGROUP_UNIFORM:
             if self.owner.level == SUBGROUP:
                 return cf, self.graph.node(cf)  # the same value in every active invocation of the subgroup
             # Tint: uniform at subgroup scope only when the arguments are; never across the workgroup.
