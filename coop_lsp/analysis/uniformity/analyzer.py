@@ -23,6 +23,7 @@ from .graph import MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP, Graph, L
 from .quiet import quiet_functions
 from .splits import ALL_SIZES, LaneMath, Split, branch_split, loop_split
 from ...semantic.builtins.language import NON_UNIFORM, SUBGROUP_UNIFORM
+from ...syntax import nodes as sn
 from .levels import (NON_UNIFORM_BUILTIN_VALUES, SUBGROUP, WORKGROUP_NON_UNIFORM_BUILTIN_VALUES, Requirement,
                      matrix_constructor_requirement, requirement)
 
@@ -114,7 +115,7 @@ class UniformityAnalysis:
     def summary(self, function: ts.Node) -> Summary:
         key = function.start_byte
         if self._calls:
-            name = function.child_by_field_name("name")
+            name = sn.name(function)
             call = (self.text(name) if name is not None else "", key)
             if call not in self._calls[-1]:
                 self._calls[-1].append(call)
@@ -153,10 +154,10 @@ class _FunctionAnalysis:
         self.owner = owner
         self.function = function
         self.graph = Graph()
-        self.name = owner.text(function.child_by_field_name("name")) if function.child_by_field_name("name") else ""
-        self.stage = next((owner.text(a.child_by_field_name("name")) for a in function.children
-                           if a.type == "attribute" and a.child_by_field_name("name") is not None
-                           and owner.text(a.child_by_field_name("name")) in _STAGES), None)
+        self.name = owner.text(sn.name(function)) if sn.name(function) else ""
+        self.stage = next((owner.text(sn.name(a)) for a in function.children
+                           if a.type == "attribute" and sn.name(a) is not None
+                           and owner.text(sn.name(a)) in _STAGES), None)
         self.cf_start = self.graph.node()
         self.parameters: dict[int, int] = {}  # declaration start byte -> parameter value node
         self.parameter_index: dict[int, int] = {}  # parameter value node -> index
@@ -185,7 +186,7 @@ class _FunctionAnalysis:
     def _sizes_and_invocations(self) -> tuple[tuple[int, ...], int | None]:
         """The subgroup sizes this function may run at (an entry point's @subgroup_size pins one) and its
         workgroup's invocation count where known."""
-        name = self.function.child_by_field_name("name")
+        name = sn.name(self.function)
         symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
         sizes, invocations = self.owner.sizes, None
         if symbol is not None and symbol.kind == "function" and symbol.stage == "compute":
@@ -209,13 +210,13 @@ class _FunctionAnalysis:
 
     def run(self) -> Summary:
         self._parameters()
-        body = self.function.child_by_field_name("body")
+        body = sn.body(self.function)
         if body is not None:
             self.block(body, self.cf_start)
         return self._evaluate()
 
     def _parameters(self) -> None:
-        params = self.function.child_by_field_name("parameters")
+        params = sn.parameters(self.function)
         index = 0
         for parameter in params.named_children if params is not None else []:
             if parameter.type != "parameter":
@@ -236,28 +237,28 @@ class _FunctionAnalysis:
 
     def _attribute(self, node: ts.Node, name: str) -> ts.Node | None:
         for attribute in node.children:
-            if attribute.type == "attribute" and attribute.child_by_field_name("name") is not None \
-                    and self.owner.text(attribute.child_by_field_name("name")) == name:
+            if attribute.type == "attribute" and sn.name(attribute) is not None \
+                    and self.owner.text(sn.name(attribute)) == name:
                 return attribute
         return None
 
     def _builtin_value(self, parameter: ts.Node) -> str | None:
         for attribute in parameter.children:
-            if attribute.type == "attribute" and attribute.child_by_field_name("name") is not None \
-                    and self.owner.text(attribute.child_by_field_name("name")) == "builtin":
-                arguments = attribute.child_by_field_name("arguments")
+            if attribute.type == "attribute" and sn.name(attribute) is not None \
+                    and self.owner.text(sn.name(attribute)) == "builtin":
+                arguments = sn.arguments(attribute)
                 if arguments is not None and arguments.named_children:
                     return self.owner.text(arguments.named_children[0])
         return None
 
     def _struct_builtins(self, parameter: ts.Node) -> list[str]:
         """Builtin values in the members of an entry point's struct parameter (Tint: one makes all non-uniform)."""
-        type_node = parameter.child_by_field_name("type")
-        name = type_node.child_by_field_name("name") if type_node is not None else None
+        type_node = sn.declared_type(parameter)
+        name = sn.name(type_node) if type_node is not None else None
         symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
         if symbol is None or symbol.kind != "struct" or symbol.declaration is None:
             return []
-        body = symbol.declaration.child_by_field_name("body")
+        body = sn.body(symbol.declaration)
         found = []
         for member in body.named_children if body is not None else []:
             found.extend(b for b in [self._builtin_value(member)] if b)
@@ -357,7 +358,7 @@ class _FunctionAnalysis:
         if kind in ("compound_statement",):
             return self.block(node, cf)
         if kind in ("let_declaration", "const_declaration", "variable_declaration"):
-            value_node = node.child_by_field_name("value")
+            value_node = sn.value(node)
             target = self._alias_target(value_node)
             if kind == "let_declaration" and target is not None:
                 self.aliases[node.start_byte] = target
@@ -368,14 +369,14 @@ class _FunctionAnalysis:
             self.variables[node.start_byte] = value
             return cf
         if kind == "assignment_statement" or kind == "compound_assignment_statement":
-            right = node.child_by_field_name("right")
+            right = sn.right(node)
             cf, value = self.expression(right, cf) if right is not None else (cf, cf)
-            left = node.child_by_field_name("left")
+            left = sn.left(node)
             if left is not None and left.type != "phony":
                 cf = self.store(left, cf, value, compound=kind == "compound_assignment_statement")
             return cf
         if kind in ("increment_statement", "decrement_statement"):
-            operand = node.child_by_field_name("operand")
+            operand = sn.operand(node)
             return self.store(operand, cf, cf, compound=True) if operand is not None else cf
         if kind == "call_statement":
             call = node.named_children[0] if node.named_children else None
@@ -387,7 +388,7 @@ class _FunctionAnalysis:
         if kind in ("loop_statement", "for_statement", "while_statement"):
             return self._loop(node, cf)
         if kind == "return_statement":
-            value = node.child_by_field_name("value")
+            value = sn.value(node)
             if value is not None:
                 cf, result = self.expression(value, cf)
                 self.graph.add_edge(self.value_return, result)
@@ -402,13 +403,13 @@ class _FunctionAnalysis:
                 self.continues[-1].append(cf)
             return cf
         if kind == "break_if_statement":
-            condition = node.child_by_field_name("condition")
+            condition = sn.condition(node)
             cf, value = self.expression(condition, cf) if condition is not None else (cf, cf)
             if self.breaks:
                 self.breaks[-1].append(self._branch(_keyword(node, "break"), cf, value))
             return cf
         if kind == "continuing_statement":
-            body = node.child_by_field_name("body")
+            body = sn.body(node)
             return self.block(body, cf) if body is not None else cf
         return cf
 
@@ -416,7 +417,7 @@ class _FunctionAnalysis:
         """`&v` of a function variable: the declaration a `let p = &v` points to."""
         if value is None or value.type != "unary_expression":
             return None
-        operator, operand = value.child_by_field_name("operator"), value.child_by_field_name("operand")
+        operator, operand = sn.operator(value), sn.operand(value)
         if operator is None or self.owner.text(operator) != "&" or operand is None or operand.type != "identifier":
             return None
         symbol = self.owner.model.symbol_at(operand.start_byte, operand.end_byte)
@@ -425,7 +426,7 @@ class _FunctionAnalysis:
         return symbol.declaration.start_byte
 
     def _matrix_variable(self, node: ts.Node, cf: int) -> None:
-        name = node.child_by_field_name("name")
+        name = sn.name(node)
         symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
         if symbol is None or not t.contains(symbol.type, lambda x: isinstance(x, t.CoopMatrix)):
             return
@@ -441,7 +442,7 @@ class _FunctionAnalysis:
                                                                "value", Span(keyword.start_byte, keyword.end_byte)))
 
     def _if(self, node: ts.Node, cf: int) -> int:
-        condition = node.child_by_field_name("condition")
+        condition = sn.condition(node)
         cf, value = self.expression(condition, cf) if condition is not None else (cf, cf)
         if self.owner.level == SUBGROUP and condition is not None:
             sizes, invocations = self._sizes_and_invocations()
@@ -451,11 +452,11 @@ class _FunctionAnalysis:
         branch = self._branch(_keyword(node, "if"), cf, value)
         before = dict(self.variables)
         ends, states = [], []
-        consequence = node.child_by_field_name("consequence")
+        consequence = sn.consequence(node)
         if consequence is not None:
             ends.append(self.block(consequence, branch))
             states.append(self.variables)
-        alternative = node.child_by_field_name("alternative")
+        alternative = sn.alternative(node)
         self.variables = dict(before)
         if alternative is not None:
             inner = alternative.named_children[0] if alternative.named_children else None
@@ -467,15 +468,15 @@ class _FunctionAnalysis:
         return self.graph.node(*ends) if _escapes(node, self.owner.exit_cache) else cf
 
     def _switch(self, node: ts.Node, cf: int) -> int:
-        selector = node.child_by_field_name("value")
+        selector = sn.value(node)
         cf, value = self.expression(selector, cf) if selector is not None else (cf, cf)
         branch = self._branch(_keyword(node, "switch"), cf, value)
         before = dict(self.variables)
         states, ends = [], []
-        body = node.child_by_field_name("body")
+        body = sn.body(node)
         self.breaks.append([])
         for clause in body.named_children if body is not None else []:
-            clause_body = clause.child_by_field_name("body")
+            clause_body = sn.body(clause)
             if clause_body is None:
                 continue
             self.variables = dict(before)
@@ -499,7 +500,7 @@ class _FunctionAnalysis:
     def _loop(self, node: ts.Node, cf: int) -> int:
         graph = self.graph
         if node.type == "for_statement":
-            initializer = node.child_by_field_name("initializer")
+            initializer = sn.initializer(node)
             if initializer is not None:
                 cf = self.statement(initializer, cf)
         # Placeholders: the value of each variable at the top of an iteration depends on the
@@ -511,13 +512,13 @@ class _FunctionAnalysis:
         self.breaks.append([])
         self.continues.append([])
         keyword = _keyword(node, {"loop_statement": "loop", "for_statement": "for", "while_statement": "while"}[node.type])
-        condition = node.child_by_field_name("condition")
+        condition = sn.condition(node)
         if condition is not None:
             body_cf, value = self.expression(condition, loop_cf)
             if self.owner.level == SUBGROUP:
                 sizes = self._sizes_and_invocations()[0]
                 split = loop_split(node, self.math, sizes, lambda body, name: _assigns(body, name, self.owner))
-                header = Span(node.start_byte, (node.child_by_field_name("body") or node).start_byte)
+                header = Span(node.start_byte, (sn.body(node) or node).start_byte)
                 if split is None:
                     # Say why the lanes may leave at different iterations: only counting loops are counted.
                     split = Split(sizes, sizes, "it is not a loop coop-lint can count (`for (var i = start; "
@@ -528,12 +529,12 @@ class _FunctionAnalysis:
                     split = Split(split.diverging, split.sizes, f"the trip count may differ between lanes: {split.reason}")
                     value = self._split_value(split, value, header)
             body_cf = self._branch(keyword, body_cf, value)
-        body = node.child_by_field_name("body")
+        body = sn.body(node)
         end = self.block(body, body_cf) if body is not None else body_cf
         continues = self.continues.pop()
         breaks = self.breaks.pop()
         if node.type == "for_statement":
-            update = node.child_by_field_name("update")
+            update = sn.update(node)
             if update is not None:
                 end = self.statement(update, graph.node(end, *continues))
         graph.add_edge(loop_cf, end)
@@ -551,11 +552,11 @@ class _FunctionAnalysis:
         root = target
         while root.type in ("index_expression", "member_expression", "paren_expression", "unary_expression"):
             if root.type == "index_expression":
-                index = root.child_by_field_name("index")
+                index = sn.index(root)
                 if index is not None:
                     cf, index_value = self.expression(index, cf)
                     value = self.graph.node(value, index_value)
-            inner = root.child_by_field_name("value") or root.child_by_field_name("operand")
+            inner = sn.value(root) or sn.operand(root)
             if inner is None and root.named_children:
                 inner = root.named_children[0]
             if inner is None:
@@ -594,8 +595,8 @@ class _FunctionAnalysis:
         if kind == "identifier":
             return cf, self._identifier(node, cf)
         if kind == "binary_expression":
-            operator = node.child_by_field_name("operator")
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            operator = sn.operator(node)
+            left, right = sn.left(node), sn.right(node)
             if left is None or right is None:
                 return cf, cf
             cf, left_value = self.expression(left, cf)
@@ -610,8 +611,8 @@ class _FunctionAnalysis:
             cf, right_value = self.expression(right, cf)
             return cf, self.graph.node(left_value, right_value)
         if kind == "unary_expression":
-            operand = node.child_by_field_name("operand")
-            operator = node.child_by_field_name("operator")
+            operand = sn.operand(node)
+            operator = sn.operator(node)
             if operator is not None and self.owner.text(operator) == "&":
                 return self._address_of(operand, cf)
             if operator is not None and self.owner.text(operator) == "*" and operand is not None \
@@ -621,12 +622,12 @@ class _FunctionAnalysis:
                     return cf, pointee
             return self.expression(operand, cf) if operand is not None else (cf, cf)
         if kind == "index_expression":
-            base, index = node.child_by_field_name("value"), node.child_by_field_name("index")
+            base, index = sn.value(node), sn.index(node)
             cf, base_value = self.expression(base, cf) if base is not None else (cf, cf)
             cf, index_value = self.expression(index, cf) if index is not None else (cf, cf)
             return cf, self.graph.node(base_value, index_value)
         if kind == "member_expression":
-            base = node.child_by_field_name("value")
+            base = sn.value(node)
             return self.expression(base, cf) if base is not None else (cf, cf)
         if kind == "call_expression":
             return self.call(node, cf)
@@ -637,11 +638,11 @@ class _FunctionAnalysis:
         value = cf
         while operand is not None and operand.type in ("index_expression", "member_expression", "paren_expression"):
             if operand.type == "index_expression":
-                index = operand.child_by_field_name("index")
+                index = sn.index(operand)
                 if index is not None:
                     cf, index_value = self.expression(index, cf)
                     value = self.graph.node(value, index_value)
-            operand = operand.child_by_field_name("value") or (
+            operand = sn.value(operand) or (
                 operand.named_children[0] if operand.named_children else None)
         return cf, value
 
@@ -722,11 +723,11 @@ class _FunctionAnalysis:
         return self._labelled(cf, MAY_BE_NON_UNIFORM, Label("source", message, span))
 
     def call(self, node: ts.Node, cf: int) -> tuple[int, int]:
-        callee = node.child_by_field_name("function")
-        arguments = node.child_by_field_name("arguments")
+        callee = sn.callee(node)
+        arguments = sn.arguments(node)
         arg_nodes = [a for a in (arguments.named_children if arguments is not None else [])
                      if a.type not in ("line_comment", "block_comment")]
-        name_node = callee.child_by_field_name("name") if callee is not None and \
+        name_node = sn.name(callee) if callee is not None and \
             callee.type == "templated_identifier" else callee
         name = self.owner.text(name_node) if name_node is not None else ""
         values = []
@@ -991,18 +992,18 @@ def _falls_through(node: ts.Node, cache: dict) -> bool:
         return all(_falls_through(child, cache) for child in node.named_children
                    if child.type != "continuing_statement")
     if kind == "if_statement":
-        consequence, alternative = node.child_by_field_name("consequence"), node.child_by_field_name("alternative")
+        consequence, alternative = sn.consequence(node), sn.alternative(node)
         if consequence is None or alternative is None or not alternative.named_children:
             return True
         return _falls_through(consequence, cache) or _falls_through(alternative.named_children[0], cache)
     if kind == "switch_statement":
-        body = node.child_by_field_name("body")
-        clauses = [c.child_by_field_name("body") for c in (body.named_children if body is not None else [])]
+        body = sn.body(node)
+        clauses = [sn.body(c) for c in (body.named_children if body is not None else [])]
         return any(c is None or _falls_through(c, cache) or "break" in _exits(c, cache) for c in clauses)
     if kind in ("loop_statement", "for_statement", "while_statement"):
-        if kind != "loop_statement" and node.child_by_field_name("condition") is not None:
+        if kind != "loop_statement" and sn.condition(node) is not None:
             return True
-        body = node.child_by_field_name("body")
+        body = sn.body(node)
         return body is not None and any("break" in _exits(child, cache) for child in body.named_children)
     return True
 
@@ -1012,11 +1013,11 @@ def _assigns(node: ts.Node, name: str, owner: UniformityAnalysis) -> bool:
     while stack:
         current = stack.pop()
         if current.type in ("assignment_statement", "compound_assignment_statement"):
-            left = current.child_by_field_name("left")
+            left = sn.left(current)
             if left is not None and owner.text(left) == name:
                 return True
         if current.type in ("increment_statement", "decrement_statement"):
-            operand = current.child_by_field_name("operand")
+            operand = sn.operand(current)
             if operand is not None and owner.text(operand) == name:
                 return True
         if current.type == "unary_expression" and owner.text(current).replace(" ", "") == f"&{name}":
