@@ -11,6 +11,7 @@ from ...semantic import types as t
 from ...semantic.builtins.language import LOAD, MULTIPLY, STORE, matrix_builtin_names
 from ...semantic.layout import byte_size  # noqa: F401 - the checks' workgroup-memory figures (one layout)
 from ...semantic.model import SemanticModel
+from ...syntax import nodes as sn
 
 LOADS = set(matrix_builtin_names(LOAD))
 STORES = set(matrix_builtin_names(STORE))
@@ -72,9 +73,9 @@ class ModuleFacts:
         if node.type == "paren_expression" and node.named_child_count == 1:
             return self.constant(node.named_children[0])
         if node.type == "binary_expression":
-            operator = node.child_by_field_name("operator")
-            left = self.constant(node.child_by_field_name("left"))
-            right = self.constant(node.child_by_field_name("right"))
+            operator = sn.operator(node)
+            left = self.constant(sn.left(node))
+            right = self.constant(sn.right(node))
             apply = _ARITHMETIC.get(self.text(operator)) if operator is not None else None
             if apply is None or left is None or right is None:
                 return None
@@ -94,9 +95,9 @@ class ModuleFacts:
             if node.type == "identifier":
                 return self.model.symbol_at(node.start_byte, node.end_byte)
             if node.type in ("unary_expression",):
-                node = node.child_by_field_name("operand")
+                node = sn.operand(node)
             elif node.type in ("index_expression", "member_expression"):
-                node = node.child_by_field_name("value")
+                node = sn.value(node)
             elif node.type == "paren_expression" and node.named_child_count == 1:
                 node = node.named_children[0]
             else:
@@ -105,10 +106,10 @@ class ModuleFacts:
 
 
 def callee_name(call: ts.Node, source: SourceText) -> tuple[str, Span] | None:
-    callee = call.child_by_field_name("function")
+    callee = sn.callee(call)
     if callee is None:
         return None
-    name = callee.child_by_field_name("name") if callee.type == "templated_identifier" else callee
+    name = sn.name(callee) if callee.type == "templated_identifier" else callee
     if name is None or name.type != "identifier":
         return None
     span = Span(name.start_byte, name.end_byte)
@@ -116,7 +117,7 @@ def callee_name(call: ts.Node, source: SourceText) -> tuple[str, Span] | None:
 
 
 def arguments_of(call: ts.Node) -> list[ts.Node]:
-    arguments = call.child_by_field_name("arguments")
+    arguments = sn.arguments(call)
     return [a for a in (arguments.named_children if arguments is not None else []) if not a.is_extra]
 
 
@@ -145,7 +146,7 @@ def collect(root: ts.Node, source: SourceText, model: SemanticModel) -> ModuleFa
     for function in root.named_children:
         if function.type != "function_declaration":
             continue
-        name_node = function.child_by_field_name("name")
+        name_node = sn.name(function)
         if name_node is not None:
             facts.functions[facts.text(name_node)] = function
     for name, function in facts.functions.items():
