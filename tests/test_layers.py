@@ -99,9 +99,7 @@ RAW_READ_ALLOWLIST: dict[str, int] = {
     "format/printer.py": 14,
     "ide/completion.py": 2, "ide/hover.py": 2, "ide/navigation.py": 5, "ide/presentation.py": 3,
     "lint/templates.py": 5,
-    "runner/binding_sizes.py": 3, "runner/execute.py": 4, "runner/kernel.py": 4, "runner/lowering.py": 13,
-    "runner/subgroups.py": 1,
-}
+    }
 
 
 def raw_field_reads(root: Path = PACKAGE) -> dict[str, int]:

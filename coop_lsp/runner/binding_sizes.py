@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..semantic import types as t
 from ..semantic.builtins.language import DIALECT, LOAD, STORE, matrix_builtin_names, parameter_index
+from ..syntax import nodes as sn
 from .kernel import KernelModule, called_name
 
 # Tint and the proposal spell their loads and stores alike; the table says which calls they are.
@@ -53,7 +54,7 @@ def matrix_accesses(module: KernelModule) -> list[MatrixAccess]:
             continue
         name = called_name(module, node)
         builtin = _CALLS.get(name)
-        arguments = node.child_by_field_name("arguments")
+        arguments = sn.arguments(node)
         if builtin is None or arguments is None:
             continue
         args = [a for a in arguments.named_children if not a.is_extra]
@@ -82,10 +83,10 @@ def _bound_variable(module: KernelModule, pointer):
     """The binding `&name` points at, or None for any other pointer expression."""
     while pointer.type == "paren_expression" and pointer.named_child_count == 1:
         pointer = pointer.named_children[0]
-    operator = pointer.child_by_field_name("operator") if pointer.type == "unary_expression" else None
+    operator = sn.operator(pointer) if pointer.type == "unary_expression" else None
     if operator is None or module.node_text(operator) != "&":
         return None
-    operand = pointer.child_by_field_name("operand")
+    operand = sn.operand(pointer)
     if operand is None or operand.type != "identifier":
         return None
     symbol = module.model.symbol_at(operand.start_byte, operand.end_byte)

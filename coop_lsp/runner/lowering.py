@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from ..core.text import Span
 from ..semantic import types as t
 from ..semantic.builtins.language import DIALECT, LOAD, MATRIX_ENABLES, MULTIPLY, STORE, parameter_index
+from ..syntax import nodes as sn
 from .kernel import KernelError, KernelModule, attribute_args, attribute_name, called_name, int_value, load_kernel
 from .subgroup_emulation import EXCHANGE, SUBGROUP, SubgroupEmulation, emulated_names
 
@@ -260,8 +261,8 @@ class _Rewriter:
     # ------------------------------------------------------------- types
     def type_parts(self, node):
         """(name, template argument nodes) of a type_specifier or templated_identifier."""
-        name = node.child_by_field_name("name")
-        template = node.child_by_field_name("template")
+        name = sn.name(node)
+        template = sn.template(node)
         args = [c for c in template.named_children if c.type != "comment"] if template is not None else []
         return (self.text(name) if name is not None else ""), args
 
@@ -303,12 +304,12 @@ class _Rewriter:
 
     # ------------------------------------------------------------- calls
     def call(self, node) -> str | None:
-        function = node.child_by_field_name("function")
+        function = sn.callee(node)
         if function is None:
             return None
-        name = self.text(function.child_by_field_name("name")) if function.type == "templated_identifier" \
+        name = self.text(sn.name(function)) if function.type == "templated_identifier" \
             else self.text(function)
-        arguments = node.child_by_field_name("arguments")
+        arguments = sn.arguments(node)
         args = [c for c in arguments.named_children if c.type != "comment"] if arguments is not None else []
         if name in TINT_BUILTINS:
             return self.tint_builtin(node, function, name, args) if self.mode == "emulate" \
@@ -358,14 +359,14 @@ class _Rewriter:
         inner = node
         while inner.type == "paren_expression" and inner.named_child_count == 1:
             inner = inner.named_children[0]
-        if inner.type != "unary_expression" or self.text(inner.child_by_field_name("operator")) != "&":
+        if inner.type != "unary_expression" or self.text(sn.operator(inner)) != "&":
             raise LoweringError(f"{self.where(node)}: the runner handles matrix loads and stores through "
                                 f"'&variable' only, not '{self.text(node)[:60]}'")
-        operand = inner.child_by_field_name("operand")
+        operand = sn.operand(inner)
         offset = "0u"
         if operand.type == "index_expression" and allow_index:
-            offset = f"u32({self.emit(operand.child_by_field_name('index'))})"
-            operand = operand.child_by_field_name("value")
+            offset = f"u32({self.emit(sn.index(operand))})"
+            operand = sn.value(operand)
         if operand.type != "identifier":
             raise LoweringError(f"{self.where(node)}: the runner handles matrix loads and stores through "
                                 f"'&variable' only, not '{self.text(node)[:60]}'")
@@ -779,8 +780,8 @@ class _Rewriter:
         attrs = [c for c in node.children if c.type == "attribute"]
         if "compute" not in [attribute_name(self.data, a) for a in attrs]:
             return None
-        parameters = node.child_by_field_name("parameters")
-        body = node.child_by_field_name("body")
+        parameters = sn.parameters(node)
+        body = sn.body(node)
         params = [c for c in parameters.named_children if c.type == "parameter"] if parameters is not None else []
         kept, lets, lid, groups, group_id = [], [], None, None, None
         for param in params:
@@ -788,8 +789,8 @@ class _Rewriter:
             for a in (c for c in param.children if c.type == "attribute"):
                 if attribute_name(self.data, a) == "builtin" and attribute_args(a):
                     builtin = self.text(attribute_args(a)[0])
-            pname = self.text(param.child_by_field_name("name"))
-            ptype_node = param.child_by_field_name("type")
+            pname = self.text(sn.name(param))
+            ptype_node = sn.declared_type(param)
             ptype = self.text(ptype_node) if ptype_node is not None else "u32"
             if builtin == "local_invocation_index":
                 lid = pname
