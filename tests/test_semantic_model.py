@@ -100,3 +100,23 @@ override WG: u32 = 32;
 """
     with pytest.raises(KernelError, match="line 5: the emulation needs a constant workgroup size, not 'WG'"):
         emulate(text, subgroup_size=32)
+
+
+def test_entry_point_io_is_in_the_model() -> None:
+    text = """struct In { @builtin(workgroup_id) group: vec3<u32>, @location(0) colour: vec4<f32> }
+@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_size) s: u32) {
+  _ = lid;
+}
+@fragment fn shade(input: In, @location(1) @interpolate(flat) tag: u32) -> @location(0) vec4<f32> {
+  return input.colour;
+}
+"""
+    model = lint_source(text).model
+    by_name = {s.name: s for s in model.symbols}
+    assert by_name["main"].stage == "compute" and by_name["shade"].stage == "fragment"
+    assert by_name["main"].inputs == (("local_invocation_index", False), ("subgroup_size", False))
+    assert by_name["shade"].inputs == ((None, False), (None, True))
+    assert by_name["lid"].io_builtin == "local_invocation_index" and not by_name["lid"].io_location
+    assert by_name["tag"].io_builtin is None and by_name["tag"].io_location
+    members = {m.name: m.builtin for m in by_name["In"].type.members}
+    assert members == {"group": "workgroup_id", "colour": None}

@@ -41,6 +41,11 @@ class Symbol:
     # Where each @workgroup_size argument is written (for messages about a value the model could not fix).
     workgroup_size_spans: tuple[Span, ...] = ()
     subgroup_size: int | None = None
+    # Shader IO. Functions: per parameter, its @builtin value (None without one) and whether it has a
+    # @location. Parameters (the local symbols): the same two facts of their own.
+    inputs: tuple[tuple[str | None, bool], ...] = ()
+    io_builtin: str | None = None
+    io_location: bool = False
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,6 @@ from .levels import (NON_UNIFORM_BUILTIN_VALUES, SUBGROUP, WORKGROUP_NON_UNIFORM
 if TYPE_CHECKING:
     from .reuse import SummaryReuse
 
-_STAGES = ("compute", "vertex", "fragment")
-
 
 @dataclass
 class Note:
@@ -154,10 +152,12 @@ class _FunctionAnalysis:
         self.owner = owner
         self.function = function
         self.graph = Graph()
-        self.name = owner.text(sn.name(function)) if sn.name(function) else ""
-        self.stage = next((owner.text(sn.name(a)) for a in function.children
-                           if a.type == "attribute" and sn.name(a) is not None
-                           and owner.text(sn.name(a)) in _STAGES), None)
+        name = sn.name(function)
+        self.name = owner.text(name) if name is not None else ""
+        # The function as the model knows it: its stage, its parameters' types and IO, its sizes.
+        symbol = owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
+        self.symbol = symbol if symbol is not None and symbol.kind == "function" else None
+        self.stage = self.symbol.stage if self.symbol is not None else None
         self.cf_start = self.graph.node()
         self.parameters: dict[int, int] = {}  # declaration start byte -> parameter value node
         self.parameter_index: dict[int, int] = {}  # parameter value node -> index
@@ -166,7 +166,6 @@ class _FunctionAnalysis:
         self.pointees: dict[int, int] = {}  # pointer parameter index -> node of the value it points to
         self.pointer_writes: dict[int, int] = {}  # pointer parameter index -> node of the values written
         self.parameter_symbols: dict[int, int] = {}  # declaration start byte -> parameter index
-        self._parameter_inputs: dict[int, tuple[str | None, bool]] = {}  # see _parameter_input
         self.aliases: dict[int, int] = {}  # `let p = &v`: declaration of p -> declaration of v
         self.pending: list[_Pending] = []
         self.failures: list[Failure] = []  # this function's own, added to the owner's when it is done
@@ -186,10 +185,9 @@ class _FunctionAnalysis:
     def _sizes_and_invocations(self) -> tuple[tuple[int, ...], int | None]:
         """The subgroup sizes this function may run at (an entry point's @subgroup_size pins one) and its
         workgroup's invocation count where known."""
-        name = sn.name(self.function)
-        symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
+        symbol = self.symbol
         sizes, invocations = self.owner.sizes, None
-        if symbol is not None and symbol.kind == "function" and symbol.stage == "compute":
+        if symbol is not None and symbol.stage == "compute":
             if symbol.subgroup_size:
                 sizes = (symbol.subgroup_size,)
             dims = symbol.workgroup_size
@@ -217,16 +215,18 @@ class _FunctionAnalysis:
 
     def _parameters(self) -> None:
         params = sn.parameters(self.function)
+        inputs = self.symbol.inputs if self.symbol is not None else ()
+        types = self.symbol.parameters if self.symbol is not None else ()
         index = 0
         for parameter in params.named_children if params is not None else []:
             if parameter.type != "parameter":
                 continue
             node = self.graph.node()
             level = self.owner.level
-            builtins = [self._builtin_value(parameter)] if self._builtin_value(parameter) else \
-                (self._struct_builtins(parameter) if self.stage else [])
-            if any(b in NON_UNIFORM_BUILTIN_VALUES[level] for b in builtins) or \
-                    (self.stage and self._attribute(parameter, "location") is not None):
+            builtin, located = inputs[index] if index < len(inputs) else (None, False)
+            builtins = [builtin] if builtin else \
+                (_struct_builtins(types[index] if index < len(types) else None) if self.stage else [])
+            if any(b in NON_UNIFORM_BUILTIN_VALUES[level] for b in builtins) or (self.stage and located):
                 self.graph.add_edge(node, MAY_BE_NON_UNIFORM)
             elif level != SUBGROUP and any(b in WORKGROUP_NON_UNIFORM_BUILTIN_VALUES for b in builtins):
                 self.graph.add_edge(node, MAY_BE_NON_UNIFORM_IN_WORKGROUP)
@@ -234,35 +234,6 @@ class _FunctionAnalysis:
             self.parameter_index[node] = index
             self.parameter_symbols[parameter.start_byte] = index
             index += 1
-
-    def _attribute(self, node: ts.Node, name: str) -> ts.Node | None:
-        for attribute in node.children:
-            if attribute.type == "attribute" and sn.name(attribute) is not None \
-                    and self.owner.text(sn.name(attribute)) == name:
-                return attribute
-        return None
-
-    def _builtin_value(self, parameter: ts.Node) -> str | None:
-        for attribute in parameter.children:
-            if attribute.type == "attribute" and sn.name(attribute) is not None \
-                    and self.owner.text(sn.name(attribute)) == "builtin":
-                arguments = sn.arguments(attribute)
-                if arguments is not None and arguments.named_children:
-                    return self.owner.text(arguments.named_children[0])
-        return None
-
-    def _struct_builtins(self, parameter: ts.Node) -> list[str]:
-        """Builtin values in the members of an entry point's struct parameter (Tint: one makes all non-uniform)."""
-        type_node = sn.declared_type(parameter)
-        name = sn.name(type_node) if type_node is not None else None
-        symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
-        if symbol is None or symbol.kind != "struct" or symbol.declaration is None:
-            return []
-        body = sn.body(symbol.declaration)
-        found = []
-        for member in body.named_children if body is not None else []:
-            found.extend(b for b in [self._builtin_value(member)] if b)
-        return found
 
     def _evaluate(self) -> Summary:
         summary = Summary()
@@ -671,7 +642,7 @@ class _FunctionAnalysis:
             parameter = self.parameters.get(symbol.declaration.start_byte)
             if parameter is None:
                 return cf
-            builtin, located = self._parameter_input(symbol.declaration)
+            builtin, located = symbol.io_builtin, symbol.io_location
             if builtin is not None:
                 return self._labelled(cf, parameter, Label(
                     "source", f"builtin '{symbol.name}' of '{self.name}' may be non-uniform", span))
@@ -695,15 +666,6 @@ class _FunctionAnalysis:
         source, so it goes on a node of its own: a path that reaches the control flow instead must not
         name it."""
         return self.graph.node(cf, self.graph.node(source, label=label))
-
-    def _parameter_input(self, declaration: ts.Node) -> tuple[str | None, bool]:
-        """A parameter's builtin value, and whether it has a location: read once per parameter, not per use."""
-        key = declaration.start_byte
-        found = self._parameter_inputs.get(key)
-        if found is None:
-            found = (self._builtin_value(declaration), self._attribute(declaration, "location") is not None)
-            self._parameter_inputs[key] = found
-        return found
 
     def _module_variable(self, symbol: Symbol, span: Span, cf: int) -> int:
         space, access = symbol.space, symbol.access
@@ -927,6 +889,14 @@ def _tint_order(pending: list[_Pending]) -> list[_Pending]:
         key = (item.call.start, item.call.end) if item.call is not None else (item.span.start, item.span.end)
         groups.setdefault(key, []).append(item)
     return [item for key in reversed(list(groups)) for item in groups[key]]
+
+
+def _struct_builtins(parameter_type) -> list[str]:
+    """The builtin values in the members of an entry point's struct parameter (Tint: one makes all
+    non-uniform)."""
+    if not isinstance(parameter_type, t.Struct):
+        return []
+    return [member.builtin for member in parameter_type.members if member.builtin]
 
 
 def _keyword(node: ts.Node, word: str) -> ts.Node:

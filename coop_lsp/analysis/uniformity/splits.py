@@ -79,13 +79,7 @@ class LaneMath:
         if symbol is None:
             return None
         if symbol.kind == "parameter":
-            for attribute in symbol.declaration.children:
-                name = sn.name(attribute) if attribute.type == "attribute" else None
-                if name is not None and self.text(name) == "builtin":
-                    arguments = sn.arguments(attribute)
-                    if arguments is not None and arguments.named_children:
-                        return self.text(arguments.named_children[0])
-            return None
+            return symbol.io_builtin
         value = self._let_value(symbol)
         return self.builtin(value) if value is not None and value.type == "identifier" else None
 
