@@ -307,14 +307,16 @@ class _Rewriter:
         function = sn.callee(node)
         if function is None:
             return None
-        name = self.text(sn.name(function)) if function.type == "templated_identifier" \
-            else self.text(function)
+        name_node = sn.name(function) if function.type == "templated_identifier" else function
+        name = self.text(name_node)
         arguments = sn.arguments(node)
         args = [c for c in arguments.named_children if c.type != "comment"] if arguments is not None else []
-        if name in TINT_BUILTINS:
+        # Which builtin the call is, as the checker resolved it (a user function of the same name is not one).
+        target = self.module.model.builtin_calls.get((name_node.start_byte, name_node.end_byte))
+        if target is not None and target.dialect in ("chromium", "standard"):
             return self.tint_builtin(node, function, name, args) if self.mode == "emulate" \
                 else self.standard_to_tint(node, function, name, args)
-        if name in NAGA_BUILTINS:
+        if target is not None and target.dialect == "wgpu":
             return self.naga_builtin(node, function, name, args)
         callee = self.module.model.symbol_at(function.start_byte, function.end_byte) \
             if function.type == "identifier" else None
