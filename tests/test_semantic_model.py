@@ -120,3 +120,20 @@ def test_entry_point_io_is_in_the_model() -> None:
     assert by_name["tag"].io_builtin is None and by_name["tag"].io_location
     members = {m.name: m.builtin for m in by_name["In"].type.members}
     assert members == {"group": "workgroup_id", "colour": None}
+
+
+def test_the_lowering_asks_the_model_which_builtin_a_call_is() -> None:
+    # A user function may take a builtin's name (module scope shadows the predeclared one). Dispatching on
+    # the name lowered its calls as the matrix builtin and failed; the model says it is the user's function.
+    text = """enable f16;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> a: array<f16>;
+fn subgroupMatrixScalarAdd(x: f16, y: f16) -> f16 { return x + y; }
+@compute @workgroup_size(32) fn main() {
+  let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>>(&a, 0u, false, 8u);
+  subgroupMatrixStore(&a, 64u, m, false, 8u);
+  a[0] = subgroupMatrixScalarAdd(a[1], 1.0h);
+}
+"""
+    lowered = emulate(text).text
+    assert "a[0] = subgroupMatrixScalarAdd(a[1], 1.0h);" in lowered
