@@ -313,10 +313,11 @@ class _Rewriter:
         args = [c for c in arguments.named_children if c.type != "comment"] if arguments is not None else []
         # Which builtin the call is, as the checker resolved it (a user function of the same name is not one).
         target = self.module.model.builtin_calls.get((name_node.start_byte, name_node.end_byte))
-        if target is not None and target.dialect in ("chromium", "standard"):
+        compiler = DIALECT[target.dialect].compiler if target is not None and target.dialect else None
+        if compiler == "tint":
             return self.tint_builtin(node, function, name, args) if self.mode == "emulate" \
                 else self.standard_to_tint(node, function, name, args)
-        if target is not None and target.dialect == "wgpu":
+        if compiler == "naga":
             return self.naga_builtin(node, function, name, args)
         callee = self.module.model.symbol_at(function.start_byte, function.end_byte) \
             if function.type == "identifier" else None
