@@ -11,6 +11,11 @@ the same again, which reads every result from the cache; coop-lint with
 --jobs 1 and no cache (one core, for comparison); and Tint on Dawn's Null backend compiling the same
 files in one process (its start and Dawn's included). Also the start-up time
 of the command. Writes benchmarks/results/cli.json.
+
+--matrix-heavy: the 500 files come from common.matrix_heavy_kernel instead (every function multiplies
+subgroup matrices in a K loop, 32 such functions and one entry point per file), the case the generator's
+mix of cheap plain functions hides. --checkout PATH times another checkout's coop-lint (its own .venv,
+writing no bytecode there) with the same corpus; --result names the file under benchmarks/results/.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from pathlib import Path
 
 from coop_lsp.cli.parallel import default_jobs
 
-from .common import synthetic_kernel, write_result
+from .common import matrix_heavy_kernel, synthetic_kernel, write_result
 
 FILES = 500
 
@@ -56,23 +61,30 @@ def _cpu(completed: subprocess.CompletedProcess) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notes", default="", help="added to the result's notes (e.g. how busy the machine was)")
+    parser.add_argument("--matrix-heavy", action="store_true", help="every function multiplies matrices in a loop")
+    parser.add_argument("--checkout", type=Path, help="time this checkout's coop-lint (default: this one)")
+    parser.add_argument("--result", help="result file name under benchmarks/results/ (default: cli or "
+                                         "cli_matrix_heavy)")
     args = parser.parse_args()
     rng = random.Random(3)
+    environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1") if args.checkout else None
     load_at_start = [round(x, 2) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as cache:
         paths = []
         for index in range(FILES):
-            text = synthetic_kernel(lines=rng.choice((40, 80, 120, 200, 400)), rng=rng)
+            text = matrix_heavy_kernel(rng) if args.matrix_heavy else \
+                synthetic_kernel(lines=rng.choice((40, 80, 120, 200, 400)), rng=rng)
             path = Path(folder) / f"kernel_{index:03}.wgsl"
             path.write_text(text)
             paths.append(path)
         lines = sum(p.read_text().count("\n") + 1 for p in paths)
         distinct = len({p.read_bytes() for p in paths})
-        coop_lint = str(Path(sys.executable).with_name("coop-lint"))
+        coop_lint = str(args.checkout.resolve() / ".venv" / "bin" / "coop-lint") if args.checkout else \
+            str(Path(sys.executable).with_name("coop-lint"))
         base = [coop_lint, "-q", "--output-format", "concise"]
-        cold, completed = _timed(base + ["--cache-dir", cache, folder])
-        cached, cached_run = _timed(base + ["--cache-dir", cache, folder])
-        one_core, one_core_run = _timed(base + ["--no-cache", "--jobs", "1", folder])
+        cold, completed = _timed(base + ["--cache-dir", cache, folder], env=environment)
+        cached, cached_run = _timed(base + ["--cache-dir", cache, folder], env=environment)
+        one_core, one_core_run = _timed(base + ["--no-cache", "--jobs", "1", folder], env=environment)
         same = completed.stdout == cached_run.stdout == one_core_run.stdout
         jobs = [{"name": str(p), "source": p.read_text(), "repeats": 1} for p in paths]
         tint_wall, tint = _timed([sys.executable, "-m", "benchmarks.tint_timing"], input=json.dumps(jobs),
@@ -83,11 +95,13 @@ def main() -> None:
     startups = []
     for _ in range(5):
         start = time.perf_counter()
-        subprocess.run([coop_lint, "--version"], capture_output=True)
+        subprocess.run([coop_lint, "--version"], capture_output=True, env=environment)
         startups.append(time.perf_counter() - start)
     ours_lines = lines / cold
     tint_lines = lines / tint_wall if tint.returncode == 0 else None
     figures = {
+        "corpus": "matrix-heavy" if args.matrix_heavy else "mixed",
+        "checkout": str(args.checkout.resolve()) if args.checkout else str(Path.cwd()),
         "files": FILES, "distinct_files": distinct, "lines": lines, "jobs": default_jobs(),
         "cold_seconds": round(cold, 3),
         "cold_cpu_seconds": _cpu(completed),
@@ -111,7 +125,8 @@ def main() -> None:
         "load_average_at_start": load_at_start,
         "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
     }
-    path = write_result("cli", figures, notes=(
+    name = args.result or ("cli_matrix_heavy" if args.matrix_heavy else "cli")
+    path = write_result(name, figures, notes=(
         "Whole processes. coop-lint: default jobs (one worker process per core) with an empty cache (cold), then "
         "the same command reading the cache, then --jobs 1 --no-cache; parse, syntax, semantic, uniformity. "
         "Tint: device.create_shader_module per file on Dawn's Null backend in one process; its lines/s are over "

@@ -2,7 +2,11 @@
 
 A place is a cluster of source lines (hits at most 3 lines apart) that names at least
 `least` distinct members of one fact list as quoted strings. Run it on two checkouts
-to compare: `python benchmarks/fact_counts.py [ROOT]`. The lists below are frozen on
+to compare: `python benchmarks/fact_counts.py [ROOT]`, or both at once into
+benchmarks/results/fact_counts.json: `python -m benchmarks.fact_counts --json BEFORE_ROOT AFTER_ROOT`.
+
+It also counts raw syntax-tree reads (`.child_by_field_name(` calls) per package: issue 36 wants
+them only in syntax/ (which owns the grammar's field names) and semantic/ (which builds the model). The lists below are frozen on
 purpose (they are the measuring stick, not a use of the facts), so the counter gives
 the same answer whatever the code under measurement derives.
 """
@@ -85,6 +89,63 @@ def position_places(text: str) -> int:
         len(re.findall(rf'\b\d\s+if\s+name\s*==\s*["\'](?:{names})["\']', text))
 
 
+def raw_tree_reads(root: Path) -> dict[str, dict[str, int]]:
+    """Package -> {"calls": `.child_by_field_name(` calls, "lines": lines holding one} (the issue's grep -c)."""
+    found: dict[str, dict[str, int]] = {}
+    for path in sorted((root / "coop_lsp").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        calls = text.count(".child_by_field_name(")
+        if calls:
+            package = path.relative_to(root / "coop_lsp").parts[0]
+            entry = found.setdefault(package, {"calls": 0, "lines": 0})
+            entry["calls"] += calls
+            entry["lines"] += sum(".child_by_field_name(" in line for line in text.splitlines())
+    return found
+
+
+def counts(root: Path) -> dict:
+    """Every figure for one checkout: each fact's places (total and outside the table) and the raw reads."""
+    global GENERATED
+    GENERATED = ("queries/highlights.scm", "vscode-client/package.json") \
+        if (root / "coop_lsp" / "ide" / "editor_lists.py").exists() else ()
+    figures: dict = {"facts": {}}
+    for what, names, least in FACTS:
+        per_file = _per_file(root, what, names, least)
+        table = sum(n for name, n in per_file.items() if name.startswith("coop_lsp/semantic/builtins/"))
+        generated = sum(n for name, n in per_file.items() if name in GENERATED)
+        total = sum(per_file.values())
+        figures["facts"][what] = {"total": total, "elsewhere": total - table - generated}
+    reads = raw_tree_reads(root)
+    figures["raw tree reads"] = reads
+    figures["raw tree reads outside syntax and semantic"] = sum(
+        v["calls"] for k, v in reads.items() if k not in ("syntax", "semantic"))
+    return figures
+
+
+def _per_file(root: Path, what: str, names, least: int) -> dict[str, int]:
+    per_file = {}
+    for path in files(root):
+        if not path.exists():
+            continue
+        text = path.read_text(encoding="utf-8")
+        if what == "enable -> device feature":
+            n = feature_places(text)
+        elif what == "hard-coded argument positions":
+            n = position_places(text)
+        else:
+            n = places(text, names, least)
+        if n:
+            per_file[str(path.relative_to(root))] = n
+    return per_file
+
+
+def write_json(before: Path, after: Path) -> Path:
+    from .common import write_result
+
+    figures = {"before": {"root": str(before), **counts(before)}, "after": {"root": str(after), **counts(after)}}
+    return write_result("fact_counts", figures, notes="Static counts over the two checkouts' source (no timing).")
+
+
 def main(root: Path) -> None:
     global GENERATED
     if not (root / "coop_lsp" / "ide" / "editor_lists.py").exists():
@@ -110,7 +171,16 @@ def main(root: Path) -> None:
               f"elsewhere {total - table - generated})")
         for name, n in per_file.items():
             print(f"    {n}  {name}")
+    reads = raw_tree_reads(root)
+    outside = {k: v for k, v in reads.items() if k not in ("syntax", "semantic")}
+    print(f"raw tree reads (child_by_field_name calls) outside syntax/ and semantic/: "
+          f"{sum(v['calls'] for v in outside.values())}")
+    for package, entry in sorted(reads.items()):
+        print(f"    {entry['calls']}  {package}/ ({entry['lines']} lines)")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve())
+    if sys.argv[1:2] == ["--json"]:
+        print(write_json(Path(sys.argv[2]).resolve(), Path(sys.argv[3]).resolve()))
+    else:
+        main(Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve())

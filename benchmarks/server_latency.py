@@ -12,7 +12,10 @@
 - memory: the server's resident memory with 100 open (distinct) 1,000-line
   documents, in a fresh server.
 
-    .venv/bin/python -m benchmarks.server_latency [--quick]
+    .venv/bin/python -m benchmarks.server_latency [--quick] [--checkout PATH --result NAME]
+
+--checkout measures another checkout's server (its own .venv, started in its folder, writing no bytecode
+there), so that two versions are timed by the same driver minutes apart.
 """
 
 from __future__ import annotations
@@ -43,6 +46,16 @@ def percentiles(samples: list[float]) -> dict:
             "samples": len(ordered)}
 
 
+# How the server under test starts: this checkout's by default, another's with --checkout.
+SERVER = {"command": [sys.executable, "-m", "coop_lsp.server.main"], "cwd": None, "env": None}
+
+
+def use_checkout(path: Path) -> None:
+    SERVER["command"] = [str(path / ".venv" / "bin" / "python"), "-m", "coop_lsp.server.main"]
+    SERVER["cwd"] = str(path)
+    SERVER["env"] = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+
+
 class Editor:
     def __init__(self) -> None:
         self.client = LanguageClient("coop-lsp-bench", "0")
@@ -61,7 +74,7 @@ class Editor:
                 event.set()
 
     async def start(self) -> None:
-        await self.client.start_io(sys.executable, "-m", "coop_lsp.server.main")
+        await self.client.start_io(*SERVER["command"], cwd=SERVER["cwd"], env=SERVER["env"])
         await self.client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
         self.client.initialized(lsp.InitializedParams())
 
@@ -214,8 +227,8 @@ def initialize_times(repeats: int) -> dict:
     ticks = os.sysconf("SC_CLK_TCK")
     for _ in range(repeats):
         start = time.perf_counter()
-        process = subprocess.Popen([sys.executable, "-m", "coop_lsp.server.main"], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE)
+        process = subprocess.Popen(SERVER["command"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   cwd=SERVER["cwd"], env=SERVER["env"])
         process.stdin.write(_frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "processId": os.getpid(), "rootUri": None, "capabilities": {}}}))
         process.stdin.flush()
@@ -283,9 +296,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples, no 5,000-line file")
     parser.add_argument("--notes", default="", help="added to the result's notes (e.g. how busy the machine was)")
+    parser.add_argument("--checkout", type=Path, help="time this checkout's server (default: this one)")
+    parser.add_argument("--result", default="server_latency", help="result file name under benchmarks/results/")
     args = parser.parse_args()
+    if args.checkout is not None:
+        use_checkout(args.checkout.resolve())
     figures = asyncio.run(main_async(args.quick))
-    path = write_result("server_latency", figures, notes=(
+    figures["checkout"] = str(args.checkout.resolve()) if args.checkout else str(Path.cwd())
+    path = write_result(args.result, figures, notes=(
         "stdio, default settings (no --debounce-ms: diagnostics are checked as soon as the server is free, "
         "one check at a time per document, coalescing edits that arrive during a check); each edit re-parses "
         "the document and replays the syntax, semantic and uniformity results of the declarations it did not "

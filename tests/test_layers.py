@@ -89,3 +89,49 @@ def test_the_checker_catches_a_forbidden_arrow(tmp_path, monkeypatch):
     found = import_arrows()
     assert ("format", "lint") in found and "lint" not in ALLOWED["format"]
     assert ("ide", "runner") in found and "runner" not in ALLOWED["ide"]
+
+
+# Raw syntax-tree reads by field name: only the syntax layer (which owns the grammar's field names, in
+# syntax/nodes.py's accessors) and the semantic layer (which turns the tree into the model) do them.
+# Everything above asks the model or reads through the accessors (issue 36). The allowlist names each
+# module outside those two that may still read raw fields, with the number of reads; it is empty.
+RAW_READ_ALLOWLIST: dict[str, int] = {}
+
+
+def raw_field_reads(root: Path = PACKAGE) -> dict[str, int]:
+    """Module -> number of `.child_by_field_name(` calls, for modules outside syntax/ and semantic/."""
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root).as_posix()
+        if relative.startswith(("syntax/", "semantic/")):
+            continue
+        count = path.read_text(encoding="utf-8").count(".child_by_field_name(")
+        if count:
+            found[relative] = count
+    return found
+
+
+def test_no_raw_field_reads_outside_syntax_and_semantic():
+    assert raw_field_reads() == RAW_READ_ALLOWLIST, (
+        "read the node's part through coop_lsp/syntax/nodes.py (or ask the semantic model) instead of "
+        "child_by_field_name")
+
+
+def test_the_raw_read_count_sees_a_read(tmp_path):
+    (tmp_path / "ide").mkdir()
+    (tmp_path / "syntax").mkdir()
+    (tmp_path / "ide" / "x.py").write_text("def f(n):\n    return n.child_by_field_name('name')\n")
+    (tmp_path / "syntax" / "y.py").write_text("def f(n):\n    return n.child_by_field_name('name')\n")
+    assert raw_field_reads(tmp_path) == {"ide/x.py": 1}
+
+
+def test_accessors_name_real_fields():
+    """Every field the accessors read is one the grammar declares, on the node kinds their docs name."""
+    import json
+    import re
+
+    nodes_source = (PACKAGE / "syntax" / "nodes.py").read_text(encoding="utf-8")
+    read = set(re.findall(r'child_by_field_name\("(\w+)"\)', nodes_source))
+    grammar = json.loads((PACKAGE.parent / "tree-sitter-wgsl" / "src" / "node-types.json").read_text())
+    declared = {field for kind in grammar for field in kind.get("fields", {})}
+    assert read and read <= declared, read - declared

@@ -19,6 +19,7 @@ import tree_sitter as ts
 
 from ..semantic import types as t
 from ..semantic.builtins.language import DIALECT, LOAD, STORE, matrix_builtin_names, parameter_index
+from ..syntax import nodes as sn
 
 # Tint and the proposal spell their loads and stores alike; the table says which calls they are.
 _CALLS = {builtin.name: builtin for builtin in DIALECT["chromium"].builtins if builtin.memory in (LOAD, STORE)}
@@ -50,7 +51,7 @@ def matrix_accesses(root: ts.Node, model, data: bytes) -> list[MatrixAccess]:
             continue
         name = _called_name(node, data)
         builtin = _CALLS.get(name)
-        arguments = node.child_by_field_name("arguments")
+        arguments = sn.arguments(node)
         if builtin is None or arguments is None:
             continue
         args = [a for a in arguments.named_children if not a.is_extra]
@@ -73,10 +74,7 @@ def largest_per_binding(accesses: list[MatrixAccess]) -> dict[tuple[int, int], M
 
 
 def _called_name(call: ts.Node, data: bytes) -> str | None:
-    function = call.child_by_field_name("function")
-    if function is None:
-        return None
-    name = function.child_by_field_name("name") if function.type == "templated_identifier" else function
+    name = sn.called_name(call)
     return data[name.start_byte:name.end_byte].decode() if name is not None else None
 
 
@@ -97,10 +95,10 @@ def _bound_variable(model, pointer, data: bytes):
     """The binding `&name` points at, or None for any other pointer expression."""
     while pointer.type == "paren_expression" and pointer.named_child_count == 1:
         pointer = pointer.named_children[0]
-    operator = pointer.child_by_field_name("operator") if pointer.type == "unary_expression" else None
+    operator = sn.operator(pointer) if pointer.type == "unary_expression" else None
     if operator is None or data[operator.start_byte:operator.end_byte] != b"&":
         return None
-    operand = pointer.child_by_field_name("operand")
+    operand = sn.operand(pointer)
     if operand is None or operand.type != "identifier":
         return None
     symbol = model.symbol_at(operand.start_byte, operand.end_byte)

@@ -20,6 +20,7 @@ from ..devices.profiles import MatrixConfig, Profile, shipped_profiles
 from ..semantic import types as t
 from ..semantic.builtins.language import DIALECT, DIALECTS_BY_PRECEDENCE, ENABLE_FEATURES, MULTIPLY, matrix_builtin_names
 from ..semantic.model import SemanticModel
+from ..syntax import nodes as sn
 
 UNSUPPORTED_CONFIG = register(Rule(
     code="D001", name="unsupported_matrix_config", severity=Severity.ERROR, layer="analysis",
@@ -198,14 +199,14 @@ def _matrix_uses(root: ts.Node, source: SourceText, model: SemanticModel) -> lis
 
 
 def _use_of(call: ts.Node, source: SourceText, model: SemanticModel) -> MatrixUse | None:
-    callee = call.child_by_field_name("function")
+    callee = sn.callee(call)
     if callee is None:
         return None
-    name_node = callee.child_by_field_name("name") if callee.type == "templated_identifier" else callee
+    name_node = sn.name(callee) if callee.type == "templated_identifier" else callee
     name = source.slice(Span(name_node.start_byte, name_node.end_byte))
     if name not in _MULTIPLIES:
         return None
-    arguments = call.child_by_field_name("arguments")
+    arguments = sn.arguments(call)
     args = [a for a in (arguments.named_children if arguments is not None else []) if not a.is_extra]
     types = [t.store_type(model.type_at(a.start_byte, a.end_byte, a.type) or t.ERROR) for a in args]
     result = model.type_at(call.start_byte, call.end_byte, "call_expression")
@@ -236,12 +237,12 @@ def _workgroup_sizes(root: ts.Node, source: SourceText, model: SemanticModel, ta
     for function in root.named_children:
         if function.type != "function_declaration":
             continue
-        attributes = {source.slice(Span(a.child_by_field_name("name").start_byte, a.child_by_field_name("name").end_byte)): a
-                      for a in function.children if a.type == "attribute" and a.child_by_field_name("name") is not None}
+        attributes = {source.slice(Span(sn.name(a).start_byte, sn.name(a).end_byte)): a
+                      for a in function.children if a.type == "attribute" and sn.name(a) is not None}
         size = attributes.get("workgroup_size")
         if "compute" not in attributes or size is None:
             continue
-        arguments = size.child_by_field_name("arguments")
+        arguments = sn.arguments(size)
         first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
         x = _constant(first, source, model)
         if x is not None and x % target.subgroup_max != 0:

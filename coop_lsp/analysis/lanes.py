@@ -16,6 +16,7 @@ from ..core.rules import Rule, register
 from ..core.text import SourceText, Span
 from ..devices.profiles import Profile
 from ..semantic.model import SemanticModel
+from ..syntax import nodes as sn
 
 PINNED_SIZE = register(Rule(
     code="D010", name="subgroup_size_not_offered", severity=Severity.ERROR, layer="analysis",
@@ -102,7 +103,7 @@ def _range(low: int, high: int) -> str:
 def _attribute(function: ts.Node, source: SourceText, name: str) -> Span:
     for attribute in function.children:
         if attribute.type == "attribute":
-            ident = attribute.child_by_field_name("name")
+            ident = sn.name(attribute)
             if ident is not None and source.slice(Span(ident.start_byte, ident.end_byte)) == name:
                 return Span(attribute.start_byte, attribute.end_byte)
     return Span(function.start_byte, function.start_byte)
@@ -115,9 +116,9 @@ def _uses_subgroups(root: ts.Node, source: SourceText, model: SemanticModel) -> 
     while stack:
         node = stack.pop()
         if node.type == "call_expression":
-            callee = node.child_by_field_name("function")
+            callee = sn.callee(node)
             if callee is not None:
-                name_node = callee.child_by_field_name("name") if callee.type == "templated_identifier" else callee
+                name_node = sn.name(callee) if callee.type == "templated_identifier" else callee
                 name = source.slice(Span(name_node.start_byte, name_node.end_byte))
                 if name.startswith(("subgroup", "quad")):
                     return True
@@ -131,19 +132,19 @@ def _fixed_lane_arithmetic(function: ts.Node, source: SourceText):
     runs that size and may also run another."""
     text = lambda n: source.slice(Span(n.start_byte, n.end_byte))  # noqa: E731
     lanes: set[str] = set()
-    parameters = function.child_by_field_name("parameters")
+    parameters = sn.parameters(function)
     for parameter in parameters.named_children if parameters is not None else []:
         if parameter.type != "parameter":
             continue
         for attribute in parameter.children:
             if attribute.type != "attribute":
                 continue
-            arguments = attribute.child_by_field_name("arguments")
+            arguments = sn.arguments(attribute)
             values = [text(a) for a in arguments.named_children] if arguments is not None else []
-            name = parameter.child_by_field_name("name")
+            name = sn.name(parameter)
             if values and values[0] in _LANE_BUILTINS and name is not None:
                 lanes.add(text(name) + (".x" if values[0] == "local_invocation_id" else ""))
-    body = function.child_by_field_name("body")
+    body = sn.body(function)
     if body is None or not lanes:
         return
     found = []
@@ -151,7 +152,7 @@ def _fixed_lane_arithmetic(function: ts.Node, source: SourceText):
     while stack:
         node = stack.pop()
         if node.type == "let_declaration":  # a var may change (`var i = lane; ... i += 32u`)
-            value, name = node.child_by_field_name("value"), node.child_by_field_name("name")
+            value, name = sn.value(node), sn.name(node)
             if value is not None and name is not None and text(value).replace(" ", "") in lanes:
                 lanes.add(text(name))
         if node.type == "binary_expression" and node.child_count == 3:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from ..syntax import nodes as sn
 from .lexical import lexical_tokens
 
 _LISTS = ("argument_list", "parameter_list", "attribute_arguments", "template_list")
@@ -32,8 +33,8 @@ _TEMPLATE_START, _TEMPLATE_END = ("<", "T<"), (">", "T>")
 _COMMENTS = frozenset(("line_comment", "block_comment"))
 _NO_SPACE_BEFORE = frozenset((",", ";", ")", "]", ".", ":", "++", "--", "["))
 _NO_SPACE_AFTER = frozenset(("(", "[", ".", "@"))
-# The field that holds the one expression a simple statement may break inside.
-_BREAKABLE_FIELDS = ("value", "right", "condition")
+# The part that holds the one expression a simple statement may break inside.
+_BREAKABLE_PARTS = (sn.value, sn.right, sn.condition)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,8 +196,8 @@ class Printer:
             node = tokens[-1] if last else tokens[0]
 
     def binary(self, node: ts.Node, indent: int, col: int, reserve: int) -> list[str]:
-        left, operator, right = node.child_by_field_name("left"), node.child_by_field_name("operator"), \
-            node.child_by_field_name("right")
+        left, operator, right = sn.left(node), sn.operator(node), \
+            sn.right(node)
         op = self.text(operator)
         lines = self.expr(left, indent, col, reserve + len(op) + 1)
         _append(lines, " " + op, self.unit * indent)
@@ -292,8 +293,8 @@ class Printer:
             return lines
         children = node.children
         k = None
-        for name in _BREAKABLE_FIELDS:
-            child = node.child_by_field_name(name)
+        for part in _BREAKABLE_PARTS:
+            child = part(node)
             if child is not None:
                 k = _index(children, child)
                 break
@@ -333,13 +334,13 @@ class Printer:
         return lines
 
     def stmt_if_statement(self, node: ts.Node, indent: int) -> list[str]:
-        consequence = node.child_by_field_name("consequence")
+        consequence = sn.consequence(node)
         children = node.children
         c = _index(children, consequence)
         head = children[:c]
-        lines = self.header(head, _index(head, node.child_by_field_name("condition")), indent, node.type)
+        lines = self.header(head, _index(head, sn.condition(node)), indent, node.type)
         lines = self.attach_block(lines, consequence, indent)
-        alternative = node.child_by_field_name("alternative")
+        alternative = sn.alternative(node)
         if alternative is not None:
             branch = alternative.named_children[-1] if alternative.named_children else None
             if branch is None or _direct_comments(alternative):
@@ -356,19 +357,19 @@ class Printer:
         return lines
 
     def stmt_while_statement(self, node: ts.Node, indent: int) -> list[str]:
-        body = node.child_by_field_name("body")
+        body = sn.body(node)
         head = node.children[:_index(node.children, body)]
-        lines = self.header(head, _index(head, node.child_by_field_name("condition")), indent, node.type)
+        lines = self.header(head, _index(head, sn.condition(node)), indent, node.type)
         return self.attach_block(lines, body, indent)
 
     def stmt_switch_statement(self, node: ts.Node, indent: int) -> list[str]:
-        body = node.child_by_field_name("body")
+        body = sn.body(node)
         head = node.children[:_index(node.children, body)]
-        lines = self.header(head, _index(head, node.child_by_field_name("value")), indent, node.type)
+        lines = self.header(head, _index(head, sn.value(node)), indent, node.type)
         return self.attach_block(lines, body, indent)
 
     def _keyword_block(self, node: ts.Node, indent: int) -> list[str]:
-        body = node.child_by_field_name("body")
+        body = sn.body(node)
         head = node.children[:_index(node.children, body)]
         return self.attach_block(self.header(head, None, indent, node.type), body, indent)
 
@@ -379,14 +380,14 @@ class Printer:
     stmt_default_clause = _keyword_block
 
     def stmt_function_declaration(self, node: ts.Node, indent: int) -> list[str]:
-        body = node.child_by_field_name("body")
+        body = sn.body(node)
         children = node.children
         start = next(i for i, c in enumerate(children) if c.type == "fn")
         lines = []
         if start:
             lines.extend(self.header(children[:start], None, indent, node.type))
         head = children[start:_index(children, body)]
-        lines.extend(self.header(head, _index(head, node.child_by_field_name("parameters")), indent, node.type))
+        lines.extend(self.header(head, _index(head, sn.parameters(node)), indent, node.type))
         return self.attach_block(lines, body, indent)
 
     def stmt_struct_declaration(self, node: ts.Node, indent: int) -> list[str]:

@@ -24,6 +24,7 @@ from ..semantic.context import CORE_TABLE, MATRIX_TABLES
 from ..semantic.entry_points import BUILTIN_VALUES as ENTRY_BUILTIN_VALUES
 from ..semantic.model import Symbol
 from ..syntax.keywords import KEYWORDS
+from ..syntax import nodes as sn
 from .analysis import Analysis
 from .docs import DIALECT_LABELS, MATRIX_TYPE_DOCS, SCALAR_DOCS, builtin_markdown, module_dialect, type_markdown
 from .hover import describe_symbol
@@ -269,10 +270,10 @@ def _function_snippet(analysis: Analysis, symbol: Symbol) -> str:
 
 def _parameter_names(analysis: Analysis, symbol: Symbol) -> list[str]:
     declaration = symbol.declaration
-    parameters = declaration.child_by_field_name("parameters") if declaration is not None else None
+    parameters = sn.parameters(declaration) if declaration is not None else None
     names = []
     for child in parameters.named_children if parameters is not None else []:
-        name = child.child_by_field_name("name") if child.type == "parameter" else None
+        name = sn.name(child) if child.type == "parameter" else None
         if name is not None:
             names.append(analysis.slice(Span(name.start_byte, name.end_byte)))
     return names

@@ -9,6 +9,7 @@ from ..analysis.binding_sizes import largest_per_binding, matrix_accesses
 from ..core.text import Span
 from ..semantic import types as t
 from ..semantic.model import Symbol
+from ..syntax import nodes as sn
 from .analysis import Analysis
 from .docs import builtin_markdown, module_dialect, type_markdown
 
@@ -24,7 +25,7 @@ def describe_symbol(analysis: Analysis, symbol: Symbol) -> str:
     declaration = symbol.declaration
     kind = symbol.kind
     if kind == "function" and declaration is not None:
-        body = declaration.child_by_field_name("body")
+        body = sn.body(declaration)
         start = next((c.start_byte for c in declaration.children if c.type == "fn"), declaration.start_byte)
         end = body.start_byte if body is not None else declaration.end_byte
         return _squash(analysis.data[start:end].decode("utf-8", errors="replace"))
@@ -90,7 +91,7 @@ def hover(analysis: Analysis, offset: int, dialect: str | None = None) -> Hover 
             return Hover(text, span)
         parent = node.parent
         is_member = parent is not None and parent.type == "member_expression" and \
-            parent.child_by_field_name("member") == node
+            sn.member(parent) == node
         if not is_member:
             docs = builtin_markdown(name, dialect) or type_markdown(name)
             if docs is not None:

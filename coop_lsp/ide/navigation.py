@@ -11,6 +11,7 @@ from ..semantic import types as t
 from ..semantic.model import Symbol
 from ..semantic.typenames import PREDECLARED_TYPE_NAMES
 from ..syntax.keywords import KEYWORDS, RESERVED_WORDS
+from ..syntax import nodes as sn
 from .analysis import Analysis
 from .hover import describe_symbol
 
@@ -22,9 +23,9 @@ def _member_target(analysis: Analysis, offset: int) -> tuple[Span, Span] | None:
     node = analysis.identifier_at(offset)
     if node is None or node.parent is None or node.parent.type != "member_expression":
         return None
-    if node.parent.child_by_field_name("member") != node:
+    if sn.member(node.parent) != node:
         return None
-    value = node.parent.child_by_field_name("value")
+    value = sn.value(node.parent)
     if value is None:
         return None
     value_type = analysis.model.type_at(value.start_byte, value.end_byte, value.type)
@@ -41,9 +42,9 @@ def member_declaration(analysis: Analysis, struct_name: str, member: str) -> Spa
     symbol = analysis.find_module_symbol(struct_name, "struct")
     if symbol is None or symbol.declaration is None:
         return None
-    body = symbol.declaration.child_by_field_name("body")
+    body = sn.body(symbol.declaration)
     for child in body.named_children if body is not None else []:
-        name = child.child_by_field_name("name") if child.type == "struct_member" else None
+        name = sn.name(child) if child.type == "struct_member" else None
         if name is not None and analysis.slice(Span(name.start_byte, name.end_byte)) == member:
             return Span(name.start_byte, name.end_byte)
     return None
@@ -94,7 +95,7 @@ def _is_written(analysis: Analysis, span: Span) -> bool:
         return False
     if parent.type in ("assignment_statement", "compound_assignment_statement", "increment_statement",
                        "decrement_statement"):
-        return parent.child_by_field_name("left") == child or parent.named_children[:1] == [child]
+        return sn.left(parent) == child or parent.named_children[:1] == [child]
     return False
 
 

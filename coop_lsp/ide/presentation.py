@@ -9,6 +9,7 @@ import tree_sitter as ts
 from ..core.text import Span
 from ..semantic import types as t
 from ..semantic.typenames import PREDECLARED_TYPE_NAMES, TEMPLATE_ENUMERANTS
+from ..syntax import nodes as sn
 from .analysis import Analysis
 from .docs import MATRIX_TYPE_DOCS, builtin_entries
 
@@ -68,7 +69,7 @@ def _classify(analysis: Analysis, node: ts.Node, references) -> SemanticToken | 
     if parent is None:
         return None
     name = analysis.slice(span)
-    if parent.type == "member_expression" and parent.child_by_field_name("member") == node:
+    if parent.type == "member_expression" and sn.member(parent) == node:
         return SemanticToken(span, "property")
     if parent.type == "struct_member":
         return SemanticToken(span, "property", ("declaration",))
@@ -102,7 +103,7 @@ def inlay_hints(analysis: Analysis, span: Span | None = None) -> list[InlayHint]
         # The range first: a declaration node may have to be looked up in the tree.
         if span is not None and not (span.start <= symbol.span.end <= span.end):
             continue
-        if symbol.declaration is None or symbol.declaration.child_by_field_name("type") is not None \
+        if symbol.declaration is None or sn.declared_type(symbol.declaration) is not None \
                 or symbol.type is t.ERROR:
             continue
         out.append(InlayHint(symbol.span.end, f": {symbol.type.describe()}"))
@@ -127,7 +128,7 @@ def _multiply_shapes(analysis: Analysis, span: Span | None) -> list[InlayHint]:
         call = root.descendant_for_byte_range(start, end)
         while call is not None and not (call.type == kind and call.start_byte == start and call.end_byte == end):
             call = call.parent
-        arguments = call.child_by_field_name("arguments") if call is not None else None
+        arguments = sn.arguments(call) if call is not None else None
         args = [a for a in arguments.named_children if not a.is_extra] if arguments is not None else []
         if len(args) < 2:
             continue

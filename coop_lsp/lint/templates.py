@@ -18,6 +18,7 @@ from ..core.text import Span
 from .rules import UNUSED_SUPPRESSION
 from ..source import Expansion, FileCache, expand
 from ..source.rules import CODE_IN_NO_VARIANT, TOO_MANY_VARIANTS, UNDEFINED_IN_VARIANT
+from ..syntax import nodes as sn
 from .engine import LintResult, lint_source
 
 MAX_VARIANTS = 256
@@ -330,13 +331,13 @@ class _Opaque:
         while stack:
             node = stack.pop()
             if node.type in self._DECLARATIONS or node.type == "function_declaration":
-                name = node.child_by_field_name("name")
+                name = sn.name(node)
                 if name is not None:
                     head = node
                     if node.type == "function_declaration":
                         # A function is opaque when its signature is: its body's findings are judged one
                         # statement at a time.
-                        body = node.child_by_field_name("body")
+                        body = sn.body(node)
                         head = (node.start_byte, body.start_byte if body is not None else node.end_byte)
                     declarations.append((self._text(name), self._words(head)))
             stack.extend(node.named_children)
@@ -373,12 +374,12 @@ class _Opaque:
         if node is None:
             return False
         if node.type == "function_declaration":
-            body = node.child_by_field_name("body")
+            body = sn.body(node)
             return bool(self._words((node.start_byte, body.start_byte if body is not None else node.end_byte))
                         & self.names)
         if node.type in ("if_statement", "for_statement", "while_statement", "loop_statement", "switch_statement"):
             # The statement's own header, not the statements inside it (judged on their own).
-            body = node.child_by_field_name("body") or node.child_by_field_name("consequence")
+            body = sn.body(node) or sn.consequence(node)
             end = body.start_byte if body is not None and body.start_byte > span.start else node.end_byte
             return bool(self._words((node.start_byte, end)) & self.names)
         return bool(self._words(node) & self.names)

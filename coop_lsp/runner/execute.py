@@ -24,6 +24,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from ..semantic.builtins.language import DAWN_MATRIX_FEATURE, EXTENSION
+from ..syntax import nodes as sn
 from .description import (BACKENDS, RunDescription, RunDescriptionError, default_tolerance, load_run_description,
                           sidecar_path)
 from .kernel import KernelError, KernelModule, load_kernel
@@ -241,11 +242,11 @@ def apply_constants(text: str, constants: dict, module: KernelModule | None = No
     for node in parsed.root.named_children:
         if node.type != "const_declaration":
             continue
-        name = node_text(node.child_by_field_name("name"))
+        name = node_text(sn.name(node))
         if name not in constants:
             continue
-        value = node.child_by_field_name("value")
-        declared = node.child_by_field_name("type")
+        value = sn.value(node)
+        declared = sn.declared_type(node)
         v = constants[name]
         literal = ("true" if v else "false") if isinstance(v, bool) else repr(v)
         if declared is not None:
@@ -261,7 +262,7 @@ def apply_constants(text: str, constants: dict, module: KernelModule | None = No
 
 
 def _overrides(module: KernelModule, overrides: dict) -> dict:
-    names = {module.node_text(n.child_by_field_name("name")) for n in module.parsed.root.named_children
+    names = {module.node_text(sn.name(n)) for n in module.parsed.root.named_children
              if n.type == "override_declaration"}
     for name in overrides:
         if name not in names:

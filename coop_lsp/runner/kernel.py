@@ -11,6 +11,7 @@ from ..core.diagnostic import Severity
 from ..lint import lint_source
 from ..semantic import types as t
 from ..semantic.builtins.language import ENABLE_DIALECTS
+from ..syntax import nodes as sn
 
 MATRIX_ENABLES = ENABLE_DIALECTS  # enable -> dialect
 
@@ -43,6 +44,7 @@ class EntryPoint:
     # @workgroup_size as the semantic model evaluated it: an int, the name of the override it is, or None.
     workgroup_size: tuple = (1, 1, 1)
     subgroup_size: int | None = None  # @subgroup_size(N) where the kernel pins it
+    workgroup_size_spans: tuple = ()  # where each written @workgroup_size argument is, for messages
 
     def invocations(self, overrides: dict | None = None) -> int | None:
         """Invocations per workgroup, with the run's override values; None where unknown."""
@@ -88,21 +90,21 @@ class KernelModule:
 
 
 def attribute_name(data: bytes, node) -> str:
-    name = node.child_by_field_name("name")
+    name = sn.name(node)
     return data[name.start_byte:name.end_byte].decode() if name is not None else ""
 
 
 def called_name(module: "KernelModule", call) -> str | None:
     """The name a call expression calls (`f(...)`, `f<T>(...)`), or None."""
-    function = call.child_by_field_name("function")
+    function = sn.callee(call)
     if function is None:
         return None
-    name = function.child_by_field_name("name") if function.type == "templated_identifier" else function
+    name = sn.name(function) if function.type == "templated_identifier" else function
     return module.node_text(name) if name is not None else None
 
 
 def attribute_args(node) -> list:
-    arguments = node.child_by_field_name("arguments")
+    arguments = sn.arguments(node)
     if arguments is None:
         return []
     return [c for c in arguments.named_children if c.type != "comment"]
@@ -145,7 +147,7 @@ def load_kernel(text: str, tolerate: frozenset[str] = frozenset()) -> KernelModu
         node = symbol.declaration
         if symbol.kind == "function" and symbol.stage == "compute":
             entry_points.append(EntryPoint(symbol.name, node, symbol.workgroup_size or (1, 1, 1),
-                                           symbol.subgroup_size))
+                                           symbol.subgroup_size, symbol.workgroup_size_spans))
         elif symbol.kind == "var" and symbol.group is not None and symbol.binding is not None:
             bindings.append(_binding_of(symbol))
     enables = set(model.enables)

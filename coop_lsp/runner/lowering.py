@@ -40,8 +40,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..core.text import Span
 from ..semantic import types as t
 from ..semantic.builtins.language import DIALECT, LOAD, MATRIX_ENABLES, MULTIPLY, STORE, parameter_index
+from ..syntax import nodes as sn
 from .kernel import KernelError, KernelModule, attribute_args, attribute_name, called_name, int_value, load_kernel
 from .subgroup_emulation import EXCHANGE, SUBGROUP, SubgroupEmulation, emulated_names
 
@@ -259,8 +261,8 @@ class _Rewriter:
     # ------------------------------------------------------------- types
     def type_parts(self, node):
         """(name, template argument nodes) of a type_specifier or templated_identifier."""
-        name = node.child_by_field_name("name")
-        template = node.child_by_field_name("template")
+        name = sn.name(node)
+        template = sn.template(node)
         args = [c for c in template.named_children if c.type != "comment"] if template is not None else []
         return (self.text(name) if name is not None else ""), args
 
@@ -302,17 +304,20 @@ class _Rewriter:
 
     # ------------------------------------------------------------- calls
     def call(self, node) -> str | None:
-        function = node.child_by_field_name("function")
+        function = sn.callee(node)
         if function is None:
             return None
-        name = self.text(function.child_by_field_name("name")) if function.type == "templated_identifier" \
-            else self.text(function)
-        arguments = node.child_by_field_name("arguments")
+        name_node = sn.name(function) if function.type == "templated_identifier" else function
+        name = self.text(name_node)
+        arguments = sn.arguments(node)
         args = [c for c in arguments.named_children if c.type != "comment"] if arguments is not None else []
-        if name in TINT_BUILTINS:
+        # Which builtin the call is, as the checker resolved it (a user function of the same name is not one).
+        target = self.module.model.builtin_calls.get((name_node.start_byte, name_node.end_byte))
+        compiler = DIALECT[target.dialect].compiler if target is not None and target.dialect else None
+        if compiler == "tint":
             return self.tint_builtin(node, function, name, args) if self.mode == "emulate" \
                 else self.standard_to_tint(node, function, name, args)
-        if name in NAGA_BUILTINS:
+        if compiler == "naga":
             return self.naga_builtin(node, function, name, args)
         callee = self.module.model.symbol_at(function.start_byte, function.end_byte) \
             if function.type == "identifier" else None
@@ -357,14 +362,14 @@ class _Rewriter:
         inner = node
         while inner.type == "paren_expression" and inner.named_child_count == 1:
             inner = inner.named_children[0]
-        if inner.type != "unary_expression" or self.text(inner.child_by_field_name("operator")) != "&":
+        if inner.type != "unary_expression" or self.text(sn.operator(inner)) != "&":
             raise LoweringError(f"{self.where(node)}: the runner handles matrix loads and stores through "
                                 f"'&variable' only, not '{self.text(node)[:60]}'")
-        operand = inner.child_by_field_name("operand")
+        operand = sn.operand(inner)
         offset = "0u"
         if operand.type == "index_expression" and allow_index:
-            offset = f"u32({self.emit(operand.child_by_field_name('index'))})"
-            operand = operand.child_by_field_name("value")
+            offset = f"u32({self.emit(sn.index(operand))})"
+            operand = sn.value(operand)
         if operand.type != "identifier":
             raise LoweringError(f"{self.where(node)}: the runner handles matrix loads and stores through "
                                 f"'&variable' only, not '{self.text(node)[:60]}'")
@@ -778,8 +783,8 @@ class _Rewriter:
         attrs = [c for c in node.children if c.type == "attribute"]
         if "compute" not in [attribute_name(self.data, a) for a in attrs]:
             return None
-        parameters = node.child_by_field_name("parameters")
-        body = node.child_by_field_name("body")
+        parameters = sn.parameters(node)
+        body = sn.body(node)
         params = [c for c in parameters.named_children if c.type == "parameter"] if parameters is not None else []
         kept, lets, lid, groups, group_id = [], [], None, None, None
         for param in params:
@@ -787,8 +792,8 @@ class _Rewriter:
             for a in (c for c in param.children if c.type == "attribute"):
                 if attribute_name(self.data, a) == "builtin" and attribute_args(a):
                     builtin = self.text(attribute_args(a)[0])
-            pname = self.text(param.child_by_field_name("name"))
-            ptype_node = param.child_by_field_name("type")
+            pname = self.text(sn.name(param))
+            ptype_node = sn.declared_type(param)
             ptype = self.text(ptype_node) if ptype_node is not None else "u32"
             if builtin == "local_invocation_index":
                 lid = pname
@@ -923,17 +928,19 @@ def budget_check_code(group: int, binding: int) -> str:
 
 
 def _workgroup_invocations(module: KernelModule) -> list[int]:
+    """Each entry point's invocations per workgroup, from @workgroup_size as the semantic model evaluated
+    it (any const-expression); an override or an unknown value cannot be emulated."""
     sizes = []
     for entry in module.entry_points:
         total = 1
-        for a in (c for c in entry.node.children if c.type == "attribute"):
-            if attribute_name(module.data, a) == "workgroup_size":
-                for arg in attribute_args(a):
-                    value = int_value(module.model, module.data, arg)
-                    if value is None:
-                        raise LoweringError(f"line {arg.start_point[0] + 1}: the emulation needs a constant "
-                                            f"workgroup size, not '{module.node_text(arg)}'")
-                    total *= value
+        for index, value in enumerate(entry.workgroup_size):
+            if not isinstance(value, int) or isinstance(value, bool):
+                spans = entry.workgroup_size_spans
+                span = spans[index] if index < len(spans) else Span(entry.node.start_byte, entry.node.start_byte)
+                written = module.data[span.start:span.end].decode() or str(value)
+                line = module.data.count(b"\n", 0, span.start) + 1
+                raise LoweringError(f"line {line}: the emulation needs a constant workgroup size, not '{written}'")
+            total *= value
         sizes.append(total)
     return sizes
 

@@ -9,6 +9,7 @@ and the attribute (the emulation's subgroup size does what they said).
 
 from __future__ import annotations
 
+from ..syntax import nodes as sn
 from .description import RunDescription, RunDescriptionError
 from .kernel import EntryPoint, KernelModule
 
@@ -38,7 +39,7 @@ def without_size_control(module: KernelModule) -> str:
                 edits.append((node.start_byte, node.end_byte, replacement))
         elif node.type == "function_declaration":
             for attribute in node.children:
-                name = attribute.child_by_field_name("name") if attribute.type == "attribute" else None
+                name = sn.name(attribute) if attribute.type == "attribute" else None
                 if name is not None and module.node_text(name) == "subgroup_size":
                     edits.append((attribute.start_byte, attribute.end_byte, ""))
     data = module.data

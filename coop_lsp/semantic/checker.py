@@ -401,7 +401,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.check_color_value(member_attrs["color"][0], member_type, name_node)
             layout = {key: self._layout_argument(key, member_attrs[key][1]) for key in ("align", "size")
                       if key in member_attrs}
-            members.append(t.StructMember(name, member_type, layout.get("align"), layout.get("size")))
+            members.append(t.StructMember(name, member_type, layout.get("align"), layout.get("size"),
+                                          _builtin_value_name(builtin, self.ctx)))
             member_attributes.append((member, member_attrs, member_type))
         self.check_blend_sources(member_attributes)
         if not member_attributes and body is not None and not body.has_error:
@@ -618,7 +619,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         symbol.must_use = any(a.type == "attribute" and a.child_by_field_name("name") is not None
                               and self.ctx.text(a.child_by_field_name("name")) == "must_use"
                               and a.start_byte < symbol.span.start for a in node.children)
-        parameters = []
+        parameters, inputs = [], []
         params_node = node.child_by_field_name("parameters")
         for parameter in params_node.named_children if params_node is not None else []:
             if parameter.type != "parameter":
@@ -631,6 +632,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                                 self.ctx.span(type_node))
             parameter_attrs = attributes(parameter, self.ctx)
             builtin = parameter_attrs.get("builtin")
+            inputs.append((_builtin_value_name(builtin, self.ctx), "location" in parameter_attrs))
             if builtin is not None:
                 self.check_builtin_value(builtin[0], builtin[1], parameters[-1])
             if "color" in parameter_attrs:
@@ -638,7 +640,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                                        parameter.child_by_field_name("name") or parameter)
             if "blend_src" in parameter_attrs:
                 self.blend_source_outside_output(parameter_attrs["blend_src"][0], "a function parameter")
-        symbol.parameters = tuple(parameters)
+        symbol.parameters, symbol.inputs = tuple(parameters), tuple(inputs)
         return_node = node.child_by_field_name("return_type")
         symbol.return_type = self.resolve_type(return_node) if return_node is not None else None
         if symbol.return_type is not None and symbol.return_type is not t.ERROR \
@@ -670,6 +672,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 continue
             kinds = set()
             sizes: list = []
+            spans: list = []
             abstract: list = []  # arguments that take the type of the others (i32 when all are abstract)
             for argument in arguments.named_children:
                 if argument.type in ("line_comment", "block_comment"):
@@ -679,6 +682,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                     abstract.append((argument, typed))
                 sizes.append(typed.value if isinstance(typed.value, int) and not isinstance(typed.value, bool)
                              else self._override_name(argument))
+                spans.append(self.ctx.span(argument))
                 if typed.type is t.ERROR:
                     continue
                 if not (isinstance(typed.type, t.Scalar) and typed.type in (t.I32, t.U32, t.ABSTRACT_INT)):
@@ -701,6 +705,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 if not self.check_materialized(argument, typed, common):
                     break
             symbol.workgroup_size = tuple(sizes[:3]) + (1,) * (3 - min(3, len(sizes)))
+            symbol.workgroup_size_spans = tuple(spans[:3])
 
     def _override_name(self, node: ts.Node) -> str | None:
         """The override a workgroup size names directly (`@workgroup_size(WG)`); None for anything else."""
@@ -771,6 +776,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             declared = self._declare(parameter, self.scope)
             if declared is not None:
                 declared.type, declared.resolved = parameter_type, True
+                if index < len(symbol.inputs):
+                    declared.io_builtin, declared.io_location = symbol.inputs[index]
                 self.parameter_index[declared] = index
         body = node.child_by_field_name("body")
         if body is not None:
@@ -1132,6 +1139,13 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             self.symbol_type(symbol)
             self._function_body(symbol, node)
             self.scope, self.function = saved
+
+
+def _builtin_value_name(builtin: tuple | None, ctx: Context) -> str | None:
+    """The value a `@builtin(...)` attribute names (as `attributes()` found it), or None."""
+    if builtin is None or not builtin[1]:
+        return None
+    return ctx.text(builtin[1][0])
 
 
 def _stage_of(node: ts.Node, ctx: Context) -> str | None:

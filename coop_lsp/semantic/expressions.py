@@ -18,8 +18,8 @@ from .matrix_calls import explain_matrix_call
 from .builtins.signature import match_call, parameter_types
 from .builtins.core import DIALECT_ONLY_FUNCTIONS
 from .builtins.language import LOAD, STORE, matrix_builtin_names
-from .context import CORE_TABLE
-from .model import Symbol
+from .context import CORE_TABLE, MATRIX_TABLES
+from .model import CallTarget, Symbol
 from .typenames import TEMPLATE_ENUMERANTS, is_type_name
 
 _SWIZZLE_SETS = ("xyzw", "rgba")
@@ -556,9 +556,13 @@ class ExpressionChecker:
         ctx = self.ctx
         self.note_builtin_access(name, arg_nodes)
         builtin, dialect = CORE_TABLE.get(name), None
+        key = (name_node.start_byte, name_node.end_byte)
         if builtin is None:
             found = ctx.matrix_builtin(name)
             if found is None:
+                elsewhere = _other_dialect_builtin(name)
+                if elsewhere is not None:
+                    ctx.model.builtin_calls[key] = CallTarget(*elsewhere, available=False)
                 for arg in arg_nodes:
                     self.expression(arg)
                 only = DIALECT_ONLY_FUNCTIONS.get(name)
@@ -570,18 +574,23 @@ class ExpressionChecker:
                 ctx.report("T001", f"unresolved function '{name}'", ctx.span(name_node))
                 return ERROR
             builtin, dialect = found
+            ctx.model.builtin_calls[key] = CallTarget(builtin, dialect)
             if dialect != "wgpu" and ctx.enabled_dialect() == "wgpu":
+                ctx.model.builtin_calls[key] = CallTarget(builtin, dialect, available=False)
                 for arg in arg_nodes:
                     self.value(arg)
                 ctx.report("T001", f"unresolved function '{name}': it is a Tint builtin, and this module enables "
                                    "naga's 'wgpu_cooperative_matrix'", ctx.span(name_node))
                 return ERROR
             if not ctx.use_dialect(dialect, name_node, f"'{name}'"):
+                ctx.model.builtin_calls[key] = CallTarget(builtin, dialect, available=False)
                 for arg in arg_nodes:
                     self.value(arg)
                 return ERROR
-        elif builtin.enable:
-            ctx.require_enable(builtin.enable, name_node, f"'{name}'")
+        else:
+            ctx.model.builtin_calls[key] = CallTarget(builtin)
+            if builtin.enable:
+                ctx.require_enable(builtin.enable, name_node, f"'{name}'")
         if builtin.stages and self.stage is not None and self.stage not in builtin.stages:
             ctx.report("T003", f"'{name}' can only be used in {' and '.join(builtin.stages)} shaders, not in a "
                                f"{self.stage} shader", ctx.span(name_node))
@@ -615,6 +624,7 @@ class ExpressionChecker:
                                f"are:\n{candidates}", ctx.span(name_node))
             return ERROR
         best = matches[0]
+        ctx.model.builtin_calls[key] = CallTarget(builtin, dialect, best.overload)
         if best.problem is not None:
             code, message, parameter = best.problem
             where = name_node
@@ -953,6 +963,16 @@ class _Void(t.Type):
 
 
 _VOID = _Void()
+
+
+def _other_dialect_builtin(name: str) -> tuple | None:
+    """A matrix builtin of a dialect the module does not use: the first table, in the language table's
+    order, that has the name (the checker reports the call; the analyses still know what it means)."""
+    for dialect, table in MATRIX_TABLES.items():
+        builtin = table.get(name)
+        if builtin is not None:
+            return builtin, dialect
+    return None
 
 
 def _col_major_index(overloads) -> int:

@@ -62,6 +62,7 @@ class BodyRecord:
     var_uses: list[tuple[str, Span]] = field(default_factory=list)
     calls: list[str] = field(default_factory=list)
     alias: object = None  # aliasing.AliasFacts of the body, spans as recorded
+    builtin_calls: dict = field(default_factory=dict)  # the body's model.builtin_calls, spans as recorded
 
 
 class _Recording:
@@ -77,7 +78,8 @@ class _Recording:
         # The body's model entries go to fresh tables, merged back afterwards: what it added is then
         # exactly what they hold (nothing in the checker reads these tables while checking).
         self.types, self.references = ctx.model.expression_types, ctx.model.references
-        ctx.model.expression_types, ctx.model.references = {}, {}
+        self.builtin_calls = ctx.model.builtin_calls
+        ctx.model.expression_types, ctx.model.references, ctx.model.builtin_calls = {}, {}, {}
         checker.module_lookups = {}
 
 
@@ -134,6 +136,9 @@ class BodyReuse:
                               {family: Span(s.start + delta, s.end + delta) for family, s in uses.items()})
         if record.matrix_dialects:
             ctx.model.matrix_dialects |= record.matrix_dialects
+        if record.builtin_calls:
+            ctx.model.builtin_calls.update({(s + delta, e + delta): target
+                                            for (s, e), target in record.builtin_calls.items()})
         if record.var_uses:
             checker.var_uses.setdefault(symbol, []).extend(
                 (module[name], Span(s.start + delta, s.end + delta)) for name, s in record.var_uses)
@@ -178,14 +183,21 @@ class BodyReuse:
         """Merges the body's model entries back and, if the check stayed inside the function, records it."""
         ctx = checker.ctx
         types, references = ctx.model.expression_types, ctx.model.references
+        builtin_calls = ctx.model.builtin_calls
         ctx.model.expression_types, ctx.model.references = recording.types, recording.references
+        ctx.model.builtin_calls = recording.builtin_calls
         recording.types.update(types)
         recording.references.update(references)
+        recording.builtin_calls.update(builtin_calls)
         lookups, checker.module_lookups = checker.module_lookups, None
         if not completed:
             return
         record = self._record(checker, recording, symbol, types, references, lookups)
+        start, end = recording.node.start_byte, recording.node.end_byte
+        if record is not None and not all(start <= s and e <= end for s, e in builtin_calls):
+            record = None  # a call checked elsewhere (a declaration resolved on the way): not replayable
         if record is not None:
+            record.builtin_calls = builtin_calls
             text = ctx.source.data[recording.node.start_byte:recording.node.end_byte]
             self._current[text] = record
             self.used[recording.node.start_byte] = record

@@ -104,6 +104,7 @@ class StructMember:
     # The values of @align(N) and @size(N) where the member has them.
     align: int | None = None
     size: int | None = None
+    builtin: str | None = None  # its @builtin value, where it is an entry point's IO
 
 
 @dataclass(frozen=True, eq=False)

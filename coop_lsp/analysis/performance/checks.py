@@ -13,6 +13,7 @@ from ...devices.performance import RuleCost, fact, rule_cost
 from ...devices.profiles import Profile
 from ...semantic import types as t
 from ...semantic.model import SemanticModel
+from ...syntax import nodes as sn
 from . import rules as r
 from .facts import (LEFT, LOADS, MULTIPLIES, RIGHT, STORES, STRIDE, ModuleFacts, byte_size, collect,
                     descendants, enclosing_loop)
@@ -140,7 +141,7 @@ def _loaded_in(facts: ModuleFacts, argument: ts.Node, loop: ts.Node) -> ts.Node 
         return None
     if not (loop.start_byte <= declaration.start_byte and declaration.end_byte <= loop.end_byte):
         return None
-    value = declaration.child_by_field_name("value")
+    value = sn.value(declaration)
     if value is None or value.type != "call_expression":
         return None
     load = next((c for c in facts.calls if c.node.id == value.id and c.name in LOADS), None)
@@ -195,7 +196,7 @@ def _runtime_indexed_matrices(facts: ModuleFacts, target: Profile) -> list[Diagn
     for node in descendants(facts.root):
         if node.type != "index_expression":
             continue
-        value, index = node.child_by_field_name("value"), node.child_by_field_name("index")
+        value, index = sn.value(node), sn.index(node)
         if value is None or index is None or not _is_matrix_array(facts.type_of(value)):
             continue
         if facts.constant(index) is not None:
@@ -232,8 +233,8 @@ def _unrolls_to_constants(facts: ModuleFacts, node: ts.Node, index: ts.Node) -> 
     counted = {}
     loop = enclosing_loop(node)
     while loop is not None:
-        initializer = loop.child_by_field_name("initializer") if loop.type == "for_statement" else None
-        name = initializer.child_by_field_name("name") if initializer is not None else None
+        initializer = sn.initializer(loop) if loop.type == "for_statement" else None
+        name = sn.name(initializer) if initializer is not None else None
         if name is not None:
             counted.setdefault(facts.text(name), facts.trip_count(loop) is not None)
         loop = enclosing_loop(loop)
@@ -357,13 +358,13 @@ def _padding_fix(facts: ModuleFacts, stride_node: ts.Node, variable, pad: int) -
     declaration = getattr(symbol, "declaration", None)
     if symbol is None or symbol.kind != "const" or declaration is None or declaration.parent != facts.root:
         return ()
-    value = declaration.child_by_field_name("value")
-    array_type = variable.declaration.child_by_field_name("type")
+    value = sn.value(declaration)
+    array_type = sn.declared_type(variable.declaration)
     if value is None or array_type is None or symbol.name not in _depends_on(facts, array_type):
         return ()
     suffix = {"u32": "u", "i32": "i"}.get(t.store_type(symbol.type).describe(), "")
     text = facts.text(value)
-    if value.type == "binary_expression" and facts.text(value.child_by_field_name("operator")) not in "+-*/%":
+    if value.type == "binary_expression" and facts.text(sn.operator(value)) not in "+-*/%":
         text = f"({text})"
     return (Fix(f"pad each row of '{variable.name}' by {pad} element{'s' if pad > 1 else ''} ({ROW_BYTES} bytes)",
                 (Edit(facts.span(value), f"{text} + {pad}{suffix}"),), safe=False),)
@@ -373,9 +374,9 @@ def _depends_on(facts: ModuleFacts, node: ts.Node) -> set[str]:
     """Every module-scope const a type or expression uses, directly or through other consts."""
     consts = {}
     for declaration in facts.root.named_children:
-        name = declaration.child_by_field_name("name")
+        name = sn.name(declaration)
         if declaration.type == "const_declaration" and name is not None:
-            consts[facts.text(name)] = declaration.child_by_field_name("value")
+            consts[facts.text(name)] = sn.value(declaration)
     found, pending = set(), [node]
     while pending:
         current = pending.pop()
@@ -403,7 +404,7 @@ def _scalar_half_loads(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
         if not (isinstance(kind, t.Reference) and kind.space == "storage" and kind.store == t.F16):
             continue
         function = _function_of(node)
-        name = facts.text(function.child_by_field_name("name")) if function is not None else ""
+        name = facts.text(sn.name(function)) if function is not None else ""
         if enclosing_loop(node) is None and name not in facts.called_in_loops:
             continue
         variable = facts.root_variable(node)
@@ -425,10 +426,10 @@ def _is_written(node: ts.Node) -> bool:
     if parent is None:
         return False
     if parent.type == "unary_expression":
-        operator = parent.child_by_field_name("operator")
+        operator = sn.operator(parent)
         return operator is not None and operator.type == "&"
     return parent.type in ("assignment_statement", "compound_assignment_statement") \
-        and parent.child_by_field_name("left") == node
+        and sn.left(parent) == node
 
 
 def _function_of(node: ts.Node) -> ts.Node | None:
@@ -507,12 +508,12 @@ def _entry_workgroup_sizes(facts: ModuleFacts) -> list[tuple[ts.Node, int | None
     for function in facts.functions.values():
         attributes = {}
         for attribute in function.children:
-            name = attribute.child_by_field_name("name") if attribute.type == "attribute" else None
+            name = sn.name(attribute) if attribute.type == "attribute" else None
             if name is not None:
                 attributes[facts.text(name)] = attribute
         if "compute" not in attributes or "workgroup_size" not in attributes:
             continue
-        arguments = attributes["workgroup_size"].child_by_field_name("arguments")
+        arguments = sn.arguments(attributes["workgroup_size"])
         values = [facts.constant(a) for a in (arguments.named_children if arguments is not None else [])]
         invocations = None
         if values and all(v is not None and v > 0 for v in values):

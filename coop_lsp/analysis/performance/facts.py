@@ -11,6 +11,7 @@ from ...semantic import types as t
 from ...semantic.builtins.language import LOAD, MULTIPLY, STORE, call_parameters, matrix_builtin_names
 from ...semantic.layout import byte_size  # noqa: F401 - the checks' workgroup-memory figures (one layout)
 from ...semantic.model import SemanticModel
+from ...syntax import nodes as sn
 
 LOADS = set(matrix_builtin_names(LOAD))
 STORES = set(matrix_builtin_names(STORE))
@@ -90,9 +91,9 @@ class ModuleFacts:
         if node.type == "paren_expression" and node.named_child_count == 1:
             return self.constant(node.named_children[0])
         if node.type == "binary_expression":
-            operator = node.child_by_field_name("operator")
-            left = self.constant(node.child_by_field_name("left"))
-            right = self.constant(node.child_by_field_name("right"))
+            operator = sn.operator(node)
+            left = self.constant(sn.left(node))
+            right = self.constant(sn.right(node))
             apply = _ARITHMETIC.get(self.text(operator)) if operator is not None else None
             if apply is None or left is None or right is None:
                 return None
@@ -105,34 +106,34 @@ class ModuleFacts:
         and so name every element an index in it reaches."""
         if loop.type != "for_statement":
             return None
-        init, condition, update = (loop.child_by_field_name(f) for f in ("initializer", "condition", "update"))
+        init, condition, update = sn.initializer(loop), sn.condition(loop), sn.update(loop)
         if init is None or condition is None or update is None or init.type != "variable_declaration" \
                 or condition.type != "binary_expression":
             return None
-        name = init.child_by_field_name("name")
-        start = self.constant(init.child_by_field_name("value"))
+        name = sn.name(init)
+        start = self.constant(sn.value(init))
         if name is None or start is None:
             return None
         variable = self.text(name)
-        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
-        operator = condition.child_by_field_name("operator")
+        left, right = sn.left(condition), sn.right(condition)
+        operator = sn.operator(condition)
         end = self.constant(right)
         if left is None or self.text(left) != variable or end is None or operator is None:
             return None
-        if update.type == "increment_statement" and self.text(update.child_by_field_name("operand")) == variable:
+        if update.type == "increment_statement" and self.text(sn.operand(update)) == variable:
             step = 1
-        elif update.type == "compound_assignment_statement" and self.text(update.child_by_field_name("left")) \
-                == variable and self.text(update.child_by_field_name("operator")) == "+=":
-            step = self.constant(update.child_by_field_name("right"))
+        elif update.type == "compound_assignment_statement" and self.text(sn.left(update)) \
+                == variable and self.text(sn.operator(update)) == "+=":
+            step = self.constant(sn.right(update))
         else:
             return None
         if not step or step <= 0:
             return None
-        body = loop.child_by_field_name("body")
+        body = sn.body(loop)
         for node in descendants(body) if body is not None else ():
-            target = node.child_by_field_name("left") if node.type in (
+            target = sn.left(node) if node.type in (
                 "assignment_statement", "compound_assignment_statement") else \
-                node.child_by_field_name("operand") if node.type in ("increment_statement",
+                sn.operand(node) if node.type in ("increment_statement",
                                                                      "decrement_statement") else None
             if target is not None and self.text(target) == variable:
                 return None
@@ -167,9 +168,9 @@ class ModuleFacts:
             if node.type == "identifier":
                 return self.model.symbol_at(node.start_byte, node.end_byte)
             if node.type in ("unary_expression",):
-                node = node.child_by_field_name("operand")
+                node = sn.operand(node)
             elif node.type in ("index_expression", "member_expression"):
-                node = node.child_by_field_name("value")
+                node = sn.value(node)
             elif node.type == "paren_expression" and node.named_child_count == 1:
                 node = node.named_children[0]
             else:
@@ -178,10 +179,10 @@ class ModuleFacts:
 
 
 def callee_name(call: ts.Node, source: SourceText) -> tuple[str, Span] | None:
-    callee = call.child_by_field_name("function")
+    callee = sn.callee(call)
     if callee is None:
         return None
-    name = callee.child_by_field_name("name") if callee.type == "templated_identifier" else callee
+    name = sn.name(callee) if callee.type == "templated_identifier" else callee
     if name is None or name.type != "identifier":
         return None
     span = Span(name.start_byte, name.end_byte)
@@ -189,7 +190,7 @@ def callee_name(call: ts.Node, source: SourceText) -> tuple[str, Span] | None:
 
 
 def arguments_of(call: ts.Node) -> list[ts.Node]:
-    arguments = call.child_by_field_name("arguments")
+    arguments = sn.arguments(call)
     return [a for a in (arguments.named_children if arguments is not None else []) if not a.is_extra]
 
 
@@ -218,7 +219,7 @@ def collect(root: ts.Node, source: SourceText, model: SemanticModel) -> ModuleFa
     for function in root.named_children:
         if function.type != "function_declaration":
             continue
-        name_node = function.child_by_field_name("name")
+        name_node = sn.name(function)
         if name_node is not None:
             facts.functions[facts.text(name_node)] = function
     for name, function in facts.functions.items():

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from ...semantic import types as t
+from ...syntax import nodes as sn
 from .facts import LOADS, MULTIPLIES, ModuleFacts, callee_name, descendants
 
 BARRIER = "workgroupBarrier"
@@ -51,7 +52,7 @@ def events(facts: ModuleFacts, node: ts.Node, depth: int = 0) -> list[Event]:
     """What one pass over `node` does, in execution order, with user functions' bodies read in place."""
     out: list[Event] = []
     if node.type in ("assignment_statement", "compound_assignment_statement"):
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        left, right = sn.left(node), sn.right(node)
         if right is not None:
             out.extend(events(facts, right, depth))
         if left is not None:
@@ -62,7 +63,7 @@ def events(facts: ModuleFacts, node: ts.Node, depth: int = 0) -> list[Event]:
                 out.append(Event("write", node, variable.name))
         return out
     if node.type == "call_expression":
-        arguments = node.child_by_field_name("arguments")
+        arguments = sn.arguments(node)
         if arguments is not None:
             out.extend(events(facts, arguments, depth))
         called = callee_name(node, facts.source)
@@ -77,7 +78,7 @@ def events(facts: ModuleFacts, node: ts.Node, depth: int = 0) -> list[Event]:
             if memory is not None and memory[0] == "workgroup":
                 out.append(Event("load", node, memory[2].name))
         elif name in facts.functions and depth < CALL_DEPTH:
-            body = facts.functions[name].child_by_field_name("body")
+            body = sn.body(facts.functions[name])
             if body is not None:
                 out.extend(events(facts, body, depth + 1))
         return out
@@ -91,7 +92,7 @@ def events(facts: ModuleFacts, node: ts.Node, depth: int = 0) -> list[Event]:
 def _reads_storage(facts: ModuleFacts, node: ts.Node) -> bool:
     kind = facts.type_of(node)
     parent = node.parent
-    if parent is not None and parent.type == "index_expression" and parent.child_by_field_name("value") == node:
+    if parent is not None and parent.type == "index_expression" and sn.value(parent) == node:
         return False  # `a[i][j]`: counted once, at the outer access
     return isinstance(kind, t.Reference) and kind.space == "storage"
 
@@ -101,7 +102,7 @@ def unpipelined_loops(facts: ModuleFacts) -> list[Unpipelined]:
     loop_types = ("for_statement", "while_statement", "loop_statement")
     for function in facts.functions.values():
         for loop in (n for n in descendants(function) if n.type in loop_types):
-            body = loop.child_by_field_name("body") or loop
+            body = sn.body(loop) or loop
             found = _unpipelined(events(facts, body))
             if found is not None:
                 write, barrier, staged = found

@@ -17,20 +17,18 @@ from typing import TYPE_CHECKING
 import tree_sitter as ts
 
 from ...core.text import Span
-from ...semantic.context import CORE_TABLE, MATRIX_TABLES
 from ...semantic.model import SemanticModel, Symbol
 from ...semantic import types as t
 from .graph import MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP, Graph, Label
 from .quiet import quiet_functions
 from .splits import ALL_SIZES, LaneMath, Split, branch_split, loop_split
-from .levels import (NON_UNIFORM_BUILTIN_VALUES, NON_UNIFORM_RESULTS, SUBGROUP, SUBGROUP_UNIFORM_RESULTS,
-                     WORKGROUP_NON_UNIFORM_BUILTIN_VALUES, Requirement, matrix_constructor_requirement,
-                     requirement)
+from ...semantic.builtins.language import NON_UNIFORM, SUBGROUP_UNIFORM
+from ...syntax import nodes as sn
+from .levels import (NON_UNIFORM_BUILTIN_VALUES, SUBGROUP, WORKGROUP_NON_UNIFORM_BUILTIN_VALUES, Requirement,
+                     matrix_constructor_requirement, requirement)
 
 if TYPE_CHECKING:
     from .reuse import SummaryReuse
-
-_STAGES = ("compute", "vertex", "fragment")
 
 
 @dataclass
@@ -115,7 +113,7 @@ class UniformityAnalysis:
     def summary(self, function: ts.Node) -> Summary:
         key = function.start_byte
         if self._calls:
-            name = function.child_by_field_name("name")
+            name = sn.name(function)
             call = (self.text(name) if name is not None else "", key)
             if call not in self._calls[-1]:
                 self._calls[-1].append(call)
@@ -154,10 +152,12 @@ class _FunctionAnalysis:
         self.owner = owner
         self.function = function
         self.graph = Graph()
-        self.name = owner.text(function.child_by_field_name("name")) if function.child_by_field_name("name") else ""
-        self.stage = next((owner.text(a.child_by_field_name("name")) for a in function.children
-                           if a.type == "attribute" and a.child_by_field_name("name") is not None
-                           and owner.text(a.child_by_field_name("name")) in _STAGES), None)
+        name = sn.name(function)
+        self.name = owner.text(name) if name is not None else ""
+        # The function as the model knows it: its stage, its parameters' types and IO, its sizes.
+        symbol = owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
+        self.symbol = symbol if symbol is not None and symbol.kind == "function" else None
+        self.stage = self.symbol.stage if self.symbol is not None else None
         self.cf_start = self.graph.node()
         self.parameters: dict[int, int] = {}  # declaration start byte -> parameter value node
         self.parameter_index: dict[int, int] = {}  # parameter value node -> index
@@ -166,7 +166,6 @@ class _FunctionAnalysis:
         self.pointees: dict[int, int] = {}  # pointer parameter index -> node of the value it points to
         self.pointer_writes: dict[int, int] = {}  # pointer parameter index -> node of the values written
         self.parameter_symbols: dict[int, int] = {}  # declaration start byte -> parameter index
-        self._parameter_inputs: dict[int, tuple[str | None, bool]] = {}  # see _parameter_input
         self.aliases: dict[int, int] = {}  # `let p = &v`: declaration of p -> declaration of v
         self.pending: list[_Pending] = []
         self.failures: list[Failure] = []  # this function's own, added to the owner's when it is done
@@ -197,10 +196,9 @@ class _FunctionAnalysis:
     def _sizes_and_invocations(self) -> tuple[tuple[int, ...], int | None]:
         """The subgroup sizes this function may run at (an entry point's @subgroup_size pins one) and its
         workgroup's invocation count where known."""
-        name = self.function.child_by_field_name("name")
-        symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
+        symbol = self.symbol
         sizes, invocations = self.owner.sizes, None
-        if symbol is not None and symbol.kind == "function" and symbol.stage == "compute":
+        if symbol is not None and symbol.stage == "compute":
             if symbol.subgroup_size:
                 sizes = (symbol.subgroup_size,)
             dims = symbol.workgroup_size
@@ -221,23 +219,25 @@ class _FunctionAnalysis:
 
     def run(self) -> Summary:
         self._parameters()
-        body = self.function.child_by_field_name("body")
+        body = sn.body(self.function)
         if body is not None:
             self.block(body, self.cf_start)
         return self._evaluate()
 
     def _parameters(self) -> None:
-        params = self.function.child_by_field_name("parameters")
+        params = sn.parameters(self.function)
+        inputs = self.symbol.inputs if self.symbol is not None else ()
+        types = self.symbol.parameters if self.symbol is not None else ()
         index = 0
         for parameter in params.named_children if params is not None else []:
             if parameter.type != "parameter":
                 continue
             node = self.graph.node()
             level = self.owner.level
-            builtins = [self._builtin_value(parameter)] if self._builtin_value(parameter) else \
-                (self._struct_builtins(parameter) if self.stage else [])
-            if any(b in NON_UNIFORM_BUILTIN_VALUES[level] for b in builtins) or \
-                    (self.stage and self._attribute(parameter, "location") is not None):
+            builtin, located = inputs[index] if index < len(inputs) else (None, False)
+            builtins = [builtin] if builtin else \
+                (_struct_builtins(types[index] if index < len(types) else None) if self.stage else [])
+            if any(b in NON_UNIFORM_BUILTIN_VALUES[level] for b in builtins) or (self.stage and located):
                 self.graph.add_edge(node, MAY_BE_NON_UNIFORM)
             elif level != SUBGROUP and any(b in WORKGROUP_NON_UNIFORM_BUILTIN_VALUES for b in builtins):
                 self.graph.add_edge(node, MAY_BE_NON_UNIFORM_IN_WORKGROUP)
@@ -245,35 +245,6 @@ class _FunctionAnalysis:
             self.parameter_index[node] = index
             self.parameter_symbols[parameter.start_byte] = index
             index += 1
-
-    def _attribute(self, node: ts.Node, name: str) -> ts.Node | None:
-        for attribute in node.children:
-            if attribute.type == "attribute" and attribute.child_by_field_name("name") is not None \
-                    and self.owner.text(attribute.child_by_field_name("name")) == name:
-                return attribute
-        return None
-
-    def _builtin_value(self, parameter: ts.Node) -> str | None:
-        for attribute in parameter.children:
-            if attribute.type == "attribute" and attribute.child_by_field_name("name") is not None \
-                    and self.owner.text(attribute.child_by_field_name("name")) == "builtin":
-                arguments = attribute.child_by_field_name("arguments")
-                if arguments is not None and arguments.named_children:
-                    return self.owner.text(arguments.named_children[0])
-        return None
-
-    def _struct_builtins(self, parameter: ts.Node) -> list[str]:
-        """Builtin values in the members of an entry point's struct parameter (Tint: one makes all non-uniform)."""
-        type_node = parameter.child_by_field_name("type")
-        name = type_node.child_by_field_name("name") if type_node is not None else None
-        symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
-        if symbol is None or symbol.kind != "struct" or symbol.declaration is None:
-            return []
-        body = symbol.declaration.child_by_field_name("body")
-        found = []
-        for member in body.named_children if body is not None else []:
-            found.extend(b for b in [self._builtin_value(member)] if b)
-        return found
 
     def _evaluate(self) -> Summary:
         summary = Summary()
@@ -369,7 +340,7 @@ class _FunctionAnalysis:
         if kind in ("compound_statement",):
             return self.block(node, cf)
         if kind in ("let_declaration", "const_declaration", "variable_declaration"):
-            value_node = node.child_by_field_name("value")
+            value_node = sn.value(node)
             target = self._alias_target(value_node)
             if kind == "let_declaration" and target is not None:
                 self.aliases[node.start_byte] = target
@@ -380,14 +351,14 @@ class _FunctionAnalysis:
             self.variables[node.start_byte] = value
             return cf
         if kind == "assignment_statement" or kind == "compound_assignment_statement":
-            right = node.child_by_field_name("right")
+            right = sn.right(node)
             cf, value = self.expression(right, cf) if right is not None else (cf, cf)
-            left = node.child_by_field_name("left")
+            left = sn.left(node)
             if left is not None and left.type != "phony":
                 cf = self.store(left, cf, value, compound=kind == "compound_assignment_statement")
             return cf
         if kind in ("increment_statement", "decrement_statement"):
-            operand = node.child_by_field_name("operand")
+            operand = sn.operand(node)
             return self.store(operand, cf, cf, compound=True) if operand is not None else cf
         if kind == "call_statement":
             call = node.named_children[0] if node.named_children else None
@@ -399,7 +370,7 @@ class _FunctionAnalysis:
         if kind in ("loop_statement", "for_statement", "while_statement"):
             return self._loop(node, cf)
         if kind == "return_statement":
-            value = node.child_by_field_name("value")
+            value = sn.value(node)
             if value is not None:
                 cf, result = self.expression(value, cf)
                 self.graph.add_edge(self.value_return, result)
@@ -414,13 +385,13 @@ class _FunctionAnalysis:
                 self.continues[-1].append(cf)
             return cf
         if kind == "break_if_statement":
-            condition = node.child_by_field_name("condition")
+            condition = sn.condition(node)
             cf, value = self.expression(condition, cf) if condition is not None else (cf, cf)
             if self.breaks:
                 self.breaks[-1].append(self._branch(_keyword(node, "break"), cf, value))
             return cf
         if kind == "continuing_statement":
-            body = node.child_by_field_name("body")
+            body = sn.body(node)
             return self.block(body, cf) if body is not None else cf
         return cf
 
@@ -428,7 +399,7 @@ class _FunctionAnalysis:
         """`&v` of a function variable: the declaration a `let p = &v` points to."""
         if value is None or value.type != "unary_expression":
             return None
-        operator, operand = value.child_by_field_name("operator"), value.child_by_field_name("operand")
+        operator, operand = sn.operator(value), sn.operand(value)
         if operator is None or self.owner.text(operator) != "&" or operand is None or operand.type != "identifier":
             return None
         symbol = self.owner.model.symbol_at(operand.start_byte, operand.end_byte)
@@ -437,7 +408,7 @@ class _FunctionAnalysis:
         return symbol.declaration.start_byte
 
     def _matrix_variable(self, node: ts.Node, cf: int) -> None:
-        name = node.child_by_field_name("name")
+        name = sn.name(node)
         symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
         if symbol is None or not t.contains(symbol.type, lambda x: isinstance(x, t.CoopMatrix)):
             return
@@ -453,7 +424,7 @@ class _FunctionAnalysis:
                                                                "value", Span(keyword.start_byte, keyword.end_byte)))
 
     def _if(self, node: ts.Node, cf: int) -> int:
-        condition = node.child_by_field_name("condition")
+        condition = sn.condition(node)
         cf, value = self.expression(condition, cf) if condition is not None else (cf, cf)
         if self.owner.level == SUBGROUP and condition is not None:
             sizes, invocations = self._sizes_and_invocations()
@@ -463,11 +434,11 @@ class _FunctionAnalysis:
         branch = self._branch(_keyword(node, "if"), cf, value)
         before = dict(self.variables)
         ends, states = [], []
-        consequence = node.child_by_field_name("consequence")
+        consequence = sn.consequence(node)
         if consequence is not None:
             ends.append(self.block(consequence, branch))
             states.append(self.variables)
-        alternative = node.child_by_field_name("alternative")
+        alternative = sn.alternative(node)
         self.variables = dict(before)
         if alternative is not None:
             inner = alternative.named_children[0] if alternative.named_children else None
@@ -479,15 +450,15 @@ class _FunctionAnalysis:
         return self.graph.node(*ends) if _escapes(node, self.owner.exit_cache) else cf
 
     def _switch(self, node: ts.Node, cf: int) -> int:
-        selector = node.child_by_field_name("value")
+        selector = sn.value(node)
         cf, value = self.expression(selector, cf) if selector is not None else (cf, cf)
         branch = self._branch(_keyword(node, "switch"), cf, value)
         before = dict(self.variables)
         states, ends = [], []
-        body = node.child_by_field_name("body")
+        body = sn.body(node)
         self.breaks.append([])
         for clause in body.named_children if body is not None else []:
-            clause_body = clause.child_by_field_name("body")
+            clause_body = sn.body(clause)
             if clause_body is None:
                 continue
             self.variables = dict(before)
@@ -511,7 +482,7 @@ class _FunctionAnalysis:
     def _loop(self, node: ts.Node, cf: int) -> int:
         graph = self.graph
         if node.type == "for_statement":
-            initializer = node.child_by_field_name("initializer")
+            initializer = sn.initializer(node)
             if initializer is not None:
                 cf = self.statement(initializer, cf)
         # Placeholders: the value of each variable at the top of an iteration depends on the
@@ -523,13 +494,13 @@ class _FunctionAnalysis:
         self.breaks.append([])
         self.continues.append([])
         keyword = _keyword(node, {"loop_statement": "loop", "for_statement": "for", "while_statement": "while"}[node.type])
-        condition = node.child_by_field_name("condition")
+        condition = sn.condition(node)
         if condition is not None:
             body_cf, value = self.expression(condition, loop_cf)
             if self.owner.level == SUBGROUP:
                 sizes = self._sizes_and_invocations()[0]
                 split = loop_split(node, self.math, sizes, lambda body, name: _assigns(body, name, self.owner))
-                header = Span(node.start_byte, (node.child_by_field_name("body") or node).start_byte)
+                header = Span(node.start_byte, (sn.body(node) or node).start_byte)
                 if split is None:
                     # Say why the lanes may leave at different iterations: only counting loops are counted.
                     split = Split(sizes, sizes, "it is not a loop coop-lint can count (`for (var i = start; "
@@ -540,12 +511,12 @@ class _FunctionAnalysis:
                     split = Split(split.diverging, split.sizes, f"the trip count may differ between lanes: {split.reason}")
                     value = self._split_value(split, value, header)
             body_cf = self._branch(keyword, body_cf, value)
-        body = node.child_by_field_name("body")
+        body = sn.body(node)
         end = self.block(body, body_cf) if body is not None else body_cf
         continues = self.continues.pop()
         breaks = self.breaks.pop()
         if node.type == "for_statement":
-            update = node.child_by_field_name("update")
+            update = sn.update(node)
             if update is not None:
                 end = self.statement(update, graph.node(end, *continues))
         graph.add_edge(loop_cf, end)
@@ -563,11 +534,11 @@ class _FunctionAnalysis:
         root = target
         while root.type in ("index_expression", "member_expression", "paren_expression", "unary_expression"):
             if root.type == "index_expression":
-                index = root.child_by_field_name("index")
+                index = sn.index(root)
                 if index is not None:
                     cf, index_value = self.expression(index, cf)
                     value = self.graph.node(value, index_value)
-            inner = root.child_by_field_name("value") or root.child_by_field_name("operand")
+            inner = sn.value(root) or sn.operand(root)
             if inner is None and root.named_children:
                 inner = root.named_children[0]
             if inner is None:
@@ -606,8 +577,8 @@ class _FunctionAnalysis:
         if kind == "identifier":
             return cf, self._identifier(node, cf)
         if kind == "binary_expression":
-            operator = node.child_by_field_name("operator")
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            operator = sn.operator(node)
+            left, right = sn.left(node), sn.right(node)
             if left is None or right is None:
                 return cf, cf
             cf, left_value = self.expression(left, cf)
@@ -622,8 +593,8 @@ class _FunctionAnalysis:
             cf, right_value = self.expression(right, cf)
             return cf, self.graph.node(left_value, right_value)
         if kind == "unary_expression":
-            operand = node.child_by_field_name("operand")
-            operator = node.child_by_field_name("operator")
+            operand = sn.operand(node)
+            operator = sn.operator(node)
             if operator is not None and self.owner.text(operator) == "&":
                 return self._address_of(operand, cf)
             if operator is not None and self.owner.text(operator) == "*" and operand is not None \
@@ -633,12 +604,12 @@ class _FunctionAnalysis:
                     return cf, pointee
             return self.expression(operand, cf) if operand is not None else (cf, cf)
         if kind == "index_expression":
-            base, index = node.child_by_field_name("value"), node.child_by_field_name("index")
+            base, index = sn.value(node), sn.index(node)
             cf, base_value = self.expression(base, cf) if base is not None else (cf, cf)
             cf, index_value = self.expression(index, cf) if index is not None else (cf, cf)
             return cf, self.graph.node(base_value, index_value)
         if kind == "member_expression":
-            base = node.child_by_field_name("value")
+            base = sn.value(node)
             return self.expression(base, cf) if base is not None else (cf, cf)
         if kind == "call_expression":
             return self.call(node, cf)
@@ -649,11 +620,11 @@ class _FunctionAnalysis:
         value = cf
         while operand is not None and operand.type in ("index_expression", "member_expression", "paren_expression"):
             if operand.type == "index_expression":
-                index = operand.child_by_field_name("index")
+                index = sn.index(operand)
                 if index is not None:
                     cf, index_value = self.expression(index, cf)
                     value = self.graph.node(value, index_value)
-            operand = operand.child_by_field_name("value") or (
+            operand = sn.value(operand) or (
                 operand.named_children[0] if operand.named_children else None)
         return cf, value
 
@@ -682,7 +653,7 @@ class _FunctionAnalysis:
             parameter = self.parameters.get(symbol.declaration.start_byte)
             if parameter is None:
                 return cf
-            builtin, located = self._parameter_input(symbol.declaration)
+            builtin, located = symbol.io_builtin, symbol.io_location
             if builtin is not None:
                 return self._labelled(cf, parameter, Label(
                     "source", f"builtin '{symbol.name}' of '{self.name}' may be non-uniform", span))
@@ -707,15 +678,6 @@ class _FunctionAnalysis:
         name it."""
         return self.graph.node(cf, self.graph.node(source, label=label))
 
-    def _parameter_input(self, declaration: ts.Node) -> tuple[str | None, bool]:
-        """A parameter's builtin value, and whether it has a location: read once per parameter, not per use."""
-        key = declaration.start_byte
-        found = self._parameter_inputs.get(key)
-        if found is None:
-            found = (self._builtin_value(declaration), self._attribute(declaration, "location") is not None)
-            self._parameter_inputs[key] = found
-        return found
-
     def _module_variable(self, symbol: Symbol, span: Span, cf: int) -> int:
         space, access = symbol.space, symbol.access
         if self.owner.level == SUBGROUP and (space == "workgroup" or (space == "storage" and access == "read_write")):
@@ -734,11 +696,11 @@ class _FunctionAnalysis:
         return self._labelled(cf, MAY_BE_NON_UNIFORM, Label("source", message, span))
 
     def call(self, node: ts.Node, cf: int) -> tuple[int, int]:
-        callee = node.child_by_field_name("function")
-        arguments = node.child_by_field_name("arguments")
+        callee = sn.callee(node)
+        arguments = sn.arguments(node)
         arg_nodes = [a for a in (arguments.named_children if arguments is not None else [])
                      if a.type not in ("line_comment", "block_comment")]
-        name_node = callee.child_by_field_name("name") if callee is not None and \
+        name_node = sn.name(callee) if callee is not None and \
             callee.type == "templated_identifier" else callee
         name = self.owner.text(name_node) if name_node is not None else ""
         values = []
@@ -750,17 +712,16 @@ class _FunctionAnalysis:
         if symbol is not None and symbol.kind == "function" and symbol.declaration is not None:
             return self._user_call(symbol, span, cf, values, arg_nodes)
         constructed = self.owner.model.type_at(node.start_byte, node.end_byte, "call_expression")
-        is_builtin = CORE_TABLE.get(name) is not None or any(name in table for table in MATRIX_TABLES.values())
-        builtin = CORE_TABLE.get(name)
-        dialect = None
-        if builtin is None:
-            for table_dialect, table in MATRIX_TABLES.items():
-                if name in table:
-                    builtin, dialect = table.get(name), table_dialect
-                    break
-            if builtin is not None and not name.startswith("coop"):
-                dialect = self.owner.dialect if self.owner.dialect in ("chromium", "standard") else "chromium"
-        needed = requirement(name, builtin.category, dialect) if builtin is not None else None
+        # The checker recorded which builtin the name means (also one of another dialect, which it reports).
+        target = self.owner.model.builtin_calls.get((span.start, span.end)) if name_node is not None else None
+        builtin = target.builtin if target is not None else None
+        dialect = target.dialect if target is not None else None
+        if dialect is not None and dialect != "wgpu":
+            # Tint's two spellings share the builtins; the rule name a filter switches off is the one of the
+            # dialect the analysis runs for.
+            dialect = self.owner.dialect if self.owner.dialect in ("chromium", "standard") else "chromium"
+        needed = requirement(builtin, dialect) if builtin is not None else None
+        is_builtin = builtin is not None
         call_node = cf
         if needed is not None or isinstance(constructed, t.CoopMatrix):
             # Tint's call and argument nodes: the requirements on the control flow at the call and on each
@@ -790,14 +751,14 @@ class _FunctionAnalysis:
                                                  builtin=name, call=span))
         if name == "workgroupUniformLoad":
             if values:
-                self.pending.append(_Pending(requirement(name, "", None), Span(arg_nodes[0].start_byte,
+                self.pending.append(_Pending(requirement(builtin, None), Span(arg_nodes[0].start_byte,
                                              arg_nodes[0].end_byte), f"'{name}' requires argument 0 to be uniform",
                                              values[0], builtin=name, call=span))
             return cf, cf  # the loaded value is uniform by definition
-        if name in NON_UNIFORM_RESULTS:
+        if builtin.result == NON_UNIFORM:
             return cf, self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
                 "source", f"return value of '{name}' may be non-uniform", span))
-        if name in SUBGROUP_UNIFORM_RESULTS:
+        if builtin.result == SUBGROUP_UNIFORM:
             if self.owner.level == SUBGROUP:
                 return cf, self.graph.node(cf)  # the same value in every active invocation of the subgroup
             # Tint: uniform at subgroup scope only when the arguments are; never across the workgroup.
@@ -941,6 +902,14 @@ def _tint_order(pending: list[_Pending]) -> list[_Pending]:
     return [item for key in reversed(list(groups)) for item in groups[key]]
 
 
+def _struct_builtins(parameter_type) -> list[str]:
+    """The builtin values in the members of an entry point's struct parameter (Tint: one makes all
+    non-uniform)."""
+    if not isinstance(parameter_type, t.Struct):
+        return []
+    return [member.builtin for member in parameter_type.members if member.builtin]
+
+
 def _keyword(node: ts.Node, word: str) -> ts.Node:
     for child in node.children:
         if child.type == word:
@@ -1004,18 +973,18 @@ def _falls_through(node: ts.Node, cache: dict) -> bool:
         return all(_falls_through(child, cache) for child in node.named_children
                    if child.type != "continuing_statement")
     if kind == "if_statement":
-        consequence, alternative = node.child_by_field_name("consequence"), node.child_by_field_name("alternative")
+        consequence, alternative = sn.consequence(node), sn.alternative(node)
         if consequence is None or alternative is None or not alternative.named_children:
             return True
         return _falls_through(consequence, cache) or _falls_through(alternative.named_children[0], cache)
     if kind == "switch_statement":
-        body = node.child_by_field_name("body")
-        clauses = [c.child_by_field_name("body") for c in (body.named_children if body is not None else [])]
+        body = sn.body(node)
+        clauses = [sn.body(c) for c in (body.named_children if body is not None else [])]
         return any(c is None or _falls_through(c, cache) or "break" in _exits(c, cache) for c in clauses)
     if kind in ("loop_statement", "for_statement", "while_statement"):
-        if kind != "loop_statement" and node.child_by_field_name("condition") is not None:
+        if kind != "loop_statement" and sn.condition(node) is not None:
             return True
-        body = node.child_by_field_name("body")
+        body = sn.body(node)
         return body is not None and any("break" in _exits(child, cache) for child in body.named_children)
     return True
 
@@ -1025,11 +994,11 @@ def _assigns(node: ts.Node, name: str, owner: UniformityAnalysis) -> bool:
     while stack:
         current = stack.pop()
         if current.type in ("assignment_statement", "compound_assignment_statement"):
-            left = current.child_by_field_name("left")
+            left = sn.left(current)
             if left is not None and owner.text(left) == name:
                 return True
         if current.type in ("increment_statement", "decrement_statement"):
-            operand = current.child_by_field_name("operand")
+            operand = sn.operand(current)
             if operand is not None and owner.text(operand) == name:
                 return True
         if current.type == "unary_expression" and owner.text(current).replace(" ", "") == f"&{name}":

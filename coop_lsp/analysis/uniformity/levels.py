@@ -67,16 +67,14 @@ BARRIERS = _named(uniformity=lang.BARRIER)
 # Implicit derivatives: fragment shaders only, controlled by derivative_uniformity.
 DERIVATIVES = _named(uniformity=lang.DERIVATIVE)
 MATRIX_BUILTINS = _named(uniformity=lang.MATRIX)
-_KIND_BY_NAME = {b.name: b.uniformity for b in _ALL_BUILTINS if b.uniformity}
 
 
-def requirement(name: str, category: str, dialect: str | None) -> Requirement | None:
-    """What calling the builtin `name` needs, as its table record says (`category` is no longer read: the
-    record knows; the parameter stays for the callers)."""
-    kind = _KIND_BY_NAME.get(name)
-    if kind == lang.MATRIX:
+def requirement(builtin, dialect: str | None) -> Requirement | None:
+    """What calling `builtin` (a table record, as the semantic model resolved the call) needs; a matrix
+    builtin's requirement carries the rule name of `dialect`."""
+    if builtin.uniformity == lang.MATRIX:
         return _MATRIX.get(dialect or "chromium")
-    return _BY_KIND.get(kind)
+    return _BY_KIND.get(builtin.uniformity)
 
 
 def matrix_constructor_requirement(dialect: str) -> Requirement:

@@ -22,6 +22,7 @@ import tree_sitter as ts
 from ...semantic import types as t
 from ...semantic.context import MATRIX_TABLES
 from ...semantic.model import SemanticModel
+from ...syntax import nodes as sn
 from .levels import BARRIERS, DERIVATIVES, MATRIX_BUILTINS
 
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
@@ -46,14 +47,14 @@ def quiet_functions(root: ts.Node, data: bytes, model: SemanticModel) -> set[int
     names = set()
     for node in declarations:
         if node.type in _NAMED_DECLARATIONS:
-            name = node.child_by_field_name("name")
+            name = sn.name(node)
             if name is not None:
                 names.add(data[name.start_byte:name.end_byte])
     quiet = set()
     for node in declarations:
         if node.type != "function_declaration":
             continue
-        own = node.child_by_field_name("name")
+        own = sn.name(node)
         if own is None or _PREFIXED.search(data, node.start_byte, node.end_byte):
             continue
         # Around its own name: a use of it in the body (recursion) keeps the function in.

@@ -29,6 +29,7 @@ from math import gcd
 import tree_sitter as ts
 
 from ...semantic import types as t
+from ...syntax import nodes as sn
 
 # WGSL: a subgroup size is a power of two from 4 to 128.
 ALL_SIZES = (4, 8, 16, 32, 64, 128)
@@ -85,7 +86,7 @@ class LaneMath:
         if node is None or depth > _DEPTH:
             return None
         if node.type == "member_expression":
-            value, member = node.child_by_field_name("value"), node.child_by_field_name("member")
+            value, member = sn.value(node), sn.member(node)
             if member is None or self.text(member) != "x":
                 return None
             base = self.source(value, depth + 1) if value is not None else None
@@ -116,13 +117,7 @@ class LaneMath:
         if symbol is None:
             return None
         if symbol.kind == "parameter":
-            for attribute in symbol.declaration.children:
-                name = attribute.child_by_field_name("name") if attribute.type == "attribute" else None
-                if name is not None and self.text(name) == "builtin":
-                    arguments = attribute.child_by_field_name("arguments")
-                    if arguments is not None and arguments.named_children:
-                        return self.text(arguments.named_children[0])
-            return None
+            return symbol.io_builtin
         value = self._let_value(symbol)
         return self.builtin(value) if value is not None and value.type == "identifier" else None
 
@@ -148,16 +143,16 @@ class LaneMath:
             value = self._let_value(symbol)
             return self.exact(value, size, depth + 1) if value is not None else None
         if kind == "binary_expression":
-            operator = self.text(node.child_by_field_name("operator"))
-            left = self.exact(node.child_by_field_name("left"), size, depth + 1)
-            right = self.exact(node.child_by_field_name("right"), size, depth + 1)
+            operator = self.text(sn.operator(node))
+            left = self.exact(sn.left(node), size, depth + 1)
+            right = self.exact(sn.right(node), size, depth + 1)
             if left is None or right is None:
                 return None
             return _apply(operator, left, right)
         if kind == "call_expression":
-            callee = node.child_by_field_name("function")
+            callee = sn.callee(node)
             name = self.text(callee) if callee is not None else ""
-            arguments = node.child_by_field_name("arguments")
+            arguments = sn.arguments(node)
             values = [self.exact(a, size, depth + 1) for a in (arguments.named_children if arguments else [])]
             if not values or None in values:
                 return None
@@ -188,8 +183,8 @@ class LaneMath:
         if kind == "member_expression":
             return self._index_bound(self.source(node, depth))
         if kind == "binary_expression":
-            operator = self.text(node.child_by_field_name("operator"))
-            left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
+            operator = self.text(sn.operator(node))
+            left_node, right_node = sn.left(node), sn.right(node)
             left = self.upper(left_node, size, depth + 1)
             right = self.exact(right_node, size, depth + 1)
             if operator == "%":
@@ -218,7 +213,7 @@ class LaneMath:
     def _let_value(symbol) -> ts.Node | None:
         """A let's initializer (a `var` may change, so it is not followed)."""
         if symbol.kind == "let" and symbol.declaration.type == "let_declaration":
-            return symbol.declaration.child_by_field_name("value")
+            return sn.value(symbol.declaration)
         return None
 
 
@@ -257,19 +252,19 @@ def loop_split(loop: ts.Node, math: LaneMath, sizes: tuple[int, ...], assigns) -
     changes the counter."""
     if loop.type != "for_statement":
         return None
-    initializer = loop.child_by_field_name("initializer")
-    condition = _bare(loop.child_by_field_name("condition"))
-    update = loop.child_by_field_name("update")
+    initializer = sn.initializer(loop)
+    condition = _bare(sn.condition(loop))
+    update = sn.update(loop)
     if initializer is None or condition is None or update is None or initializer.type != "variable_declaration":
         return None
-    name_node, start = initializer.child_by_field_name("name"), initializer.child_by_field_name("value")
+    name_node, start = sn.name(initializer), sn.value(initializer)
     if name_node is None or start is None:
         return None
     name = math.text(name_node)
     if condition.type != "binary_expression":
         return None
-    operator = math.text(condition.child_by_field_name("operator"))
-    left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+    operator = math.text(sn.operator(condition))
+    left, right = sn.left(condition), sn.right(condition)
     # `i <= B` runs as `i < B + 1`; `B > i` and `B >= i` are the same conditions written the other way.
     if operator in ("<", "<=") and math.text(left) == name:
         bound = right
@@ -281,7 +276,7 @@ def loop_split(loop: ts.Node, math: LaneMath, sizes: tuple[int, ...], assigns) -
     step = _step(update, name, math)
     if step is None:
         return None
-    body = loop.child_by_field_name("body")
+    body = sn.body(loop)
     header = f"'{math.text(start)}'"
     if body is not None and assigns(body, name):
         return Split(sizes, sizes, f"the body assigns the counter '{name}'")
@@ -337,18 +332,18 @@ def loop_split(loop: ts.Node, math: LaneMath, sizes: tuple[int, ...], assigns) -
 def _step(update: ts.Node, name: str, math: LaneMath):
     """The step of `i += S`, `i = i + S` or `i++` (a node, or 1)."""
     if update.type == "increment_statement":
-        operand = update.child_by_field_name("operand")
+        operand = sn.operand(update)
         return 1 if operand is not None and math.text(operand) == name else None
-    left, right = update.child_by_field_name("left"), update.child_by_field_name("right")
+    left, right = sn.left(update), sn.right(update)
     if left is None or right is None or math.text(left) != name:
         return None
     if update.type == "compound_assignment_statement" and math.text(update).replace(" ", "").startswith(f"{name}+="):
         return right
     right = _bare(right)
     if update.type == "assignment_statement" and right.type == "binary_expression" \
-            and math.text(right.child_by_field_name("operator")) == "+" \
-            and math.text(right.child_by_field_name("left")) == name:
-        return right.child_by_field_name("right")
+            and math.text(sn.operator(right)) == "+" \
+            and math.text(sn.left(right)) == name:
+        return sn.right(right)
     return None
 
 
@@ -360,8 +355,8 @@ def branch_split(condition: ts.Node | None, math: LaneMath, sizes: tuple[int, ..
     condition = _bare(condition)
     if condition is None or condition.type != "binary_expression":
         return None
-    operator = math.text(condition.child_by_field_name("operator"))
-    left, right = _bare(condition.child_by_field_name("left")), _bare(condition.child_by_field_name("right"))
+    operator = math.text(sn.operator(condition))
+    left, right = _bare(sn.left(condition)), _bare(sn.right(condition))
     flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
     if operator not in flipped or left is None or right is None:
         return None

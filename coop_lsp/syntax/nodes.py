@@ -1,0 +1,145 @@
+"""Typed accessors for the parts of syntax nodes: the only place outside syntax/ and semantic/ that
+knows the grammar's field names.
+
+Each accessor names the part it returns and the node kinds that have it (tree-sitter-wgsl's
+`field(...)`s); a node of another kind gives None. Upper layers read the tree through these (or,
+better, ask the semantic model), so that a renamed field is one edit here, and
+tests/test_layers.py counts raw `child_by_field_name` reads elsewhere.
+`test_accessors_name_real_fields` checks every field below against the grammar's node-types.json.
+"""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+Node = ts.Node
+
+_COMMENTS = ("line_comment", "block_comment", "comment")
+
+# Each accessor reads its field directly (no shared helper): the uniformity analysis calls them in its
+# inner loops, where one more Python call per read shows.
+
+
+# ----------------------------------------------------------------- declarations
+def name(node: Node | None) -> Node | None:
+    """The declared or named identifier: declarations (var, let, const, override, alias, struct, function),
+    parameters, struct members, attributes, type specifiers and templated identifiers."""
+    return node.child_by_field_name("name") if node is not None else None
+
+
+def declared_type(node: Node | None) -> Node | None:
+    """The written type (`: T`) of a var, let, const, override, parameter or struct member, or an alias's type."""
+    return node.child_by_field_name("type") if node is not None else None
+
+
+def value(node: Node | None) -> Node | None:
+    """The initializer of a var, let, const or override; the value of a return or a switch; the base
+    expression of an index or member expression."""
+    return node.child_by_field_name("value") if node is not None else None
+
+
+def template(node: Node | None) -> Node | None:
+    """The template list of a templated identifier, a type specifier, or a var (`var<storage>`)."""
+    return node.child_by_field_name("template") if node is not None else None
+
+
+def parameters(node: Node | None) -> Node | None:
+    """A function declaration's parameter list."""
+    return node.child_by_field_name("parameters") if node is not None else None
+
+
+def return_type(node: Node | None) -> Node | None:
+    """A function declaration's return type."""
+    return node.child_by_field_name("return_type") if node is not None else None
+
+
+def body(node: Node | None) -> Node | None:
+    """The body of a function, struct, loop, for, while, switch, case, default or continuing."""
+    return node.child_by_field_name("body") if node is not None else None
+
+
+# ------------------------------------------------------------------- statements
+def condition(node: Node | None) -> Node | None:
+    """The condition of an if, while, for, break-if or const_assert."""
+    return node.child_by_field_name("condition") if node is not None else None
+
+
+def consequence(node: Node | None) -> Node | None:
+    """An if statement's block."""
+    return node.child_by_field_name("consequence") if node is not None else None
+
+
+def alternative(node: Node | None) -> Node | None:
+    """An if statement's else clause."""
+    return node.child_by_field_name("alternative") if node is not None else None
+
+
+def initializer(node: Node | None) -> Node | None:
+    """A for statement's initializer."""
+    return node.child_by_field_name("initializer") if node is not None else None
+
+
+def update(node: Node | None) -> Node | None:
+    """A for statement's update."""
+    return node.child_by_field_name("update") if node is not None else None
+
+
+def left(node: Node | None) -> Node | None:
+    """The left side of a binary expression, an assignment or a compound assignment."""
+    return node.child_by_field_name("left") if node is not None else None
+
+
+def right(node: Node | None) -> Node | None:
+    """The right side of a binary expression, an assignment or a compound assignment."""
+    return node.child_by_field_name("right") if node is not None else None
+
+
+def operator(node: Node | None) -> Node | None:
+    """The operator token of a binary or unary expression or a compound assignment."""
+    return node.child_by_field_name("operator") if node is not None else None
+
+
+def operand(node: Node | None) -> Node | None:
+    """The operand of a unary expression, an increment or a decrement."""
+    return node.child_by_field_name("operand") if node is not None else None
+
+
+# ------------------------------------------------------------------ expressions
+def callee(node: Node | None) -> Node | None:
+    """A call expression's function: an identifier or a templated identifier."""
+    return node.child_by_field_name("function") if node is not None else None
+
+
+def arguments(node: Node | None) -> Node | None:
+    """The argument list node of a call expression or an attribute."""
+    return node.child_by_field_name("arguments") if node is not None else None
+
+
+def index(node: Node | None) -> Node | None:
+    """An index expression's index."""
+    return node.child_by_field_name("index") if node is not None else None
+
+
+def member(node: Node | None) -> Node | None:
+    """A member expression's member name."""
+    return node.child_by_field_name("member") if node is not None else None
+
+
+# ------------------------------------------------------------------- composites
+def argument_nodes(node: Node | None) -> list[Node]:
+    """The arguments of a call or an attribute, comments left out."""
+    found = arguments(node)
+    return [a for a in found.named_children if a.type not in _COMMENTS] if found is not None else []
+
+
+def called_name(call: Node | None) -> Node | None:
+    """The identifier a call expression calls: `f` of `f(...)` and of `f<T>(...)`."""
+    function = callee(call)
+    if function is not None and function.type == "templated_identifier":
+        return name(function)
+    return function
+
+
+def attributes(node: Node) -> list[Node]:
+    """The attributes written on a declaration, parameter, member or statement, in order."""
+    return [child for child in node.children if child.type == "attribute"]
