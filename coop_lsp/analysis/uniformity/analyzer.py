@@ -184,7 +184,7 @@ class _FunctionAnalysis:
 
     def _workgroup(self) -> tuple[int, int, int] | None:
         """This entry point's workgroup size, where every dimension is a known constant."""
-        name = self.function.child_by_field_name("name")
+        name = sn.name(self.function)
         symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
         if symbol is None or symbol.kind != "function" or symbol.stage != "compute":
             return None
