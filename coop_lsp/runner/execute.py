@@ -801,10 +801,19 @@ def _stage_of(job_dir: Path) -> str:
         return "starting"
 
 
+# The worker's own start (Python, the GPU API's import, the adapter and device) is the tool's cost, not the
+# kernel's: on a busy machine it alone can take seconds, and a kernel's time limit of a few seconds would
+# then kill kernels that never ran. The limit therefore starts once the device is open; start-up has its
+# own allowance, so a driver that hangs while opening the device is still killed and reported.
+STARTUP_ALLOWANCE_S = 60.0
+_STARTUP_STAGES = ("starting", "opening the device")
+
+
 def _wait(process: subprocess.Popen, job_dir: Path, timeout_s: float, progress, cancel) -> str:
     """"exited", "timeout" or "cancelled"; tells `progress` each new step the worker announces."""
-    deadline = time.monotonic() + timeout_s
+    deadline = time.monotonic() + max(timeout_s, STARTUP_ALLOWANCE_S)
     announced = None
+    started_kernel = False
     while True:
         try:
             process.wait(timeout=min(0.1, max(0.0, deadline - time.monotonic())))
@@ -812,7 +821,11 @@ def _wait(process: subprocess.Popen, job_dir: Path, timeout_s: float, progress, 
         except subprocess.TimeoutExpired:
             pass
         # The worker rewrites the file for each step; an empty read is a rewrite in progress.
-        if progress is not None and (stage := _stage_of(job_dir)) not in (announced, "starting"):
+        stage = _stage_of(job_dir)
+        if not started_kernel and stage not in _STARTUP_STAGES:
+            started_kernel = True
+            deadline = time.monotonic() + timeout_s
+        if progress is not None and stage not in (announced, "starting"):
             announced = stage
             progress(stage)
         if cancel is not None and cancel.is_set():
@@ -870,8 +883,12 @@ def _execute(code, entry, overrides, desc, bindings, api, features, robustness, 
                     report.status, report.error = "cancelled", f"cancelled while {stage}"
                 else:
                     report.status = "timeout"
-                    report.error = (f"killed after {timeout_s:g} s (time limit) while {stage}; the kernel may "
-                                    "loop forever or be far slower than expected")
+                    if stage in _STARTUP_STAGES:
+                        report.error = (f"killed after {max(timeout_s, STARTUP_ALLOWANCE_S):g} s while {stage}: "
+                                        "the GPU driver did not open a device in that time")
+                    else:
+                        report.error = (f"killed after {timeout_s:g} s (time limit) while {stage}; the kernel may "
+                                        "loop forever or be far slower than expected")
                 return None, {}
         finally:
             log.close()
