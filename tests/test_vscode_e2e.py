@@ -10,8 +10,9 @@ What is checked: the first open (the bundled server starts and its diagnostics a
 COOP_E2E_UPDATE_DOCS=1 its screenshot replaces docs/images/vscode-first-open.png),
 syntax colouring, a type
 error's squiggle and its Problems entry, hover on a subgroupMatrix builtin, completion,
-a quick fix applied, Format Document, and the Run kernel code lens (run on whatever adapter
-wgpu finds: lavapipe in CI). Screenshots of each step go to $COOP_E2E_SHOTS (default
+a quick fix applied, Format Document, the Run kernel code lens (run on whatever adapter
+wgpu finds: lavapipe in CI) and the Tune kernel code lens (two sizes emulated on lavapipe, the
+report opened as a page). Screenshots of each step go to $COOP_E2E_SHOTS (default
 .e2e/screenshots).
 
 Pieces, each skipped with the reason when missing (`./dev test` installs them):
@@ -71,6 +72,32 @@ let i=id.x;
 }
 """
 
+# Two sizes of one small kernel: a search space of two variants for the Tune kernel lens.
+TUNE_ME = """\
+@group(0) @binding(0) var<storage, read_write> c: array<f32>;
+@compute @workgroup_size(4) fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+    c[g.x] = f32(g.x);
+}
+"""
+TUNE_ME_RUN = """\
+dispatch = ["N / 4"]
+[sizes]
+N = 4
+[[binding]]
+binding = 0
+type = "f32"
+size = "N"
+[check]
+kind = "expression"
+output = "c"
+expected = "np.arange(N)"
+[timing]
+repetitions = 1
+[tune]
+targets = ["lavapipe"]
+sizes = { N = [4, 8] }
+"""
+
 
 def _missing() -> str | None:
     if not CODE_SERVER_STAMP.exists():
@@ -103,6 +130,8 @@ def workspace(tmp_path_factory) -> Path:
     shutil.copy(ROOT / "examples" / "runs" / "gemm_tiled_f32.run.toml", folder)
     (folder / "mistakes.wgsl").write_text(MISTAKES)
     (folder / "ugly.wgsl").write_text(UGLY)
+    (folder / "tune_me.wgsl").write_text(TUNE_ME)
+    (folder / "tune_me.run.toml").write_text(TUNE_ME_RUN)
     return folder
 
 
@@ -426,6 +455,18 @@ def test_the_run_kernel_code_lens_runs_the_kernel_and_shows_the_result(page):
     output.get_by_text(re.compile(r"\bcorrect\b", re.IGNORECASE)).first.wait_for(state="visible", timeout=150_000)
     page.wait_for_timeout(500)
     shot(page, "08-run-result")
+
+
+def test_the_tune_kernel_code_lens_tunes_and_opens_the_report(page, workspace):
+    open_file(page, "tune_me.wgsl")
+    lens = page.locator(".editor-group-container.active .codelens-decoration a:visible", has_text="Tune kernel").first
+    lens.wait_for(state="visible", timeout=30_000)
+    lens.click()
+    # The server's showDocument of the HTML report opens a page (a webview) beside the kernel.
+    page.wait_for_selector(".tab[aria-label*='Tune: tune_me']", timeout=150_000)
+    page.wait_for_timeout(1000)
+    shot(page, "09-tune-report")
+    assert (workspace / ".coop-lint" / "tune" / "tune_me.tuned.json").exists()
 
 
 def test_without_python_one_message_and_no_restarts(tmp_path_factory, workspace, page, editor_home):

@@ -48,6 +48,7 @@ SELECT_VARIANT_COMMAND = "coop-lsp.selectVariant"
 VARIANTS_COMMAND = "coop-lsp.variants"
 INACTIVE_REGIONS = "coop/inactiveRegions"
 CANCEL_RUN_COMMAND = "coop-lsp.cancelRun"
+TUNE_KERNEL_COMMAND = "coop-lsp.tuneKernel"
 MAX_WORKSPACE_FILES = 2000
 # Documents that keep their trees and per-function caches; the others rest (see CoopLanguageServer.rest).
 WARM_DOCUMENTS = 3

@@ -7,6 +7,9 @@ export const SERVER_SECTION = "coop-lsp";
 /** Names the server may register its commands under; the first one it announces wins. */
 export const RUN_KERNEL_COMMANDS = ["coop.runKernel", "coop-lsp.runKernel"];
 export const DEVICES_COMMANDS = ["coop.devices", "coop-lsp.devices"];
+export const TUNE_KERNEL_COMMANDS = ["coop-lsp.tuneKernel"];
+/** Commands that execute the workspace's kernels (and its run files): refused in Restricted Mode. */
+export const KERNEL_COMMANDS = [...RUN_KERNEL_COMMANDS, ...TUNE_KERNEL_COMMANDS];
 
 export type Dialect = "auto" | "wgpu" | "chromium" | "standard";
 export type RuleLevel = "off" | "error" | "warning" | "information" | "info" | "hint";
@@ -152,4 +155,32 @@ export function deviceItems(result: unknown): DeviceItem[] {
     if (rest !== "") item.detail = rest;
     return item;
   });
+}
+
+/**
+ * Whether a document the server asks to show (`window/showDocument`) is a tune's HTML report, which the
+ * extension shows as a page beside the kernel rather than as HTML source or in a browser outside the editor.
+ */
+export function isTuneReport(uri: string): boolean {
+  return /^file:\/\/.*\/\.coop-lint\/tune\/[^/]+\.tune\.html$/.test(uri);
+}
+
+/** A Markdown report of whatever `coop-lsp.tuneKernel` returned: its summary and the files it wrote. */
+export function renderTuneResult(result: unknown, uri: string): string {
+  const lines = [`# Tune: \`${uri}\``, ""];
+  if (!isRecord(result)) {
+    lines.push("The server returned no result (see the coop-lsp output channel for messages).");
+    return lines.join("\n") + "\n";
+  }
+  lines.push(`- status: ${String(result.status ?? "unknown")}`);
+  for (const key of ["report", "tuned", "results"]) {
+    if (typeof result[key] === "string") {
+      lines.push(`- ${key}: \`${String(result[key])}\``);
+    }
+  }
+  lines.push("");
+  if (typeof result.markdown === "string") {
+    lines.push(result.markdown);
+  }
+  return lines.join("\n") + "\n";
 }

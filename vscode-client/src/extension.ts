@@ -1,5 +1,5 @@
 // The coop-lsp extension: starts the language server for WGSL files and adds
-// the Run Kernel, Select Target, Show Devices and Restart Server commands and
+// the Run Kernel, Tune Kernel, Select Target, Show Devices and Restart Server commands and
 // a status bar item with the active target.
 import { ChildProcess, spawn } from "node:child_process";
 import * as vscode from "vscode";
@@ -18,12 +18,16 @@ import {
   ClientSettings,
   DEVICES_COMMANDS,
   Dialect,
+  KERNEL_COMMANDS,
   RUN_KERNEL_COMMANDS,
+  TUNE_KERNEL_COMMANDS,
   SERVER_SECTION,
   computeEntryPoints,
   deviceItems,
+  isTuneReport,
   pickServerCommand,
   renderRunReport,
+  renderTuneResult,
   serverSettings,
 } from "./config";
 import {
@@ -97,6 +101,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   context.subscriptions.push(
     vscode.commands.registerCommand("coopLsp.runKernel", runKernel),
+    vscode.commands.registerCommand("coopLsp.tuneKernel", tuneKernel),
     vscode.commands.registerCommand("coopLsp.selectTarget", selectTarget),
     vscode.commands.registerCommand("coopLsp.showDevices", showDevices),
     vscode.commands.registerCommand("coopLsp.restartServer", restartServer),
@@ -254,12 +259,12 @@ async function startServer(): Promise<void> {
         if (vscode.workspace.isTrusted || !Array.isArray(lenses)) {
           return lenses;
         }
-        return lenses.filter((lens) => !RUN_KERNEL_COMMANDS.includes(lens.command?.command ?? ""));
+        return lenses.filter((lens) => !KERNEL_COMMANDS.includes(lens.command?.command ?? ""));
       },
       // Runs started from the server's code lens go through the command the
       // client registered for it; show their results too.
       executeCommand: async (command, args, next) => {
-        if (RUN_KERNEL_COMMANDS.includes(command) && !vscode.workspace.isTrusted) {
+        if (KERNEL_COMMANDS.includes(command) && !vscode.workspace.isTrusted) {
           untrustedRunRefused();
           return undefined;
         }
@@ -267,8 +272,19 @@ async function startServer(): Promise<void> {
         if (RUN_KERNEL_COMMANDS.includes(command)) {
           const [uri, entry] = args as [unknown, unknown];
           await showRunReport(result, String(uri ?? ""), typeof entry === "string" ? entry : undefined);
+        } else if (TUNE_KERNEL_COMMANDS.includes(command)) {
+          logTuneResult(result, String((args as unknown[])[0] ?? ""));
         }
         return result;
+      },
+      // A finished tune asks to show its HTML report: shown as a page beside the kernel.
+      window: {
+        showDocument: async (params, next) => {
+          if (!isTuneReport(params.uri)) {
+            return await next(params, new vscode.CancellationTokenSource().token) as { success: boolean };
+          }
+          return { success: await showTuneReport(params.uri) };
+        },
       },
     },
   };
@@ -461,6 +477,70 @@ async function runKernel(uri?: vscode.Uri): Promise<void> {
       }
     });
   await showRunReport(result, document.uri.toString(), entry);
+}
+
+async function tuneKernel(uri?: vscode.Uri): Promise<void> {
+  if (!vscode.workspace.isTrusted) {
+    untrustedRunRefused();
+    return;
+  }
+  const document = uri !== undefined
+    ? await vscode.workspace.openTextDocument(uri)
+    : vscode.window.activeTextEditor?.document;
+  if (document === undefined || document.languageId !== "wgsl" || document.uri.scheme !== "file") {
+    void vscode.window.showWarningMessage("coop-lsp: open a saved WGSL file to tune its kernel.");
+    return;
+  }
+  const running = runningClient();
+  const command = running !== undefined ? serverCommand(running, TUNE_KERNEL_COMMANDS, "tune kernels") : undefined;
+  if (running === undefined || command === undefined) {
+    return;
+  }
+  // The tune reads the saved file, as `coop-lint tune` would.
+  if (document.isDirty) {
+    await document.save();
+  }
+  const entry = computeEntryPoints(document.getText())[0];
+  const args: unknown[] = [document.uri.toString(), entry];
+  // The server's own progress (per variant, cancellable) shows in the notification; cancelling
+  // this request stops the tune too.
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `coop-lsp: tuning ${entry ?? "kernel"}`, cancellable: true },
+    async (_progress, token) => {
+      try {
+        return await running.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }, token);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        void vscode.window.showErrorMessage(`coop-lsp: tuning failed: ${message}`);
+        return undefined;
+      }
+    });
+  logTuneResult(result, document.uri.toString());
+}
+
+function logTuneResult(result: unknown, uri: string): void {
+  runOutput.appendLine(`[${new Date().toISOString()}] tune of ${uri}`);
+  runOutput.appendLine(renderTuneResult(result, uri));
+  runOutput.show(true);
+}
+
+/** The tune's HTML report as a page beside the kernel (no scripts: the page is tables and SVG). */
+async function showTuneReport(uri: string): Promise<boolean> {
+  const file = vscode.Uri.parse(uri);
+  let html: string;
+  try {
+    html = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+  } catch (error) {
+    void vscode.window.showErrorMessage(`coop-lsp: cannot read the tune report ${file.fsPath}: ${String(error)}`);
+    return false;
+  }
+  const name = file.path.split("/").pop() ?? "tune";
+  const panel = vscode.window.createWebviewPanel("coopLsp.tuneReport", `Tune: ${name.replace(/\.tune\.html$/, "")}`,
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, { enableScripts: false });
+  const policy = `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`;
+  // After the doctype, which must stay first for the page to render in standards mode.
+  panel.webview.html = /^<!doctype html>/i.test(html) ? html.replace(/^<!doctype html>/i, (d) => d + policy) : policy + html;
+  return true;
 }
 
 async function showRunReport(result: unknown, uri: string, entry: string | undefined): Promise<void> {

@@ -69,3 +69,25 @@ test("the LSP test skips, with a reason, when the server module is missing", () 
     if (saved !== undefined) process.env.COOP_LSP_SERVER = saved;
   }
 });
+
+test("tune: the command's name, the reports the extension shows as a page, the summary", () => {
+  assert.equal(config.pickServerCommand(["coop-lsp.runKernel", "coop-lsp.tuneKernel"], config.TUNE_KERNEL_COMMANDS),
+    "coop-lsp.tuneKernel");
+  // Restricted Mode hides and refuses both: each executes the workspace's kernels.
+  for (const id of [...config.RUN_KERNEL_COMMANDS, ...config.TUNE_KERNEL_COMMANDS]) {
+    assert.ok(config.KERNEL_COMMANDS.includes(id), id);
+  }
+  assert.ok(config.isTuneReport("file:///w/.coop-lint/tune/gemm.tune.html"));
+  for (const other of ["file:///w/.coop-lint/tune/gemm.tuned.json", "file:///w/gemm.tune.html",
+    "https://example.com/.coop-lint/tune/gemm.tune.html", "file:///w/.coop-lint/tune/sub/x.tune.html"]) {
+    assert.ok(!config.isTuneReport(other), other);
+  }
+  const done = config.renderTuneResult({ status: "done", report: "/w/.coop-lint/tune/k.tune.html",
+    tuned: "/w/.coop-lint/tune/k.tuned.json", markdown: "## Tune of k.wgsl" }, "file:///w/k.wgsl");
+  assert.match(done, /^# Tune: `file:\/\/\/w\/k.wgsl`/);
+  assert.ok(done.includes("- status: done") && done.includes("- report: `/w/.coop-lint/tune/k.tune.html`"));
+  assert.ok(done.includes("## Tune of k.wgsl"));
+  const cancelled = config.renderTuneResult({ status: "cancelled", markdown: "cancelled after 1/2" }, "file:///w/k.wgsl");
+  assert.ok(cancelled.includes("- status: cancelled") && !cancelled.includes("- report:"));
+  assert.match(config.renderTuneResult(null, "file:///w/k.wgsl"), /returned no result/);
+});

@@ -24,11 +24,15 @@ test("contributes the wgsl language, grammar, snippets, commands and settings", 
     assert.ok(existsSync(join(clientRoot, file)), file);
   }
   const commands = c.commands.map((x) => x.command);
-  for (const id of ["coopLsp.runKernel", "coopLsp.selectTarget", "coopLsp.showDevices", "coopLsp.restartServer",
+  for (const id of ["coopLsp.runKernel", "coopLsp.tuneKernel", "coopLsp.selectTarget", "coopLsp.showDevices", "coopLsp.restartServer",
     "coopLsp.selectVariant"]) {
     assert.ok(commands.includes(id), id);
     assert.ok(readFileSync(join(clientRoot, "src", "extension.ts"), "utf8").includes(`"${id}"`), `${id} is registered`);
   }
+  // Tuning runs the workspace's code, as running does: offered only in a trusted workspace.
+  const palette = Object.fromEntries(c.menus.commandPalette.map((m) => [m.command, m.when]));
+  assert.equal(palette["coopLsp.tuneKernel"], palette["coopLsp.runKernel"]);
+  assert.match(palette["coopLsp.tuneKernel"], /isWorkspaceTrusted/);
   const p = c.configuration.properties;
   for (const key of ["coopLsp.server.command", "coopLsp.server.pythonPath", "coopLsp.dialect", "coopLsp.targets",
     "coopLsp.rules", "coopLsp.trace.server"]) {

@@ -176,3 +176,25 @@ test("the run-kernel command is accepted", { skip, timeout: TIMEOUT * 2 }, async
   assert.ok(result === null || typeof result === "object" || typeof result === "string");
   assert.ok(config.renderRunReport(result, uri, entry, "").startsWith("# Run: main"));
 });
+
+test("the tune-kernel lens sits beside run-kernel on a template with variant sets", { skip, timeout: TIMEOUT * 2 }, async () => {
+  // examples/templates/cpp/gemm.wgsl has configured variant sets and a run description: a search space.
+  const path = join(repoRoot, "examples", "templates", "cpp", "gemm.wgsl");
+  const uri = pathToFileURL(path).href;
+  connection.sendNotification(protocol.DidOpenTextDocumentNotification.type, {
+    textDocument: { uri, languageId: "wgsl", version: 1, text: readFileSync(path, "utf8") },
+  });
+  await whenDiagnostics(uri);
+  const lenses = await connection.sendRequest(protocol.CodeLensRequest.type, { textDocument: { uri } });
+  const titles = lenses.map((l) => `${l.command.title}: ${l.command.command}`);
+  const tune = config.pickServerCommand(initializeResult.capabilities.executeCommandProvider?.commands,
+    config.TUNE_KERNEL_COMMANDS);
+  assert.ok(tune !== undefined, "the server offers the tune command the client sends");
+  assert.deepEqual(titles, ["Run kernel: coop-lsp.runKernel", `Tune kernel: ${tune}`]);
+  assert.deepEqual(lenses[1].range, lenses[0].range);
+  // An unsaved buffer cannot be tuned: the answer says so, and the client's summary shows it.
+  const result = await connection.sendRequest(protocol.ExecuteCommandRequest.type,
+    { command: tune, arguments: ["untitled:Untitled-1", "main"] });
+  assert.equal(result.status, "error");
+  assert.match(config.renderTuneResult(result, "untitled:Untitled-1"), /saved \.wgsl file/);
+});

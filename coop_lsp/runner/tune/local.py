@@ -3,6 +3,8 @@
 Each thread takes the next variant for its adapter's resource and runs it in a child process
 (runner.execute: a time limit, killed when it hangs, its stage reported when it fails), so a variant
 runs alone on its adapter and the adapters of one host work in parallel. No engine process starts.
+Setting the `cancel` event (the editor's Cancel) stops the threads taking new variants and kills the
+running ones; what was never launched gets no record.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from .task import run_payload
 
 
 class LocalExecutor:
-    def __init__(self, adapters: dict[str, list[str]]):
+    def __init__(self, adapters: dict[str, list[str]], cancel: threading.Event | None = None):
         """`adapters`: resource ("gpu:nvidia-h100") -> adapter selectors (targets.local_adapters)."""
         self.adapters = adapters
+        self.cancel = cancel
 
     def resources(self) -> set[str]:
         return {r for r, selectors in self.adapters.items() if selectors}
@@ -28,13 +31,13 @@ class LocalExecutor:
         lock = threading.Lock()
 
         def work(resource: str, selector: str | None) -> None:
-            while True:
+            while self.cancel is None or not self.cancel.is_set():
                 try:
                     payload = queues[resource].get_nowait()
                 except queue.Empty:
                     return
                 try:
-                    record = run_payload(payload, selector)
+                    record = run_payload(payload, selector, self.cancel)
                 except Exception as error:  # noqa: BLE001 - a bug here must not stop the other adapters
                     record = {"key": payload["key"], "target": payload["target"],
                               "error": f"{type(error).__name__}: {error}"}

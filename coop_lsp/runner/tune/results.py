@@ -26,8 +26,11 @@ RETRIED = ("not run", "cancelled")
 
 
 class ResultFile:
-    def __init__(self, path: Path, kernel: str):
+    def __init__(self, path: Path, kernel: str, fresh: bool = False):
+        """`fresh`: start over (under the lock) instead of resuming, for a kernel that may have changed
+        since the file's runs (the editor's tunes of unsaved-then-saved edits)."""
         self.path = path
+        self.fresh = fresh
         self.lock = path.with_name(path.name + ".lock")
         self.kernel = kernel
         self._handle = None
@@ -35,6 +38,8 @@ class ResultFile:
     def __enter__(self) -> "ResultFile":
         self._take_lock()
         try:
+            if self.fresh:
+                self.path.unlink(missing_ok=True)
             records = self._read()
             self._handle = self.path.open("a")
             if not records and self.path.stat().st_size == 0:

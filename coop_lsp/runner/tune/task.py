@@ -24,9 +24,10 @@ def make_payload(kernel: Path, key: str, label: str, target, text: str, run_path
             "sizes": sizes, "timeout_s": timeout_s}
 
 
-def run_payload(payload: dict, adapter: str | None = None) -> dict:
+def run_payload(payload: dict, adapter: str | None = None, cancel=None) -> dict:
     """Runs, checks and times one variant on this machine (on `adapter` where given); never raises for
-    the variant's own faults, which the record reports with the stage they happened at."""
+    the variant's own faults, which the record reports with the stage they happened at. Setting `cancel`
+    (a threading.Event) kills the run: its record says "cancelled"."""
     from ..description import RunDescriptionError, parse_run_description
     from ..execute import RunReport, run_kernel
 
@@ -38,7 +39,7 @@ def run_payload(payload: dict, adapter: str | None = None) -> dict:
         report = RunReport(kernel=payload["kernel"], error=str(error), stage="reading the run description")
     else:
         report = run_kernel(Path(payload["kernel"]), description, backend=payload["backend"], text=payload["text"],
-                            timeout_s=payload.get("timeout_s"), adapter=adapter)
+                            timeout_s=payload.get("timeout_s"), adapter=adapter, cancel=cancel)
     return {"key": payload["key"], "target": payload["target"], "label": payload["label"],
             "report": report.to_json(),
             "worker": {"host": socket.gethostname(), "pid": os.getpid(), "adapter": adapter or "",

@@ -5,8 +5,9 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from ...ide import actions
-from .. import run_command
-from ..server import CANCEL_RUN_COMMAND, RUN_KERNEL_COMMAND, CoopLanguageServer
+from .. import run_command, tune_command
+from ..run_command import _path
+from ..server import CANCEL_RUN_COMMAND, RUN_KERNEL_COMMAND, TUNE_KERNEL_COMMAND, CoopLanguageServer
 from .kernels import _compute_entry_points, _entry_point_at
 
 
@@ -40,8 +41,16 @@ def register(ls: CoopLanguageServer) -> None:
         if found is None:
             return None
         analysis, convert = found
-        return [lsp.CodeLens(range=convert.range(symbol.span), command=lsp.Command(
-            title="Run kernel", command=RUN_KERNEL_COMMAND, arguments=[params.text_document.uri, symbol.name]))
-            for symbol in _compute_entry_points(analysis)]
+        uri = params.text_document.uri
+        lenses = []
+        for symbol in _compute_entry_points(analysis):
+            lenses.append(lsp.CodeLens(range=convert.range(symbol.span), command=lsp.Command(
+                title="Run kernel", command=RUN_KERNEL_COMMAND, arguments=[uri, symbol.name])))
+            # Beside it, where the run description (or the configuration's variant sets) gives a space.
+            if tune_command.tunable(_path(uri), symbol.name):
+                lenses.append(lsp.CodeLens(range=convert.range(symbol.span), command=lsp.Command(
+                    title="Tune kernel", command=TUNE_KERNEL_COMMAND, arguments=[uri, symbol.name])))
+        return lenses
 
     run_command.register(ls, RUN_KERNEL_COMMAND, CANCEL_RUN_COMMAND, ls.republish)
+    tune_command.register(ls, TUNE_KERNEL_COMMAND)
