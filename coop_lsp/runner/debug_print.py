@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..analysis.debug_prints import COMMENT
+from ..analysis.debug_prints import CONVERSION, format_problem, print_parts, split_arguments
 from ..semantic import types as t
 from .kernel import KernelError, load_kernel
 
@@ -28,9 +30,7 @@ PRINT_ENABLE = "wgpu_debug_printf"
 PRINT_CALL = "debugPrintf"
 DEFAULT_LIMIT = 4096
 
-_COMMENT = re.compile(r"//\s*coop:\s*(print|watch)\b\s*(.*)$")
 _ENABLE = re.compile(r"\benable\s+([\w\s,]*?)\s*;")
-_CONVERSION = re.compile(r"%(?:%|[-+ #0]*\d*(?:\.\d+)?([a-zA-Z]))")
 
 
 class DebugError(KernelError):
@@ -54,27 +54,6 @@ class Site:
 
 
 # ------------------------------------------------------------------ finding sites
-def split_arguments(text: str) -> list[str]:
-    """Top-level comma-separated pieces of `text`, strings and brackets kept whole."""
-    out, depth, start, quoted = [], 0, 0, False
-    for i, ch in enumerate(text):
-        if quoted:
-            quoted = ch != '"' or text[i - 1] == "\\"
-        elif ch == '"':
-            quoted = True
-        elif ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            out.append(text[start:i].strip())
-            start = i + 1
-    last = text[start:].strip()
-    if last:
-        out.append(last)
-    return out
-
-
 def _closing(text: str, open_at: int) -> int:
     depth = 0
     for i in range(open_at, len(text)):
@@ -88,9 +67,10 @@ def _closing(text: str, open_at: int) -> int:
 
 
 def _print_parts(arguments: list[str], where: str) -> tuple[str, list[str]]:
-    if not arguments or not (arguments[0].startswith('"') and arguments[0].endswith('"') and len(arguments[0]) > 1):
+    parts = print_parts(arguments)
+    if parts is None:
         raise DebugError(f"{where}: a print starts with its format string in double quotes")
-    return arguments[0][1:-1], arguments[1:]
+    return parts
 
 
 def find_sites(text: str, watches: list[str] = ()) -> list[Site]:
@@ -99,7 +79,7 @@ def find_sites(text: str, watches: list[str] = ()) -> list[Site]:
     lines = text.splitlines()
     offset = 0
     for number, line in enumerate(lines, 1):
-        comment = _COMMENT.search(line)
+        comment = COMMENT.search(line)
         if comment is not None:
             kind, rest = comment.group(1), comment.group(2).strip()
             where = f"line {number}"
@@ -134,11 +114,6 @@ def find_sites(text: str, watches: list[str] = ()) -> list[Site]:
     for i, site in enumerate(sites):
         site.index = i
     return sites
-
-
-def conversions(fmt: str) -> list[str]:
-    """The conversion letters of a printf format, `%%` left out."""
-    return [m.group(1) for m in _CONVERSION.finditer(fmt) if m.group(0) != "%%"]
 
 
 def without_prints(text: str, sites: list[Site]) -> str:
@@ -258,6 +233,12 @@ def instrument(text: str, sites: list[Site], binding: tuple[int, int], entry_nam
     try:
         module = load_kernel(probe)
     except KernelError as error:
+        # Which site: each one alone, so that two on one line are told apart.
+        for site in sites:
+            try:
+                load_kernel(_insert_lines(text, [site], _lets))
+            except KernelError as alone:
+                raise DebugError(_blame_site(str(alone), [site])) from None
         raise DebugError(_blame_site(str(error), sites)) from None
     by_name = {s.name: s for s in module.model.symbols if s.name.startswith(PREFIX)}
     for site in sites:
@@ -272,8 +253,9 @@ def instrument(text: str, sites: list[Site], binding: tuple[int, int], entry_nam
                                  + ("; a subgroup matrix cannot be read per lane yet: store it and watch an "
                                     "element" if ty is not None and "matrix" in ty.describe() else ""))
             site.types.append(ty)
-        if site.kind == "print":
-            check_format(site.fmt, site.types, f"line {site.line}")
+        problem = format_problem(site.fmt, site.types) if site.kind == "print" else ""
+        if problem:
+            raise DebugError(f"line {site.line}: {problem}")
     entry = module.entry_point(entry_name)
     params_text, found = _entry_builtins(module, entry)
     added = []
@@ -360,35 +342,6 @@ def _blame_site(message: str, sites: list[Site]) -> str:
     return f"the kernel with its prints and watches does not type-check: {message}"
 
 
-def check_format(fmt: str, types: list[t.Type], where: str) -> None:
-    """A print's conversions against its arguments: their count, and each letter against the value's type
-    (%d and %i signed, %u and %x unsigned or any integer, %f %e %g floats; %v a vector of anything)."""
-    problem = format_problem(fmt, types)
-    if problem:
-        raise DebugError(f"{where}: {problem}")
-
-
-def format_problem(fmt: str, types: list[t.Type | None]) -> str:
-    letters = conversions(fmt)
-    if len(letters) != len(types):
-        return (f"the format \"{fmt}\" has {len(letters)} conversion(s) but the print passes {len(types)} "
-                "value(s)")
-    for n, (letter, ty) in enumerate(zip(letters, types), 1):
-        if ty is None:
-            continue
-        scalar = _decoded_scalar(ty) if _recordable(ty) else ""
-        allowed = {"d": ("i32", "u32"), "i": ("i32", "u32"), "u": ("u32", "i32"), "x": ("u32", "i32"),
-                   "X": ("u32", "i32"), "f": ("f32",), "e": ("f32",), "g": ("f32",), "a": ("f32",),
-                   "c": ("u32",), "v": ("f32", "i32", "u32", "bool")}.get(letter)
-        if allowed is None:
-            return f"'%{letter}' (conversion {n}) is not a conversion a print understands (d i u x f e g v)"
-        if scalar == "bool" and letter in "diux":
-            continue
-        if scalar not in allowed:
-            return f"'%{letter}' (conversion {n}) does not take a {ty.describe()}"
-    return ""
-
-
 # ------------------------------------------------------------------ reading back
 def decode(words, instrumented: Instrumented) -> dict:
     """The records the run wrote, as the report's `debug` part."""
@@ -445,7 +398,7 @@ def format_print(fmt: str, values: list) -> str:
             return "(" + ", ".join(_one(letter, v) for v in value) + ")"
         return _one(letter, value)
 
-    return _CONVERSION.sub(one, fmt).replace("\\n", "").replace("\\t", "\t")
+    return CONVERSION.sub(one, fmt).replace("\\n", "").replace("\\t", "\t")
 
 
 def _one(letter: str, value) -> str:
