@@ -108,7 +108,8 @@ def find_sites(text: str, watches: list[str] = ()) -> list[Site]:
         number = int(line_text)
         if not 1 <= number <= len(lines):
             raise DebugError(f"--watch {watch}: the kernel has {len(lines)} lines")
-        column = lines[number - 1].find(expression.strip()) + 1 or 1
+        found = re.search(rf"(?<!\w){re.escape(expression.strip())}(?!\w)", lines[number - 1])
+        column = found.start() + 1 if found else 1
         sites.append(Site(0, "watch", number, column, split_arguments(expression)))
     sites.sort(key=lambda s: (s.line, s.column))
     for i, site in enumerate(sites):
@@ -363,6 +364,9 @@ def decode(words, instrumented: Instrumented) -> dict:
         records.append({"site": head[0], "workgroup": head[1:4],
                         "subgroup": None if head[4] == NO_SUBGROUP else head[4], "lane": head[5],
                         "values": values})
+    # Slot order is the order the atomics happened to run in; per invocation it is program order, which
+    # a stable sort by who wrote the record keeps.
+    records.sort(key=lambda r: (r["workgroup"][::-1], r["subgroup"] or 0, r["lane"]))
     sites = [{"index": s.index, "kind": s.kind, "line": s.line, "column": s.column, "format": s.fmt,
               "expressions": s.expressions, "types": [ty.describe() for ty in s.types]}
              for s in instrumented.sites]
