@@ -239,3 +239,23 @@ def test_cli_json_carries_the_records(adapter, tmp_path, capsys):
                                  "expressions": ["i"], "types": ["u32"]}
     assert debug["limit"] == 100 and debug["count"] == 256 and debug["overflow"] == 156
     assert all(set(r) == {"site", "workgroup", "subgroup", "lane", "values"} for r in debug["records"])
+
+
+def test_tint_accepts_the_instrumented_kernel_that_dawn_runs(tint):
+    # Dawn runs matrix kernels natively: the ids come from the adapter's subgroup builtins, added to the
+    # entry point; Tint must take them beside the kernel's own subgroup_id (examples/chromium/gemm_tiled).
+    from pathlib import Path
+
+    from coop_lsp.runner.debug_print import instrument_module, sites_of
+    from coop_lsp.runner.kernel import load_kernel
+    from coop_lsp.runner.lowering import to_tint
+
+    lines = (Path(__file__).parent.parent / "examples" / "chromium" / "gemm_tiled.wgsl").read_text().splitlines()
+    store = next(i for i, line in enumerate(lines) if "subgroupMatrixStore<" in line)
+    lines.insert(store + 1, '            // coop: print "row=%u col=%u", row, col')
+    k_loop = next(i for i, line in enumerate(lines) if "for (var kk = " in line) + 1
+    sites, text = sites_of("\n".join(lines) + "\n", {"watches": [f"step, kk@{k_loop}"]})
+    done, instrumented, module = instrument_module(text, load_kernel(text), sites, "main", False, 32, {})
+    assert "@builtin(subgroup_invocation_id) coop_dbg_subgroup_invocation_id: u32" in instrumented
+    result = tint.compile(to_tint(instrumented, module).text)
+    assert result.accepted, [e.message for e in result.errors]
