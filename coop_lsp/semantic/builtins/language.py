@@ -43,9 +43,6 @@ EXTENSIONS: tuple[Extension, ...] = (
               ("pixel-local-storage-coherent", "pixel-local-storage-non-coherent")),
     # The matrix extensions' device feature is checked with the adapter's matrix configurations
     # (analysis/configs.py), not as a plain enable -> feature pair: hence no `features` here.
-    # wgpu 30: debugPrintf, lowered by naga to Vulkan's debug printf (validation layers only); coop-lint run
-    # lowers it itself, on every backend (coop_lsp/runner/debug_print.py).
-    Extension("wgpu_debug_printf", label="naga's debugPrintf"),
     Extension(NAGA_ENABLE, implies=("subgroups",), label="naga's cooperative matrices"),
     Extension(TINT_ENABLE, implies=("subgroups",), label="Tint's subgroup matrices"),
     Extension(STANDARD_ENABLE, implies=("subgroups",), label="the proposed standard's subgroup matrices"),
