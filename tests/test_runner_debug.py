@@ -259,3 +259,17 @@ def test_tint_accepts_the_instrumented_kernel_that_dawn_runs(tint):
     assert "@builtin(subgroup_invocation_id) coop_dbg_subgroup_invocation_id: u32" in instrumented
     result = tint.compile(to_tint(instrumented, module).text)
     assert result.accepted, [e.message for e in result.errors]
+
+
+def test_vectors_matrices_and_signed_values_come_back_whole(adapter, tmp_path):
+    kernel = tmp_path / "k.wgsl"
+    kernel.write_text(DOUBLE.replace(" // coop: watch v, i", "").replace('    // coop: print "i=%u v=%f", i, v\n', ""))
+    report = run_kernel(kernel, parse_run_description(DOUBLE_RUN, tmp_path / "k.run.toml"), debug={"watches": [
+        "vec3<f32>(f32(i), 0.5, -2.0), mat2x2<f32>(1.0, 2.0, 3.0, f32(i)), -i32(i), i == 3u@8"]})
+    assert report.status == "correct", report.render()
+    records = report.debug["records"]
+    assert report.debug["sites"][0]["types"] == ["vec3<f32>", "mat2x2<f32>", "i32", "bool"]
+    assert len(records) == 64
+    for r in records:
+        i = r["lane"]
+        assert r["values"] == [[float(i), 0.5, -2.0], [[1.0, 2.0], [3.0, float(i)]], -i, i == 3]
