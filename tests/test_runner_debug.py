@@ -273,3 +273,19 @@ def test_vectors_matrices_and_signed_values_come_back_whole(adapter, tmp_path):
     for r in records:
         i = r["lane"]
         assert r["values"] == [[float(i), 0.5, -2.0], [[1.0, 2.0], [3.0, float(i)]], -i, i == 3]
+
+
+@pytest.mark.parametrize("example", ["wgpu/gemm_naive", "standard/gemm_naive", "chromium/gemm_naive"])
+def test_tint_accepts_watches_in_every_dialect_translated_for_dawn(tint, example):
+    from pathlib import Path
+
+    from coop_lsp.runner.debug_print import instrument_module, sites_of
+    from coop_lsp.runner.kernel import load_kernel
+    from coop_lsp.runner.lowering import to_tint
+
+    text = (Path(__file__).parent.parent / "examples" / f"{example}.wgsl").read_text()
+    k_loop = next(i for i, line in enumerate(text.splitlines(), 1) if "for (var k" in line)
+    sites, text = sites_of(text, {"watches": [f"k@{k_loop}"]})
+    done, instrumented, module = instrument_module(text, load_kernel(text), sites, None, False, 32, {})
+    result = tint.compile(to_tint(instrumented, module).text)
+    assert result.accepted, [e.message for e in result.errors]
