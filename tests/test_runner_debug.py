@@ -197,7 +197,7 @@ enable chromium_experimental_subgroup_matrix;
 @compute @workgroup_size(64)
 fn main(@builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_id) sg: u32,
         @builtin(local_invocation_index) li: u32) {
-    var m = subgroup_matrix_result<f32, 8, 8>(f32(sg));
+    var m = subgroup_matrix_result<f32, 8, 8>(f32(sg) + 3.0);
     subgroupMatrixStore<row_major>(&c, sg * 64u, m, 8u);
     // coop: print "lane=%u sg=%u li=%u", lane, sg, li
 }
@@ -210,11 +210,12 @@ def test_prints_through_the_emulation_carry_its_lanes(adapter, tmp_path):
     description = parse_run_description(
         'dispatch = [2]\n[[binding]]\nbinding = 0\ntype = "f32"\nsize = 256\n'
         "[timing]\nwarmup = 0\nrepetitions = 1\n", tmp_path / "k.run.toml")
-    report = run_kernel(kernel, description, backend="emulate", debug={"watches": ["li * 2u@10"]})
+    report = run_kernel(kernel, description, backend="emulate", debug={"watches": ["li * 2u@10", "m@9"]})
     assert report.emulated and report.status == "unchecked", report.render()
     lanes = report.subgroups["used"]
-    prints = [r for r in report.debug["records"] if r["site"] == 1]
-    watches = [r for r in report.debug["records"] if r["site"] == 0]
+    prints = [r for r in report.debug["records"] if r["site"] == 2]
+    watches = [r for r in report.debug["records"] if r["site"] == 1]
+    shares = [r for r in report.debug["records"] if r["site"] == 0]
     assert len(prints) == 128
     for r in prints:
         lane, sg, li = r["values"]
@@ -224,6 +225,10 @@ def test_prints_through_the_emulation_carry_its_lanes(adapter, tmp_path):
     assert sorted(r["lane"] for r in watches) == list(range(lanes))
     assert all(r["workgroup"] == [0, 0, 0] and r["subgroup"] == 0 and r["values"] == [2 * r["lane"]]
                for r in watches)
+    # The matrix, filled with 3 + the subgroup's number, as each lane's share: together the 64 elements.
+    share = report.debug["sites"][0]["shares"]["0"]
+    assert share * lanes >= 64 and len(shares) == lanes
+    assert all(r["values"][0] == [3.0] * share for r in shares)
 
 
 def test_cli_json_carries_the_records(adapter, tmp_path, capsys):
@@ -236,7 +241,7 @@ def test_cli_json_carries_the_records(adapter, tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     debug = out["debug"]
     assert debug["sites"][0] == {"index": 0, "kind": "watch", "line": 7, "column": 15, "format": "",
-                                 "expressions": ["i"], "types": ["u32"]}
+                                 "expressions": ["i"], "types": ["u32"], "shares": {}}
     assert debug["limit"] == 100 and debug["count"] == 256 and debug["overflow"] == 156
     assert all(set(r) == {"site", "workgroup", "subgroup", "lane", "values"} for r in debug["records"])
 

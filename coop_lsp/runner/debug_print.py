@@ -48,6 +48,9 @@ class Site:
     types: list[t.Type] = field(default_factory=list)
     # Byte range of a debugPrintf statement to remove from the kernel; None for comments and --watch.
     span: tuple[int, int] | None = None
+    # Subgroup matrices in the emulation: expression index -> elements of a lane's share, known once the
+    # emulation has chosen how to spread them (emulated_shares).
+    shares: dict[int, int] = field(default_factory=dict)
 
     def words(self) -> int:
         return sum(_width(ty) for ty in self.types)
@@ -142,8 +145,8 @@ def _scalar(ty: t.Type) -> str | None:
 def _width(ty: t.Type) -> int:
     if isinstance(ty, t.Vector):
         return ty.size
-    if isinstance(ty, t.Matrix):
-        return ty.columns * ty.rows
+    if isinstance(ty, (t.Matrix, t.CoopMatrix)):
+        return ty.columns * ty.rows  # for a subgroup matrix, the most a lane's share can hold
     return 1
 
 
@@ -168,17 +171,19 @@ def _word(expression: str, scalar: str) -> str:
     return f"bitcast<u32>(f32({expression}))"
 
 
-def _recordable(ty: t.Type | None) -> bool:
+def _recordable(ty: t.Type | None, emulated: bool = False) -> bool:
     if ty is None:
         return False
+    if isinstance(ty, t.CoopMatrix):
+        return emulated
     inner = ty.element if isinstance(ty, (t.Vector, t.Matrix)) else ty
     return isinstance(inner, t.Scalar)
 
 
 def _decoded_scalar(ty: t.Type) -> str:
-    inner = ty.element if isinstance(ty, (t.Vector, t.Matrix)) else ty
+    inner = ty.element if isinstance(ty, (t.Vector, t.Matrix, t.CoopMatrix)) else ty
     name = getattr(inner, "name", "f32")
-    return {"f16": "f32", "bool": "bool"}.get(name, name if name in ("f32", "i32", "u32") else
+    return {"f16": "f32", "bool": "bool", "i8": "i32", "u8": "u32"}.get(name, name if name in ("f32", "i32", "u32") else
                                                ("i32" if "int" in name.lower() else "f32"))
 
 
@@ -247,12 +252,13 @@ def instrument(text: str, sites: list[Site], binding: tuple[int, int], entry_nam
         for i, expression in enumerate(site.expressions):
             symbol = by_name.get(f"{PREFIX}v{site.index}_{i}")
             ty = t.store_type(symbol.type) if symbol is not None and symbol.type is not None else None
-            if not _recordable(ty):
+            if not _recordable(ty, subgroups == "emulated"):
                 what = ty.describe() if ty is not None else "no value"
                 raise DebugError(f"line {site.line}: the {site.kind} expression '{expression}' is {what}; only "
                                  "scalars, vectors and matrices of them can be recorded"
-                                 + ("; a subgroup matrix cannot be read per lane yet: store it and watch an "
-                                    "element" if ty is not None and "matrix" in ty.describe() else ""))
+                                 + ("; a subgroup matrix is recorded as each lane's share in the emulation only "
+                                    "(--backend emulate): natively no lane can read its share; store the matrix "
+                                    "and watch an element" if isinstance(ty, t.CoopMatrix) else ""))
             site.types.append(ty)
         problem = format_problem(site.fmt, site.types) if site.kind == "print" else ""
         if problem:
@@ -283,10 +289,20 @@ def instrument(text: str, sites: list[Site], binding: tuple[int, int], entry_nam
     wanted = {"subgroup": f"all({PREFIX}id.xyz == vec3<u32>(0u)) && {PREFIX}id.w == 0u",
               "workgroup": f"all({PREFIX}id.xyz == vec3<u32>(0u))", "all": "true"}[watch_lanes]
 
+    shares = []
+
     def record(site: Site) -> str:
         stores = []
         at = 0
         for i, ty in enumerate(site.types):
+            if isinstance(ty, t.CoopMatrix):
+                # A call the emulation passes through with the share's array type, whose body
+                # emulated_shares writes once that type is known.
+                name = f"{PREFIX}share_{site.index}_{i}"
+                shares.append(f"fn {name}(m: {ty.describe()}, at: u32) {{\n}}\n")
+                stores.append(f"{name}({PREFIX}v{site.index}_{i}, {PREFIX}at + {at}u);")
+                at += _width(ty)
+                continue
             for component, scalar in _components(ty, f"{PREFIX}v{site.index}_{i}"):
                 stores.append(f"atomicStore(&{BUFFER}[{PREFIX}at + {at}u], {_word(component, scalar)});")
                 at += 1
@@ -312,7 +328,21 @@ def instrument(text: str, sites: list[Site], binding: tuple[int, int], entry_nam
                f"  atomicStore(&{BUFFER}[at + 4u], {PREFIX}id.w);\n"
                f"  atomicStore(&{BUFFER}[at + 5u], {PREFIX}lane);\n"
                f"  return at + {HEADER}u;\n}}\n")
-    return Instrumented(body.rstrip("\n") + "\n" + helpers, sites, binding, stride, limit, ids)
+    return Instrumented(body.rstrip("\n") + "\n" + helpers + "".join(shares), sites, binding, stride, limit, ids)
+
+
+_SHARE = re.compile(rf"fn {PREFIX}share_(\d+)_(\d+)\(m: array<(\w+), (\d+)>, at: u32\) \{{\s*\}}")
+
+
+def emulated_shares(code: str, instrumented: Instrumented) -> str:
+    """The emulated kernel with each share function writing its lane's elements; notes each share's size."""
+    def body(match: re.Match) -> str:
+        site, index, element, count = int(match.group(1)), int(match.group(2)), match.group(3), int(match.group(4))
+        instrumented.sites[site].shares[index] = count
+        stores = " ".join(f"atomicStore(&{BUFFER}[at + {j}u], {_word(f'm[{j}]', element)});" for j in range(count))
+        return match.group(0).rstrip("}").rstrip() + f"\n  {stores}\n}}"
+
+    return _SHARE.sub(body, code)
 
 
 def _add_to_entry(text: str, entry_name: str, added: list[str], prologue: str) -> str:
@@ -357,8 +387,8 @@ def decode(words, instrumented: Instrumented) -> dict:
         head = [int(v) for v in data[at:at + HEADER]]
         site = instrumented.sites[head[0]]
         values, word = [], at + HEADER
-        for ty in site.types:
-            raw = data[word:word + _width(ty)]
+        for i, ty in enumerate(site.types):
+            raw = data[word:word + site.shares.get(i, _width(ty))]
             word += _width(ty)
             values.append(_values(raw, ty))
         records.append({"site": head[0], "workgroup": head[1:4],
@@ -368,7 +398,8 @@ def decode(words, instrumented: Instrumented) -> dict:
     # a stable sort by who wrote the record keeps.
     records.sort(key=lambda r: (r["workgroup"][::-1], r["subgroup"] or 0, r["lane"]))
     sites = [{"index": s.index, "kind": s.kind, "line": s.line, "column": s.column, "format": s.fmt,
-              "expressions": s.expressions, "types": [ty.describe() for ty in s.types]}
+              "expressions": s.expressions, "types": [ty.describe() for ty in s.types],
+              "shares": {str(i): n for i, n in s.shares.items()}}
              for s in instrumented.sites]
     return {"sites": sites, "records": records, "count": count, "limit": instrumented.limit,
             "overflow": max(0, count - instrumented.limit), "binding": list(instrumented.binding),
@@ -386,7 +417,7 @@ def _values(raw, ty: t.Type):
         out = [float(v) if scalar == "f32" else int(v) for v in out]
     if isinstance(ty, t.Matrix):
         return [out[c * ty.rows:(c + 1) * ty.rows] for c in range(ty.columns)]
-    return out if isinstance(ty, t.Vector) else out[0]
+    return out if isinstance(ty, (t.Vector, t.CoopMatrix)) else out[0]
 
 
 def format_print(fmt: str, values: list) -> str:
@@ -428,7 +459,7 @@ def render_lines(debug: dict, bullet: str, most: int = 64) -> list[str]:
         if site["kind"] == "print":
             text = format_print(site["format"], record["values"])
         else:
-            text = ", ".join(f"{e} = {v}" for e, v in zip(site["expressions"], record["values"]))
+            text = ", ".join(f"{e} = {_short(v)}" for e, v in zip(site["expressions"], record["values"]))
         lines.append(f"{bullet}  line {site['line']} {who}: {text}")
     if len(debug["records"]) > most:
         lines.append(f"{bullet}  ... {len(debug['records']) - most} more (all of them in --format json)")
@@ -481,3 +512,12 @@ def _uses_subgroups(module) -> bool:
     from .lowering import uses_subgroup_operations
 
     return uses_subgroup_operations(module)
+
+
+def _short(value, most: int = 8) -> str:
+    """A value for the report's text: floats as %g, long lists (a matrix share) cut (JSON has them all)."""
+    if isinstance(value, list):
+        shown = ", ".join(_short(v, most) for v in value[:most])
+        return f"[{shown}" + (f", ... {len(value) - most} more]" if len(value) > most else "]")
+    return f"{value:g}" if isinstance(value, float) else str(value)
+

@@ -656,6 +656,10 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             else:
                 lowered, kept_subgroups = _emulation(text, lanes, api, module, budget_binding=at)
             code = lowered.text
+            if instrumented is not None:
+                from .debug_print import emulated_shares
+
+                code = emulated_shares(code, instrumented)
             report.notes += lowered.notes
             if module.dialect == "wgpu":
                 report.notes.append("the wgpu (naga) dialect was emulated, not run on matrix hardware")
