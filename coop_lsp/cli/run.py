@@ -66,6 +66,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-I", "--include-dir", action="append", default=[], metavar="DIR",
                         help="a folder to search for the template's #include files; may repeat")
     parser.add_argument("--variant", metavar="NAME", help="run the configuration's variant set of this name")
+    parser.add_argument("--watch", action="append", default=[], metavar="EXPR@LINE",
+                        help="record EXPR each time LINE runs, as a '// coop: watch EXPR' comment there would "
+                             "(docs/debugging.md); may repeat")
+    parser.add_argument("--watch-lanes", choices=("subgroup", "workgroup", "all"), default="subgroup",
+                        help="whose watch values to record: the first subgroup of the first workgroup (default), "
+                             "the whole first workgroup, or every invocation")
+    parser.add_argument("--print-limit", type=int, metavar="N",
+                        help="records kept from prints and watches (default 4096); the rest are counted")
     return parser
 
 
@@ -121,6 +129,8 @@ def main(argv: list[str]) -> int:
     options = {"backend": args.backend, "timeout_s": args.timeout,
                "robustness": False if args.no_robustness else None, "strict": args.strict,
                "bounds_check": args.bounds_check}
+    if args.watch or args.print_limit is not None or args.watch_lanes != "subgroup":
+        options["debug"] = {"watches": args.watch, "limit": args.print_limit, "watch_lanes": args.watch_lanes}
     if sys.stderr.isatty():  # a person is watching: say what the worker is doing
         options["progress"] = lambda step: print(f"  {step}...", file=sys.stderr, flush=True)
     if variant_text is not None and not args.sweep:

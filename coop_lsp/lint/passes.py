@@ -15,6 +15,7 @@ import tree_sitter as ts
 
 from ..analysis.accumulation import accumulation_diagnostics
 from ..analysis.configs import configuration_diagnostics
+from ..analysis.debug_prints import debug_print_diagnostics
 from ..analysis.lanes import allowed_subgroup_sizes, lane_diagnostics
 from ..analysis.performance import performance_diagnostics
 from ..analysis.uniformity import uniformity_diagnostics
@@ -71,4 +72,6 @@ PASSES: tuple[AnalysisPass, ...] = (
     AnalysisPass("the configuration checks", _configuration, ("coop_lsp.analysis.configs", "coop_lsp.analysis.lanes")),
     AnalysisPass("the performance checks", lambda c: performance_diagnostics(c.root, c.source, c.model, c.profiles),
                  ("coop_lsp.analysis.performance.rules",)),
+    AnalysisPass("the print checks", lambda c: debug_print_diagnostics(c.root, c.source, c.model),
+                 ("coop_lsp.analysis.debug_prints",)),
 )

@@ -103,6 +103,8 @@ class RunReport:
     predicted: list[dict] = field(default_factory=list)
     pinned_subgroup_size: int | None = None
     workgroup_invocations: int | None = None
+    # Prints and watches (coop_lsp.runner.debug_print): {"sites", "records", "count", "limit", "overflow", ...}.
+    debug: dict = field(default_factory=dict)
     # The run's one lint of the kernel as it ran (lint.LintResult; None where the run stopped before it):
     # the performance advice reads it instead of linting again. Not part of the report's JSON.
     lint: object = field(default=None, repr=False, compare=False)
@@ -164,6 +166,10 @@ def _render(r: RunReport, markdown: bool) -> str:
                      f"{c.expected_value:.6g}; tolerance atol {c.atol:.3g} + rtol {c.rtol:.3g})"
                      + (f"; {c.hint}" if c.hint else ""))
     lines += [f"{bullet}{line}" for line in r.bounds.get("lines", [])]
+    if r.debug:
+        from .debug_print import render_lines
+
+        lines += render_lines(r.debug, bullet)
     if r.timing:
         tm = r.timing
         lines.append(f"{bullet}time: median {tm['median_ms']:.4f} ms, min {tm['min_ms']:.4f}, max {tm['max_ms']:.4f} "
@@ -577,13 +583,15 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
                text: str | None = None, workspace: Path | None = None, timeout_s: float | None = None,
                api: str | None = None, emulate_kernel: bool | None = None,
                robustness: bool | None = None, progress=None, cancel=None, strict: bool = False,
-               bounds_check: bool = False, adapter: str | None = None) -> RunReport:
+               bounds_check: bool = False, adapter: str | None = None, debug: dict | None = None) -> RunReport:
     """Runs `kernel` (a path, or a display name with `text`) and returns the report; never raises for the
     kernel's or the description's mistakes, which become the report's error. `progress(step)` hears each
     step of the worker ("compiling the kernel", ...); setting the `cancel` event kills the run. `strict` judges
     results by the output type's tolerance even where the kernel accumulates in a narrower type. `bounds_check`
     runs the kernel a second time without bounds checks and compares (coop_lsp.runner.bounds). `adapter` picks
-    one adapter of several ("uuid:..." or "index:N", coop_lsp.runner.adapters); by default the API's choice."""
+    one adapter of several ("uuid:..." or "index:N", coop_lsp.runner.adapters); by default the API's choice.
+    `debug`: {"watches": ["EXPR@LINE", ...], "limit": records, "watch_lanes": "subgroup"|"workgroup"|"all"}
+    for the kernel's prints and watches (coop_lsp.runner.debug_print), which run whenever the kernel has some."""
     started = time.perf_counter()
     kernel_path = Path(kernel)
     report = RunReport(kernel=kernel_path.name)
@@ -600,6 +608,9 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         if desc.constants:
             # Written in before the one lint of the run: the kernel is checked as it runs.
             text = apply_constants(text, desc.constants)
+        from .debug_print import sites_of
+
+        sites, text = sites_of(text, debug)
         module = load_kernel(text)
         report.lint = module.result
         entry = module.entry_point(desc.entry_point)
@@ -629,6 +640,12 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             report.notes.append(f"'{entry.name}' pins @subgroup_size({entry.subgroup_size}): judged at "
                                 f"{entry.subgroup_size} lanes only")
         kept_subgroups = False
+        instrumented = None
+        if sites:
+            from .debug_print import instrument_module
+
+            instrumented, text, module = instrument_module(text, module, sites, entry.name, emulated, lanes, debug)
+            bindings = bindings + [instrumented.slot]
         budget = None  # the loop-budget flag's buffer, on lavapipe
         if emulated and (module.dialect != "plain" or uses_subgroup_operations(module)):
             if api == "wgpu" and "llvmpipe" in wgpu_adapter()[1]:
@@ -639,6 +656,10 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             else:
                 lowered, kept_subgroups = _emulation(text, lanes, api, module, budget_binding=at)
             code = lowered.text
+            if instrumented is not None:
+                from .debug_print import emulated_shares
+
+                code = emulated_shares(code, instrumented)
             report.notes += lowered.notes
             if module.dialect == "wgpu":
                 report.notes.append("the wgpu (naga) dialect was emulated, not run on matrix hardware")
@@ -661,6 +682,10 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
                                    original_text=text, adapter=adapter)
         if outputs is not None and budget and outputs.pop(BUDGET_OUTPUT, [0])[0]:
             report.notes.append(BUDGET_SPENT)
+        if instrumented is not None and outputs:
+            from .debug_print import decode
+
+            report.debug = decode(outputs.pop(instrumented.slot[2]), instrumented)
         if result is None:
             _explain_failure(report, module, code)
             if not emulated:

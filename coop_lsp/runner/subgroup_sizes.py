@@ -103,6 +103,10 @@ class SizeComparison:
         lines.append(f"{bullet}{self.explanation()}")
         for size, report in self.reports.items():
             lines.append(f"{bullet}{size} lanes: " + report.render("text").splitlines()[0])
+            if report.debug:  # prints and watches, per size: where the sizes part ways
+                from .debug_print import render_lines
+
+                lines += render_lines(report.debug, bullet + "  ")
         return "\n".join(lines) + "\n"
 
 
