@@ -253,6 +253,7 @@ def _entry_edits(module: KernelModule, entry, dispatch) -> list[tuple[int, str]]
     dx, dy = (list(dispatch) + [1, 1, 1])[:2]
     wg = names["workgroup_id"]
     edits.append((body.start_byte + 1,
-                  f" {PREFIX}lid = {names['local_invocation_index']}; "
-                  f"{PREFIX}wg = {wg}.x + {wg}.y * {dx}u + {wg}.z * {dx * dy}u;"))
+                  # On lines of their own: a lowering may end its own prologue here with a line comment.
+                  f"\n    {PREFIX}lid = {names['local_invocation_index']}; "
+                  f"{PREFIX}wg = {wg}.x + {wg}.y * {dx}u + {wg}.z * {dx * dy}u;\n"))
     return edits

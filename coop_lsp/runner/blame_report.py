@@ -109,10 +109,10 @@ def _output(name, shape, wrong, got, ref, site, lid, group, sites, lanes, dispat
             entry["lanes"].add(int(lid[index]) % lanes)
     writers = []
     for (s, g, subgroup), entry in sorted(groups.items(), key=lambda item: -item[1]["count"])[:WRITERS]:
-        site = sites.get(s)
-        matrix = site is not None and site.kind != "store"
-        writers.append({"site": s, "line": site.line if site else 0, "column": site.column if site else 0,
-                        "kind": site.kind if site else "", "workgroup": _workgroup(g, dispatch),
+        store = sites.get(s)
+        matrix = store is not None and store.kind != "store"
+        writers.append({"site": s, "line": store.line if store else 0, "column": store.column if store else 0,
+                        "kind": store.kind if store else "", "workgroup": _workgroup(g, dispatch),
                         **({"subgroup": subgroup} if lanes else {"invocation": subgroup}),
                         "lanes": [] if matrix else sorted(entry["lanes"]), "elements": entry["count"],
                         "first": entry["first"]})
