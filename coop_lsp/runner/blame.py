@@ -50,6 +50,7 @@ class BlamePlan:
     dispatch: tuple
     slot: tuple = ()  # the hidden binding, as execute's binding tuples hold them
     notes: list[str] = field(default_factory=list)
+    lanes: int | None = None  # the subgroup size, where the run knows it before running (the emulation)
 
 
 def instrument(module: KernelModule, entry_name: str, outputs: dict, dispatch: tuple) -> BlamePlan:

@@ -31,7 +31,7 @@ def read_blame(plan, record, masks: dict, desc, bindings, report) -> dict:
 
     from .execute import ELEMENT_BYTES
 
-    lanes = report.subgroups.get("used") if isinstance(report.subgroups.get("used"), int) else None
+    lanes = report.subgroups.get("used") if isinstance(report.subgroups.get("used"), int) else plan.lanes
     record = np.asarray(record if record is not None else [], np.uint32)
     sites = {s.id: s for s in plan.sites}
     by_name = {name: (decl, array) for _, decl, name, array in bindings}
@@ -123,6 +123,8 @@ def _output(name, shape, wrong, got, ref, site, lid, group, sites, lanes, dispat
         spots = np.argwhere(unwritten)
         out["unwritten"] = {"first": _position(shape, tuple(spots[0])),
                             "low": [int(v) for v in spots.min(axis=0)], "high": [int(v) for v in spots.max(axis=0)]}
+        if len(shape) == 1:
+            out["unwritten"]["ranges"] = _ranges([int(v) for v in spots[:, 0]])
     out["heat"] = _heat(wrong, unwritten)
     return out
 
@@ -189,13 +191,18 @@ def blame_lines(blame: dict, bullet: str, kernel: str) -> list[str]:
         if "unwritten" in out:
             u = out["unwritten"]
             span = (f"rows {u['low'][0]}..{u['high'][0]}, columns {u['low'][1]}..{u['high'][1]}"
-                    if len(u["low"]) == 2 else f"elements {u['low'][0]}..{u['high'][0]}")
+                    if len(u["low"]) == 2 else f"elements {_short(u['ranges'])}")
             lines.append(f"{bullet}    never written: {out['wrong_unwritten']} wrong element(s) in {span} "
                          f"(first at {_at(u['first'])}): no store reached them")
     timing = blame.get("timing") or {}
     if timing.get("median_ms") is not None:
         lines.append(f"{bullet}  instrumented run: median {timing['median_ms']:.4f} ms")
     return lines
+
+
+def _short(ranges: str, parts: int = 6) -> str:
+    pieces = ranges.split(",")
+    return ", ".join(pieces[:parts]) + (f", ... ({len(pieces)} runs)" if len(pieces) > parts else "")
 
 
 def _ranges(values: list[int]) -> str:

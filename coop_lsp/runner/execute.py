@@ -643,6 +643,8 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         features = []
         lanes = judged_size(desc, entry, module)
         report.pinned_subgroup_size = entry.subgroup_size
+        if plan is not None and emulated:
+            plan.lanes = lanes  # the emulation's subgroups are runs of `lanes` local indices
         report.workgroup_invocations = entry.invocations(desc.overrides)
         if emulated and module.dialect != "plain":
             report.subgroups = {"used": lanes, "emulated": True}
