@@ -171,3 +171,18 @@ def test_instrumenting_places_a_tile_from_offset_stride_and_majorness():
     assert re.search(r"subgroupMatrixStore<row_major>\(&c, row0 \* N \+ col0, acc, N\); \{ coop_blame_tile\(0u, 0u, "
                      r"1048576u, u32\(row0 \* N \+ col0\) \* 1u, u32\(N\) \* 1u, 16u, 16u, false\); \}", plan.text)
     assert load_kernel(plan.text).dialect == "chromium"  # still a valid kernel of its dialect
+
+
+MATRIX_EXAMPLES = sorted(p for d in ("chromium", "standard", "wgpu") for p in (ROOT / "examples" / d).glob("*.wgsl"))
+
+
+def test_every_instrumented_matrix_example_compiles_with_tint_as_dawn_runs_it(tint):
+    from coop_lsp.runner.lowering import to_tint
+
+    for path in MATRIX_EXAMPLES:
+        module = load_kernel(path.read_text())
+        outputs = {b.name: 1 << 20 for b in module.bindings if b.access in ("read_write", "write")}
+        plan = instrument(module, module.entry_points[0].name, outputs, (8, 8, 1))
+        assert any(s.kind != "store" for s in plan.sites), path.name  # its matrix stores are recorded
+        result = tint.compile(to_tint(plan.text, load_kernel(plan.text)).text)
+        assert result.failure is None and not result.errors, (path.name, [str(e) for e in result.errors][:2])
