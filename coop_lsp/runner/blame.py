@@ -189,20 +189,23 @@ def instrument(module: KernelModule, entry_name: str, outputs: dict, dispatch: t
     walk(module.parsed.tree.root_node)
     if not sites:
         raise KernelError("blame: no store into an output binding was found")
-    edits += _entry_edits(module, entry, dispatch)
+    edits += _entry_edits(module, entry, dispatch, any(s.kind != "store" for s in sites))
     used = [b.binding for b in module.bindings if b.group == 0]
     binding = max(used) + 1 if used else 0
     header = (f"\n@group(0) @binding({binding}) var<storage, read_write> {BUFFER}: array<u32>;\n"
               f"var<private> {PREFIX}lid: u32;\nvar<private> {PREFIX}wg: u32;\n"
+              f"var<private> {PREFIX}lane: u32;\nvar<private> {PREFIX}lanes: u32 = 1u;\n"
               f"fn {PREFIX}mark(site: u32, base: u32, count: u32, e: u32) {{\n"
               f"  if (e < count) {{\n"
               f"    {BUFFER}[{WORDS}u * (base + e)] = (site + 1u) | ({PREFIX}lid << 16u);\n"
               f"    {BUFFER}[{WORDS}u * (base + e) + 1u] = {PREFIX}wg;\n  }}\n}}\n"
               f"fn {PREFIX}tile(site: u32, base: u32, count: u32, offset: u32, stride: u32, rows: u32, cols: u32,"
               f" col_major: bool) {{\n"
-              f"  for (var r = 0u; r < rows; r++) {{\n    for (var c = 0u; c < cols; c++) {{\n"
-              f"      {PREFIX}mark(site, base, count, offset + select(r * stride + c, c * stride + r, col_major));\n"
-              f"    }}\n  }}\n}}\n")
+              # The subgroup's lanes share the tile's elements: one mark per element, not one per lane.
+              f"  for (var e = {PREFIX}lane; e < rows * cols; e += {PREFIX}lanes) {{\n"
+              f"    let r = e / cols;\n    let c = e % cols;\n"
+              f"    {PREFIX}mark(site, base, count, offset + select(r * stride + c, c * stride + r, col_major));\n"
+              f"  }}\n}}\n")
     edits.append((_after_enables(module), header))
     text = data
     for at, insert in sorted(edits, key=lambda e: e[0], reverse=True):
@@ -221,9 +224,9 @@ def _after_enables(module: KernelModule) -> int:
     return end
 
 
-def _entry_edits(module: KernelModule, entry, dispatch) -> list[tuple[int, str]]:
-    """The entry point learns its local index and workgroup: the kernel's own builtin parameters where it
-    declares them, new ones otherwise."""
+def _entry_edits(module: KernelModule, entry, dispatch, tiles: bool) -> list[tuple[int, str]]:
+    """The entry point learns its local index and workgroup (and, where it stores matrix tiles, its lane and
+    subgroup size): the kernel's own builtin parameters where it declares them, new ones otherwise."""
     data = module.data
     node = entry.node
     params = sn.parameters(node)
@@ -232,7 +235,7 @@ def _entry_edits(module: KernelModule, entry, dispatch) -> list[tuple[int, str]]
         if parameter.type != "parameter":
             continue
         attributes = data[parameter.start_byte:parameter.end_byte].decode()
-        for builtin in ("local_invocation_index", "workgroup_id"):
+        for builtin in ("local_invocation_index", "workgroup_id", "subgroup_invocation_id", "subgroup_size"):
             if f"builtin({builtin})" in attributes.replace(" ", ""):
                 names[builtin] = data[sn.name(parameter).start_byte:sn.name(parameter).end_byte].decode()
     added = ""
@@ -242,6 +245,13 @@ def _entry_edits(module: KernelModule, entry, dispatch) -> list[tuple[int, str]]
     if "workgroup_id" not in names:
         names["workgroup_id"] = PREFIX + "wg_in"
         added += f"@builtin(workgroup_id) {PREFIX}wg_in: vec3<u32>, "
+    lanes = ""
+    if tiles:
+        for builtin, own in (("subgroup_invocation_id", "lane_in"), ("subgroup_size", "lanes_in")):
+            if builtin not in names:
+                names[builtin] = PREFIX + own
+                added += f"@builtin({builtin}) {PREFIX}{own}: u32, "
+        lanes = f"{PREFIX}lane = {names['subgroup_invocation_id']}; {PREFIX}lanes = {names['subgroup_size']};\n"
     edits = []
     if added:
         opening = params.start_byte if params is not None else None
@@ -256,5 +266,5 @@ def _entry_edits(module: KernelModule, entry, dispatch) -> list[tuple[int, str]]
     edits.append((body.start_byte + 1,
                   # On lines of their own: a lowering may end its own prologue here with a line comment.
                   f"\n    {PREFIX}lid = {names['local_invocation_index']}; "
-                  f"{PREFIX}wg = {wg}.x + {wg}.y * {dx}u + {wg}.z * {dx * dy}u;\n"))
+                  f"{PREFIX}wg = {wg}.x + {wg}.y * {dx}u + {wg}.z * {dx * dy}u;\n    {lanes}"))
     return edits
