@@ -13,7 +13,11 @@ HEAT = 48  # the heat map's cells per side, at most
 def blame_rerun(report, rerun) -> None:
     """Runs the instrumented kernel and hands its blame to `report`; the second run's own time is kept, as
     the cost of the instrumentation."""
-    second = rerun()
+    try:
+        second = rerun()
+    except Exception as error:  # noqa: BLE001 - the plain run's verdict stands; the blame says why it has none
+        report.blame = {"error": f"the instrumented re-run stopped: {type(error).__name__}: {error}"}
+        return
     if second.status not in ("correct", "incorrect", "unchecked"):
         report.blame = {"error": f"the instrumented re-run {second.status}: {second.error}".strip()}
         return
