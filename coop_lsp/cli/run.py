@@ -1,6 +1,6 @@
 """coop-lint run KERNEL.wgsl [--run RUN.toml] [--backend auto|dawn|wgpu|emulate] [--format text|json|markdown]
                              [--set NAME=V]... [--sweep NAME=V1,V2,...]... [--report FILE.md|FILE.html] [--explain]
-                             [-D NAME[=VALUE]]... [-I DIR]... [--variant NAME]
+                             [-D NAME[=VALUE]]... [-I DIR]... [--variant NAME] [--blame | --no-blame]
 
 Compiles, runs and checks a kernel with its run description (by default
 KERNEL.run.toml beside it; see docs/runner.md). --set changes a [sizes] value;
@@ -74,6 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "the whole first workgroup, or every invocation")
     parser.add_argument("--print-limit", type=int, metavar="N",
                         help="records kept from prints and watches (default 4096); the rest are counted")
+    parser.add_argument("--blame", action="store_true",
+                        help="re-run with every store recorded and name, for each wrong output element, the "
+                             "workgroup, subgroup and lane that wrote it and the line (done anyway when a check "
+                             "fails; docs/debugging-blame.md)")
+    parser.add_argument("--no-blame", action="store_true", help="no instrumented re-run when a check fails")
     return parser
 
 
@@ -144,7 +149,8 @@ def main(argv: list[str]) -> int:
         return _sweep(args, kernel, run_path, variants, fixed, workspace, options)
     if args.subgroup_sizes or args.targets:
         return _subgroup_sizes(args, kernel, description, options)
-    report = run_kernel(kernel, description, **options)
+    report = run_kernel(kernel, description, **options,
+                        blame="on" if args.blame else "off" if args.no_blame else "failed")
     if args.explain:
         _print_explained(report, kernel, description, options, args.format)
     else:
@@ -152,8 +158,12 @@ def main(argv: list[str]) -> int:
     if args.report:
         from ..runner.sweep import SweepResult, sweep_page
 
-        _write_report(args.report, sweep_page([SweepResult({}, report)], _page_format(args.report),
-                                              title=f"{kernel.name}"))
+        from ..runner.blame_report import blame_html
+
+        page = sweep_page([SweepResult({}, report)], _page_format(args.report), title=f"{kernel.name}")
+        if _page_format(args.report) == "html":
+            page += blame_html(report.blame)
+        _write_report(args.report, page)
     if report.status == "error":
         return 2
     return 0 if report.ok else 1

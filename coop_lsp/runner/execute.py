@@ -32,6 +32,7 @@ from .lowering import emulate, emulated_matrix_bytes, to_tint, uses_subgroup_ope
 from .roofline import describe as describe_roofline
 from .roofline import roofline_of
 from .binding_sizes import too_small
+from .blame import BLAME_OUTPUT
 from .bounds import CANARY, compare_runs
 from .subgroups import judged_size, without_size_control
 
@@ -102,6 +103,8 @@ class RunReport:
     # coop-lint's findings that foretold a failure to compile or create the pipeline (runner.predictions).
     predicted: list[dict] = field(default_factory=list)
     pinned_subgroup_size: int | None = None
+    # Who wrote the wrong elements (coop_lsp.runner.blame_report): filled by an instrumented re-run.
+    blame: dict = field(default_factory=dict)
     workgroup_invocations: int | None = None
     # Prints and watches (coop_lsp.runner.debug_print): {"sites", "records", "count", "limit", "overflow", ...}.
     debug: dict = field(default_factory=dict)
@@ -194,6 +197,10 @@ def _render(r: RunReport, markdown: bool) -> str:
                         + ")" if r.peak_profile else ""))
     if r.roofline:
         lines.append(f"{bullet}{describe_roofline(r.roofline)}")
+    if r.blame:
+        from .blame_report import blame_lines
+
+        lines += blame_lines(r.blame, bullet, r.kernel)
     return "\n".join(lines) + "\n"
 
 
@@ -360,7 +367,7 @@ def _struct_input(b, decl):
 
 # ------------------------------------------------------------------ checking
 def _compare(name: str, got, ref, atol: float | None, rtol: float | None, element: str, k: int, shape,
-             bound=None, judged: str = ""):
+             bound=None, judged: str = "", masks: dict | None = None):
     import numpy as np
 
     got = np.asarray(got, dtype=np.float64).reshape(shape)
@@ -380,6 +387,8 @@ def _compare(name: str, got, ref, atol: float | None, rtol: float | None, elemen
     mask = np.abs(ref) > max(scale * 1e-6, 1e-30)
     rel = float(np.max(diff[mask] / np.abs(ref[mask]))) if mask.any() else 0.0
     correct = bool(np.all(diff <= allowed))
+    if masks is not None:  # the blame reads every wrong element, not only the worst
+        masks[name] = (~(diff <= allowed), got, ref)
     return OutputCheck(name, "correct" if correct else "incorrect", float(np.max(diff)) if diff.size else 0.0, rel,
                        [int(i) for i in worst], float(got[worst]), float(ref[worst]), float(atol_eff), float(rtol_eff),
                        judged if bound is not None else "",
@@ -395,7 +404,8 @@ def _matrix(array, rows: int, cols: int, layout: str, key: str):
 
 
 def check_results(desc: RunDescription, inputs: dict, outputs: dict, types: dict,
-                  accumulators: set[str] = frozenset(), strict: bool = False) -> list[OutputCheck]:
+                  accumulators: set[str] = frozenset(), strict: bool = False,
+                  masks: dict | None = None) -> list[OutputCheck]:
     """`accumulators`: the element types of the kernel's result matrices; with f16 among them a check is
     judged against the error f16 accumulation gives (coop_lsp.runner.precision) where the runner sees the
     matrix product (a gemm check, or an expression that is one), unless `strict` or a tolerance is given;
@@ -425,7 +435,7 @@ def check_results(desc: RunDescription, inputs: dict, outputs: dict, types: dict
 
             bound = accumulation_bound(a.astype(np.float64), b.astype(np.float64), ref, c.k, "f16")
             judged = f"f16 accumulation over K = {c.k}"
-        return [_compare(c.c, got, ref, c.atol, c.rtol, types[c.c], c.k, (c.m, c.n), bound, judged)]
+        return [_compare(c.c, got, ref, c.atol, c.rtol, types[c.c], c.k, (c.m, c.n), bound, judged, masks)]
     if c.output not in outputs:
         raise RunDescriptionError(f"check.output: '{c.output}' is not a binding the kernel writes "
                                   f"(written: {', '.join(outputs) or 'none'})")
@@ -447,9 +457,9 @@ def check_results(desc: RunDescription, inputs: dict, outputs: dict, types: dict
         k = a.shape[1]
         bound = accumulation_bound(a, b, a @ b, k, "f16").reshape(-1)
         return [_compare(c.output, got, expected.reshape(-1), c.atol, c.rtol, types[c.output], k,
-                         (expected.size,), bound, f"f16 accumulation over K = {k}")]
+                         (expected.size,), bound, f"f16 accumulation over K = {k}", masks)]
     check = _compare(c.output, got, expected.reshape(-1), c.atol, c.rtol, types[c.output],
-                     desc.sizes.get("K", 1), (expected.size,))
+                     desc.sizes.get("K", 1), (expected.size,), masks=masks)
     if own_precision and check.verdict == "incorrect":
         check.hint = ("the kernel accumulates in f16 (a subgroup_matrix_result<f16>, T050), whose rounding "
                       "error grows with K, and this expression is not a matrix product the runner can see "
@@ -583,7 +593,8 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
                text: str | None = None, workspace: Path | None = None, timeout_s: float | None = None,
                api: str | None = None, emulate_kernel: bool | None = None,
                robustness: bool | None = None, progress=None, cancel=None, strict: bool = False,
-               bounds_check: bool = False, adapter: str | None = None, debug: dict | None = None) -> RunReport:
+               bounds_check: bool = False, adapter: str | None = None, debug: dict | None = None,
+               blame: str = "off", _record_stores: bool = False) -> RunReport:
     """Runs `kernel` (a path, or a display name with `text`) and returns the report; never raises for the
     kernel's or the description's mistakes, which become the report's error. `progress(step)` hears each
     step of the worker ("compiling the kernel", ...); setting the `cancel` event kills the run. `strict` judges
@@ -591,8 +602,11 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
     runs the kernel a second time without bounds checks and compares (coop_lsp.runner.bounds). `adapter` picks
     one adapter of several ("uuid:..." or "index:N", coop_lsp.runner.adapters); by default the API's choice.
     `debug`: {"watches": ["EXPR@LINE", ...], "limit": records, "watch_lanes": "subgroup"|"workgroup"|"all"}
-    for the kernel's prints and watches (coop_lsp.runner.debug_print), which run whenever the kernel has some."""
+    for the kernel's prints and watches (coop_lsp.runner.debug_print), which run whenever the kernel has some.
+    `blame`: "on" re-runs the kernel with every store recorded and names who wrote each wrong element
+    (report.blame); "failed" does so only when a check fails."""
     started = time.perf_counter()
+    given = (text, api)  # the blame's re-run starts from what the caller gave
     kernel_path = Path(kernel)
     report = RunReport(kernel=kernel_path.name)
     try:
@@ -617,6 +631,13 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         report.entry_point = entry.name
         overrides = _overrides(module, desc.overrides)
         inputs, bindings = _inputs(desc, module)
+        plan = None
+        if _record_stores:
+            from .blame import instrument
+
+            plan = instrument(module, entry.name, _written_elements(bindings), desc.dispatch)
+            text, module = plan.text, load_kernel(plan.text)
+            report.notes += plan.notes
         if desc.check.kind == "expression":
             from .check_expression import compile_check
 
@@ -633,6 +654,8 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         features = []
         lanes = judged_size(desc, entry, module)
         report.pinned_subgroup_size = entry.subgroup_size
+        if plan is not None and emulated:
+            plan.lanes = lanes  # the emulation's subgroups are runs of `lanes` local indices
         report.workgroup_invocations = entry.invocations(desc.overrides)
         if emulated and module.dialect != "plain":
             report.subgroups = {"used": lanes, "emulated": True}
@@ -676,7 +699,7 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
             features += EXTENSION["subgroups"].features
         if "subgroup_size_control" in module.enables and api == "dawn" and not emulated:
             features.append("subgroup-size-control")
-        run_bindings = bindings + ([budget[1]] if budget else [])
+        run_bindings = bindings + ([budget[1]] if budget else []) + ([plan.slot] if plan else [])
         result, outputs = _execute(code, entry.name, overrides, desc, run_bindings, api, features,
                                    report.robustness, timeout_s or desc.timeout_s, report, progress, cancel,
                                    original_text=text, adapter=adapter)
@@ -700,7 +723,14 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         types = {name: b.type for b, _, name, _ in bindings}
         from .precision import accumulator_types
 
-        report.checks = check_results(desc, inputs, outputs, types, accumulator_types(module.model), strict)
+        masks = {} if plan else None
+        record = outputs.pop(BLAME_OUTPUT, None)
+        report.checks = check_results(desc, inputs, outputs, types, accumulator_types(module.model), strict,
+                                      masks=masks)
+        if plan is not None:
+            from .blame_report import read_blame
+
+            report.blame = read_blame(plan, record, masks, desc, bindings, report)
         report.status = ("unchecked" if not report.checks else
                          "correct" if all(c.verdict == "correct" for c in report.checks) else "incorrect")
         _timing(report, result, desc, bindings)
@@ -712,7 +742,25 @@ def run_kernel(kernel: Path | str, description: RunDescription | Path | None = N
         report.error = str(error)
     finally:
         report.wall_s = time.perf_counter() - started
+    if blame == "on" and report.status in ("correct", "incorrect", "unchecked") \
+            or blame == "failed" and report.status == "incorrect":
+        from .blame_report import blame_rerun
+
+        blame_rerun(report, lambda: run_kernel(
+            kernel, description, backend, given[0], workspace, timeout_s, given[1], emulate_kernel, robustness,
+            progress, cancel, strict, bounds_check=False, adapter=adapter, debug=debug, blame="off",
+            _record_stores=True))
     return report
+
+
+def _written_elements(bindings) -> dict:
+    """Binding name -> how many scalars the kernel's array holds, for every binding it may write."""
+    counts = {}
+    for b, decl, name, array in bindings:
+        if decl.space == "storage" and decl.access in ("read_write", "write") and getattr(decl, "element", None):
+            width = ELEMENT_BYTES.get(decl.element, array.itemsize)
+            counts[decl.name] = array.nbytes // width
+    return counts
 
 
 def _bounds_check(report, code, entry, overrides, desc, bindings, api, features, outputs, progress, cancel,
