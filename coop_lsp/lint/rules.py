@@ -37,3 +37,17 @@ KERNEL_COMPILE_ERROR = register(Rule(
                 "until the document is edited.",
     suppressible=False,
 ))
+
+WRONG_RESULT_WRITER = register(Rule(
+    code="R004", name="wrong_result_writer", severity=Severity.WARNING, layer="runner",
+    summary="After a run whose check failed: this store wrote wrong elements of the output.",
+    explanation="Reported after 'Run kernel' in the editor when the run's check found wrong elements. As "
+                "`coop-lint run` does on a wrong result, the kernel is run a second time with every store "
+                "recorded (docs/debugging-blame.md), and each store that wrote wrong elements is marked with "
+                "how many, which workgroups, subgroups and lanes wrote them, and the first wrong elements with "
+                "their values and the expected ones (the related information). Wrong elements that no store "
+                "reached are marked on the entry point. A store that wrote wrong values is where they surface, "
+                "not always where the fault is: when a whole tile is wrong, look at what was computed before the "
+                "store. It stays until the document is edited.",
+    suppressible=False,
+))

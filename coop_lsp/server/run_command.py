@@ -8,7 +8,10 @@ cancellable work-done progress shows the worker's step; cancelling it (or the
 request, or `coop-lsp.cancelRun [uri?]`) kills the run. The result comes back
 as the command's value (markdown) and a message; the last result per entry
 point is shown in hover and as an inlay hint on the entry point, and compile
-errors become R001 diagnostics until the document changes.
+errors become R001 diagnostics until the document changes. Until then too, the
+run's prints and watches are inlay hints at their lines with a hover table per
+lane, and when the check failed, the blame's re-run (as `coop-lint run` does on
+a wrong result) marks the stores that wrote wrong elements (R004).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ class LastRun:
     report: object  # runner.execute.RunReport
     finished: float = field(default_factory=time.time)
     advice: str = ""  # markdown: the performance findings for the adapter's profile (ide.explain)
+    _values: list | None = None  # ide.run_values.SiteValues of the run's prints and watches, once asked
 
     def summary(self) -> str:
         r = self.report
@@ -80,6 +84,40 @@ class KernelRuns:
                                       f"{error['message']}{where}", Span(start, max(start, end)), Severity.ERROR))
         return out
 
+    def _current(self, uri: str, version: int | None) -> list[LastRun]:
+        """The runs of this very version of the document, oldest first."""
+        return sorted((run for run in self.last.get(uri, {}).values() if run.version == version),
+                      key=lambda run: run.finished)
+
+    def site_values(self, uri: str, version: int | None, source) -> list:
+        """The prints' and watches' values of the runs of this version; a site that two entry points' runs
+        recorded shows the newer run's."""
+        from ..ide.run_values import site_values
+        from ..runner.debug_print import format_print
+
+        by_place = {}
+        for run in self._current(uri, version):
+            if run._values is None:
+                run._values = site_values(getattr(run.report, "debug", None) or {}, source, format_print)
+            for values in run._values:
+                by_place[values.span.start] = values
+        return sorted(by_place.values(), key=lambda v: v.span.start)
+
+    def blame_diagnostics(self, uri: str, version: int | None, analysis) -> list[Diagnostic]:
+        """R004 where the blame of a failed run of this version found the writers of wrong elements."""
+        from ..ide.run_values import blame_diagnostics
+        from .features.kernels import _compute_entry_points
+
+        runs = self._current(uri, version)
+        if not any(getattr(run.report, "blame", None) for run in runs):
+            return []
+        entries = {symbol.name: symbol.span for symbol in _compute_entry_points(analysis)}
+        out = []
+        for run in runs:
+            out += blame_diagnostics(getattr(run.report, "blame", None) or {}, analysis.source,
+                                     entries.get(run.entry))
+        return out
+
 
 def run_report(uri: str, entry_point: str | None, text: str | None, workspace: Path | None = None,
                progress=None, cancel: threading.Event | None = None):
@@ -104,7 +142,9 @@ def _run(uri: str, entry_point: str | None, text: str | None, workspace: Path | 
     if entry_point:
         description.entry_point = entry_point
     try:
-        report = run_kernel(path, description, text=text, progress=progress, cancel=cancel)
+        # As `coop-lint run` does by default: a wrong result is run again with its stores recorded, and the
+        # editor marks the stores that wrote the wrong elements.
+        report = run_kernel(path, description, text=text, progress=progress, cancel=cancel, blame="failed")
     except ModuleNotFoundError as error:
         # Running needs the `run` extra (wgpu, numpy), which the VS Code extension's bundled server leaves
         # to the interpreter it runs on: say where to install it rather than pass on a traceback.
@@ -154,6 +194,21 @@ async def _start_progress(ls, title: str, cancel: threading.Event) -> str | None
     return token
 
 
+def _refresh_inlay_hints(ls) -> None:
+    """Asks the client to fetch inlay hints again: the run's values are new hints on a document that did not
+    change (VS Code asks again only on edits and scrolls)."""
+    workspace = getattr(ls.client_capabilities, "workspace", None) if ls.client_capabilities else None
+    inlay = getattr(workspace, "inlay_hint", None)
+    if not getattr(inlay, "refresh_support", False):
+        return
+    try:
+        future = ls.workspace_inlay_hint_refresh(None)
+        # A client that answers with an error has had its chance: read the error, so that it is not logged.
+        future.add_done_callback(lambda f: f.cancelled() or f.exception())
+    except Exception:  # noqa: BLE001 - without the refresh the hints come with the next scroll or edit
+        pass
+
+
 def register(ls, command: str, cancel_command: str, republish) -> None:
     runs = KernelRuns()
     ls.kernel_runs = runs
@@ -197,6 +252,7 @@ def register(ls, command: str, cancel_command: str, republish) -> None:
         if report is not None:
             runs.record(uri, LastRun(report.entry_point or entry or "", version, report, advice=advice))
             republish(uri)
+            _refresh_inlay_hints(ls)
         first = markdown.splitlines()[0].lstrip("# ") if markdown else ""
         ok = report is not None and report.ok
         ls.window_show_message(lsp.ShowMessageParams(

@@ -445,7 +445,8 @@ class CoopLanguageServer(LanguageServer):
         found = self.settings.apply(template.diagnostics if template is not None else analysis.diagnostics)
         runs = getattr(self, "kernel_runs", None)
         if runs is not None:
-            found = found + runs.compile_diagnostics(uri, analysis.version, analysis.source)
+            found = found + runs.compile_diagnostics(uri, analysis.version, analysis.source) \
+                + runs.blame_diagnostics(uri, analysis.version, analysis)
         return [convert.diagnostic(uri, d) for d in found]
 
     def republish(self, uri: str) -> None:

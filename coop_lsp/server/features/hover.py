@@ -1,4 +1,4 @@
-"""Hover, with the last run of the entry point under the cursor."""
+"""Hover, with the last run of the entry point under the cursor and the values of a print or watch after a run."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import time
 from lsprotocol import types as lsp
 
 from ...ide import hover as ide_hover
+from ...ide.run_values import values_at
 from ..server import CoopLanguageServer
 from .kernels import _entry_point_at
 
@@ -23,7 +24,14 @@ def register(ls: CoopLanguageServer) -> None:
             return None if result is None else lsp.Hover(
                 contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=result.markdown),
                 range=convert.range(result.span))
-        result = ide_hover.hover(analysis, convert.offset(params.position), ls.settings.dialect)
+        offset = convert.offset(params.position)
+        # On a print or watch after a run: its values per lane (the comment itself has no other hover).
+        values = values_at(ls.kernel_runs.site_values(params.text_document.uri, analysis.version, analysis.source),
+                           offset)
+        if values is not None:
+            return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=values.table),
+                             range=convert.range(values.span))
+        result = ide_hover.hover(analysis, offset, ls.settings.dialect)
         if result is None:
             return None
         markdown = result.markdown

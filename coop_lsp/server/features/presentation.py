@@ -1,4 +1,5 @@
-"""Inlay hints (with the last run of each entry point), folding and selection ranges."""
+"""Inlay hints (with the last run of each entry point and its watch and print values), folding and selection
+ranges."""
 
 from __future__ import annotations
 
@@ -25,6 +26,11 @@ def register(ls: CoopLanguageServer) -> None:
             if last is not None and wanted.start <= entry.span.end <= wanted.end:
                 hints.append(lsp.InlayHint(position=convert.position(entry.span.end),
                                            label=f"last run: {last.summary()}", padding_left=True))
+        for values in ls.kernel_runs.site_values(params.text_document.uri, analysis.version, analysis.source):
+            if wanted.start <= values.hint_at <= wanted.end:
+                hints.append(lsp.InlayHint(position=convert.position(values.hint_at), label=values.label,
+                                           padding_left=True, tooltip=lsp.MarkupContent(
+                                               kind=lsp.MarkupKind.Markdown, value=values.table)))
         return hints
 
     @ls.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
