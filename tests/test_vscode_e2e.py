@@ -11,7 +11,9 @@ COOP_E2E_UPDATE_DOCS=1 its screenshot replaces docs/images/vscode-first-open.png
 syntax colouring, a type
 error's squiggle and its Problems entry, hover on a subgroupMatrix builtin, completion,
 a quick fix applied, Format Document, the Run kernel code lens (run on whatever adapter
-wgpu finds: lavapipe in CI) and the Tune kernel code lens (two sizes emulated on lavapipe, the
+wgpu finds: lavapipe in CI), a watch's values after a run as an inlay hint and a hover table
+(with COOP_E2E_UPDATE_DOCS=1 its screenshot replaces docs/images/vscode-watch-values.png)
+and the Tune kernel code lens (two sizes emulated on lavapipe, the
 report opened as a page). Screenshots of each step go to $COOP_E2E_SHOTS (default
 .e2e/screenshots).
 
@@ -98,6 +100,31 @@ targets = ["lavapipe"]
 sizes = { N = [4, 8] }
 """
 
+# A watch comment in a plain kernel: after Run kernel, its values per lane are an inlay hint at the line.
+WATCH_ME = """\
+// Each invocation scales its index by 3; the watch records v per lane when the kernel runs.
+@group(0) @binding(0) var<storage, read_write> c: array<f32>;
+
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+    let v = f32(i) * 3.0;
+    c[i] = v; // coop: watch v
+}
+"""
+WATCH_ME_RUN = """\
+dispatch = [1]
+[[binding]]
+binding = 0
+type = "f32"
+size = 8
+[check]
+kind = "expression"
+output = "c"
+expected = "np.arange(8) * 3.0"
+[timing]
+repetitions = 1
+"""
+
 
 def _missing() -> str | None:
     if not CODE_SERVER_STAMP.exists():
@@ -132,11 +159,14 @@ def workspace(tmp_path_factory) -> Path:
     (folder / "ugly.wgsl").write_text(UGLY)
     (folder / "tune_me.wgsl").write_text(TUNE_ME)
     (folder / "tune_me.run.toml").write_text(TUNE_ME_RUN)
+    (folder / "watch_me.wgsl").write_text(WATCH_ME)
+    (folder / "watch_me.run.toml").write_text(WATCH_ME_RUN)
     return folder
 
 
 RUN_ENV_PACKAGES = ["wgpu==0.32.0", "numpy==2.4.6"]  # as in pyproject.toml's `run` extra
 FIRST_OPEN_SHOT = ROOT / "docs" / "images" / "vscode-first-open.png"
+WATCH_SHOT = ROOT / "docs" / "images" / "vscode-watch-values.png"
 
 
 def kernel_author_python(where: Path) -> Path:
@@ -455,6 +485,44 @@ def test_the_run_kernel_code_lens_runs_the_kernel_and_shows_the_result(page):
     output.get_by_text(re.compile(r"\bcorrect\b", re.IGNORECASE)).first.wait_for(state="visible", timeout=150_000)
     page.wait_for_timeout(500)
     shot(page, "08-run-result")
+
+
+def test_watch_values_after_a_run_are_inlay_hints_and_a_hover_table(page):
+    """Run kernel from the code lens on a kernel with `// coop: watch v`: the values the run recorded per lane
+    appear at the line's end (docs/debugging.md; with COOP_E2E_UPDATE_DOCS=1 the screenshot replaces
+    docs/images/vscode-watch-values.png)."""
+    open_file(page, "watch_me.wgsl")
+    lens = page.locator(".editor-group-container.active .codelens-decoration a:visible", has_text="Run kernel").first
+    lens.wait_for(state="visible", timeout=30_000)
+    lens.click()
+    # v = 3 i for the eight lanes, as the kernel computed it on whatever adapter wgpu found.
+    hint = page.locator(".monaco-editor .view-line", has_text="lane 0: 0.0, lane 1: 3.0, lane 2: 6.0").first
+    hint.wait_for(state="visible", timeout=150_000)
+    assert "(8 lanes)" in hint.inner_text().replace("\xa0", " ")  # the editor renders spaces as no-break ones
+    # The run reports opened beside the kernels (this one's and the earlier steps'): closed, so that the
+    # kernel has the width of the window.
+    previews = page.locator(".tab", has_text="Preview")
+    for _ in range(5):
+        if not previews.count():
+            break
+        previews.first.click()
+        page.keyboard.press("Control+W")
+        page.wait_for_timeout(300)
+    open_file(page, "watch_me.wgsl")
+    line = WATCH_ME.splitlines().index("    c[i] = v; // coop: watch v") + 1
+    go_to(page, line, WATCH_ME.splitlines()[line - 1].index("watch") + 1)
+    page.wait_for_timeout(500)
+    page.keyboard.press("Control+K")  # Show Hover at the cursor, as in the hover step
+    page.keyboard.press("Control+I")
+    table = page.locator(".monaco-hover:not(.hidden)", has_text="records in the last run").first
+    table.wait_for(state="visible", timeout=15_000)
+    page.wait_for_timeout(500)
+    shot(page, "10-watch-values")
+    if os.environ.get("COOP_E2E_UPDATE_DOCS") == "1":  # the documentation's picture, only when asked
+        shutil.copy(SHOTS / "10-watch-values.png", WATCH_SHOT)
+    text = table.inner_text().replace("\xa0", " ")
+    assert "21.0" in text and "watch" in text, text  # lane 7's v in the per-lane table
+    page.keyboard.press("Escape")
 
 
 def test_the_tune_kernel_code_lens_tunes_and_opens_the_report(page, workspace):
