@@ -9,12 +9,15 @@ in CI); skips without one.
 from __future__ import annotations
 
 import asyncio
+import sys
 
 import pytest
+import pytest_lsp
 from lsprotocol import types as lsp
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from tests.test_server import open_document, published
-from tests.test_server_runs import client, kernel_file, run  # noqa: F401 - the fixture is used by name
+from tests.test_server import _make_client, open_document, published
+from tests.test_server_runs import kernel_file, run
 
 pytestmark = [pytest.mark.asyncio(loop_scope="function"), pytest.mark.usefixtures("adapter")]
 
@@ -34,6 +37,27 @@ PLANTED = ("@group(0) @binding(0) var<storage, read_write> c: array<f32>;\n"
            "    let v = f32(i) * 3.0;\n"
            "    if (i == 5u) { c[i] = v + 1.0; } else { c[i] = v; }\n"
            "}\n")
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "coop_lsp.server.main"],
+                                              client_factory=_make_client))
+async def client(lsp_client: LanguageClient, tmp_path):
+    lsp_client.set_configuration({"dialect": None, "rules": {}}, section="coop-lsp")
+    capabilities = client_capabilities("visual-studio-code")
+    # As VS Code (vscode-languageclient 9) announces; pytest-lsp's copy of its capabilities predates it.
+    capabilities.workspace.inlay_hint = lsp.InlayHintWorkspaceClientCapabilities(refresh_support=True)
+    lsp_client.inlay_hint_refreshes = 0
+
+    @lsp_client.feature(lsp.WORKSPACE_INLAY_HINT_REFRESH)
+    def inlay_hint_refresh(params):
+        lsp_client.inlay_hint_refreshes += 1
+
+    await lsp_client.initialize_session(lsp.InitializeParams(capabilities=capabilities,
+                                                             root_uri=tmp_path.as_uri()))
+    yield
+    await lsp_client.shutdown_session()
+
+
 WHOLE = lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=6, character=0))
 
 
@@ -48,13 +72,19 @@ async def hover(client, uri: str, line: int, character: int):
         text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=line, character=character)))
 
 
-async def test_watch_values_are_hints_and_a_hover_table_until_the_next_edit(client, tmp_path):  # noqa: F811
+async def test_watch_values_are_hints_and_a_hover_table_until_the_next_edit(client, tmp_path):
     uri = kernel_file(tmp_path, WATCHED, WATCHED_RUN)
     open_document(client, WATCHED, uri)
     await published(client, uri, 1)
     assert not [h for h in await hints(client, uri) if "lane" in str(h.label)]
     markdown = await run(client, uri)
     assert markdown.startswith("## k.wgsl: CORRECT"), markdown
+    # VS Code asks for inlay hints only on edits and scrolls: the server asks it to, once the run is done.
+    for _ in range(100):
+        if client.inlay_hint_refreshes:
+            break
+        await asyncio.sleep(0.05)
+    assert client.inlay_hint_refreshes == 1
 
     found = {h.position.line: h for h in await hints(client, uri) if "lane" in str(h.label)}
     watch_line, print_line = WATCHED.splitlines()[3], WATCHED.splitlines()[4]
@@ -83,7 +113,7 @@ async def test_watch_values_are_hints_and_a_hover_table_until_the_next_edit(clie
     assert after is None or "**watch**" not in after.contents.value
 
 
-async def test_a_wrong_result_marks_the_store_that_wrote_it(client, tmp_path):  # noqa: F811
+async def test_a_wrong_result_marks_the_store_that_wrote_it(client, tmp_path):
     uri = kernel_file(tmp_path, PLANTED, WATCHED_RUN)
     open_document(client, PLANTED, uri)
     assert [d.code for d in await published(client, uri, 1)] == []
