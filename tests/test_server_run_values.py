@@ -91,7 +91,8 @@ async def test_watch_values_are_hints_and_a_hover_table_until_the_next_edit(clie
     # At the end of the watched line: the first four lanes of eight, each v = 3 i as the kernel computed it.
     assert found[3].label == "lane 0: 0.0, lane 1: 3.0, lane 2: 6.0, lane 3: 9.0, … (8 lanes)"
     assert found[3].position.character == len(watch_line)
-    assert found[4].label.startswith("lane 0: i=0 v=0, lane 1: i=1 v=3")  # the print's own line, as the runner formats it
+    # The print's own line, as the runner formats it.
+    assert found[4].label.startswith("lane 0: i=0 v=0, lane 1: i=1 v=3")
     assert found[4].label.endswith("(8 lanes)") and "lane 3: i=3 v=9," in found[4].label
     assert found[4].position.character == len(print_line)
 
