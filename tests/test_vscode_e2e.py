@@ -506,7 +506,7 @@ def test_watch_values_after_a_run_are_inlay_hints_and_a_hover_table(page):
         if not previews.count():
             break
         previews.first.click()
-        page.keyboard.press("Control+W")
+        previews.first.locator(".codicon-close").first.click()
         page.wait_for_timeout(300)
     open_file(page, "watch_me.wgsl")
     line = WATCH_ME.splitlines().index("    c[i] = v; // coop: watch v") + 1
