@@ -149,8 +149,8 @@ async def test_flood_of_edits_publishes_newer_versions_only_and_ends_with_a_fres
 
 async def test_a_delay_setting_waits_for_quiet_and_checks_only_the_newest(client: LanguageClient):
     # The forty edits go out back to back; the delay is long enough that a busy machine (the suite's
-    # other processes) cannot stretch one gap between them past it, which a 300 ms delay once did in CI.
-    client.set_configuration({"dialect": None, "rules": {}, "diagnosticsDelayMs": 1000}, section="coop-lsp")
+    # other processes) cannot stretch one gap between them past it: 300 ms and then 1000 ms each did once in CI.
+    client.set_configuration({"dialect": None, "rules": {}, "diagnosticsDelayMs": 3000}, section="coop-lsp")
     client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
     await asyncio.sleep(0.5)  # the server asks for the configuration
     open_document(client, KERNEL)
