@@ -146,3 +146,15 @@ def _utf16_prefix(text: str, units: int) -> str:
             return text[:index]
         count += width
     return text
+
+
+def index_ranges(values: list[int]) -> str:
+    """Sorted indices written as runs, "0-3,8,10-11": lanes and rows in run reports and editor hints."""
+    parts, start = [], None
+    for i, v in enumerate(values):
+        if start is None:
+            start = v
+        if i + 1 == len(values) or values[i + 1] != v + 1:
+            parts.append(str(start) if start == v else f"{start}-{v}")
+            start = None
+    return ",".join(parts)

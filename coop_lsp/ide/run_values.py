@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..core.diagnostic import Diagnostic, Related
-from ..core.text import Position, SourceText, Span
+from ..core.text import Position, SourceText, Span, index_ranges
 from ..lint.rules import WRONG_RESULT_WRITER
 
 HINT_LANES = 4  # invocations named in a hint; the rest are counted
@@ -179,21 +179,12 @@ def _writer(w: dict) -> str:
         text += f", subgroup {w['subgroup']}"
         lanes = w.get("lanes")
         if lanes:
-            text += f", lane{'s' if len(lanes) > 1 else ''} {_ranges(lanes)}"
+            text += f", lane{'s' if len(lanes) > 1 else ''} {index_ranges(lanes)}"
     elif "invocation" in w:
         text += f", invocation {w['invocation']}"
     return text
 
 
-def _ranges(values: list[int]) -> str:
-    parts, start = [], None
-    for i, v in enumerate(values):
-        if start is None:
-            start = v
-        if i + 1 == len(values) or values[i + 1] != v + 1:
-            parts.append(str(start) if start == v else f"{start}-{v}")
-            start = None
-    return ",".join(parts)
 
 
 def _store_span(source: SourceText, line: int, column: int) -> Span | None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import html
 
+from ..core.text import index_ranges
+
 FIRST = 8  # wrong elements listed one by one
 WRITERS = 10  # groups of wrong elements by writer
 HEAT = 48  # the heat map's cells per side, at most
@@ -128,7 +130,7 @@ def _output(name, shape, wrong, got, ref, site, lid, group, sites, lanes, dispat
         out["unwritten"] = {"first": _position(shape, tuple(spots[0])),
                             "low": [int(v) for v in spots.min(axis=0)], "high": [int(v) for v in spots.max(axis=0)]}
         if len(shape) == 1:
-            out["unwritten"]["ranges"] = _ranges([int(v) for v in spots[:, 0]])
+            out["unwritten"]["ranges"] = index_ranges([int(v) for v in spots[:, 0]])
     out["heat"] = _heat(wrong, unwritten)
     return out
 
@@ -186,7 +188,7 @@ def blame_lines(blame: dict, bullet: str, kernel: str) -> list[str]:
         for w in out["writers"]:
             site = sites.get(w["site"], {})
             who = (f"subgroup {w['subgroup']}" if "subgroup" in w else f"invocation {w['invocation']}")
-            lanes = f", lanes {_ranges(w['lanes'])}" if w["lanes"] else ""
+            lanes = f", lanes {index_ranges(w['lanes'])}" if w["lanes"] else ""
             lines.append(f"{bullet}    {kernel}:{w['line']}:{w['column']}: {site.get('text', '')}  <- workgroup "
                          f"({', '.join(str(v) for v in w['workgroup'])}), {who}{lanes}: {w['elements']} wrong "
                          f"element(s), first at {_at(w['first'])}")
@@ -209,15 +211,6 @@ def _short(ranges: str, parts: int = 6) -> str:
     return ", ".join(pieces[:parts]) + (f", ... ({len(pieces)} runs)" if len(pieces) > parts else "")
 
 
-def _ranges(values: list[int]) -> str:
-    parts, start = [], None
-    for i, v in enumerate(values):
-        if start is None:
-            start = v
-        if i + 1 == len(values) or values[i + 1] != v + 1:
-            parts.append(str(start) if start == v else f"{start}-{v}")
-            start = None
-    return ",".join(parts)
 
 
 def blame_html(blame: dict) -> str:
