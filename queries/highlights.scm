@@ -13,6 +13,7 @@
 (int_literal) @number
 (float_literal) @number.float
 (bool_literal) @boolean
+(string_literal) @string  ; only debugPrintf's format (naga, enable wgpu_debug_printf)
 
 ; ----------------------------------------------------------------- keywords
 ["enable" "requires" "diagnostic"] @keyword.directive

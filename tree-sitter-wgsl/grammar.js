@@ -307,7 +307,15 @@ module.exports = grammar({
         seq(field('function', choice($.identifier, $.templated_identifier)), field('arguments', $.argument_list)),
       ),
 
-    argument_list: ($) => seq('(', commaSep($._expression), ')'),
+    // WGSL has no strings; naga's `debugPrintf("fmt", ...)` (enable wgpu_debug_printf) takes one as its
+    // first argument. Allowed first in any call so the tree stays whole; the semantic layer refuses it
+    // everywhere but debugPrintf.
+    argument_list: ($) =>
+      seq(
+        '(',
+        optional(seq(choice($._expression, $.string_literal), repeat(seq(',', $._expression)), optional(','))),
+        ')',
+      ),
 
     paren_expression: ($) => seq('(', $._expression, ')'),
 
@@ -340,6 +348,8 @@ module.exports = grammar({
 
     // ---------------------------------------------------------------- literals
     bool_literal: (_) => choice('true', 'false'),
+
+    string_literal: (_) => token(seq('"', repeat(choice(/[^"\\\n]/, /\\./)), '"')),
 
     int_literal: (_) => token(choice(/0[xX][0-9a-fA-F]+[iu]?/, /0[iu]?/, /[1-9][0-9]*[iu]?/)),
 

@@ -257,3 +257,13 @@ test("a user function call is not a builtin", () => {
   assertScoped(tokens, "myHelper", "entity.name.function", "call");
   assert.ok(!hasScope(tokensOf(tokens, "lengthy")[0], "support.function"));
 });
+
+test("debugPrintf's format string, its conversions and escapes", () => {
+  const tokens = tokenize('  debugPrintf("i=%u \\"q\\" %5.2f 100%%", i, x);\n  let after = 1;');
+  assertScoped(tokens, "i=", "string.quoted.double", "format text");
+  assertScoped(tokens, "%u", "constant.other.placeholder", "conversion");
+  assertScoped(tokens, "%5.2f", "constant.other.placeholder", "conversion with width");
+  assertScoped(tokens, "%%", "constant.other.placeholder", "percent sign");
+  assertScoped(tokens, '\\"', "constant.character.escape", "escaped quote");
+  assertScoped(tokens, "let", "keyword", "the string ends at its quote");
+});
