@@ -93,6 +93,60 @@ def test_a_name_in_another_function_does_not_type_a_print():
     assert "R003" not in codes(text)
 
 
+# naga's spelling: the format is a string literal, which WGSL otherwise lacks.
+NAGA_PRINT = "enable wgpu_debug_printf;\n" + DOUBLE.replace(
+    '    // coop: print "i=%u v=%f", i, v\n', '    debugPrintf("v=%f at %u", out[i], i);\n').replace(
+    " // coop: watch v, i", "")
+
+
+def test_naga_debug_printf_parses_and_is_typed():
+    found = codes(NAGA_PRINT)
+    assert "S001" not in found and "R003" not in found
+    # Released naga (29.0.4, 30.0.1) refuses the enable: that stays its one error (tests/spec/semantic).
+    errors = [d for d in lint_source(NAGA_PRINT).diagnostics if d.severity.name == "ERROR"]
+    assert [d.message for d in errors] == ["unknown extension 'wgpu_debug_printf'"]
+
+
+def test_a_debug_printf_left_in_a_kernel_is_a_warning_whose_fix_removes_its_line():
+    left = [d for d in lint_source(NAGA_PRINT).diagnostics if d.code == "R002"]
+    assert len(left) == 1 and "'debugPrintf' is still in the kernel" in left[0].message
+    fixed = apply_edits(NAGA_PRINT.encode(), [e for e in left[0].fixes[0].edits]).decode()
+    assert "debugPrintf" not in fixed and "    out[i] = v;\n}" in fixed
+    on_a_line = NAGA_PRINT.replace('out[i] = v;\n    debugPrintf', 'out[i] = v;  debugPrintf')
+    left = [d for d in lint_source(on_a_line).diagnostics if d.code == "R002"]
+    fixed = apply_edits(on_a_line.encode(), [e for e in left[0].fixes[0].edits]).decode()
+    assert "    out[i] = v;\n}" in fixed  # the statement and the blanks before it go, the line stays
+
+
+@pytest.mark.parametrize("call, message", [
+    ('debugPrintf("v=%f", out[i], i)', "has 1 conversion(s) but the print passes 2 value(s)"),
+    ('debugPrintf("v=%u at %u", out[i], i)', "'%u' (conversion 1) does not take a f32"),
+    ('debugPrintf("%v %d", gid, 2.5)', "'%d' (conversion 2) does not take a f32"),
+])
+def test_a_debug_printf_format_that_does_not_match_its_values_is_an_error(call, message):
+    text = NAGA_PRINT.replace('debugPrintf("v=%f at %u", out[i], i)', call)
+    found = [d for d in lint_source(text).diagnostics if d.code == "R003"]
+    assert len(found) == 1 and message in found[0].message
+    assert text[found[0].span.start:found[0].span.end].startswith('"')  # on the format string
+
+
+def test_a_string_anywhere_else_and_a_print_without_its_format_are_errors():
+    text = NAGA_PRINT.replace("let v = a[i] * 2.0;", 'let v = a[i] * max("2", 1.0);')
+    assert any(d.code == "T004" and "WGSL has no strings" in d.message for d in lint_source(text).diagnostics)
+    text = NAGA_PRINT.replace('debugPrintf("v=%f at %u", out[i], i)', "debugPrintf(out[i])")
+    assert any(d.code == "T004" and "format string first" in d.message for d in lint_source(text).diagnostics)
+    missing = NAGA_PRINT.replace("enable wgpu_debug_printf;\n", "")
+    assert any(d.code == "T007" and "wgpu_debug_printf" in d.message for d in lint_source(missing).diagnostics)
+
+
+def test_a_debug_printf_format_mismatch_is_refused_before_running(tmp_path):
+    kernel = tmp_path / "k.wgsl"
+    kernel.write_text(NAGA_PRINT.replace('"v=%f at %u"', '"v=%d at %u"'))
+    report = run_kernel(kernel, parse_run_description(DOUBLE_RUN, tmp_path / "k.run.toml"))
+    assert report.status == "error" and "'%d'" in report.error
+    assert not report.adapter and not report.checks and not report.debug  # nothing ran
+
+
 # ------------------------------------------------------------------ refused before running
 def test_a_format_mismatch_is_refused_before_running(tmp_path):
     kernel = tmp_path / "k.wgsl"

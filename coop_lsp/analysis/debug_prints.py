@@ -16,6 +16,8 @@ from ..core.diagnostic import Diagnostic, Edit, Fix, Severity
 from ..core.rules import Rule, register
 from ..core.text import SourceText, Span
 from ..semantic import types as t
+from ..syntax import nodes
+from ..semantic.builtins.core import DEBUG_PRINTF
 from ..semantic.model import SemanticModel
 
 PRINT_LEFT = register(Rule(
@@ -135,8 +137,66 @@ def _named_type(name: str, before: int, root: ts.Node, model: SemanticModel) -> 
     return t.store_type(best.type) if best is not None else None
 
 
-def debug_print_diagnostics(root: ts.Node, source: SourceText, model: SemanticModel) -> list[Diagnostic]:
+def _calls(node: ts.Node, name: bytes, data: bytes):
+    """Every call of `name` under `node`."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "call_expression":
+            callee = nodes.callee(current)
+            if callee is not None and data[callee.start_byte:callee.end_byte] == name:
+                yield current
+        stack.extend(reversed(current.children))
+
+
+def _statement_cut(call: ts.Node, data: bytes) -> Span:
+    """The bytes that remove the statement around `call`: with its ';', and its line when nothing else is
+    on it."""
+    statement = call.parent if call.parent is not None and call.parent.type == "call_statement" else call
+    end = statement.end_byte
+    after = statement.next_sibling
+    if after is not None and after.type == ";":
+        end = after.end_byte
+    line_start = data.rfind(b"\n", 0, statement.start_byte) + 1
+    line_end = data.find(b"\n", end)
+    line_end = len(data) if line_end < 0 else line_end
+    if not data[line_start:statement.start_byte].strip() and not data[end:line_end].strip():
+        return Span(line_start, min(line_end + 1, len(data)))
+    start = statement.start_byte
+    while start > line_start and data[start - 1:start] in (b" ", b"\t"):
+        start -= 1
+    return Span(start, end)
+
+
+def debug_printf_diagnostics(root: ts.Node, source: SourceText, model: SemanticModel) -> list[Diagnostic]:
+    """naga's `debugPrintf("fmt", values...)`: left in the kernel (R002), and its format against the
+    values' types as the checker found them (R003)."""
+    data = source.data
+    if DEBUG_PRINTF.encode() not in data:  # most kernels: no walk at all
+        return []
     out = []
+    for call in _calls(root, DEBUG_PRINTF.encode(), data):
+        callee = nodes.callee(call)
+        span = Span(callee.start_byte, callee.end_byte)
+        out.append(Diagnostic(PRINT_LEFT.code, f"a '{DEBUG_PRINTF}' is still in the kernel", span,
+                              PRINT_LEFT.severity,
+                              fixes=(Fix(f"Remove the {DEBUG_PRINTF} statement",
+                                         (Edit(_statement_cut(call, data), ""),)),)))
+        values = nodes.argument_nodes(call)
+        if not values or values[0].type != "string_literal":
+            continue  # the checker says so (T004)
+        fmt = data[values[0].start_byte + 1:values[0].end_byte - 1].decode("utf-8", "replace")
+        types = [model.type_at(v.start_byte, v.end_byte, v.type) for v in values[1:]]
+        problem = format_problem(fmt, [None if ty is None or ty is t.ERROR else t.concretize(t.store_type(ty))
+                                       for ty in types])
+        if problem:
+            out.append(Diagnostic(FORMAT_MISMATCH.code, problem, Span(values[0].start_byte, values[0].end_byte),
+                                  FORMAT_MISMATCH.severity))
+    return out
+
+
+def debug_print_diagnostics(root: ts.Node, source: SourceText, model: SemanticModel) -> list[Diagnostic]:
+    out = debug_printf_diagnostics(root, source, model)
     text = source.data.decode("utf-8", "replace")
     offset = 0
     for line in text.split("\n"):

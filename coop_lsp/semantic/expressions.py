@@ -16,7 +16,7 @@ from . import types as t
 from .builtins.matrix import array_element_bytes
 from .matrix_calls import explain_matrix_call
 from .builtins.signature import match_call, parameter_types
-from .builtins.core import DIALECT_ONLY_FUNCTIONS
+from .builtins.core import DEBUG_PRINTF, DEBUG_PRINTF_ENABLE, DIALECT_ONLY_FUNCTIONS
 from .builtins.language import LOAD, STORE, matrix_builtin_names
 from .context import CORE_TABLE, MATRIX_TABLES
 from .model import CallTarget, Symbol
@@ -483,6 +483,19 @@ class ExpressionChecker:
         template = callee.child_by_field_name("template") if callee.type == "templated_identifier" else None
         name = ctx.text(name_node)
         symbol = self.lookup_symbol(name)
+        # The grammar lets a string literal open any call's arguments (naga's debugPrintf format);
+        # WGSL itself has no strings, so it is an error everywhere else.
+        fmt_node = arg_nodes[0] if arg_nodes and arg_nodes[0].type == "string_literal" else None
+        if fmt_node is not None:
+            arg_nodes = arg_nodes[1:]
+        if symbol is None and name == DEBUG_PRINTF:
+            return self._debug_printf(name_node, fmt_node, arg_nodes)
+        if fmt_node is not None:
+            ctx.report("T004", f"WGSL has no strings: only naga's '{DEBUG_PRINTF}' takes one (its format), not "
+                               f"'{name}'", ctx.span(fmt_node))
+            for arg in arg_nodes:
+                self.expression(arg)
+            return ERROR
         if symbol is not None and symbol.kind == "function":
             ctx.model.references[(name_node.start_byte, name_node.end_byte)] = symbol
             self.note_use(symbol, name_node)
@@ -534,6 +547,18 @@ class ExpressionChecker:
             for arg_node, arg, expected in zip(arg_nodes, args, symbol.parameters):
                 self.expect_convertible(arg_node, arg.type, expected, "argument", arg)
         return Typed(symbol.return_type if symbol.return_type is not None else _VOID)
+
+    def _debug_printf(self, name_node, fmt_node, arg_nodes) -> Typed:
+        """naga's `debugPrintf("fmt", values...)`: each value typed here; the format against the values is
+        R003's (coop_lsp/analysis/debug_prints.py), which reads the types back from the model."""
+        ctx = self.ctx
+        ctx.require_enable(DEBUG_PRINTF_ENABLE, name_node, f"'{DEBUG_PRINTF}'")
+        if fmt_node is None:
+            ctx.report("T004", f"'{DEBUG_PRINTF}' takes its format string first: {DEBUG_PRINTF}(\"x=%f\", x)",
+                       ctx.span(name_node))
+        for arg in arg_nodes:
+            self.value(arg)
+        return Typed(_VOID)
 
     def _bitcast(self, name_node, template, arg_nodes) -> Typed:
         ctx = self.ctx

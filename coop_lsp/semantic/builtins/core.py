@@ -316,6 +316,10 @@ CORE_BUILTINS: list[Builtin] = _classified(
 )
 
 
+# naga's print (wgpu's trunk, Vulkan validation layers only); `coop-lint run` lowers it on every backend.
+DEBUG_PRINTF = "debugPrintf"
+DEBUG_PRINTF_ENABLE = "wgpu_debug_printf"
+
 # Functions only one compiler has, checked loosely (a portability note, the arguments typed, no overloads):
 # name -> (the compiler that has it, its result type (None: no value; ERROR: not modelled), doc).
 DIALECT_ONLY_FUNCTIONS = {
