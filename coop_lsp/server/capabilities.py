@@ -13,7 +13,7 @@ import copy
 from .. import __version__ as VERSION
 
 # pygls's answer for a client that says nothing about itself, less the two entries that depend on the client.
-CAPABILITIES = {'codeActionProvider': {'codeActionKinds': ['quickfix', 'source']},
+CAPABILITIES = {'codeActionProvider': {'codeActionKinds': ['quickfix', 'refactor.rewrite', 'source']},
  'codeLensProvider': {'resolveProvider': False},
  'completionProvider': {'triggerCharacters': ['.', '@', '<', '(', ',', ' ']},
  'definitionProvider': True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from ...ide import actions
+from ...ide.watch_action import watch_action
 from .. import run_command, tune_command
 from ..run_command import _path
 from ..server import CANCEL_RUN_COMMAND, RUN_KERNEL_COMMAND, TUNE_KERNEL_COMMAND, CoopLanguageServer
@@ -13,7 +14,9 @@ from .kernels import _compute_entry_points, _entry_point_at
 
 def register(ls: CoopLanguageServer) -> None:
     @ls.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
-                lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.Source]))
+                lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix,
+                                                          lsp.CodeActionKind.RefactorRewrite,
+                                                          lsp.CodeActionKind.Source]))
     async def code_action(params: lsp.CodeActionParams):
         uri = params.text_document.uri
         found = await ls.features(uri)
@@ -27,6 +30,12 @@ def register(ls: CoopLanguageServer) -> None:
                 title=action.title, kind=lsp.CodeActionKind.QuickFix, is_preferred=action.preferred,
                 diagnostics=[convert.diagnostic(uri, action.diagnostic)] if action.diagnostic else None,
                 edit=lsp.WorkspaceEdit(changes={uri: [convert.text_edit(e) for e in action.edits]})))
+        # On an expression: watch it in the next run (a `// coop: watch` comment on its line).
+        watch = watch_action(analysis, convert.span(params.range))
+        if watch is not None:
+            out.append(lsp.CodeAction(title=watch.title, kind=watch.kind,
+                                      edit=lsp.WorkspaceEdit(changes={uri: [convert.text_edit(e)
+                                                                            for e in watch.edits]})))
         # Inside a compute entry point: run it (the same command as its code lens).
         entry = _entry_point_at(analysis, convert.span(params.range).start)
         if entry is not None:
