@@ -1,7 +1,8 @@
 """Prints left in a kernel, and prints whose format does not match their values.
 
-`// coop: print "fmt", args...` comments (and `coop: watch`) are what `coop-lint run` instruments
-(coop_lsp/runner/debug_print.py); they cost nothing in a build, but a kernel shipped with them still
+`// coop: print "fmt", args...` comments (and `coop: watch`, and naga's `debugPrintf("fmt", args...)`) are
+what `coop-lint run` instruments (coop_lsp/runner/debug_print.py); they cost nothing in a build, but a
+kernel shipped with them still
 carries debugging intent, and a print whose conversions disagree with its values would read garbage
 back. The format's grammar and the conversion table live here, below the runner, which reuses them.
 """
@@ -26,9 +27,11 @@ PRINT_LEFT = register(Rule(
     explanation="`// coop: print \"fmt\", values` and `// coop: watch EXPR` comments make `coop-lint run` "
                 "record values into a hidden buffer (docs/debugging.md). Compilers ignore them, so a build is "
                 "unchanged, but the next run of the kernel records again and the comment outlives the bug it "
-                "chased. Suppress the rule in a file kept for debugging.",
+                "chased. naga's `debugPrintf(\"fmt\", values)` is flagged too: no released compiler accepts "
+                "it. Suppress the rule in a file kept for debugging.",
     example="out[i] = v; // coop: watch v",
-    fix="Removes the comment (safe: compilers never read it).",
+    fix="Removes the comment, or the debugPrintf statement (safe: compilers never read the comment, and "
+        "the print has no effect on the kernel's results).",
 ))
 
 FORMAT_MISMATCH = register(Rule(
@@ -38,7 +41,8 @@ FORMAT_MISMATCH = register(Rule(
                 "`%u` and `%x` an integer, `%f`, `%e`, `%g` a float (f16 is printed as f32), `%v` a vector of "
                 "anything; `%%` is a percent sign. A print with more or fewer values than conversions, or a "
                 "float under `%d`, would show numbers that were never in the kernel: `coop-lint run` refuses "
-                "it before running. Give one value per conversion, of the conversion's type.",
+                "it before running. The same holds for naga's `debugPrintf(\"fmt\", values)`. Give one value per "
+                "conversion, of the conversion's type.",
     example='// coop: print "i=%u x=%f", i',
 ))
 
