@@ -348,3 +348,29 @@ def test_tint_accepts_watches_in_every_dialect_translated_for_dawn(tint, example
     done, instrumented, module = instrument_module(text, load_kernel(text), sites, None, False, 32, {})
     result = tint.compile(to_tint(instrumented, module).text)
     assert result.accepted, [e.message for e in result.errors]
+
+
+# ------------------------------------------------------------------ --show-lowered
+@pytest.mark.parametrize("backend", ["wgpu", "dawn"])
+def test_show_lowered_shows_the_instrumented_kernel(tmp_path, capsys, backend):
+    kernel = tmp_path / "k.wgsl"
+    kernel.write_text(NAGA_PRINT)
+    assert cli_main(["run", str(kernel), "--show-lowered", "--backend", backend, "--watch", "v@8",
+                     "--print-limit", "16"]) == 0
+    shown = capsys.readouterr().out
+    # The print and the watch are appends into the hidden buffer; naga's spelling and its enable are gone.
+    assert "var<storage, read_write> coop_dbg_buf: array<atomic<u32>>" in shown
+    assert shown.count("coop_dbg_slot(") == 3  # the helper, the watch's site and the print's site
+    assert "if (n >= 16u)" in shown  # --print-limit is the cap
+    assert "debugPrintf" not in shown and "wgpu_debug_printf" not in shown
+    lines = shown.splitlines()
+    assert "coop_dbg_slot(0u)" in lines[7] and "coop_dbg_slot(1u)" in lines[9]  # at the sites' own lines
+
+
+def test_show_lowered_without_prints_or_watches_is_the_kernel_as_before(tmp_path, capsys):
+    kernel = tmp_path / "k.wgsl"
+    plain = DOUBLE.replace(" // coop: watch v, i", "").replace('    // coop: print "i=%u v=%f", i, v\n', "")
+    kernel.write_text(plain)
+    assert cli_main(["run", str(kernel), "--show-lowered"]) == 0
+    shown = capsys.readouterr().out
+    assert "coop_dbg" not in shown and "a[i] * 2.0" in shown

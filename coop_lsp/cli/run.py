@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="judge results by the output type's tolerance even where the kernel accumulates in "
                              "f16 (by default such results are judged against the error f16 accumulation gives)")
     parser.add_argument("--show-lowered", action="store_true",
-                        help="print the WGSL that would run (emulated or translated) and exit")
+                        help="print the WGSL that would run (emulated or translated, prints and watches instrumented) and exit")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="replace a [sizes] value of the run description (M=1024); may repeat")
     parser.add_argument("--sweep", action="append", default=[], metavar="NAME=V1,V2,...",
@@ -102,10 +102,11 @@ def main(argv: list[str]) -> int:
         print(f"coop-lint: error: {error}", file=sys.stderr)
         return 2
     if args.show_lowered:
-        from ..runner.lowering import emulate, to_tint
+        from ..runner.show_lowered import lowered_text
         try:
             text = variant_text if variant_text is not None else kernel.read_text()
-            print((to_tint(text) if args.backend == "dawn" else emulate(text)).text, end="")
+            debug = {"watches": args.watch, "limit": args.print_limit, "watch_lanes": args.watch_lanes}
+            print(lowered_text(text, args.backend, debug), end="")
         except KernelError as error:
             print(f"coop-lint: error: {error}", file=sys.stderr)
             return 2
