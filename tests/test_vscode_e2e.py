@@ -489,33 +489,27 @@ def test_the_run_kernel_code_lens_runs_the_kernel_and_shows_the_result(page):
     shot(page, "08-run-result")
 
 
-def close_every_editor(page) -> None:
-    """Closes every editor group, leaving the one empty group, which has the focus: the next file opened
-    from the Explorer lands there.
+def focus_the_kernels_group(page) -> None:
+    """Moves the focus to the first editor group, the kernels', so that the next file opened from the
+    Explorer lands there and the lenses are looked for where they are drawn.
 
     A run's report is an untitled Markdown document and its preview, in a second group that keeps the
-    focus. Closing the preview by its tab left the group (and the focus) to the untitled document, and the
-    kernel then opened where the lens was not looked for. Closing every group does not depend on what is
-    drawn where; the untitled reports ask to be saved, and are not.
+    focus. Closing the preview by its tab left the untitled document (and the focus) there; closing the
+    reports unsaved makes VS Code reuse their untitled name, and the next report's preview then showed the
+    old one. The reports stay open; only the focus moves, by command, whatever is drawn where.
     """
-    run_command(page, "View: Close All Editor Groups")
-    dont_save = page.locator(".monaco-dialog-box .monaco-button", has_text="Don't Save")
-    deadline = time.monotonic() + 30
-    while True:
-        if dont_save.count():
-            dont_save.first.click()
-        elif page.evaluate("""() => document.querySelectorAll('.editor-group-container').length === 1
-                && document.querySelectorAll('.tabs-container .tab').length === 0"""):
-            return
-        assert time.monotonic() < deadline, "the editors did not all close"
-        page.wait_for_timeout(300)
+    run_command(page, "View: Focus First Editor Group")
+    page.wait_for_function("""() => {
+        const first = document.querySelector('.editor-group-container');
+        return first !== null && first.classList.contains('active');
+    }""", timeout=15_000)
 
 
 def test_watch_values_after_a_run_are_an_inlay_hint(page):
     """Run kernel from the code lens on a kernel with `// coop: watch v`: the values the run recorded per lane
     appear at the line's end (docs/debugging.md; with COOP_E2E_UPDATE_DOCS=1 the screenshot replaces
     docs/images/vscode-watch-values.png)."""
-    close_every_editor(page)  # an earlier step's report, whose group would hold the focus
+    focus_the_kernels_group(page)  # an earlier step's report, whose group would hold the focus
     open_file(page, "watch_me.wgsl")
     lens = page.locator(".editor-group-container.active .codelens-decoration a:visible", has_text="Run kernel").first
     lens.wait_for(state="visible", timeout=30_000)
@@ -534,7 +528,7 @@ def test_watch_values_after_a_run_are_an_inlay_hint(page):
 def test_the_tune_kernel_code_lens_tunes_and_opens_the_report(page, workspace):
     # The run steps' reports open in a group beside the kernels and keep the focus there (in a clean clone
     # the lens was drawn but the active group was the report's, so the wait for it ran out).
-    close_every_editor(page)
+    focus_the_kernels_group(page)
     open_file(page, "tune_me.wgsl")
     lens = page.locator(".editor-group-container.active .codelens-decoration a:visible", has_text="Tune kernel").first
     lens.wait_for(state="visible", timeout=60_000)
