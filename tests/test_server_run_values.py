@@ -144,3 +144,34 @@ async def test_a_wrong_result_marks_the_store_that_wrote_it(client, tmp_path):
         text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
         content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=PLANTED + "\n")]))
     assert [d.code for d in await published(client, uri, 2)] == []
+
+
+async def test_the_watch_value_action_makes_the_next_run_record_the_expression(client, tmp_path):
+    """The code action's edit, applied as the editor applies it: the run after it records the expression."""
+    plain = WATCHED.replace(" // coop: watch v", "").replace('    // coop: print "i=%u v=%f", i, v\n', "")
+    uri = kernel_file(tmp_path, plain, WATCHED_RUN)
+    open_document(client, plain, uri)
+    await published(client, uri, 1)
+    line = plain.splitlines()[3]  # `    c[i] = v;`
+    cursor = lsp.Position(line=3, character=line.index("v;"))
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), range=lsp.Range(start=cursor, end=cursor),
+        context=lsp.CodeActionContext(diagnostics=[])))
+    [watch] = [a for a in actions if a.title.startswith("Watch 'v'")]
+    [edit] = watch.edit.changes[uri]
+    assert edit.range.start == lsp.Position(line=3, character=len(line)) and edit.new_text == " // coop: watch v"
+    lines = plain.splitlines(keepends=True)
+    lines[3] = line + edit.new_text + "\n"
+    watched = "".join(lines)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=watched)]))
+    await published(client, uri, 2)
+    assert "## k.wgsl: CORRECT" in await run(client, uri)
+    for _ in range(100):
+        found = [h for h in await hints(client, uri) if "lane" in str(h.label)]
+        if found:
+            break
+        await asyncio.sleep(0.05)
+    assert [h.label for h in found] == ["lane 0: 0.0, lane 1: 3.0, lane 2: 6.0, lane 3: 9.0, … (8 lanes)"]
+    assert found[0].position.line == 3
