@@ -236,6 +236,16 @@ const grammar = {
     },
     literals: {
       patterns: [
+        {
+          // Only naga's debugPrintf("fmt", ...) takes one (enable wgpu_debug_printf); WGSL has no strings.
+          name: "string.quoted.double.wgsl",
+          begin: '"',
+          end: '"|$',
+          patterns: [
+            { name: "constant.character.escape.wgsl", match: "\\\\." },
+            { name: "constant.other.placeholder.wgsl", match: "%%|%[-+ #0]*[0-9]*(?:\\.[0-9]+)?[a-zA-Z]" },
+          ],
+        },
         { name: "constant.language.boolean.wgsl", match: words(["true", "false"]) },
         {
           // 0x1.8p3, 0x.8p-1f, 0x1p4h, 0xA.8
