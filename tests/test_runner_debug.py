@@ -374,3 +374,13 @@ def test_show_lowered_without_prints_or_watches_is_the_kernel_as_before(tmp_path
     assert cli_main(["run", str(kernel), "--show-lowered"]) == 0
     shown = capsys.readouterr().out
     assert "coop_dbg" not in shown and "a[i] * 2.0" in shown
+
+
+def test_hover_on_debug_printf_names_its_conversions_and_its_enable():
+    from coop_lsp.ide.analysis import Analysis
+    from coop_lsp.ide.hover import hover
+
+    found = hover(Analysis.of(NAGA_PRINT), NAGA_PRINT.index("debugPrintf") + 3)
+    assert found is not None and 'debugPrintf("format", values...)' in found.markdown
+    assert "`%u`" not in found.markdown and "%d %i %u %x" in found.markdown
+    assert "enable wgpu_debug_printf;" in found.markdown

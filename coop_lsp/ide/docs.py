@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..semantic.builtins.core import DEBUG_PRINTF, DEBUG_PRINTF_ENABLE
 from ..semantic.builtins.language import DIALECTS, DIALECTS_BY_PRECEDENCE, MATRIX_TYPES
 from ..semantic.builtins.table import Builtin
 from ..semantic.context import CORE_TABLE, MATRIX_TABLES
@@ -52,7 +53,17 @@ def pick_builtin(name: str, dialect: str | None) -> tuple[str, Builtin, list[str
     return d, builtin, dialects
 
 
+DEBUG_PRINTF_DOC = (f"```wgsl\n{DEBUG_PRINTF}(\"format\", values...)\n```\n\n"
+                   "Prints from the shader: naga's spelling (wgpu's trunk, Vulkan validation layers only). "
+                   "`coop-lint run` and *Run kernel* record it on every backend, per workgroup, subgroup and lane "
+                   "(docs/debugging.md). Conversions: `%d %i %u %x` integers, `%f %e %g` floats, `%v` a vector, "
+                   "`%%` a percent sign; R003 checks them against the values.\n\n"
+                   f"Requires `enable {DEBUG_PRINTF_ENABLE};`, which released naga (29.0.4, 30.0.1) refuses.")
+
+
 def builtin_markdown(name: str, dialect: str | None) -> str | None:
+    if name == DEBUG_PRINTF:
+        return DEBUG_PRINTF_DOC
     picked = pick_builtin(name, dialect)
     if picked is None:
         return None
