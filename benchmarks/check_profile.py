@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import pstats
 import random
 import statistics
@@ -132,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edits", type=int, default=20)
     parser.add_argument("--profile", choices=("cold", "edit"))
     parser.add_argument("--skip-cold", action="store_true")
+    parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
     sys.setrecursionlimit(100_000)
     if args.profile:
@@ -144,10 +146,15 @@ def main(argv: list[str] | None = None) -> int:
             edits(text, args.edits, profiler=profiler)
         pstats.Stats(profiler).sort_stats("tottime").print_stats(40)
         return 0
+    figures: dict = {"edit": []}
     if not args.skip_cold:
-        print({"cold": cold(cold_corpus())})
+        figures["cold"] = cold(cold_corpus())
+        print({"cold": figures["cold"]}, flush=True)
     for size in (int(s) for s in args.sizes.split(",")):
-        print({"edit": edits(sized_kernel(size), args.edits)})
+        figures["edit"].append(edits(sized_kernel(size), args.edits))
+        print({"edit": figures["edit"][-1]}, flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
     return 0
 
 

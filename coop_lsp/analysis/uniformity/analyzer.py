@@ -99,7 +99,9 @@ class UniformityAnalysis:
         self.reuse = reuse
         self.records: dict[int, object] = {}
         self.recording = True
-        self._calls: list[list[tuple[str, int]]] = []
+        # Each a dict used as an ordered set: an entry point may call thousands of functions, and a list's
+        # membership test made its analysis quadratic.
+        self._calls: list[dict[tuple[str, int], None]] = []
 
     def run(self) -> list[Failure]:
         # Without reuse (which records every function), the ones that can fail nothing wait for a caller.
@@ -115,8 +117,7 @@ class UniformityAnalysis:
         if self._calls:
             name = sn.name(function)
             call = (self.text(name) if name is not None else "", key)
-            if call not in self._calls[-1]:
-                self._calls[-1].append(call)
+            self._calls[-1].setdefault(call)
         if key in self.summaries:
             return self.summaries[key]
         if key in self._in_progress:  # recursion is invalid WGSL; stay quiet
@@ -124,7 +125,7 @@ class UniformityAnalysis:
             return Summary()
         replayed = None
         if self.reuse is not None:
-            self._calls.append([])  # the callees a replay checks are its own, not its caller's
+            self._calls.append({})  # the callees a replay checks are its own, not its caller's
             replayed = self.reuse.replay(self, function)
             self._calls.pop()
         if replayed is not None:
@@ -132,10 +133,10 @@ class UniformityAnalysis:
             self.failures.extend(failures)
         else:
             self._in_progress.add(key)
-            self._calls.append([])
+            self._calls.append({})
             analysis = _FunctionAnalysis(self, function)
             summary = analysis.run()
-            calls = self._calls.pop()
+            calls = list(self._calls.pop())
             self._in_progress.discard(key)
             self.failures.extend(analysis.failures)
             if self.reuse is not None:
