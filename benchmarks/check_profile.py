@@ -20,6 +20,7 @@ import pstats
 import random
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -127,15 +128,53 @@ def edits(text: str, count: int, seed: int = 1, profiler: cProfile.Profile | Non
             "bodies_checked_per_edit": max(checked), "summaries_analysed_per_edit": max(summaries)}
 
 
+def sampled(work, interval: float = 0.001, top: int = 30) -> list[tuple[str, float]]:
+    """Runs `work` while another thread notes, every `interval`, the innermost coop_lsp function the
+    working thread is in (its own time, as cProfile's tottime, without cProfile's cost per call, which
+    inflates small functions)."""
+    target = threading.get_ident()
+    counts: dict[str, int] = {}
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(interval):
+            frame = sys._current_frames().get(target)
+            while frame is not None and "coop_lsp" not in frame.f_code.co_filename:
+                frame = frame.f_back
+            if frame is not None:
+                code = frame.f_code
+                where = f"{code.co_filename.split('coop_lsp/')[-1]}:{code.co_firstlineno} {code.co_name}"
+                counts[where] = counts.get(where, 0) + 1
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        work()
+    finally:
+        done.set()
+        sampler.join()
+    total = sum(counts.values()) or 1
+    return [(where, n / total) for where, n in sorted(counts.items(), key=lambda item: -item[1])[:top]]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="124,1000,5000,20000")
     parser.add_argument("--edits", type=int, default=20)
     parser.add_argument("--profile", choices=("cold", "edit"))
+    parser.add_argument("--sample", choices=("cold", "edit"),
+                        help="a sampling view instead: where the checking thread is, every millisecond")
     parser.add_argument("--skip-cold", action="store_true")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
     sys.setrecursionlimit(100_000)
+    if args.sample:
+        text = sized_kernel(int(args.sizes.split(",")[-1]))
+        work = (lambda: [lint_source(t) for t in cold_corpus()]) if args.sample == "cold" \
+            else (lambda: edits(text, args.edits))
+        for where, share in sampled(work):
+            print(f"{share:6.1%}  {where}")
+        return 0
     if args.profile:
         profiler = cProfile.Profile()
         if args.profile == "cold":
