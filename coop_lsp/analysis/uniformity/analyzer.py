@@ -286,26 +286,34 @@ class _FunctionAnalysis:
         to_control_flow = graph.reaching((self.cf_start,)) if asked else set()
         to_parameters = graph.reaching(parameter_nodes) if asked and parameter_nodes else set()
         to_pointees = graph.reaching(pointee_nodes) if asked and pointee_nodes else set()
+        # The requirements of one call share its argument nodes, so their paths and notes are found once
+        # per node (notes are never changed once made, so the requirements may share them).
+        via_parameter: dict[int, tuple[int, list[Note]]] = {}
+        via_pointee: dict[int, tuple[int, list[Note]]] = {}
         for pending in self.pending:
             if id(pending) in failed:
                 continue
             target = pending.target
             if target in to_control_flow:
                 summary.call_site.append(pending)
-            to_parameter = graph.path_to(target, parameter_nodes) if target in to_parameters else None
-            if to_parameter is not None:
-                index = self.parameter_index[to_parameter[-1]]
-                inner = pending.inner_notes + self._notes(to_parameter)
+            if target in to_parameters:
+                found = via_parameter.get(target)
+                if found is None:
+                    path = graph.path_to(target, parameter_nodes)
+                    found = via_parameter[target] = (self.parameter_index[path[-1]], self._notes(path))
+                index, notes = found
                 summary.parameters.setdefault(index, []).append(
-                    _Pending(pending.requirement, pending.span, pending.message, -1, inner, pending.builtin,
-                             pending.call))
-            to_pointee = graph.path_to(target, set(pointee_nodes)) if target in to_pointees else None
-            if to_pointee is not None:
-                index = pointee_nodes[to_pointee[-1]]
-                inner = pending.inner_notes + self._notes(to_pointee)
+                    _Pending(pending.requirement, pending.span, pending.message, -1, pending.inner_notes + notes,
+                             pending.builtin, pending.call))
+            if target in to_pointees:
+                found = via_pointee.get(target)
+                if found is None:
+                    path = graph.path_to(target, set(pointee_nodes))
+                    found = via_pointee[target] = (pointee_nodes[path[-1]], self._notes(path))
+                index, notes = found
                 summary.pointees.setdefault(index, []).append(
-                    _Pending(pending.requirement, pending.span, pending.message, -1, inner, pending.builtin,
-                             pending.call))
+                    _Pending(pending.requirement, pending.span, pending.message, -1, pending.inner_notes + notes,
+                             pending.builtin, pending.call))
         path = graph.path_to(self.value_return, MAY_BE_NON_UNIFORM)
         if path is not None:
             summary.return_non_uniform = True
