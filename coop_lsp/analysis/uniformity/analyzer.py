@@ -99,7 +99,9 @@ class UniformityAnalysis:
         self.reuse = reuse
         self.records: dict[int, object] = {}
         self.recording = True
-        self._calls: list[list[tuple[str, int]]] = []
+        # Each a dict used as an ordered set: an entry point may call thousands of functions, and a list's
+        # membership test made its analysis quadratic.
+        self._calls: list[dict[tuple[str, int], None]] = []
 
     def run(self) -> list[Failure]:
         # Without reuse (which records every function), the ones that can fail nothing wait for a caller.
@@ -115,8 +117,7 @@ class UniformityAnalysis:
         if self._calls:
             name = sn.name(function)
             call = (self.text(name) if name is not None else "", key)
-            if call not in self._calls[-1]:
-                self._calls[-1].append(call)
+            self._calls[-1].setdefault(call)
         if key in self.summaries:
             return self.summaries[key]
         if key in self._in_progress:  # recursion is invalid WGSL; stay quiet
@@ -124,7 +125,7 @@ class UniformityAnalysis:
             return Summary()
         replayed = None
         if self.reuse is not None:
-            self._calls.append([])  # the callees a replay checks are its own, not its caller's
+            self._calls.append({})  # the callees a replay checks are its own, not its caller's
             replayed = self.reuse.replay(self, function)
             self._calls.pop()
         if replayed is not None:
@@ -132,10 +133,10 @@ class UniformityAnalysis:
             self.failures.extend(failures)
         else:
             self._in_progress.add(key)
-            self._calls.append([])
+            self._calls.append({})
             analysis = _FunctionAnalysis(self, function)
             summary = analysis.run()
-            calls = self._calls.pop()
+            calls = list(self._calls.pop())
             self._in_progress.discard(key)
             self.failures.extend(analysis.failures)
             if self.reuse is not None:
@@ -252,13 +253,22 @@ class _FunctionAnalysis:
         parameter_nodes = set(self.parameter_index)
         failed = set()
         failures = []
+        # Which requirements can reach a goal at all, found once for all of them: only those need the
+        # search for their path (the same path as before: the question is only skipped where it has none).
+        asked = bool(self.pending)
+        non_uniform = graph.reaching((MAY_BE_NON_UNIFORM,)) if asked else set()
+        in_workgroup = graph.reaching((MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP)) if asked else set()
+        split = graph.reaching((self.split_goal,)) if asked and self.owner.level == SUBGROUP else set()
         for pending in _tint_order(self.pending):
-            goals = {MAY_BE_NON_UNIFORM} if pending.requirement.scope == "subgroup uniform" else \
-                {MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP}
-            path = graph.path_to(pending.target, goals)
+            subgroup = pending.requirement.scope == "subgroup uniform"
+            target = pending.target
+            path = None
+            if target in (non_uniform if subgroup else in_workgroup):
+                goals = {MAY_BE_NON_UNIFORM} if subgroup else {MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP}
+                path = graph.path_to(target, goals)
             depends = ""
-            if path is None and pending.requirement.scope == "subgroup uniform" and self.owner.level == SUBGROUP:
-                path = graph.path_to(pending.target, self.split_goal)
+            if path is None and subgroup and target in split:
+                path = graph.path_to(target, self.split_goal)
                 if path is not None:
                     depends = next(graph.labels[n].message for n in path
                                    if n in graph.labels and graph.labels[n].kind == "split")
@@ -273,25 +283,37 @@ class _FunctionAnalysis:
         self.failures.extend(failure for _, failure in failures)
         # What callers inherit keeps source order: Tint explains a call by the callee's first requirement.
         pointee_nodes = {node: index for index, node in self.pointees.items()}
+        to_control_flow = graph.reaching((self.cf_start,)) if asked else set()
+        to_parameters = graph.reaching(parameter_nodes) if asked and parameter_nodes else set()
+        to_pointees = graph.reaching(pointee_nodes) if asked and pointee_nodes else set()
+        # The requirements of one call share its argument nodes, so their paths and notes are found once
+        # per node (notes are never changed once made, so the requirements may share them).
+        via_parameter: dict[int, tuple[int, list[Note]]] = {}
+        via_pointee: dict[int, tuple[int, list[Note]]] = {}
         for pending in self.pending:
             if id(pending) in failed:
                 continue
-            if graph.reaches(pending.target, self.cf_start):
+            target = pending.target
+            if target in to_control_flow:
                 summary.call_site.append(pending)
-            to_parameter = graph.path_to(pending.target, parameter_nodes)
-            if to_parameter is not None:
-                index = self.parameter_index[to_parameter[-1]]
-                inner = pending.inner_notes + self._notes(to_parameter)
+            if target in to_parameters:
+                found = via_parameter.get(target)
+                if found is None:
+                    path = graph.path_to(target, parameter_nodes)
+                    found = via_parameter[target] = (self.parameter_index[path[-1]], self._notes(path))
+                index, notes = found
                 summary.parameters.setdefault(index, []).append(
-                    _Pending(pending.requirement, pending.span, pending.message, -1, inner, pending.builtin,
-                             pending.call))
-            to_pointee = graph.path_to(pending.target, set(pointee_nodes)) if pointee_nodes else None
-            if to_pointee is not None:
-                index = pointee_nodes[to_pointee[-1]]
-                inner = pending.inner_notes + self._notes(to_pointee)
+                    _Pending(pending.requirement, pending.span, pending.message, -1, pending.inner_notes + notes,
+                             pending.builtin, pending.call))
+            if target in to_pointees:
+                found = via_pointee.get(target)
+                if found is None:
+                    path = graph.path_to(target, set(pointee_nodes))
+                    found = via_pointee[target] = (pointee_nodes[path[-1]], self._notes(path))
+                index, notes = found
                 summary.pointees.setdefault(index, []).append(
-                    _Pending(pending.requirement, pending.span, pending.message, -1, inner, pending.builtin,
-                             pending.call))
+                    _Pending(pending.requirement, pending.span, pending.message, -1, pending.inner_notes + notes,
+                             pending.builtin, pending.call))
         path = graph.path_to(self.value_return, MAY_BE_NON_UNIFORM)
         if path is not None:
             summary.return_non_uniform = True
@@ -770,12 +792,20 @@ class _FunctionAnalysis:
     def _user_call(self, symbol: Symbol, span: Span, cf: int, values: list[int], arg_nodes) -> tuple[int, int]:
         summary = self.owner.summary(symbol.declaration)
         call_node = self.graph.node(cf) if summary.call_site else cf  # Tint's call node, as in call()
+        # A callee's requirements are inherited at every call: one note of each kind per call, shared by its
+        # requirements (notes are never changed once made), rather than one per requirement.
+        called_notes: dict[bool, Note] = {}
         for inner in summary.call_site:
             # Tint names only the outermost call of a chain.
-            direct = not any(n.message.startswith("called") for n in inner.inner_notes)
-            kept = [n for n in inner.inner_notes if not n.message.startswith("called")]
-            called = Note(f"called {'by' if direct else 'indirectly by'} '{symbol.name}' from '{self.name}'", span)
-            self.pending.append(_Pending(inner.requirement, inner.span, inner.message, call_node, kept + [called],
+            notes = inner.inner_notes
+            direct = not any(n.message.startswith("called") for n in notes) if notes else True
+            kept = [n for n in notes if not n.message.startswith("called")] if notes else []
+            called = called_notes.get(direct)
+            if called is None:
+                called = called_notes[direct] = Note(
+                    f"called {'by' if direct else 'indirectly by'} '{symbol.name}' from '{self.name}'", span)
+            kept.append(called)
+            self.pending.append(_Pending(inner.requirement, inner.span, inner.message, call_node, kept,
                                          inner.builtin, span, inherited=True, control_flow=True))
         for index, requirements in summary.pointees.items():
             if index >= len(values):

@@ -33,10 +33,13 @@ class Graph:
     labels: dict[int, Label] = field(default_factory=dict)
     # Breadth-first searches already made, by start node (see _search); forgotten when the graph changes.
     _searches: dict[int, tuple[dict, dict | None]] = field(default_factory=dict, repr=False, compare=False)
+    # Each node's incoming edges (see reaching); forgotten with the searches.
+    _incoming_edges: list[list[int]] | None = field(default=None, repr=False, compare=False)
 
     def node(self, *depends_on: int, label: Label | None = None) -> int:
         if self._searches:
             self._searches.clear()
+        self._incoming_edges = None
         self.edges.append([d for d in depends_on if d is not None] if None in depends_on else list(depends_on))
         index = len(self.edges) - 1
         if label is not None:
@@ -47,6 +50,7 @@ class Graph:
         if target is not None:
             if self._searches:
                 self._searches.clear()
+            self._incoming_edges = None
             self.edges[source].append(target)
 
     def path_to(self, start: int, goal: int | set[int] = MAY_BE_NON_UNIFORM) -> list[int] | None:
@@ -99,3 +103,35 @@ class Graph:
 
     def reaches(self, start: int, goal: int) -> bool:
         return goal in self._search(start)[0]
+
+    def reaching(self, goals) -> set[int]:
+        """Every node from which some goal can be reached (the goals included).
+
+        One backward search answers "can this node reach a goal?" for every node at once. A function
+        asks that of each of its requirements and almost all answer no: a forward search per
+        requirement, each as large as the graph, made evaluation quadratic in the function's size.
+        """
+        if not self.edges:
+            return set()
+        incoming = self._incoming()
+        found = set(goals)
+        frontier = list(found)
+        while frontier:
+            following = []
+            for node in frontier:
+                for source in incoming[node]:
+                    if source not in found:
+                        found.add(source)
+                        following.append(source)
+            frontier = following
+        return found
+
+    def _incoming(self) -> list[list[int]]:
+        incoming = self._incoming_edges
+        if incoming is None:
+            incoming = [[] for _ in self.edges]
+            for source, targets in enumerate(self.edges):
+                for target in targets:
+                    incoming[target].append(source)
+            self._incoming_edges = incoming
+        return incoming

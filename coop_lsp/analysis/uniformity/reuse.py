@@ -121,16 +121,29 @@ class _Mover:
 
     def __init__(self, start: int, end: int, delta: int) -> None:
         self.start, self.end, self.delta = start, end, delta
+        # A summary names the same few places many times (a call's requirements share its span, inherited
+        # ones their callee's notes); spans are immutable, so each is moved once. Keyed by identity (a
+        # Span hashes in Python code): the record being moved keeps every key alive meanwhile.
+        self._moved: dict[int, Span] = {}
+        self._notes: dict[int, Note] = {}
 
     def span(self, span: Span | None) -> Span | None:
         if span is None:
             return None
-        inside = (self.start <= span.start and span.end <= self.end) if span.start < span.end \
-            else self.start < span.start < self.end
-        return Span(span.start + self.delta, span.end + self.delta) if inside else span
+        moved = self._moved.get(id(span))
+        if moved is None:
+            inside = (self.start <= span.start and span.end <= self.end) if span.start < span.end \
+                else self.start < span.start < self.end
+            moved = self._moved[id(span)] = Span(span.start + self.delta, span.end + self.delta) if inside else span
+        return moved
 
     def note(self, note: Note) -> Note:
-        return Note(note.message, self.span(note.span))
+        # Notes are never changed once made either, and callers' requirements share them.
+        moved = self._notes.get(id(note))
+        if moved is None:
+            span = self.span(note.span)
+            moved = self._notes[id(note)] = note if span is note.span else Note(note.message, span)
+        return moved
 
     def pending(self, p: _Pending) -> _Pending:
         return _Pending(p.requirement, self.span(p.span), p.message, p.target, [self.note(n) for n in p.inner_notes],
