@@ -9,6 +9,12 @@ lavapipe, K = 256 with inputs in [0, 1] gave a largest error of 0.128 at
 |C| near 72 (0.18%), past the f32 output's tolerance; f16 accumulation
 simulated in NumPy at K = 4096 gives 9% relative error with inputs in
 [0, 1] (small products are lost against a large running sum).
+
+The fix has a price the finding states with it: an f32 tile holds twice the
+registers of an f16 one. Issue 32 reported ggml's kernel, 8 result tiles per
+subgroup and 8 subgroups a workgroup, 1.76x slower with f32 accumulators on
+an H100 (register pressure), so the message counts the tiles the function
+holds and names that figure once they are as many.
 """
 
 from __future__ import annotations
@@ -29,7 +35,10 @@ F16_ACCUMULATOR = register(Rule(
                 "K and with the running sums' size: on lavapipe K = 256 with inputs in [0, 1] was off by "
                 "0.18%, and f16 accumulation over K = 4096 by up to 9% (simulated). Values past 65504 "
                 "overflow to infinity. The output buffer's type does not change this. `coop-lint run` judges "
-                "such kernels against the error f16 accumulation gives (`--strict` against the output type).",
+                "such kernels against the error f16 accumulation gives (`--strict` against the output type). "
+                "f32 tiles take twice the registers: with many result tiles per subgroup that can cost more "
+                "than it gains (ggml's kernel, 8 tiles per subgroup, was reported 1.76x slower in f32 on an "
+                "H100).",
     example="var acc: subgroup_matrix_result<f16, 16, 16>;\n"
             "for (var k = 0u; k < K; k += 16u) { acc = subgroupMatrixMultiplyAccumulate(l, r, acc); }",
     fix="Accumulate in f32 (subgroup_matrix_result<f32, ...>) where the adapter offers f16 x f16 -> f32.",
@@ -39,6 +48,8 @@ F16_ACCUMULATOR = register(Rule(
 _ACCUMULATES = {builtin.name for dialect in DIALECTS for builtin in dialect.builtins
                 if builtin.memory == MULTIPLY and any(len(o.parameters) == 3 for o in builtin.overloads)}
 _LOOPS = ("for_statement", "while_statement", "loop_statement")
+# As many result tiles per subgroup as ggml's kernel held when f32 accumulators made it 1.76x slower.
+MANY_TILES = 8
 
 
 def accumulation_diagnostics(root: ts.Node, source: SourceText, model: SemanticModel) -> list[Diagnostic]:
@@ -67,9 +78,43 @@ def accumulation_diagnostics(root: ts.Node, source: SourceText, model: SemanticM
                                       "bits, so the error grows with K (measured: 0.18% at K = 256 on lavapipe, up "
                                       "to 9% at K = 4096 with inputs of one sign) and sums past 65504 overflow; "
                                       "accumulate in f32 where the adapter offers f16 x f16 -> f32 (coop-lint run "
-                                      "judges results at f16 accumulation's own precision)",
+                                      "judges results at f16 accumulation's own precision)"
+                                      + _register_price(result_tiles(call, model)),
                                       Span(node.start_byte, node.end_byte), F16_ACCUMULATOR.severity))
     return sorted(out, key=lambda d: d.span.start)
+
+
+def result_tiles(call: ts.Node, model: SemanticModel) -> int:
+    """How many f16 result tiles the function around `call` declares (arrays counted by their sizes):
+    what each subgroup holds in registers while it accumulates."""
+    function = call
+    while function is not None and function.type != "function_declaration":
+        function = function.parent
+    if function is None:
+        return 0
+    tiles = 0
+    for symbol in model.symbols:
+        if symbol.kind in ("var", "let") and function.start_byte <= symbol.span.start < function.end_byte:
+            tiles += _f16_results(symbol.type)
+    return tiles
+
+
+def _f16_results(type_: t.Type) -> int:
+    if isinstance(type_, t.CoopMatrix):
+        return int(type_.element == t.F16 and type_.kind.role in ("result", "C"))
+    if isinstance(type_, t.Array) and isinstance(type_.count, int):
+        return type_.count * _f16_results(type_.element)
+    return 0
+
+
+def _register_price(tiles: int) -> str:
+    if tiles < 2:
+        return ""
+    price = f"; in f32 each of this function's {tiles} result tiles takes twice the registers"
+    if tiles >= MANY_TILES:
+        price += (f", and {MANY_TILES} per subgroup made ggml's kernel 1.76x slower in f32 on an H100: "
+                  "measure before and after (coop-lint run --try)")
+    return price
 
 
 def _in_loop(node: ts.Node) -> bool:
