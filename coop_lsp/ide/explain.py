@@ -21,10 +21,14 @@ class Explanation:
     bounds_checks: dict = field(default_factory=dict)
     findings: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    trials: list[dict] | None = None  # `--try`: runner/trial.py's Trial.to_json() of each, None without it
 
     def to_json(self) -> dict:
-        return {"target": self.target, "bounds_checks": self.bounds_checks, "findings": self.findings,
-                "notes": self.notes}
+        out = {"target": self.target, "bounds_checks": self.bounds_checks, "findings": self.findings,
+               "notes": self.notes}
+        if self.trials is not None:
+            out["trials"] = self.trials
+        return out
 
     def render(self, markdown: bool = False) -> str:
         bullet = "- " if markdown else "  "
@@ -43,12 +47,39 @@ class Explanation:
                     lines.append(f"{bullet}  {f['line']}:{f['column']}: {f['code']} [{f['severity']}] {f['message']}")
             else:
                 lines.append(f"{bullet}no performance findings for {self.target}")
+        if self.trials is not None:
+            lines += trial_lines(self.trials, bullet)
         return "\n".join(lines) + "\n"
 
 
-def explain(report, rerun) -> Explanation:
+def trial_lines(trials: list[dict], bullet: str) -> list[str]:
+    """`--try`: each fix's measured speed-up on this kernel beside the range its finding quoted."""
+    lines = [f"{bullet}fixes tried on this kernel (each alone, results checked):"]
+    if not trials:
+        lines.append(f"{bullet}  no finding has a fix to try")
+    for trial in trials:
+        head = f"{bullet}  {trial['code']}: {trial['fix']}" if trial["code"] else f"{bullet}  "
+        if trial["status"] == "measured":
+            quoted = trial["quoted"]
+            said = ""
+            if quoted:
+                figure = f"{quoted[0]:.1f}x" if f"{quoted[0]:.1f}" == f"{quoted[1]:.1f}" else \
+                    f"{quoted[0]:.1f}x-{quoted[1]:.1f}x"
+                said = f"; the finding quoted {figure}: " + ("inside" if trial["within_quote"] else "OUTSIDE")
+            lines.append(f"{head}: {trial['before_ms']:.4f} ms -> {trial['after_ms']:.4f} ms, "
+                         f"{trial['speedup']:.2f}x{said}")
+        elif trial["status"] == "not mechanical":
+            lines.append(f"{head[:len(bullet) + 2 + len(trial['code'])]}: not mechanical ({trial['reason']})"
+                         + (f"; example: {trial['example']}" if trial["example"] else ""))
+        else:
+            lines.append(f"{head}: {trial['status'].upper()}: {trial['reason']}")
+    return lines
+
+
+def explain(report, rerun, target: str | None = None) -> Explanation:
     """`rerun(robustness)` runs the same kernel again and returns its report (called at most once). The
-    findings come from the run's own lint of the kernel as it ran (`report.lint`)."""
+    findings come from the run's own lint of the kernel as it ran (`report.lint`), for `target`'s profile
+    (by default the one that names the adapter)."""
     out = Explanation()
     if report.backend == "dawn" and not report.emulated and report.ok and report.timing:
         other = rerun(not report.robustness)
@@ -60,11 +91,20 @@ def explain(report, rerun) -> Explanation:
                              f"complete: {other.status} {other.error}".strip())
     elif report.backend != "dawn" or report.emulated:
         out.notes.append("bounds checks are timed both ways on Dawn only (native runs)")
-    out.target = report.peak_profile
+    out.target = target or report.peak_profile
+    if target and target != report.peak_profile:
+        out.notes.append(f"findings for {target}, but the kernel ran on '{report.adapter or '?'}': the quoted "
+                         f"figures are {target}'s, the times are this adapter's")
     if not out.target:
         out.notes.append(f"no device profile names the adapter '{report.adapter or '?'}': no performance findings")
         return out
     out.findings = performance_findings(report.lint, out.target)
+    checks = out.bounds_checks
+    if checks.get("on_ms") and checks.get("off_ms"):
+        for finding in out.findings:
+            if finding["code"] == "P007":  # the cost measured on this kernel, beside the pairs' figure
+                finding["message"] += (f"; measured on this kernel: {checks['on_ms'] / checks['off_ms']:.2f}x "
+                                       "slower with bounds checks")
     return out
 
 

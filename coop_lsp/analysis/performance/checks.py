@@ -17,7 +17,7 @@ from ...syntax import nodes as sn
 from . import rules as r
 from .facts import (LEFT, LOADS, MULTIPLIES, RIGHT, STORES, STRIDE, ModuleFacts, byte_size, collect,
                     descendants, enclosing_loop)
-from .quote import quote
+from .quote import like_this, quote
 from .staging import unpipelined_loops
 
 KIB = 1024.0
@@ -547,3 +547,16 @@ def _unpipelined_staging(facts: ModuleFacts, target: Profile) -> list[Diagnostic
 # Every check plain linting runs; P007 (_bounds_checks) runs only beside a run.
 _CHECKS = [_one_tile_per_subgroup, _unstaged_loads, _runtime_indexed_matrices, _workgroup_memory, _bank_conflicts,
            _scalar_half_loads, _idle_matrix_units, _unpipelined_staging]
+
+
+def quoted_range(root: ts.Node, source: SourceText, model: SemanticModel, target: Profile,
+                 code: str) -> tuple[float, float] | None:
+    """The range of speed-ups rule `code`'s finding quotes for this kernel on `target` (the pairs like it,
+    quote.py), or None where the target measured no pair for the rule. `--try` holds a measurement
+    against it."""
+    cost = rule_cost(target.performance, code)
+    if cost is None:
+        return None
+    numeric = _CONDITIONS.get(code, (None, None))[0]
+    pairs, _ = like_this(cost, rule_conditions(root, source, model, target, code), numeric)
+    return min(p.slower for p in pairs), max(p.slower for p in pairs)
