@@ -15,7 +15,7 @@ from ...semantic import types as t
 from ...semantic.model import SemanticModel
 from ...syntax import nodes as sn
 from . import rules as r
-from .facts import (LEFT, LOADS, MULTIPLIES, RIGHT, STORES, STRIDE, ModuleFacts, byte_size, collect,
+from .facts import (LEFT, LOADS, MULTIPLIES, OFFSET, RIGHT, STORES, STRIDE, ModuleFacts, byte_size, collect,
                     descendants, enclosing_loop)
 from .quote import like_this, quote
 from .staging import unpipelined_loops
@@ -440,24 +440,69 @@ def _function_of(node: ts.Node) -> ts.Node | None:
 
 # ---------------------------------------------------------------- P007
 def _bounds_checks(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
+    """Every access Dawn's robustness checks in the kernel's hot code: matrix loads and stores on a
+    runtime-sized storage array or at an offset that is not a constant, and in loops (or functions called
+    in loops) plain indexing of an array by a value that is not a constant, whatever its address space.
+    ggml's kernel multiplies from workgroup memory and copies with plain indexing: the matrix loads on
+    storage that the rule first looked for are not where its 2.6x went."""
     cost = rule_cost(target.performance, r.BOUNDS_CHECKED_MATRIX_ACCESS.code)
     if cost is None or fact(target.performance, "bounds_checks", "default_on") is not True:
         return []
-    out, seen = [], set()
+    matrix: dict[str, tuple[ts.Node, Span]] = {}  # variable -> first checked matrix access
     for call in facts.calls:
         memory = facts.matrix_memory(call) if call.name in LOADS | STORES else None
-        if memory is None or memory[0] != "storage" or memory[2].name in seen or memory[1].count is not None:
+        if memory is None or memory[2].name in matrix:
             continue
-        seen.add(memory[2].name)
-        out.append((call, memory[2].name))
-    if not out:
+        offset = call.argument(OFFSET)
+        runtime_sized = memory[1].count is None
+        if runtime_sized or (offset is not None and facts.constant(offset) is None):
+            matrix[memory[2].name] = (call.node, call.name_span)
+    plain: dict[str, tuple[ts.Node, Span]] = {}
+    for node in descendants(facts.root):
+        if node.type != "index_expression" or not _hot(facts, node):
+            continue
+        index = sn.index(node)
+        if index is None or facts.constant(index) is not None or _holds_matrices(facts.type_of(sn.value(node))):
+            continue  # arrays of matrices are P003's
+        variable = facts.root_variable(node)
+        kind = t.store_type(variable.type) if variable is not None and variable.kind == "var" else None
+        if kind is None or not isinstance(kind, (t.Array, t.Struct)) or variable.name in plain:
+            continue
+        plain[variable.name] = (node, facts.span(node))
+    if not matrix and not plain:
         return []
-    names = ", ".join(f"'{name}'" for _, name in out)
+    parts = []
+    if matrix:
+        parts.append(f"matrix loads and stores on {_names(matrix)}")
+    if plain:
+        parts.append(f"indexing of {_names(plain)} in loops")
+    first = min(list(matrix.values()) + list(plain.values()), key=lambda pair: pair[1].start)
+    related = [Related(span, "also bounds-checked") for node, span in list(matrix.values()) + list(plain.values())
+               if span != first[1]]
     return [_finding(
         facts, r.BOUNDS_CHECKED_MATRIX_ACCESS, cost, target,
-        f"matrix loads and stores on the runtime-sized {names} are bounds-checked on {target.name} unless the "
-        "application turns robustness off (Dawn toggle disable_robustness)", out[0][0].name_span,
-        [Related(c.name_span, "also bounds-checked") for c, _ in out[1:]])]
+        f"{' and '.join(parts)} are bounds-checked on {target.name} unless the application turns robustness "
+        "off (Dawn toggle disable_robustness)", first[1], related[:8])]
+
+
+def _holds_matrices(kind: t.Type | None) -> bool:
+    if isinstance(kind, (t.Reference, t.Pointer)):
+        kind = kind.store
+    while isinstance(kind, t.Array):
+        kind = kind.element
+    return isinstance(kind, t.CoopMatrix)
+
+
+def _names(found: dict) -> str:
+    names = [f"'{name}'" for name in found]
+    return ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+
+
+def _hot(facts: ModuleFacts, node: ts.Node) -> bool:
+    if enclosing_loop(node) is not None:
+        return True
+    function = _function_of(node)
+    return function is not None and facts.text(sn.name(function)) in facts.called_in_loops
 
 
 # ---------------------------------------------------------------- P008
