@@ -5,7 +5,8 @@
 
 `prepare` instantiates ggml's published mul_mat_subgroup_matrix outside the repository (as
 benchmarks/advisor_ggml.py does, with its run description). `run` drives the command line as a user
-would, one process per command, each at 4096^3:
+would, one process per command, each at 4096^3, once with Dawn's bounds checks and once without
+(--no-robustness, the setting the earlier pairs were measured in):
   - ggml's kernel with --explain --try (bounds checks off; P003 unrolling; P005 padding, which its literal
     stride refuses; T050 f32 accumulators), and by hand: the same kernel with --no-robustness;
   - examples/chromium/gemm_tiled.wgsl with --explain --try (bounds checks, P003 unrolling), and by hand:
@@ -87,40 +88,48 @@ def _driver() -> str:
         return ""
 
 
+def _case(case: dict, checks: str, setting: list[str]) -> dict:
+    """One kernel with --explain --try at one bounds-check setting, and its hand-made variants."""
+    report, errors, wall = _cli([str(case["kernel"]), *case["args"], *setting, "--explain", "--try"])
+    entry = {"kernel": case["name"], "bounds_checks": checks, "wall_s": wall}
+    if report is None:
+        entry["error"] = errors
+        print(json.dumps(entry), flush=True)
+        return entry
+    entry.update(status=report["status"], adapter=report["adapter"], median_ms=report["timing"].get("median_ms"),
+                 tflops=report.get("tflops"), findings=[f"{f['code']} {f['message']}" for f in
+                                                        report["explain"]["findings"]],
+                 trials=report["explain"].get("trials"), measured_bounds_checks=report["explain"]["bounds_checks"])
+    hand = {}
+    for code, (args, what) in case["hand"].items():
+        if code == "P007" and setting:
+            continue  # already without bounds checks
+        made, errors, wall = _cli(args + setting)
+        record = {"what": what, "wall_s": wall}
+        if made is None:
+            record["error"] = errors
+        else:
+            record.update(status=made["status"], median_ms=made["timing"].get("median_ms"),
+                          tflops=made.get("tflops"))
+            if made["status"] == "correct" and entry["median_ms"] and record["median_ms"]:
+                record["speedup"] = entry["median_ms"] / record["median_ms"]
+        tried = next((t for t in entry["trials"] or [] if t["code"] == code), None)
+        record["try_speedup"] = tried["speedup"] if tried else None
+        record["try_status"] = tried["status"] if tried else None
+        hand[code] = record
+    entry["hand_made"] = hand
+    print(json.dumps(entry, indent=1), flush=True)
+    return entry
+
+
 def run(folder: Path, out: Path | None) -> int:
     from benchmarks.common import machine
 
     results = []
-    for case in cases(folder):
-        report, errors, wall = _cli([str(case["kernel"]), *case["args"], "--explain", "--try"])
-        entry = {"kernel": case["name"], "wall_s": wall}
-        if report is None:
-            entry["error"] = errors
-            results.append(entry)
-            print(json.dumps(entry), flush=True)
-            continue
-        entry.update(status=report["status"], adapter=report["adapter"], median_ms=report["timing"].get("median_ms"),
-                     tflops=report.get("tflops"), findings=[f"{f['code']} {f['message']}" for f in
-                                                            report["explain"]["findings"]],
-                     trials=report["explain"].get("trials"), bounds_checks=report["explain"]["bounds_checks"])
-        hand = {}
-        for code, (args, what) in case["hand"].items():
-            made, errors, wall = _cli(args)
-            record = {"what": what, "wall_s": wall}
-            if made is None:
-                record["error"] = errors
-            else:
-                record.update(status=made["status"], median_ms=made["timing"].get("median_ms"),
-                              tflops=made.get("tflops"))
-                if made["status"] == "correct" and entry["median_ms"] and record["median_ms"]:
-                    record["speedup"] = entry["median_ms"] / record["median_ms"]
-            tried = next((t for t in entry["trials"] or [] if t["code"] == code), None)
-            record["try_speedup"] = tried["speedup"] if tried else None
-            record["try_status"] = tried["status"] if tried else None
-            hand[code] = record
-        entry["hand_made"] = hand
-        results.append(entry)
-        print(json.dumps(entry, indent=1), flush=True)
+    for checks in ("on", "off"):
+        setting = [] if checks == "on" else ["--no-robustness"]
+        for case in cases(folder):
+            results.append(_case(case, checks, setting))
     payload = {"benchmark": "advisor_try", "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                "machine": machine(), "gpu_and_driver": _driver(), "size": "4096^3",
                "ggml": json.loads((folder / "meta.json").read_text()),

@@ -44,13 +44,14 @@ class Trial:
     quoted: tuple[float, float] | None = None  # the range the finding quoted (slower / fixed)
     within: bool | None = None  # the speed-up fell inside the quoted range
     example: str = ""  # for fixes that are not mechanical: a kernel that shows the change
+    conditions: dict = field(default_factory=dict)  # the rule's facts about this kernel, as a pair records them
     variant: object = field(default=None, repr=False)  # the variant's RunReport (not serialized)
 
     def to_json(self) -> dict:
         out = {"code": self.code, "fix": self.fix, "status": self.status, "reason": self.reason,
                "findings": self.findings, "before_ms": self.before_ms, "after_ms": self.after_ms,
                "speedup": self.speedup, "quoted": list(self.quoted) if self.quoted else None,
-               "within_quote": self.within, "example": self.example}
+               "within_quote": self.within, "example": self.example, "conditions": self.conditions}
         if self.variant is not None:
             out["variant"] = {"status": self.variant.status, "error": self.variant.error[:400],
                               "checks": [{"name": c.name, "verdict": c.verdict, "max_abs_error": c.max_abs_error}
@@ -193,20 +194,22 @@ def _timed(trial: Trial, before: float, report, target: str) -> None:
         trial.after_ms = trial.variant.timing["median_ms"]
     if trial.status == "measured" and trial.after_ms:
         trial.speedup = before / trial.after_ms
-    trial.quoted = _quoted(report, target, trial.code)
+    trial.quoted, trial.conditions = _quoted(report, target, trial.code)
     if trial.speedup is not None and trial.quoted is not None:
         low, high = trial.quoted
         trial.within = low / TOLERANCE <= trial.speedup <= high * TOLERANCE
 
 
-def _quoted(report, target: str, code: str) -> tuple[float, float] | None:
-    from ..analysis.performance.checks import quoted_range
+def _quoted(report, target: str, code: str) -> tuple[tuple[float, float] | None, dict]:
+    """The range the finding quoted, and the rule's facts about the kernel (with the run's bounds-check
+    setting): what a pair measured on this kernel would record."""
+    from ..analysis.performance.checks import quoted_range, rule_conditions
     from ..devices.profiles import resolve_targets
 
-    if not code.startswith("P"):
-        return None
     profiles, _ = resolve_targets((target,))
     lint = report.lint
-    if not profiles or lint is None or lint.parsed is None:
-        return None
-    return quoted_range(lint.parsed.root, lint.source, lint.model, profiles[0], code)
+    if not code.startswith("P") or not profiles or lint is None or lint.parsed is None:
+        return None, {}
+    root, source, model = lint.parsed.root, lint.source, lint.model
+    conditions = {**rule_conditions(root, source, model, profiles[0], code), "bounds_checks": report.robustness}
+    return quoted_range(root, source, model, profiles[0], code), conditions
