@@ -29,6 +29,8 @@ sys.path.insert(0, str(ROOT))
 RESULTS = ROOT / "benchmarks" / "results" / "advisor_pairs.json"
 # P009's fix measured here on the published kernel (benchmarks/advisor_ggml.py, on the H100 machine).
 MEASURED = ROOT / "benchmarks" / "results" / "advisor_ggml.json"
+# Trials of `coop-lint run --explain --try` on the H100 (benchmarks/advisor_try.py).
+TRIED = ROOT / "benchmarks" / "results" / "advisor_try.json"
 SOURCE = "issue 32, measured by the issue's author on an H100 through Dawn"
 KERNEL = "ggml's mul_mat_subgroup_matrix"
 
@@ -94,6 +96,25 @@ def remeasured(data: dict, facts: dict) -> list[dict]:
     return out
 
 
+def tried(data: dict) -> dict[str, list[dict]]:
+    """Pairs from `--try` on the H100: every mechanical fix measured on a kernel with Dawn's bounds checks on
+    (the default every earlier pair left out), and P007's own (bounds checks on against off). The trials
+    without bounds checks reproduced the earlier pairs within 1% (advisor_try.json) and add nothing new."""
+    out: dict[str, list[dict]] = {}
+    for case in data["cases"]:
+        if case.get("bounds_checks") != "on":
+            continue
+        for trial in case.get("trials") or []:
+            if trial["status"] != "measured" or not trial["code"].startswith("P"):
+                continue
+            out.setdefault(trial["code"], []).append({
+                "slow": f"{case['kernel']} as written, bounds checks on", "fixed": trial["fix"],
+                "speedup": round(trial["speedup"], 4), "rule_fires_on_published_kernel": True,
+                "kernel": case["kernel"], "source": "benchmarks/results/advisor_try.json",
+                "measured_on": f"{case['adapter']} through Dawn, {data['date']}", "where": trial["conditions"]})
+    return out
+
+
 def build(corpus: Path) -> dict:
     from benchmarks.real_kernels import instantiate_ggml
 
@@ -116,6 +137,9 @@ def build(corpus: Path) -> dict:
                                 "where": {**facts[code]["facts"], **step["measured"]}})
     if MEASURED.exists():
         rules["P009"].extend(remeasured(json.loads(MEASURED.read_text()), facts["P009"]))
+    if TRIED.exists():
+        for code, pairs in tried(json.loads(TRIED.read_text())).items():
+            rules.setdefault(code, []).extend(pairs)
     return {"benchmark": "advisor_pairs", "source": SOURCE, "kernel": KERNEL, "target": "nvidia-h100",
             "machine": {"gpu": "NVIDIA H100 80GB HBM3", "api": "Dawn", "measured_by": "the author of issue 32",
                         "re_measured_here": False},

@@ -54,7 +54,8 @@ def test_a_small_register_block_in_unrollable_loops_expects_no_effect_as_ggml_me
     # 4 f32 result tiles: 128 bytes a lane, under ggml's 192, where ggml measured 1.00x.
     [finding] = found(INDEXED.format(tiles=4, bound="4u"), "P003")[:1]
     assert finding.severity == Severity.INFO
-    assert "no effect expected on nvidia-h100: measured 1.0x on a kernel like this" in finding.message
+    # ggml measured 1.00x without bounds checks and 1.14x with them (`--try` on the H100)
+    assert "no effect expected on nvidia-h100: measured 1.0x-1.1x on a kernel like this" in finding.message
     assert "ggml's mul_mat_subgroup_matrix, 192 bytes of matrices a lane" in finding.message
     assert "5.7x" not in finding.message
 
@@ -63,7 +64,8 @@ def test_a_block_as_large_as_the_collapsed_pair_quotes_its_collapse():
     # 20 f32 result tiles: 640 bytes a lane, the size at which gemm_tiled ran 5.7x slower.
     [finding] = found(INDEXED.format(tiles=20, bound="20u"), "P003")[:1]
     assert finding.severity == Severity.WARNING
-    assert "measured 5.7x slower on nvidia-h100" in finding.message and "640 bytes" in finding.message
+    # 5.7x without bounds checks, 4.4x with them (gemm_tiled under `--try` on the H100)
+    assert "measured 4.4x-5.7x slower on nvidia-h100" in finding.message and "640 bytes" in finding.message
 
 
 def test_a_block_between_the_pairs_gets_the_range_of_both():
@@ -83,7 +85,8 @@ def test_p005_quotes_the_pair_with_as_many_rows_to_a_bank():
     spec = (ROOT / "tests" / "spec" / "performance" / "rules.wgsl").read_text()
     case = spec[spec.index("// === P005: staged"):spec.index("// === P005 quiet")]
     [eight] = found(case, "P005")  # 128-byte rows: 8 to a bank, the project's pair
-    assert "measured 2.3x slower" in eight.message and "8 rows of a tile load to a bank" in eight.message
+    # 2.3x without bounds checks, 1.8x with them (pipelined_knobs PAD=0 under `--try`)
+    assert "measured 1.8x-2.3x slower" in eight.message and "8 rows of a tile load to a bank" in eight.message
     [four] = found(case.replace("const LD: u32 = 64u;", "const LD: u32 = 32u;"), "P005")  # 64 bytes: 4, ggml's
     assert "measured 1.2x slower" in four.message and "ggml's mul_mat_subgroup_matrix" in four.message
     assert "2.3x" not in four.message
@@ -125,7 +128,7 @@ def test_the_recorded_conditions_are_the_rules_facts_about_ggml(ggml):
     result = lint_source(ggml)
     for code, pairs in recorded.items():
         facts = rule_conditions(result.parsed.root, result.source, result.model, measuring_profile(), code)
-        for pair in pairs:
+        for pair in (p for p in pairs if p.get("kernel", "ggml").startswith("ggml")):
             assert {k: v for k, v in pair["where"].items() if k != "bounds_checks"} == facts, code
 
 

@@ -87,6 +87,7 @@ def test_every_rule_has_a_measured_pair_and_the_profile_quotes_it():
     evidence = json.loads((ROOT / "benchmarks" / "results" / "perf_rules.json").read_text())
     advisor = json.loads((ROOT / "benchmarks" / "results" / "advisor_pairs.json").read_text())
     measured = json.loads((ROOT / "benchmarks" / "results" / "advisor_ggml.json").read_text())
+    tried = json.loads((ROOT / "benchmarks" / "results" / "advisor_try.json").read_text())
     assert "H100" in json.dumps(evidence["machine"]) or evidence["target"] == "nvidia-h100"
     assert advisor["source"] == "issue 32, measured by the issue's author on an H100 through Dawn"
     costs = H100.performance["rule_costs"]
@@ -104,6 +105,7 @@ def test_every_rule_has_a_measured_pair_and_the_profile_quotes_it():
                 assert pair["where"] == pair_conditions(rule.code, PAIRS[rule.code][0]), rule.code
             else:
                 recorded = [p for p in advisor["rules"][rule.code] if p["where"] == pair["where"]
+                            and p.get("kernel", advisor["kernel"]) == pair["kernel"]
                             and p.get("source", "benchmarks/results/advisor_pairs.json") == pair["source"]]
                 assert len(recorded) == 1 and pair["slower"] == pytest.approx(recorded[0]["speedup"], abs=0.01)
                 assert recorded[0]["rule_fires_on_published_kernel"], rule.code
@@ -114,6 +116,14 @@ def test_every_rule_has_a_measured_pair_and_the_profile_quotes_it():
                     slow, fixed = runs[f"published, bounds checks {setting}"], runs[f"prefetched, bounds checks {setting}"]
                     assert slow["status"] == fixed["status"] == "correct"
                     assert pair["slower"] == pytest.approx(slow["median_ms"] / fixed["median_ms"], abs=0.01)
+                elif pair["source"] == "benchmarks/results/advisor_try.json":
+                    # `coop-lint run --try` on the H100: the trial's variant was correct and its speed-up is
+                    # the ratio of the original's and the variant's medians.
+                    [case] = [c for c in tried["cases"] if c["kernel"] == pair["kernel"] and c["bounds_checks"] == "on"]
+                    [trial] = [t for t in case["trials"] if t["code"] == rule.code]
+                    assert trial["status"] == "measured" and trial["variant"]["status"] == "correct"
+                    assert pair["slower"] == pytest.approx(trial["before_ms"] / trial["after_ms"], abs=0.01)
+                    assert pair["where"] == trial["conditions"], rule.code
                 else:
                     assert pair["source"] == "benchmarks/results/advisor_pairs.json", rule.code
         # A rule none of whose pairs held up would have to be information, not a warning.
