@@ -110,8 +110,9 @@ def _refusal(facts: ModuleFacts, loop: ts.Node) -> str:
     body = sn.body(loop)
     for node in descendants(body) if body is not None else ():
         # break and continue of this loop have no meaning once it is a row of blocks
-        if node.type in ("break_statement", "continue_statement", "break_if_statement") \
-                and _owning_loop(node) is loop:
+        owner = _owning_loop(node) if node.type in ("break_statement", "continue_statement",
+                                                    "break_if_statement") else None
+        if owner is not None and owner.id == loop.id:
             return f"the loop at line {_line(facts, loop)} has a {node.type.split('_')[0]}: unrolling would change it"
     return ""
 
