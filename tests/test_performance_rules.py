@@ -335,3 +335,64 @@ def test_a_milder_bank_conflict_than_the_measured_one_is_information():
     assert finding.severity == Severity.INFO
     assert "up to 2 in one bank" in finding.message and "so expect less" in finding.message
     assert "the fewest rows to a bank a pair measured was 4" in finding.message
+
+
+def test_explain_puts_the_measured_bounds_check_cost_on_p007():
+    first = report(272.0)
+    first.backend, first.robustness = "dawn", True
+
+    def rerun(robustness):
+        other = report(700.0)
+        other.backend, other.robustness = "dawn", robustness
+        other.timing = dict(other.timing, median_ms=0.38)
+        return other
+
+    first.lint = lint_source(NAIVE)
+    [p007] = [f for f in explain(first, rerun).findings if f["code"] == "P007"]
+    # The pairs' range, then what this kernel's own two runs measured.
+    assert "measured on this kernel: 2.63x slower with bounds checks" in p007["message"]
+
+
+WORKGROUP_STAGED = """\
+enable f16;
+enable chromium_experimental_subgroup_matrix;
+const K: u32 = 256u;
+@group(0) @binding(0) var<storage, read> a: array<vec4<f16>, 4096>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32, 4096>;
+var<workgroup> stage: array<f16, 1024>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) sg: u32) {
+    var acc: subgroup_matrix_result<f32, 16, 16>;
+    for (var k = 0u; k < K; k += 32u) {
+        let v = a[lid + k];
+        stage[lid * 4u] = v.x;
+        workgroupBarrier();
+        let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&stage, sg * 512u, 32u);
+        let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&stage, 16u, 32u);
+        acc = subgroupMatrixMultiplyAccumulate(l, r, acc);
+        workgroupBarrier();
+    }
+    subgroupMatrixStore<row_major>(&c, 0u, acc, 16u);
+}
+"""
+
+
+def p007(text: str) -> list:
+    from coop_lsp.lint.engine import findings_after_run
+
+    return [d for d in findings_after_run(lint_source(text), "nvidia-h100") if d.code == "P007"]
+
+
+def test_p007_sees_workgroup_memory_and_plain_indexing():
+    # Fixed-size arrays everywhere (no runtime-sized storage): the rule used to say nothing. Dawn still
+    # checks the matrix load at a computed offset and every index computed in the loop.
+    [finding] = p007(WORKGROUP_STAGED)
+    assert "matrix loads and stores on 'stage'" in finding.message
+    assert "indexing of 'a', 'stage' in loops" in finding.message
+    assert "bounds-checked on nvidia-h100" in finding.message
+
+
+def test_p007_leaves_constant_offsets_and_indices_alone():
+    text = WORKGROUP_STAGED.replace("let v = a[lid + k];", "let v = a[3u];") \
+        .replace("stage[lid * 4u] = v.x;", "stage[5u] = v.x;").replace("(&stage, sg * 512u, 32u)", "(&stage, 0u, 32u)")
+    assert p007(text) == []
