@@ -1,6 +1,7 @@
 """coop-lint run KERNEL.wgsl [--run RUN.toml] [--backend auto|dawn|wgpu|emulate] [--format text|json|markdown]
                              [--set NAME=V]... [--sweep NAME=V1,V2,...]... [--report FILE.md|FILE.html] [--explain]
                              [-D NAME[=VALUE]]... [-I DIR]... [--variant NAME] [--blame | --no-blame]
+                             [--explain [--try] [--target PROFILE]]
 
 Compiles, runs and checks a kernel with its run description (by default
 KERNEL.run.toml beside it; see docs/runner.md). --set changes a [sizes] value;
@@ -8,7 +9,9 @@ KERNEL.run.toml beside it; see docs/runner.md). --set changes a [sizes] value;
 fastest correct variant marked. Every timed run says where it sits on the
 target's roofline; --explain also times the kernel with the other bounds-check
 setting and lists the performance findings for the adapter's profile
-(coop_lsp/ide/explain.py, docs/performance.md). Exit status: 0 when the results are correct (or
+(coop_lsp/ide/explain.py, docs/performance.md); --try also applies each
+mechanical fix to the kernel, runs and checks it, and reports its speed-up
+(coop_lsp/runner/trial.py, docs/try.md). Exit status: 0 when the results are correct (or
 unchecked; for a sweep: when at least one variant is correct), 1 when they are
 wrong or the run failed (time-out, compile error, lost device), 2 on usage
 errors and mistakes in the run description.
