@@ -67,7 +67,10 @@ def _finding(facts: ModuleFacts, rule: Rule, cost: RuleCost, target: Profile, me
     about the kernel, in the words its pairs record."""
     where = where or {}
     numeric, describe = _CONDITIONS.get(rule.code, (None, lambda conditions: ""))
-    said = quote(cost, target.name, where, numeric, _with_bounds_checks(describe))
+    quoted, _ = like_this(cost, where, numeric)
+    if len({pair.conditions.get("bounds_checks") for pair in quoted}) > 1:
+        describe = _with_bounds_checks(describe)
+    said = quote(cost, target.name, where, numeric, describe)
     facts.conditions.append((rule.code, where))
     severity = rule.severity
     if said.slower < r.MEANINGFUL_SLOWDOWN and severity > Severity.INFO:
