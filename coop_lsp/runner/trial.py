@@ -138,7 +138,9 @@ def _edited(code: str, fix: str, edits: tuple[Edit, ...], count: int, report, ta
     from ..lint.fixes import apply_edits
 
     trial = Trial(code, fix, "", findings=count)
-    ordered = sorted(edits, key=lambda e: (e.span.start, e.span.end))
+    # Two findings on one stride const carry the same padding edit: it applies once.
+    unique = {(e.span.start, e.span.end, e.new_text): e for e in edits}
+    ordered = sorted(unique.values(), key=lambda e: (e.span.start, e.span.end))
     if any(a.span.end > b.span.start for a, b in zip(ordered, ordered[1:])):
         return _skipped(trial, "its edits overlap")
     data = report.lint.source.data
