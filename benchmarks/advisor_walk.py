@@ -270,10 +270,10 @@ def quote(text: str, code: str, bounds_checks: bool) -> dict:
     return {"range": list(found) if found else None, "conditions": conditions}
 
 
-def walk(name: str, text: str, fixes: dict, folder: Path, description: str) -> dict:
-    steps = [{"step": 0, "kernel": f"{name}_step0.wgsl", "finding": None,
+def walk(name: str, text: str, fixes: dict, folder: Path | None, description: str) -> dict:
+    """The steps, each kernel's text under "text"; written to `folder` unless it is None."""
+    steps = [{"step": 0, "kernel": f"{name}_step0.wgsl", "finding": None, "text": text,
               "findings": [d.code for d in findings(text)]}]
-    (folder / f"{name}_step0.wgsl").write_text(text)
     applied: set[str] = set()
     while True:
         pending = [d for d in findings(text) if d.code in fixes and d.code not in applied]
@@ -290,34 +290,52 @@ def walk(name: str, text: str, fixes: dict, folder: Path, description: str) -> d
         applied.add(code)
         text = fixed
         n = len(steps)
-        (folder / f"{name}_step{n}.wgsl").write_text(text)
         steps.append({"step": n, "kernel": f"{name}_step{n}.wgsl", "finding": code, "message": finding.message,
-                      "fix": fix, "quoted": quotes, "findings_left": left})
+                      "fix": fix, "quoted": quotes, "findings_left": left, "text": text})
     # P007's fix last: the same kernel without bounds checks.
     remaining = [d.code for d in findings(text)]
     steps.append({"step": len(steps), "kernel": steps[-1]["kernel"], "finding": "P007",
                   "fix": "bounds checks off (Dawn toggle disable_robustness)", "fires": "P007" in remaining,
                   "quoted": {"on": quote(text, "P007", True)}, "findings_left": remaining})
     for step in steps:
-        (folder / f"{step['kernel'][:-5]}.run.toml").write_text(description)
+        if folder is not None and "text" in step:
+            (folder / step["kernel"]).write_text(step["text"])
+            (folder / f"{step['kernel'][:-5]}.run.toml").write_text(description)
     return {"kernel": name, "steps": steps}
 
 
-def prepare(folder: Path, corpus: Path) -> None:
+def sources(corpus: Path) -> dict:
+    """name -> (published text, its meta, the fixes, the run description, the size)."""
     from benchmarks.advisor_ggml import DESCRIPTION, SIZE
     from benchmarks.real_kernels import instantiate_ggml
 
-    folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
         meta = instantiate_ggml(corpus / "templates", Path(scratch))
         ggml = (Path(scratch) / "kernel.wgsl").read_text()
     dawn_dir = corpus / "survey9" / "instantiated" / "dawn_tiled_matmul_f16_f32"
-    dawn = (dawn_dir / "kernel.wgsl").read_text()
-    plan = {"target": TARGET,
-            "walks": [dict(walk("ggml", ggml, GGML_FIXES, folder, DESCRIPTION.format(size=SIZE)),
-                           source=meta, size=f"{SIZE}^3"),
-                      dict(walk("dawn", dawn, DAWN_FIXES, folder, DAWN_DESCRIPTION),
-                           source=json.loads((dawn_dir / "meta.json").read_text()), size="128^3, one workgroup")]}
+    return {"ggml": (ggml, meta, GGML_FIXES, DESCRIPTION.format(size=SIZE), f"{SIZE}^3"),
+            "dawn": ((dawn_dir / "kernel.wgsl").read_text(), json.loads((dawn_dir / "meta.json").read_text()),
+                     DAWN_FIXES, DAWN_DESCRIPTION, "128^3, one workgroup")}
+
+
+def step_texts(corpus: Path) -> dict[str, list[str]]:
+    """name -> each step's kernel text, rebuilt from the published kernels (benchmarks/advisor_pairs.py
+    computes the measured pairs' conditions from them)."""
+    out = {}
+    for name, (text, _, fixes, description, _) in sources(corpus).items():
+        out[name] = [s["text"] for s in walk(name, text, fixes, None, description)["steps"] if "text" in s]
+    return out
+
+
+def prepare(folder: Path, corpus: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    walks = []
+    for name, (text, meta, fixes, description, size) in sources(corpus).items():
+        steps = walk(name, text, fixes, folder, description)
+        for step in steps["steps"]:
+            step.pop("text", None)
+        walks.append(dict(steps, source=meta, size=size))
+    plan = {"target": TARGET, "walks": walks}
     (folder / "plan.json").write_text(json.dumps(plan, indent=2) + "\n")
     for w in plan["walks"]:
         print(w["kernel"], [(s["finding"], s.get("quoted")) for s in w["steps"][1:]])

@@ -18,7 +18,7 @@ from . import rules as r
 from .facts import (LEFT, LOADS, MULTIPLIES, OFFSET, RIGHT, STORES, STRIDE, ModuleFacts, byte_size, collect,
                     descendants, enclosing_loop)
 from .quote import like_this, quote
-from .staging import unpipelined_loops
+from .staging import pipelined_staged, unpipelined_loops
 
 KIB = 1024.0
 
@@ -95,6 +95,12 @@ def _plural(count: int, word: str) -> str:
 
 
 def _matrix_bytes(where: dict) -> str:
+    if where.get("tiles_from_storage"):
+        return _matrix_bytes_only(where) + (", " if "matrix_bytes" in where else "") + "tiles loaded from storage"
+    return _matrix_bytes_only(where)
+
+
+def _matrix_bytes_only(where: dict) -> str:
     if "matrix_bytes" not in where:
         return ""
     trips = where.get("constant_trips")
@@ -107,10 +113,15 @@ _CONDITIONS = {
     r.RUNTIME_INDEXED_MATRICES.code: ("matrix_bytes", _matrix_bytes),
     r.WORKGROUP_MEMORY_OCCUPANCY.code: ("workgroups_fit", lambda w: "" if "workgroups_fit" not in w else
                                         f"room for {_plural(w['workgroups_fit'], 'workgroup')} per multiprocessor"),
-    r.UNPIPELINED_STAGING.code: (None, lambda w: "" if w.get("bounds_checks") is None else
-                                 "with bounds checks" if w["bounds_checks"] else "without bounds checks"),
-    r.BANK_CONFLICTS.code: ("rows_per_bank", lambda w: f"{w['rows_per_bank']} rows of a tile load to a bank"
-                            if "rows_per_bank" in w else ""),
+    r.UNPIPELINED_STAGING.code: (None, lambda w: ", ".join(part for part in (
+        "" if w.get("bank_conflicts") is None else
+        "staged rows with bank conflicts" if w["bank_conflicts"] else "staged rows free of bank conflicts",
+        "" if w.get("bounds_checks") is None else
+        "with bounds checks" if w["bounds_checks"] else "without bounds checks") if part)),
+    r.BANK_CONFLICTS.code: ("rows_per_bank", lambda w: ", ".join(part for part in (
+        f"{w['rows_per_bank']} rows of a tile load to a bank" if "rows_per_bank" in w else "",
+        "" if w.get("staging_pipelined") is None else
+        "staging pipelined" if w["staging_pipelined"] else "staging not pipelined") if part)),
 }
 
 
@@ -227,6 +238,10 @@ def _runtime_indexed_matrices(facts: ModuleFacts, target: Profile) -> list[Diagn
         unrollable[function_id] = unrollable.get(function_id, True) and _unrolls_to_constants(facts, node, index)
         key = (function_id, variable.name if variable is not None else facts.text(value))
         found.setdefault(key, (node, value, index, variable))
+    # Where the multiplies' tiles come straight from storage, their loads' latency hides much of what a
+    # spilled array costs (Dawn's tiled test kernel: 1.3x-1.4x, against 4.4x-5.7x on staged kernels).
+    from_storage = {c.function for c in facts.calls if c.name in LOADS and facts.runs_in_loop(c)
+                    and (facts.matrix_memory(c) or ("",))[0] == "storage"}
     out = []
     for (function_id, _), (node, value, index, _) in found.items():
         # The matrices indexed this way in one function are live together: their bytes a lane decide
@@ -238,8 +253,15 @@ def _runtime_indexed_matrices(facts: ModuleFacts, target: Profile) -> list[Diagn
             f"the array of matrices '{facts.text(value)}' is indexed by '{facts.text(index)}', which is not a "
             "constant, in a loop that multiplies: the driver may keep the whole array in memory instead of "
             "registers; write the loop out so every index is a constant", facts.span(node),
-            where={"matrix_bytes": footprint or None, "constant_trips": unrollable[function_id]}))
+            where={"matrix_bytes": footprint or None, "constant_trips": unrollable[function_id],
+                   "tiles_from_storage": _function_name(facts, node) in from_storage}))
     return out
+
+
+def _function_name(facts: ModuleFacts, node: ts.Node) -> str:
+    function = _function_of(node)
+    name = sn.name(function) if function is not None else None
+    return facts.text(name) if name is not None else ""
 
 
 def _unrolls_to_constants(facts: ModuleFacts, node: ts.Node, index: ts.Node) -> bool:
@@ -327,20 +349,13 @@ def _bank_conflicts(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
     width = fact(target.performance, "memory_banks", "width_bytes")
     if cost is None or not banks or not width or banks <= 0 or width <= 0:
         return []
+    # The two causes share the time a slice takes: with the staging pipelined, the tile loads are what is
+    # left to wait for, and padding gained 1.6x on ggml's kernel against 1.2x before (issue 32's walks).
+    unpipelined = {name for found in unpipelined_loops(facts) for name in found.staged}
+    pipelined = pipelined_staged(facts)
     out, seen = [], set()
-    for call in facts.calls:
-        if call.name not in LOADS | STORES:
-            continue
-        memory = facts.matrix_memory(call)
+    for call, variable, stride, element, degree in _conflicted_loads(facts, banks, width):
         stride_node = call.argument(STRIDE)
-        if memory is None or memory[0] != "workgroup" or stride_node is None:
-            continue
-        _, array, variable = memory
-        element = byte_size(array.element)
-        stride = facts.constant(stride_node)
-        if element is None or stride is None or stride <= 0 or (stride * element) % width:
-            continue
-        degree = conflict_degree(stride * element, banks, width)
         key = (variable.name, stride)
         if degree < 2 or key in seen:
             continue
@@ -353,7 +368,9 @@ def _bank_conflicts(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
             f"{ROWS_AT_ONCE} rows a tile load reads at once put up to {degree} in one bank of {target.name}'s "
             f"workgroup memory ({banks} banks of {width} bytes), so the load takes {degree} passes; pad each row by {ROW_BYTES} bytes"
             + (f" ({pad} element{'s' if pad > 1 else ''})" if pad else ""),
-            facts.span(stride_node), (), fixes, where={"rows_per_bank": degree})
+            facts.span(stride_node), (), fixes,
+            where={"rows_per_bank": degree, "staging_pipelined": False if variable.name in unpipelined else
+                   True if variable.name in pipelined else None})
         measured = [p.conditions["rows_per_bank"] for p in cost.pairs
                     if isinstance(p.conditions.get("rows_per_bank"), int)]
         if measured and degree < min(measured):
@@ -362,6 +379,26 @@ def _bank_conflicts(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
                               message=finding.message + f"; the fewest rows to a bank a pair measured was "
                                                         f"{min(measured)}, this load has {degree}, so expect less")
         out.append(finding)
+    return out
+
+
+def _conflicted_loads(facts: ModuleFacts, banks: int, width: int) -> list:
+    """(call, variable, stride, element bytes, rows to a bank) for each matrix load or store of workgroup
+    memory at a constant stride whose byte stride is a whole number of banks."""
+    out = []
+    for call in facts.calls:
+        if call.name not in LOADS | STORES:
+            continue
+        memory = facts.matrix_memory(call)
+        stride_node = call.argument(STRIDE)
+        if memory is None or memory[0] != "workgroup" or stride_node is None:
+            continue
+        _, array, variable = memory
+        element = byte_size(array.element)
+        stride = facts.constant(stride_node)
+        if element is None or stride is None or stride <= 0 or (stride * element) % width:
+            continue
+        out.append((call, variable, stride, element, conflict_degree(stride * element, banks, width)))
     return out
 
 
@@ -589,6 +626,10 @@ def _unpipelined_staging(facts: ModuleFacts, target: Profile) -> list[Diagnostic
     cost = rule_cost(target.performance, r.UNPIPELINED_STAGING.code)
     if cost is None:
         return []
+    banks = fact(target.performance, "memory_banks", "count")
+    width = fact(target.performance, "memory_banks", "width_bytes")
+    conflicted = ({variable.name for call, variable, _, _, degree in _conflicted_loads(facts, banks, width)
+                   if degree >= 2 and call.name in LOADS} if banks and width and banks > 0 and width > 0 else None)
     out = []
     for found in unpipelined_loops(facts):
         keyword = found.loop.children[0] if found.loop.children else found.loop
@@ -600,7 +641,10 @@ def _unpipelined_staging(facts: ModuleFacts, target: Profile) -> list[Diagnostic
             "multiplies and write it to workgroup memory after them", facts.span(keyword),
             [Related(facts.span(found.write.node), "written here, before the multiplies"),
              Related(facts.span(found.barrier.node), "every subgroup waits here for the copy")],
-            where={"bounds_checks": None}))
+            # Prefetching gains less while the tile loads from the staged rows conflict in banks: 1.1x on
+            # ggml's kernel with them, 1.5x once padded (issue 32's walks).
+            where={"bounds_checks": None,
+                   "bank_conflicts": None if conflicted is None else bool(conflicted & set(found.staged))}))
     return out
 
 
