@@ -175,22 +175,22 @@ def ggml_pad_rows(text: str) -> str:
 
 # --- Dawn's tiled test kernel -------------------------------------------------------------------------------
 
-_DAWN_LOOP_OLD = """\
-  var acc: array<array<ResultType, kTileDim>, kTileDim>;
-
-  for (var k = 0u; k < kMatrixK; k+=K) {
-    for (var r = sgid; r < kTileDim; r += num_subgroups) {
-      for (var c = 0u; c < kTileDim; c++) {"""
-_DAWN_LOOP_NEW = """\
+_DAWN_ACC_OLD = "  var acc: array<array<ResultType, kTileDim>, kTileDim>;\n"
+_DAWN_ACC_NEW = """\
   // The rows this subgroup owns, sgid + i * num_subgroups, counted by i so that every index is a constant
   // once the loops are written out; a workgroup of fewer subgroups than this assumes leaves rows unwritten
   // and the results check says so.
   var acc: array<array<ResultType, kTileDim>, kRowsPerSubgroup>;
-
-  for (var k = 0u; k < kMatrixK; k+=K) {
+"""
+_DAWN_LOOP_OLD = """\
+    for (var r = sgid; r < kTileDim; r += num_subgroups) {
+      for (var c = 0u; c < kTileDim; c++) {
+        let lhs_offset"""
+_DAWN_LOOP_NEW = """\
     for (var i = 0u; i < kRowsPerSubgroup; i++) {
       let r = sgid + i * num_subgroups;
-      for (var c = 0u; c < kTileDim; c++) {"""
+      for (var c = 0u; c < kTileDim; c++) {
+        let lhs_offset"""
 _DAWN_STORE_OLD = """\
   for (var r = sgid; r < kTileDim; r += num_subgroups) {
     for (var c = 0u; c < kTileDim; c++) {"""
@@ -205,6 +205,7 @@ def dawn_constant_rows(text: str) -> str:
     2 rows each), so the accumulator array holds this subgroup's 16 tiles, not all 64."""
     text = _replace(text, "const kWorkgroupSize = 128;",
                     "const kWorkgroupSize = 128;\nconst kRowsPerSubgroup = kTileDim / (kWorkgroupSize / 32);", 1)
+    text = _replace(text, _DAWN_ACC_OLD, _DAWN_ACC_NEW, 1)
     text = _replace(text, _DAWN_LOOP_OLD, _DAWN_LOOP_NEW, 1)
     text = _replace(text, "acc[r][c] = subgroupMatrixMultiplyAccumulate(lhs, rhs, acc[r][c]);",
                     "acc[i][c] = subgroupMatrixMultiplyAccumulate(lhs, rhs, acc[i][c]);", 1)
@@ -235,13 +236,70 @@ def dawn_p003(text: str) -> str:
     return unrolled(dawn_constant_rows(text))
 
 
+_DAWN_SLICES = """
+// Each K slice staged once for the workgroup: the left matrix's 128 rows x K and the right's K rows x 128,
+// rows kLhsSliceStride and kRhsSliceStride halves apart.
+const kLhsSliceStride = K;
+const kRhsSliceStride = kMatrixCols;
+var<workgroup> lhs_slice: array<InputArrayType, kMatrixRows * kLhsSliceStride>;
+var<workgroup> rhs_slice: array<InputArrayType, K * kRhsSliceStride>;
+"""
+_DAWN_STAGE = """\
+  for (var k = 0u; k < kMatrixK; k+=K) {
+    workgroupBarrier();
+    for (var e = lid; e < kMatrixRows * K; e += kWorkgroupSize) {
+      lhs_slice[(e / K) * kLhsSliceStride + e % K] = inputs[(e / K) * kMatrixK + k + e % K];
+    }
+    for (var e = lid; e < K * kMatrixCols; e += kWorkgroupSize) {
+      rhs_slice[(e / kMatrixCols) * kRhsSliceStride + e % kMatrixCols] =
+          inputs[kRhsBase + (k + e / kMatrixCols) * kMatrixCols + e % kMatrixCols];
+    }
+    workgroupBarrier();
+"""
+
+
+def dawn_stage(text: str) -> str:
+    """P002: the tiles loaded from a slice staged in workgroup memory instead of from storage, each slice
+    copied once by the whole workgroup (one barrier before the copy, one after)."""
+    text = _replace(text, "@compute @workgroup_size(kWorkgroupSize)", _DAWN_SLICES.lstrip("\n")
+                    + "\n@compute @workgroup_size(kWorkgroupSize)", 1)
+    text = _replace(text, "fn main(@builtin(subgroup_id) sgid: u32,",
+                    "fn main(@builtin(subgroup_id) sgid: u32, @builtin(local_invocation_index) lid: u32,", 1)
+    text = _replace(text, "  for (var k = 0u; k < kMatrixK; k+=K) {\n", _DAWN_STAGE, 1)
+    text = _replace(text, "subgroupMatrixLoad<LeftType, row_major>(&inputs,  lhs_offset, lhs_stride)",
+                    "subgroupMatrixLoad<LeftType, row_major>(&lhs_slice, r*M*kLhsSliceStride, kLhsSliceStride)")
+    return _replace(text, "subgroupMatrixLoad<RightType, row_major>(&inputs, rhs_offset, rhs_stride)",
+                    "subgroupMatrixLoad<RightType, row_major>(&rhs_slice, c*N, kRhsSliceStride)")
+
+
+def own_fix(code: str):
+    """The finding's own quick fix (P005's padding of the stride const the staged array is sized by), every
+    finding's at once, as `--try` applies it."""
+    def fixed(text: str) -> str:
+        from coop_lsp.lint import lint_source
+        from coop_lsp.lint.engine import findings_after_run
+        from coop_lsp.lint.fixes import apply_edits
+
+        lint = lint_source(text)
+        edits = [e for d in findings_after_run(lint, TARGET) + list(lint.diagnostics) if d.code == code
+                 for f in d.fixes[:1] for e in f.edits]
+        if not edits:
+            raise ValueError(f"no {code} finding with a fix")
+        unique = sorted({(e.span.start, e.span.end, e.new_text): e for e in edits}.values(),
+                        key=lambda e: e.span.start)
+        return apply_edits(lint.source.data, unique).decode("utf-8")
+    return fixed
+
+
 GGML_FIXES = {"P004": ("the result staged in two passes of 16 KiB (subgroup_n 0-1, then 2-3)", ggml_split_staging),
               "P009": ("the next slice read into registers before the multiplies, written to workgroup memory "
                        "after them (one buffer, two barriers a step)", ggml_prefetch),
               "P003": ("the constant-trip loops that index matrix arrays written out (--try's rewrite)", unrolled),
               "P005": ("staged rows padded from 32 to 40 halves (16 bytes)", ggml_pad_rows)}
 DAWN_FIXES = {"P003": ("each subgroup's rows counted by a constant-trip loop (16 accumulators a subgroup, not 64) "
-                       "and the loops written out (--try's rewrite)", dawn_p003)}
+                       "and the loops written out (--try's rewrite)", dawn_p003),
+              "P002": ("each K slice staged once in workgroup memory, the tiles loaded from there", dawn_stage),
+              "P005": ("the finding's own fix: each staged row padded by 16 bytes", own_fix("P005"))}
 
 
 # --- the walk -----------------------------------------------------------------------------------------------
