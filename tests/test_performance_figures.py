@@ -23,31 +23,25 @@ ROOT = Path(__file__).resolve().parent.parent
 H100 = shipped_profiles()["nvidia-h100"]
 CORPUS = Path("/work/corpus/templates")
 
-# P003's shape: an array of result tiles indexed by the variable of a loop that multiplies, its tiles loaded
-# from workgroup memory as ggml's and gemm_tiled's are ({source} = "a" loads them from storage instead).
+# P003's shape: an array of result tiles indexed by the variable of a loop that multiplies.
 INDEXED = """\
 enable f16;
 enable chromium_experimental_subgroup_matrix;
 @group(0) @binding(0) var<storage, read> a: array<f16>;
 @group(0) @binding(1) var<storage, read_write> c: array<f32>;
 @group(0) @binding(2) var<uniform> count: u32;
-var<workgroup> staged: array<f16, 65536>;
 @compute @workgroup_size(32) fn main() {{
   var acc: array<subgroup_matrix_result<f32, 16, 16>, {tiles}>;
   let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&a, 0u, 256u);
   for (var k = 0u; k < 256u; k += 16u) {{
     for (var j = 0u; j < {bound}; j++) {{
-      let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&{source}, k * 256u + j * 16u, 256u);
+      let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&a, k * 256u + j * 16u, 256u);
       acc[j] = subgroupMatrixMultiplyAccumulate(l, r, acc[j]);
     }}
   }}
   subgroupMatrixStore<row_major>(&c, 0u, acc[0], 64u);
 }}
 """
-
-
-def indexed(tiles: int, bound: str, source: str = "staged") -> str:
-    return INDEXED.format(tiles=tiles, bound=bound, source=source)
 
 
 def found(text: str, code: str):
@@ -60,7 +54,7 @@ def test_a_small_register_block_in_unrollable_loops_quotes_what_ggml_measured():
     # 4 f32 result tiles: 128 bytes a lane, under ggml's 192. ggml measured 1.00x without bounds checks
     # (issue 32, and its walk: 0.99x) and with them 1.14x as published (`--try`) and 1.44x once its staging
     # was prefetched (the walk): with bounds checks on, unrolling pays.
-    [finding] = found(indexed(4, "4u"), "P003")[:1]
+    [finding] = found(INDEXED.format(tiles=4, bound="4u"), "P003")[:1]
     assert "measured 1.0x-1.4x slower on nvidia-h100" in finding.message
     assert "ggml's mul_mat_subgroup_matrix, 192 bytes of matrices a lane" in finding.message
     assert "without bounds checks: 1.0x" in finding.message and "with bounds checks: 1.4x" in finding.message
@@ -69,7 +63,7 @@ def test_a_small_register_block_in_unrollable_loops_quotes_what_ggml_measured():
 
 def test_a_block_as_large_as_the_collapsed_pair_quotes_its_collapse():
     # 20 f32 result tiles: 640 bytes a lane, the size at which gemm_tiled ran 5.7x slower.
-    [finding] = found(indexed(20, "20u"), "P003")[:1]
+    [finding] = found(INDEXED.format(tiles=20, bound="20u"), "P003")[:1]
     assert finding.severity == Severity.WARNING
     # 5.7x without bounds checks, 4.4x with them (gemm_tiled under `--try` on the H100)
     assert "measured 4.4x-5.7x slower on nvidia-h100" in finding.message and "640 bytes" in finding.message
@@ -77,25 +71,15 @@ def test_a_block_as_large_as_the_collapsed_pair_quotes_its_collapse():
 
 def test_a_block_between_the_pairs_gets_the_range_of_both():
     # 8 f32 result tiles: 256 bytes a lane, between ggml's 192 and gemm_tiled's 640.
-    [finding] = found(indexed(8, "8u"), "P003")[:1]
+    [finding] = found(INDEXED.format(tiles=8, bound="8u"), "P003")[:1]
     assert "measured 1.0x-5.7x slower on nvidia-h100" in finding.message
     assert "192 bytes" in finding.message and "640 bytes" in finding.message
 
 
 def test_a_loop_whose_trip_count_is_not_a_constant_is_unlike_every_pair_and_says_so():
-    [finding] = found(indexed(4, "count"), "P003")[:1]
+    [finding] = found(INDEXED.format(tiles=4, bound="count"), "P003")[:1]
     assert finding.message.count("no pair measured on nvidia-h100 is like this kernel") == 1
     assert "whose trip count is not a constant" in finding.message
-
-
-def test_tiles_straight_from_storage_quote_the_kernel_measured_that_way_not_the_staged_collapse():
-    # Dawn's tiled test kernel loads its tiles from storage; writing its loops out gave 1.3x-1.4x, not the
-    # 4.4x-5.7x of staged gemm_tiled, whose loads wait on nothing slower (issue 32's second walk).
-    [finding] = found(indexed(20, "20u", source="a"), "P003")[:1]
-    assert "measured 1.3x-1.4x slower on nvidia-h100" in finding.message
-    assert "tiles loaded from storage" in finding.message and "5.7x" not in finding.message
-    [staged] = found(indexed(20, "20u"), "P003")[:1]
-    assert "tiles loaded from storage" not in staged.message
 
 
 def test_p005_quotes_the_pair_with_as_many_rows_to_a_bank():

@@ -95,12 +95,6 @@ def _plural(count: int, word: str) -> str:
 
 
 def _matrix_bytes(where: dict) -> str:
-    if where.get("tiles_from_storage"):
-        return _matrix_bytes_only(where) + (", " if "matrix_bytes" in where else "") + "tiles loaded from storage"
-    return _matrix_bytes_only(where)
-
-
-def _matrix_bytes_only(where: dict) -> str:
     if "matrix_bytes" not in where:
         return ""
     trips = where.get("constant_trips")
@@ -238,10 +232,6 @@ def _runtime_indexed_matrices(facts: ModuleFacts, target: Profile) -> list[Diagn
         unrollable[function_id] = unrollable.get(function_id, True) and _unrolls_to_constants(facts, node, index)
         key = (function_id, variable.name if variable is not None else facts.text(value))
         found.setdefault(key, (node, value, index, variable))
-    # Where the multiplies' tiles come straight from storage, their loads' latency hides much of what a
-    # spilled array costs (Dawn's tiled test kernel: 1.3x-1.4x, against 4.4x-5.7x on staged kernels).
-    from_storage = {c.function for c in facts.calls if c.name in LOADS and facts.runs_in_loop(c)
-                    and (facts.matrix_memory(c) or ("",))[0] == "storage"}
     out = []
     for (function_id, _), (node, value, index, _) in found.items():
         # The matrices indexed this way in one function are live together: their bytes a lane decide
@@ -253,15 +243,8 @@ def _runtime_indexed_matrices(facts: ModuleFacts, target: Profile) -> list[Diagn
             f"the array of matrices '{facts.text(value)}' is indexed by '{facts.text(index)}', which is not a "
             "constant, in a loop that multiplies: the driver may keep the whole array in memory instead of "
             "registers; write the loop out so every index is a constant", facts.span(node),
-            where={"matrix_bytes": footprint or None, "constant_trips": unrollable[function_id],
-                   "tiles_from_storage": _function_name(facts, node) in from_storage}))
+            where={"matrix_bytes": footprint or None, "constant_trips": unrollable[function_id]}))
     return out
-
-
-def _function_name(facts: ModuleFacts, node: ts.Node) -> str:
-    function = _function_of(node)
-    name = sn.name(function) if function is not None else None
-    return facts.text(name) if name is not None else ""
 
 
 def _unrolls_to_constants(facts: ModuleFacts, node: ts.Node, index: ts.Node) -> bool:
