@@ -146,6 +146,8 @@ def walked(data: dict, corpus: Path) -> dict[str, list[dict]]:
     profile = measuring_profile()
     out: dict[str, list[dict]] = {}
     for w in data["walks"]:
+        if w.get("validation"):
+            continue  # a test of the conditions on an order nobody measured: kept apart from the evidence
         if "one workgroup" in w.get("size", ""):
             # One workgroup on a 132-multiprocessor GPU is unlike every kernel the quotes serve (they were
             # measured at 4096^3, the whole GPU busy); `run --explain` says so beside such a run instead.
