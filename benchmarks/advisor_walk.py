@@ -12,6 +12,9 @@ published text that refuses (ValueError) when the text is not the shape it knows
 reproducible and never runs a half-rewritten kernel. Bounds checks (P007) are a device setting: every step
 runs with them and without, and the last step of each walk is P007's fix itself.
 
+A third walk, `ggml_reordered`, applies ggml's fixes in a fixed order nobody had measured (P005, P009,
+P004, P003): a test of the conditions the rules record, kept out of the profile's pairs.
+
 `run` runs every step on Dawn, results checked, and writes benchmarks/results/advisor_walk.json (or --out):
 the machine, each step's finding, quote, times and speed-up over the step before (bounds checks on and off),
 and whether the speed-up fell inside the quote (within 5%, as `--try` judges).
