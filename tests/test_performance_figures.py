@@ -50,12 +50,14 @@ def found(text: str, code: str):
             if d.code == code]
 
 
-def test_a_small_register_block_in_unrollable_loops_expects_no_effect_as_ggml_measured():
-    # 4 f32 result tiles: 128 bytes a lane, under ggml's 192, where ggml measured 1.00x.
+def test_a_small_register_block_in_unrollable_loops_quotes_what_ggml_measured():
+    # 4 f32 result tiles: 128 bytes a lane, under ggml's 192. ggml measured 1.00x without bounds checks
+    # (issue 32, and its walk: 0.99x) and with them 1.14x as published (`--try`) and 1.44x once its staging
+    # was prefetched (the walk): with bounds checks on, unrolling pays.
     [finding] = found(INDEXED.format(tiles=4, bound="4u"), "P003")[:1]
-    assert finding.severity == Severity.INFO
-    assert "no effect expected on nvidia-h100: measured 1.0x on a kernel like this" in finding.message
+    assert "measured 1.0x-1.4x slower on nvidia-h100" in finding.message
     assert "ggml's mul_mat_subgroup_matrix, 192 bytes of matrices a lane" in finding.message
+    assert "without bounds checks: 1.0x" in finding.message and "with bounds checks: 1.4x" in finding.message
     assert "5.7x" not in finding.message
 
 
@@ -63,7 +65,8 @@ def test_a_block_as_large_as_the_collapsed_pair_quotes_its_collapse():
     # 20 f32 result tiles: 640 bytes a lane, the size at which gemm_tiled ran 5.7x slower.
     [finding] = found(INDEXED.format(tiles=20, bound="20u"), "P003")[:1]
     assert finding.severity == Severity.WARNING
-    assert "measured 5.7x slower on nvidia-h100" in finding.message and "640 bytes" in finding.message
+    # 5.7x without bounds checks, 4.4x with them (gemm_tiled under `--try` on the H100)
+    assert "measured 4.4x-5.7x slower on nvidia-h100" in finding.message and "640 bytes" in finding.message
 
 
 def test_a_block_between_the_pairs_gets_the_range_of_both():
@@ -83,9 +86,13 @@ def test_p005_quotes_the_pair_with_as_many_rows_to_a_bank():
     spec = (ROOT / "tests" / "spec" / "performance" / "rules.wgsl").read_text()
     case = spec[spec.index("// === P005: staged"):spec.index("// === P005 quiet")]
     [eight] = found(case, "P005")  # 128-byte rows: 8 to a bank, the project's pair
-    assert "measured 2.3x slower" in eight.message and "8 rows of a tile load to a bank" in eight.message
+    # 2.3x without bounds checks, 1.8x with them (pipelined_knobs PAD=0 under `--try`)
+    assert "measured 1.8x-2.3x slower" in eight.message and "8 rows of a tile load to a bank" in eight.message
     [four] = found(case.replace("const LD: u32 = 64u;", "const LD: u32 = 32u;"), "P005")  # 64 bytes: 4, ggml's
-    assert "measured 1.2x slower" in four.message and "ggml's mul_mat_subgroup_matrix" in four.message
+    # No loop stages 'slice' here, so both of ggml's measurements apply: 1.2x with its staging waited for,
+    # 1.6x once it was prefetched (issue 32's walk).
+    assert "measured 1.2x-1.6x slower" in four.message and "ggml's mul_mat_subgroup_matrix" in four.message
+    assert "staging not pipelined, without bounds checks: 1.2x" in four.message and "staging pipelined" in four.message
     assert "2.3x" not in four.message
 
 
@@ -110,11 +117,11 @@ def ggml(tmp_path_factory):
 @needs_corpus
 def test_on_ggml_each_finding_quotes_what_was_measured_on_ggml(ggml):
     p003 = found(ggml, "P003")
-    assert p003 and all(d.severity == Severity.INFO and "no effect expected" in d.message for d in p003)
-    [p005] = found(ggml, "P005")
-    assert "measured 1.2x slower" in p005.message
-    [p009] = found(ggml, "P009")
-    assert "measured 1.4x-2.3x slower" in p009.message
+    assert p003 and all("measured 1.0x-1.4x slower" in d.message for d in p003)
+    [p005] = found(ggml, "P005")  # its staging is waited for: the pair measured that way only
+    assert "measured 1.2x slower" in p005.message and "staging pipelined" not in p005.message
+    [p009] = found(ggml, "P009")  # its staged rows conflict in banks: the pairs measured so
+    assert "measured 1.1x-1.7x slower" in p009.message and "free of bank conflicts" not in p009.message
 
 
 @needs_corpus
@@ -125,8 +132,13 @@ def test_the_recorded_conditions_are_the_rules_facts_about_ggml(ggml):
     result = lint_source(ggml)
     for code, pairs in recorded.items():
         facts = rule_conditions(result.parsed.root, result.source, result.model, measuring_profile(), code)
-        for pair in pairs:
-            assert {k: v for k, v in pair["where"].items() if k != "bounds_checks"} == facts, code
+        # The walk's pairs were measured on its later steps, whose facts differ (test_performance_rules).
+        for pair in (p for p in pairs if p.get("kernel", "ggml").startswith("ggml")
+                     and p.get("source") != "benchmarks/results/advisor_walk.json"):
+            # After issue 32's earlier steps the rows were padded: no bank conflicts, unlike the published text.
+            own = {"bounds_checks"} | ({"bank_conflicts"} if "earlier steps" in pair.get("kernel", "") else set())
+            assert {k: v for k, v in pair["where"].items() if k not in own} == \
+                {k: v for k, v in facts.items() if k not in own}, code
 
 
 @needs_corpus

@@ -1,6 +1,7 @@
 """coop-lint run KERNEL.wgsl [--run RUN.toml] [--backend auto|dawn|wgpu|emulate] [--format text|json|markdown]
                              [--set NAME=V]... [--sweep NAME=V1,V2,...]... [--report FILE.md|FILE.html] [--explain]
                              [-D NAME[=VALUE]]... [-I DIR]... [--variant NAME] [--blame | --no-blame]
+                             [--explain [--try] [--target PROFILE]]
 
 Compiles, runs and checks a kernel with its run description (by default
 KERNEL.run.toml beside it; see docs/runner.md). --set changes a [sizes] value;
@@ -8,7 +9,9 @@ KERNEL.run.toml beside it; see docs/runner.md). --set changes a [sizes] value;
 fastest correct variant marked. Every timed run says where it sits on the
 target's roofline; --explain also times the kernel with the other bounds-check
 setting and lists the performance findings for the adapter's profile
-(coop_lsp/ide/explain.py, docs/performance.md). Exit status: 0 when the results are correct (or
+(coop_lsp/ide/explain.py, docs/performance.md); --try also applies each
+mechanical fix to the kernel, runs and checks it, and reports its speed-up
+(coop_lsp/runner/trial.py, docs/try.md). Exit status: 0 when the results are correct (or
 unchecked; for a sweep: when at least one variant is correct), 1 when they are
 wrong or the run failed (time-out, compile error, lost device), 2 on usage
 errors and mistakes in the run description.
@@ -47,6 +50,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--explain", action="store_true",
                         help="also time the kernel with the other bounds-check setting (Dawn) and list the "
                              "performance findings (P rules) for the adapter's device profile")
+    parser.add_argument("--try", dest="try_fixes", action="store_true",
+                        help="with --explain: apply each finding's fix that is mechanical (bounds checks off, "
+                             "padding of staged rows, unrolling, f32 accumulators) to the kernel, one at a time, "
+                             "run and check each variant, and report its measured speed-up (docs/try.md)")
+    parser.add_argument("--target", metavar="PROFILE",
+                        help="with --explain: the device profile whose findings to list and try (default: the "
+                             "profile that names the adapter)")
     parser.add_argument("--subgroup-sizes", metavar="N,N,...",
                         help="emulate the kernel at each of these subgroup sizes and compare the results")
     parser.add_argument("--targets", metavar="NAME,...",
@@ -152,8 +162,11 @@ def main(argv: list[str]) -> int:
         return _subgroup_sizes(args, kernel, description, options)
     report = run_kernel(kernel, description, **options,
                         blame="on" if args.blame else "off" if args.no_blame else "failed")
+    if args.try_fixes and not args.explain:
+        print("coop-lint: error: --try goes with --explain", file=sys.stderr)
+        return 2
     if args.explain:
-        _print_explained(report, kernel, description, options, args.format)
+        _print_explained(report, kernel, description, options, args.format, args.target, args.try_fixes)
     else:
         print(report.render(args.format), end="")
     if args.report:
@@ -249,17 +262,39 @@ def _template_variant(kernel: Path, defines: dict[str, str], include_dirs: tuple
     return expansion.data.decode("utf-8", "replace")
 
 
-def _print_explained(report, kernel, description, options, fmt: str) -> None:
+def _print_explained(report, kernel, description, options, fmt: str, target: str | None = None,
+                     try_fixes: bool = False) -> None:
     import json
 
     from ..runner.execute import run_kernel
     from ..ide.explain import explain
 
-    def rerun(robustness: bool):
-        return run_kernel(kernel, description, **{**options, "robustness": robustness})
+    options = {k: v for k, v in options.items() if k not in ("debug",)}
+    runs = {}  # robustness -> a report of the kernel as written, shared by the trials and the explanation
 
+    def variant(text=None, robustness=None):
+        changes = {"blame": "off"}
+        if text is not None:
+            changes["text"] = text
+        if robustness is not None:
+            changes["robustness"] = robustness
+        result = run_kernel(kernel, description, **{**options, **changes})
+        if text is None and robustness is not None:
+            runs[robustness] = result
+        return result
+
+    def rerun(robustness: bool):
+        return runs.get(robustness) or variant(robustness=robustness)
+
+    trials = None
+    if try_fixes:
+        from ..runner.trial import run_trials
+
+        chosen = target or report.peak_profile
+        trials = [t.to_json() for t in run_trials(report, chosen, variant)] if chosen else []
     # Read from the run's own lint of the kernel as it ran (a template's variant, constants written in).
-    explanation = explain(report, rerun)
+    explanation = explain(report, rerun, target)
+    explanation.trials = trials
     if fmt == "json":
         print(json.dumps({**report.to_json(), "explain": explanation.to_json()}, indent=2))
     else:

@@ -21,10 +21,14 @@ class Explanation:
     bounds_checks: dict = field(default_factory=dict)
     findings: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    trials: list[dict] | None = None  # `--try`: runner/trial.py's Trial.to_json() of each, None without it
 
     def to_json(self) -> dict:
-        return {"target": self.target, "bounds_checks": self.bounds_checks, "findings": self.findings,
-                "notes": self.notes}
+        out = {"target": self.target, "bounds_checks": self.bounds_checks, "findings": self.findings,
+               "notes": self.notes}
+        if self.trials is not None:
+            out["trials"] = self.trials
+        return out
 
     def render(self, markdown: bool = False) -> str:
         bullet = "- " if markdown else "  "
@@ -43,12 +47,39 @@ class Explanation:
                     lines.append(f"{bullet}  {f['line']}:{f['column']}: {f['code']} [{f['severity']}] {f['message']}")
             else:
                 lines.append(f"{bullet}no performance findings for {self.target}")
+        if self.trials is not None:
+            lines += trial_lines(self.trials, bullet)
         return "\n".join(lines) + "\n"
 
 
-def explain(report, rerun) -> Explanation:
+def trial_lines(trials: list[dict], bullet: str) -> list[str]:
+    """`--try`: each fix's measured speed-up on this kernel beside the range its finding quoted."""
+    lines = [f"{bullet}fixes tried on this kernel (each alone, results checked):"]
+    if not trials:
+        lines.append(f"{bullet}  no finding has a fix to try")
+    for trial in trials:
+        head = f"{bullet}  {trial['code']}: {trial['fix']}" if trial["code"] else f"{bullet}  "
+        if trial["status"] == "measured":
+            quoted = trial["quoted"]
+            said = ""
+            if quoted:
+                figure = f"{quoted[0]:.1f}x" if f"{quoted[0]:.1f}" == f"{quoted[1]:.1f}" else \
+                    f"{quoted[0]:.1f}x-{quoted[1]:.1f}x"
+                said = f"; the finding quoted {figure}: " + ("inside" if trial["within_quote"] else "OUTSIDE")
+            lines.append(f"{head}: {trial['before_ms']:.4f} ms -> {trial['after_ms']:.4f} ms, "
+                         f"{trial['speedup']:.2f}x{said}")
+        elif trial["status"] == "not mechanical":
+            lines.append(f"{head[:len(bullet) + 2 + len(trial['code'])]}: not mechanical ({trial['reason']})"
+                         + (f"; example: {trial['example']}" if trial["example"] else ""))
+        else:
+            lines.append(f"{head}: {trial['status'].upper()}: {trial['reason']}")
+    return lines
+
+
+def explain(report, rerun, target: str | None = None) -> Explanation:
     """`rerun(robustness)` runs the same kernel again and returns its report (called at most once). The
-    findings come from the run's own lint of the kernel as it ran (`report.lint`)."""
+    findings come from the run's own lint of the kernel as it ran (`report.lint`), for `target`'s profile
+    (by default the one that names the adapter)."""
     out = Explanation()
     if report.backend == "dawn" and not report.emulated and report.ok and report.timing:
         other = rerun(not report.robustness)
@@ -60,12 +91,45 @@ def explain(report, rerun) -> Explanation:
                              f"complete: {other.status} {other.error}".strip())
     elif report.backend != "dawn" or report.emulated:
         out.notes.append("bounds checks are timed both ways on Dawn only (native runs)")
-    out.target = report.peak_profile
+    out.target = target or report.peak_profile
+    if target and target != report.peak_profile:
+        out.notes.append(f"findings for {target}, but the kernel ran on '{report.adapter or '?'}': the quoted "
+                         f"figures are {target}'s, the times are this adapter's")
     if not out.target:
         out.notes.append(f"no device profile names the adapter '{report.adapter or '?'}': no performance findings")
         return out
     out.findings = performance_findings(report.lint, out.target)
+    note = grid_note(getattr(report, "dispatch", ()), out.target)
+    for finding in out.findings:
+        if note and finding["code"] != "P007":
+            finding["message"] += f"; {note}"
+    checks = out.bounds_checks
+    if checks.get("on_ms") and checks.get("off_ms"):
+        for finding in out.findings:
+            if finding["code"] == "P007":  # the cost measured on this kernel, beside the pairs' figure
+                finding["message"] += (f"; measured on this kernel: {checks['on_ms'] / checks['off_ms']:.2f}x "
+                                       "slower with bounds checks")
     return out
+
+
+def grid_note(dispatch, target: str) -> str:
+    """What to say beside the quoted figures when the run dispatched fewer workgroups than the target has
+    multiprocessors: the pairs were measured with all of them busy, and on Dawn's one-workgroup test kernel
+    the fixes gave 0.6x-1.1x where they quoted 1.8x-5.7x (issue 32's walk). Bounds checks (P007) cost
+    the same there (2.0x), so P007 keeps its figure."""
+    from ..devices.performance import fact
+    from ..devices.profiles import resolve_targets
+
+    profiles, _ = resolve_targets((target,))
+    count = fact(profiles[0].performance, "multiprocessors", "count") if profiles else None
+    workgroups = 1
+    for size in dispatch or ():
+        workgroups *= int(size)
+    if not dispatch or not count or workgroups >= count:
+        return ""
+    return (f"this run dispatched {workgroups} workgroup{'s' if workgroups != 1 else ''} for {target}'s {count} "
+            "multiprocessors, and the figures were measured with every multiprocessor busy: they do not apply "
+            "to this run (on a one-workgroup kernel the fixes measured 0.6x-1.1x)")
 
 
 def performance_findings(lint, target: str) -> list[dict]:

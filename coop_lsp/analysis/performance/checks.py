@@ -15,10 +15,10 @@ from ...semantic import types as t
 from ...semantic.model import SemanticModel
 from ...syntax import nodes as sn
 from . import rules as r
-from .facts import (LEFT, LOADS, MULTIPLIES, RIGHT, STORES, STRIDE, ModuleFacts, byte_size, collect,
+from .facts import (LEFT, LOADS, MULTIPLIES, OFFSET, RIGHT, STORES, STRIDE, ModuleFacts, byte_size, collect,
                     descendants, enclosing_loop)
-from .quote import quote
-from .staging import unpipelined_loops
+from .quote import like_this, quote
+from .staging import pipelined_staged, unpipelined_loops
 
 KIB = 1024.0
 
@@ -67,12 +67,27 @@ def _finding(facts: ModuleFacts, rule: Rule, cost: RuleCost, target: Profile, me
     about the kernel, in the words its pairs record."""
     where = where or {}
     numeric, describe = _CONDITIONS.get(rule.code, (None, lambda conditions: ""))
+    quoted, _ = like_this(cost, where, numeric)
+    if len({pair.conditions.get("bounds_checks") for pair in quoted}) > 1:
+        describe = _with_bounds_checks(describe)
     said = quote(cost, target.name, where, numeric, describe)
     facts.conditions.append((rule.code, where))
     severity = rule.severity
     if said.slower < r.MEANINGFUL_SLOWDOWN and severity > Severity.INFO:
         severity = Severity.INFO
     return Diagnostic(rule.code, f"{message}; {said.text}", span, severity, tuple(related), tuple(fixes))
+
+
+def _with_bounds_checks(describe):
+    """A pair's description that also says its bounds-check setting, where the pairs differ in it: the same
+    fix measured on one kernel both ways can differ by 1.3x (issue 32: --try on the H100)."""
+    def described(conditions: dict) -> str:
+        text = describe(conditions)
+        if "bounds_checks" not in conditions or "bounds checks" in text:
+            return text
+        setting = "with bounds checks" if conditions["bounds_checks"] else "without bounds checks"
+        return f"{text}, {setting}" if text else setting
+    return described
 
 
 def _plural(count: int, word: str) -> str:
@@ -92,10 +107,15 @@ _CONDITIONS = {
     r.RUNTIME_INDEXED_MATRICES.code: ("matrix_bytes", _matrix_bytes),
     r.WORKGROUP_MEMORY_OCCUPANCY.code: ("workgroups_fit", lambda w: "" if "workgroups_fit" not in w else
                                         f"room for {_plural(w['workgroups_fit'], 'workgroup')} per multiprocessor"),
-    r.UNPIPELINED_STAGING.code: (None, lambda w: "" if w.get("bounds_checks") is None else
-                                 "with bounds checks" if w["bounds_checks"] else "without bounds checks"),
-    r.BANK_CONFLICTS.code: ("rows_per_bank", lambda w: f"{w['rows_per_bank']} rows of a tile load to a bank"
-                            if "rows_per_bank" in w else ""),
+    r.UNPIPELINED_STAGING.code: (None, lambda w: ", ".join(part for part in (
+        "" if w.get("bank_conflicts") is None else
+        "staged rows with bank conflicts" if w["bank_conflicts"] else "staged rows free of bank conflicts",
+        "" if w.get("bounds_checks") is None else
+        "with bounds checks" if w["bounds_checks"] else "without bounds checks") if part)),
+    r.BANK_CONFLICTS.code: ("rows_per_bank", lambda w: ", ".join(part for part in (
+        f"{w['rows_per_bank']} rows of a tile load to a bank" if "rows_per_bank" in w else "",
+        "" if w.get("staging_pipelined") is None else
+        "staging pipelined" if w["staging_pipelined"] else "staging not pipelined") if part)),
 }
 
 
@@ -312,20 +332,13 @@ def _bank_conflicts(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
     width = fact(target.performance, "memory_banks", "width_bytes")
     if cost is None or not banks or not width or banks <= 0 or width <= 0:
         return []
+    # The two causes share the time a slice takes: with the staging pipelined, the tile loads are what is
+    # left to wait for, and padding gained 1.6x on ggml's kernel against 1.2x before (issue 32's walks).
+    unpipelined = {name for found in unpipelined_loops(facts) for name in found.staged}
+    pipelined = pipelined_staged(facts)
     out, seen = [], set()
-    for call in facts.calls:
-        if call.name not in LOADS | STORES:
-            continue
-        memory = facts.matrix_memory(call)
+    for call, variable, stride, element, degree in _conflicted_loads(facts, banks, width):
         stride_node = call.argument(STRIDE)
-        if memory is None or memory[0] != "workgroup" or stride_node is None:
-            continue
-        _, array, variable = memory
-        element = byte_size(array.element)
-        stride = facts.constant(stride_node)
-        if element is None or stride is None or stride <= 0 or (stride * element) % width:
-            continue
-        degree = conflict_degree(stride * element, banks, width)
         key = (variable.name, stride)
         if degree < 2 or key in seen:
             continue
@@ -338,7 +351,9 @@ def _bank_conflicts(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
             f"{ROWS_AT_ONCE} rows a tile load reads at once put up to {degree} in one bank of {target.name}'s "
             f"workgroup memory ({banks} banks of {width} bytes), so the load takes {degree} passes; pad each row by {ROW_BYTES} bytes"
             + (f" ({pad} element{'s' if pad > 1 else ''})" if pad else ""),
-            facts.span(stride_node), (), fixes, where={"rows_per_bank": degree})
+            facts.span(stride_node), (), fixes,
+            where={"rows_per_bank": degree, "staging_pipelined": False if variable.name in unpipelined else
+                   True if variable.name in pipelined else None})
         measured = [p.conditions["rows_per_bank"] for p in cost.pairs
                     if isinstance(p.conditions.get("rows_per_bank"), int)]
         if measured and degree < min(measured):
@@ -347,6 +362,26 @@ def _bank_conflicts(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
                               message=finding.message + f"; the fewest rows to a bank a pair measured was "
                                                         f"{min(measured)}, this load has {degree}, so expect less")
         out.append(finding)
+    return out
+
+
+def _conflicted_loads(facts: ModuleFacts, banks: int, width: int) -> list:
+    """(call, variable, stride, element bytes, rows to a bank) for each matrix load or store of workgroup
+    memory at a constant stride whose byte stride is a whole number of banks."""
+    out = []
+    for call in facts.calls:
+        if call.name not in LOADS | STORES:
+            continue
+        memory = facts.matrix_memory(call)
+        stride_node = call.argument(STRIDE)
+        if memory is None or memory[0] != "workgroup" or stride_node is None:
+            continue
+        _, array, variable = memory
+        element = byte_size(array.element)
+        stride = facts.constant(stride_node)
+        if element is None or stride is None or stride <= 0 or (stride * element) % width:
+            continue
+        out.append((call, variable, stride, element, conflict_degree(stride * element, banks, width)))
     return out
 
 
@@ -440,24 +475,69 @@ def _function_of(node: ts.Node) -> ts.Node | None:
 
 # ---------------------------------------------------------------- P007
 def _bounds_checks(facts: ModuleFacts, target: Profile) -> list[Diagnostic]:
+    """Every access Dawn's robustness checks in the kernel's hot code: matrix loads and stores on a
+    runtime-sized storage array or at an offset that is not a constant, and in loops (or functions called
+    in loops) plain indexing of an array by a value that is not a constant, whatever its address space.
+    ggml's kernel multiplies from workgroup memory and copies with plain indexing: the matrix loads on
+    storage that the rule first looked for are not where its 2.6x went."""
     cost = rule_cost(target.performance, r.BOUNDS_CHECKED_MATRIX_ACCESS.code)
     if cost is None or fact(target.performance, "bounds_checks", "default_on") is not True:
         return []
-    out, seen = [], set()
+    matrix: dict[str, tuple[ts.Node, Span]] = {}  # variable -> first checked matrix access
     for call in facts.calls:
         memory = facts.matrix_memory(call) if call.name in LOADS | STORES else None
-        if memory is None or memory[0] != "storage" or memory[2].name in seen or memory[1].count is not None:
+        if memory is None or memory[2].name in matrix:
             continue
-        seen.add(memory[2].name)
-        out.append((call, memory[2].name))
-    if not out:
+        offset = call.argument(OFFSET)
+        runtime_sized = memory[1].count is None
+        if runtime_sized or (offset is not None and facts.constant(offset) is None):
+            matrix[memory[2].name] = (call.node, call.name_span)
+    plain: dict[str, tuple[ts.Node, Span]] = {}
+    for node in descendants(facts.root):
+        if node.type != "index_expression" or not _hot(facts, node):
+            continue
+        index = sn.index(node)
+        if index is None or facts.constant(index) is not None or _holds_matrices(facts.type_of(sn.value(node))):
+            continue  # arrays of matrices are P003's
+        variable = facts.root_variable(node)
+        kind = t.store_type(variable.type) if variable is not None and variable.kind == "var" else None
+        if kind is None or not isinstance(kind, (t.Array, t.Struct)) or variable.name in plain:
+            continue
+        plain[variable.name] = (node, facts.span(node))
+    if not matrix and not plain:
         return []
-    names = ", ".join(f"'{name}'" for _, name in out)
+    parts = []
+    if matrix:
+        parts.append(f"matrix loads and stores on {_names(matrix)}")
+    if plain:
+        parts.append(f"indexing of {_names(plain)} in loops")
+    first = min(list(matrix.values()) + list(plain.values()), key=lambda pair: pair[1].start)
+    related = [Related(span, "also bounds-checked") for node, span in list(matrix.values()) + list(plain.values())
+               if span != first[1]]
     return [_finding(
         facts, r.BOUNDS_CHECKED_MATRIX_ACCESS, cost, target,
-        f"matrix loads and stores on the runtime-sized {names} are bounds-checked on {target.name} unless the "
-        "application turns robustness off (Dawn toggle disable_robustness)", out[0][0].name_span,
-        [Related(c.name_span, "also bounds-checked") for c, _ in out[1:]])]
+        f"{' and '.join(parts)} are bounds-checked on {target.name} unless the application turns robustness "
+        "off (Dawn toggle disable_robustness)", first[1], related[:8])]
+
+
+def _holds_matrices(kind: t.Type | None) -> bool:
+    if isinstance(kind, (t.Reference, t.Pointer)):
+        kind = kind.store
+    while isinstance(kind, t.Array):
+        kind = kind.element
+    return isinstance(kind, t.CoopMatrix)
+
+
+def _names(found: dict) -> str:
+    names = [f"'{name}'" for name in found]
+    return ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+
+
+def _hot(facts: ModuleFacts, node: ts.Node) -> bool:
+    if enclosing_loop(node) is not None:
+        return True
+    function = _function_of(node)
+    return function is not None and facts.text(sn.name(function)) in facts.called_in_loops
 
 
 # ---------------------------------------------------------------- P008
@@ -529,6 +609,10 @@ def _unpipelined_staging(facts: ModuleFacts, target: Profile) -> list[Diagnostic
     cost = rule_cost(target.performance, r.UNPIPELINED_STAGING.code)
     if cost is None:
         return []
+    banks = fact(target.performance, "memory_banks", "count")
+    width = fact(target.performance, "memory_banks", "width_bytes")
+    conflicted = ({variable.name for call, variable, _, _, degree in _conflicted_loads(facts, banks, width)
+                   if degree >= 2 and call.name in LOADS} if banks and width and banks > 0 and width > 0 else None)
     out = []
     for found in unpipelined_loops(facts):
         keyword = found.loop.children[0] if found.loop.children else found.loop
@@ -540,10 +624,26 @@ def _unpipelined_staging(facts: ModuleFacts, target: Profile) -> list[Diagnostic
             "multiplies and write it to workgroup memory after them", facts.span(keyword),
             [Related(facts.span(found.write.node), "written here, before the multiplies"),
              Related(facts.span(found.barrier.node), "every subgroup waits here for the copy")],
-            where={"bounds_checks": None}))
+            # Prefetching gains less while the tile loads from the staged rows conflict in banks: 1.1x on
+            # ggml's kernel with them, 1.5x once padded (issue 32's walks).
+            where={"bounds_checks": None,
+                   "bank_conflicts": None if conflicted is None else bool(conflicted & set(found.staged))}))
     return out
 
 
 # Every check plain linting runs; P007 (_bounds_checks) runs only beside a run.
 _CHECKS = [_one_tile_per_subgroup, _unstaged_loads, _runtime_indexed_matrices, _workgroup_memory, _bank_conflicts,
            _scalar_half_loads, _idle_matrix_units, _unpipelined_staging]
+
+
+def quoted_range(root: ts.Node, source: SourceText, model: SemanticModel, target: Profile,
+                 code: str) -> tuple[float, float] | None:
+    """The range of speed-ups rule `code`'s finding quotes for this kernel on `target` (the pairs like it,
+    quote.py), or None where the target measured no pair for the rule. `--try` holds a measurement
+    against it."""
+    cost = rule_cost(target.performance, code)
+    if cost is None:
+        return None
+    numeric = _CONDITIONS.get(code, (None, None))[0]
+    pairs, _ = like_this(cost, rule_conditions(root, source, model, target, code), numeric)
+    return min(p.slower for p in pairs), max(p.slower for p in pairs)

@@ -22,6 +22,7 @@ LOOPS = ("for_statement", "while_statement", "loop_statement")
 # naga's all give the same findings; naga names a multiply's operands a, b and c.
 POINTER = ("p",)
 STRIDE = ("stride",)
+OFFSET = ("offset",)
 LEFT = ("left", "a")
 RIGHT = ("right", "b")
 _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,

@@ -103,13 +103,17 @@ SCALAR_HALF_LOADS = register(Rule(
 
 BOUNDS_CHECKED_MATRIX_ACCESS = register(Rule(
     code="P007", name="bounds_checked_matrix_access", severity=Severity.INFO, layer="analysis",
-    summary="Matrix loads and stores on a runtime-sized array, on a target where bounds checks are on by default.",
-    explanation="Dawn (and so Chrome) checks every access to a runtime-sized array, subgroupMatrixLoad and "
-                "subgroupMatrixStore included, unless the device was created with the toggle disable_robustness. "
-                "The kernel cannot turn the checks off; the application can where it owns the device (native "
-                "Dawn), and `coop-lint run --explain` measures the kernel both ways. Information only, and reported "
-                "only beside a run (`coop-lint run --explain`, the editor's run result): nearly every matrix kernel "
-                "has it and its fix is outside the kernel, so plain linting leaves it out." + _EVIDENCE,
+    summary="Accesses Dawn bounds-checks in a matrix kernel's hot code (matrix loads and stores on a runtime-sized "
+            "array or at a computed offset, indexing by a computed value in loops), on a target where the checks "
+            "are on by default.",
+    explanation="Dawn (and so Chrome) checks every access whose index it cannot prove in bounds, unless the device "
+                "was created with the toggle disable_robustness: subgroupMatrixLoad and subgroupMatrixStore on a "
+                "runtime-sized array or at an offset computed at run time (workgroup memory included), and every "
+                "array element indexed by a computed value. The kernel cannot turn the checks off; the application "
+                "can where it owns the device (native Dawn), and `coop-lint run --explain` measures the kernel both "
+                "ways and puts the measured cost on this finding. Information only, and reported only beside a run "
+                "(`coop-lint run --explain`, the editor's run result): nearly every matrix kernel has it and its "
+                "fix is outside the kernel, so plain linting leaves it out." + _EVIDENCE,
     example="@group(0) @binding(0) var<storage, read> a: array<vec4<u32>>;\n"
             "let l = subgroupMatrixLoad<TileA, row_major>(&a, at, K / 8u);",
     fix="Where the application creates the device: the Dawn toggle disable_robustness (`coop-lint run "

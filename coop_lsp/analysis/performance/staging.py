@@ -110,6 +110,22 @@ def unpipelined_loops(facts: ModuleFacts) -> list[Unpipelined]:
     return out
 
 
+def pipelined_staged(facts: ModuleFacts) -> set[str]:
+    """Workgroup variables that a loop multiplies from and writes again after its last multiply: the next
+    slice staged while this one is used (a register prefetch or a second buffer)."""
+    out: set[str] = set()
+    loop_types = ("for_statement", "while_statement", "loop_statement")
+    for function in facts.functions.values():
+        for loop in (n for n in descendants(function) if n.type in loop_types):
+            sequence = events(facts, sn.body(loop) or loop)
+            multiplies = [i for i, e in enumerate(sequence) if e.kind == "multiply"]
+            if not multiplies:
+                continue
+            staged = {e.variable for e in sequence if e.kind == "load"}
+            out |= {e.variable for e in sequence[multiplies[-1] + 1:] if e.kind == "write" and e.variable in staged}
+    return out
+
+
 def _unpipelined(sequence: list[Event]):
     multiplies = [i for i, e in enumerate(sequence) if e.kind == "multiply"]
     staged = tuple(dict.fromkeys(e.variable for e in sequence if e.kind == "load"))
