@@ -12,9 +12,9 @@ the same again, which reads every result from the cache; coop-lint with
 files in one process (its start and Dawn's included). Also the start-up time
 of the command. Writes benchmarks/results/cli.json.
 
---matrix-heavy: the 500 files come from common.matrix_heavy_kernel instead (every function multiplies
-subgroup matrices in a K loop, 32 such functions and one entry point per file), the case the generator's
-mix of cheap plain functions hides. --checkout PATH times another checkout's coop-lint (its own .venv,
+--matrix-heavy: the 500 files come from benchmarks/matrix_kernels.py instead (32 tiled GEMM kernels a
+file, each multiplying subgroup matrices in a K loop with staging copies and barriers, about 1,570 lines),
+the case the generator's mix of cheap plain functions hides. --checkout PATH times another checkout's coop-lint (its own .venv,
 writing no bytecode there) with the same corpus; --result names the file under benchmarks/results/.
 """
 
