@@ -376,3 +376,8 @@ def _unlink(path: str) -> None:
         os.unlink(path)
     except OSError:
         pass
+
+
+# For other kinds of entries (server/open_cache.py) that hold findings among other fields.
+encode_finding, decode_finding = _encode, _diagnostic
+json_list, json_text, json_number, json_span = _list, _text, _number, _span
