@@ -84,6 +84,8 @@ class OpenCache:
         self._flush = asyncio.get_running_loop().call_later(FLUSH_SECONDS, self.flush)
 
     def flush(self) -> None:
+        if self._flush is not None:
+            self._flush.cancel()
         self._flush = None
         fresh, self._fresh = self._fresh, {}
         try:
