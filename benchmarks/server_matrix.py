@@ -18,9 +18,13 @@ Whole server processes over stdio, default settings, as an editor starts them:
   same cache); right after the burst the first document is edited, and the time until that edit's
   diagnostics shows whether the document being worked on waits for the rest.
 
-The anchor is wgsl-analyzer built from source (benchmarks/README.md, "Editor anchor"): the binary named by
-$WGSL_ANALYZER, else /work/anchor/wgsl-analyzer/target/release/wgsl-analyzer; it is skipped, saying why,
-when neither exists.
+The anchor is wgsl-analyzer built from source: the binary named by $WGSL_ANALYZER, else
+/work/anchor/wgsl-analyzer/target/release/wgsl-analyzer; it is skipped, saying why, when neither exists.
+How it was built here (outside the repository): the tag v0.9.5 (rust-version 1.84; later tags need a
+newer rustc or fetch rust-analyzer from GitHub), its git dependencies replaced by the same crates from
+crates.io (vfs, paths, text-edit -> ra_ap_vfs, ra_ap_paths, ra_ap_text_edit =0.0.177, of October 2023
+like the pinned commit; la-arena 0.3.1; naga 24.0.0 from crates.io for the pinned wgpu commit), then
+`nice -n 10 cargo build --release -j 2 -p wgsl_analyzer`.
 """
 
 from __future__ import annotations
