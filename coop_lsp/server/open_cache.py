@@ -60,14 +60,21 @@ class OpenCache:
     def __init__(self, root: Path) -> None:
         self.store = ResultCache(root, _DocumentCodec())
         self._fresh: dict[str, Entry] = {}
+        self._parts: dict[tuple, _KeyParts] = {}
         self._flush: asyncio.TimerHandle | None = None
         self._logged = 0
 
     def key(self, data: bytes, dialect: str, targets: tuple[str, ...]) -> str | None:
-        profiles = profiles_fingerprint(targets)
+        parts = (dialect, tuple(targets))
+        settings = self._parts.get(parts)
+        if settings is None:
+            # One object per setting: the store keeps the text of each settings object it sees.
+            settings = self._parts[parts] = _KeyParts(*parts)
+        # Read each time: a project's profile may be saved while the server runs.
+        profiles = profiles_fingerprint(parts[1])
         if profiles is None:
             return None  # the live adapter: its answer may change
-        return self.store.key(data, _KIND, _KeyParts(dialect, tuple(targets)), profiles)
+        return self.store.key(data, _KIND, settings, profiles)
 
     def get(self, key: str) -> Entry | None:
         try:
