@@ -71,6 +71,7 @@ class Editor:
         # that sends no version, as wgsl-analyzer, is timed by the count; see benchmarks/server_matrix.py).
         self.arrivals: dict[str, int] = {}
         self.findings: dict[str, int] = {}
+        self.first_findings: dict[str, float] = {}  # when a document's first non-empty diagnostics came
         self.any_arrival = asyncio.Event()
 
         @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
@@ -79,6 +80,8 @@ class Editor:
             self.published.append((params.uri, params.version, time.perf_counter()))
             self.arrivals[params.uri] = self.arrivals.get(params.uri, 0) + 1
             self.findings[params.uri] = len(params.diagnostics)
+            if params.diagnostics:
+                self.first_findings.setdefault(params.uri, time.perf_counter())
             self.any_arrival.set()
             self.seen.add(key)
             event = self.arrived.get(key)
