@@ -164,6 +164,26 @@ async def test_an_edit_is_checked_before_the_documents_only_opened():
     ls.analysis_executor.shutdown(wait=False)
 
 
+async def test_an_edit_to_a_document_whose_first_check_is_still_queued_does_not_wait_for_the_queue():
+    ls = create_server()
+    recorder = Recorder(ls)
+    rng = random.Random(3)
+    for i in range(8):
+        open_document(ls, i, matrix_kernel_file(rng, 6))
+    await until(lambda: ls.analysis_executor.pending() >= 7)  # every first check is queued
+    ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_CHANGE](lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri(5), version=2),
+        content_changes=[lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=0)),
+            text="// edited\n")]))
+    await until(lambda: any(p.uri == uri(5) and p.version == 2 for p in recorder.published))
+    # The check of version 1 was dropped. Before version 2's: the check running when the edit came, and at
+    # most one the thread took while the cancelled check's waiter was handing over (an event loop turn).
+    assert len([u for u in recorder.analysed if u != uri(5)]) <= 2 and recorder.analysed.count(uri(5)) == 1
+    await until(lambda: {p.uri for p in recorder.published} == {uri(i) for i in range(8)})
+    ls.analysis_executor.shutdown(wait=False)
+
+
 async def test_asking_about_a_document_only_opened_moves_its_check_up():
     ls = create_server()
     recorder = Recorder(ls)

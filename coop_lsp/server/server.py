@@ -283,6 +283,14 @@ class CoopLanguageServer(LanguageServer):
             state.analysis, state.analysis_key = analysis, key
         return analysis
 
+    def drop_stale_check(self, state: DocumentState) -> None:
+        """After an edit: a check of an older version still waiting in the queue is dropped, so that the
+        scheduler's check of the newest version (which waits for it) is not held behind the whole queue."""
+        work = state.inflight_work
+        if state.inflight is not None and state.inflight_key is not state.document.parsed and work is not None \
+                and not work.running():
+            state.inflight.cancel()
+
     # --------------------------------------------------------- memory
     def touch(self, uri: str) -> None:
         """`uri` is being worked on (edited, or asked about): it keeps everything its next edit replays."""

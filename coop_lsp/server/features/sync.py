@@ -47,6 +47,7 @@ def register(ls: CoopLanguageServer) -> None:
             else:
                 state.document.set_text(change.text, version)
         state.document.version = version
+        ls.drop_stale_check(state)
         ls.schedule_diagnostics(state)
         _overlay(ls, state.uri, state.document.text)
         ls.recheck_includers(state.uri)
