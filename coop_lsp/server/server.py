@@ -24,6 +24,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
+from ..core.text import SourceText
 from ..format import Options as FormatOptions
 from ..ide import navigation
 from ..ide.analysis import Analysis
@@ -32,7 +33,6 @@ from ..lint import Reuse
 from ..lint.config import ConfigError, ConfigFinder
 from ..lint.files import host_macro_names, may_need_templates
 from ..syntax import Document
-from ..core.text import SourceText
 from ..syntax.parser import Parsed
 from .capabilities import VERSION
 from .idle_gc import IdleCollector
@@ -195,6 +195,7 @@ class CoopLanguageServer(LanguageServer):
         self.analysis_executor = PriorityWorker()
         # Unchanged files open with the diagnostics of their last check (open_cache.py).
         self.open_cache = OpenCache(cache_root) if cache_root is not None else None
+        self._event_loop: asyncio.AbstractEventLoop | None = None  # where the analysis thread hands entries
         self.idle_gc = IdleCollector()
         self.format_arrivals: dict[int, object] = {}  # id(params) -> the Parsed current when it arrived
         self.scheduler = DiagnosticsScheduler(self._current, self._check, self._send_diagnostics, debounce)
