@@ -30,7 +30,9 @@ The anchor is wgsl-analyzer built from source: the binary named by $WGSL_ANALYZE
 How it was built here (outside the repository): the tag v0.9.5 (rust-version 1.84; later tags need a
 newer rustc or fetch rust-analyzer from GitHub), its git dependencies replaced by the same crates from
 crates.io (vfs, paths, text-edit -> ra_ap_vfs, ra_ap_paths, ra_ap_text_edit =0.0.177, of October 2023
-like the pinned commit; la-arena 0.3.1; naga 24.0.0 from crates.io for the pinned wgpu commit), then
+like the pinned commit; la-arena 0.3.1; naga 24.0.0 from crates.io for the pinned wgpu commit), regex's
+"unicode" feature named in crates/base_db (the tag's lock got it from tracing-subscriber 0.3.19; the
+re-resolved lock does not, and the server panicked on its first document), then
 `nice -n 10 cargo build --release -j 2 -p wgsl_analyzer`.
 """
 
