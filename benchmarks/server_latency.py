@@ -72,6 +72,7 @@ class Editor:
         self.arrivals: dict[str, int] = {}
         self.findings: dict[str, int] = {}
         self.first_findings: dict[str, float] = {}  # when a document's first non-empty diagnostics came
+        self.messages: dict[str, int] = {}  # the first finding of each publication: what the server reported
         self.any_arrival = asyncio.Event()
 
         @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
@@ -82,6 +83,7 @@ class Editor:
             self.findings[params.uri] = len(params.diagnostics)
             if params.diagnostics:
                 self.first_findings.setdefault(params.uri, time.perf_counter())
+                self.messages[params.diagnostics[0].message] = self.messages.get(params.diagnostics[0].message, 0) + 1
             self.any_arrival.set()
             self.seen.add(key)
             event = self.arrived.get(key)

@@ -186,6 +186,7 @@ async def open_workspace(command: list[str] | None, env: dict | None, texts: lis
             "seconds_to_all_diagnostics": round(finished, 2),
             "edit_to_diagnostics_during_open_ms": edited,
             "documents_with_findings": with_findings,
+            "first_findings_published": dict(sorted(editor.messages.items(), key=lambda m: -m[1])[:3]),
             "rss_mib_started": rss_started, "rss_mib_all_diagnosed": rss_all, "rss_mib_after_idle": rss_idle}
 
 
