@@ -12,9 +12,10 @@ the same again, which reads every result from the cache; coop-lint with
 files in one process (its start and Dawn's included). Also the start-up time
 of the command. Writes benchmarks/results/cli.json.
 
---matrix-heavy: the 500 files come from common.matrix_heavy_kernel instead (every function multiplies
-subgroup matrices in a K loop, 32 such functions and one entry point per file), the case the generator's
-mix of cheap plain functions hides. --checkout PATH times another checkout's coop-lint (its own .venv,
+--matrix-heavy: the 500 files come from benchmarks/matrix_kernels.py instead (32 tiled GEMM kernels a
+file, each multiplying subgroup matrices in a K loop with staging copies and barriers, about 1,570 lines),
+the case the generator's mix of cheap plain functions hides. --files N writes N files instead of 500 (100
+matrix-heavy files are about as many lines as 500 of the old generator's). --checkout PATH times another checkout's coop-lint (its own .venv,
 writing no bytecode there) with the same corpus; --result names the file under benchmarks/results/.
 """
 
@@ -63,6 +64,7 @@ def main() -> None:
     parser.add_argument("--notes", default="", help="added to the result's notes (e.g. how busy the machine was)")
     parser.add_argument("--matrix-heavy", action="store_true", help="every function multiplies matrices in a loop")
     parser.add_argument("--checkout", type=Path, help="time this checkout's coop-lint (default: this one)")
+    parser.add_argument("--files", type=int, default=FILES, help="how many files (default %(default)s)")
     parser.add_argument("--result", help="result file name under benchmarks/results/ (default: cli or "
                                          "cli_matrix_heavy)")
     args = parser.parse_args()
@@ -71,7 +73,7 @@ def main() -> None:
     load_at_start = [round(x, 2) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as cache:
         paths = []
-        for index in range(FILES):
+        for index in range(args.files):
             text = matrix_heavy_kernel(rng) if args.matrix_heavy else \
                 synthetic_kernel(lines=rng.choice((40, 80, 120, 200, 400)), rng=rng)
             path = Path(folder) / f"kernel_{index:03}.wgsl"
@@ -102,7 +104,7 @@ def main() -> None:
     figures = {
         "corpus": "matrix-heavy" if args.matrix_heavy else "mixed",
         "checkout": str(args.checkout.resolve()) if args.checkout else str(Path.cwd()),
-        "files": FILES, "distinct_files": distinct, "lines": lines, "jobs": default_jobs(),
+        "files": args.files, "distinct_files": distinct, "lines": lines, "jobs": default_jobs(),
         "cold_seconds": round(cold, 3),
         "cold_cpu_seconds": _cpu(completed),
         "cached_cpu_seconds": _cpu(cached_run),

@@ -12,7 +12,11 @@
 - memory: the server's resident memory with 100 open (distinct) 1,000-line
   documents, in a fresh server.
 
-    .venv/bin/python -m benchmarks.server_latency [--quick] [--checkout PATH --result NAME]
+    .venv/bin/python -m benchmarks.server_latency [--quick] [--matrix-heavy] [--checkout PATH --result NAME]
+
+--matrix-heavy measures matrix-heavy documents instead, against the editor anchor (wgsl-analyzer) in the
+same run, and opening a workspace of 100 such documents cold and from the cache: see
+benchmarks/server_matrix.py. Its result is server_latency_matrix_heavy unless --result names another.
 
 --checkout measures another checkout's server (its own .venv, started in its folder, writing no bytecode
 there), so that two versions are timed by the same driver minutes apart.
@@ -63,20 +67,44 @@ class Editor:
         self.seen: set[tuple[str, int]] = set()
 
         self.published: list[tuple[str, int, float]] = []
+        # Per document: how many times diagnostics arrived, and how many of them were not empty (a server
+        # that sends no version, as wgsl-analyzer, is timed by the count; see benchmarks/server_matrix.py).
+        self.arrivals: dict[str, int] = {}
+        self.findings: dict[str, int] = {}
+        self.first_findings: dict[str, float] = {}  # when a document's first non-empty diagnostics came
+        self.messages: dict[str, int] = {}  # the first finding of each publication: what the server reported
+        self.any_arrival = asyncio.Event()
 
         @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def _published(params: lsp.PublishDiagnosticsParams):
             key = (params.uri, params.version)
             self.published.append((params.uri, params.version, time.perf_counter()))
+            self.arrivals[params.uri] = self.arrivals.get(params.uri, 0) + 1
+            self.findings[params.uri] = len(params.diagnostics)
+            if params.diagnostics:
+                self.first_findings.setdefault(params.uri, time.perf_counter())
+                self.messages[params.diagnostics[0].message] = self.messages.get(params.diagnostics[0].message, 0) + 1
+            self.any_arrival.set()
             self.seen.add(key)
             event = self.arrived.get(key)
             if event is not None:
                 event.set()
 
-    async def start(self) -> None:
-        await self.client.start_io(*SERVER["command"], cwd=SERVER["cwd"], env=SERVER["env"])
+    async def start(self, command: list[str] | None = None, env: dict | None = None) -> None:
+        """Starts this checkout's server (SERVER), or `command` (another server, such as the editor anchor)."""
+        if command is None:
+            await self.client.start_io(*SERVER["command"], cwd=SERVER["cwd"], env=env or SERVER["env"])
+        else:
+            await self.client.start_io(*command, env=env)
         await self.client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
         self.client.initialized(lsp.InitializedParams())
+
+    async def arrivals_beyond(self, uri: str, count: int, timeout: float = 120) -> None:
+        """Waits until diagnostics for `uri` have arrived more than `count` times."""
+        deadline = time.perf_counter() + timeout
+        while self.arrivals.get(uri, 0) <= count:
+            self.any_arrival.clear()
+            await asyncio.wait_for(self.any_arrival.wait(), max(0.001, deadline - time.perf_counter()))
 
     async def stop(self) -> None:
         await self.client.shutdown_async(None)
@@ -297,10 +325,26 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer samples, no 5,000-line file")
     parser.add_argument("--notes", default="", help="added to the result's notes (e.g. how busy the machine was)")
     parser.add_argument("--checkout", type=Path, help="time this checkout's server (default: this one)")
-    parser.add_argument("--result", default="server_latency", help="result file name under benchmarks/results/")
+    parser.add_argument("--matrix-heavy", action="store_true",
+                        help="matrix-heavy documents, opening a workspace, and the editor anchor")
+    parser.add_argument("--result", help="result file name under benchmarks/results/ (default: server_latency, "
+                                         "or server_latency_matrix_heavy)")
     args = parser.parse_args()
     if args.checkout is not None:
         use_checkout(args.checkout.resolve())
+    if args.matrix_heavy:
+        from .server_matrix import run
+
+        load = [round(x, 2) for x in os.getloadavg()]
+        figures = {"load_average_at_start": load, **asyncio.run(run(args.quick)),
+                   "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
+                   "checkout": str(args.checkout.resolve()) if args.checkout else str(Path.cwd())}
+        path = write_result(args.result or "server_latency_matrix_heavy", figures, notes=(
+            "Whole processes over stdio, default settings, one client (benchmarks/server_matrix.py says what "
+            "each figure is). " + args.notes).strip())
+        print(path.read_text())
+        return
+    args.result = args.result or "server_latency"
     figures = asyncio.run(main_async(args.quick))
     figures["checkout"] = str(args.checkout.resolve()) if args.checkout else str(Path.cwd())
     path = write_result(args.result, figures, notes=(

@@ -33,7 +33,7 @@ from ..source.hosts import language_of
 from ..source.rules import PATH_OUTSIDE_WORKSPACE
 from ..lint.rules import INTERNAL_ERROR
 from . import render
-from .cache import ResultCache, cache_root
+from ..lint.result_cache import ResultCache, cache_root, profiles_fingerprint
 from ..lint.files import depends_on_other_files, kind_of, lint_file
 from .checking import Job, run_job
 from . import baseline as baseline_file
@@ -244,7 +244,7 @@ def _lint(args: argparse.Namespace) -> int:
         if cache is not None and not is_stdin:
             fingerprint = profiles.get(settings.targets, "")
             if fingerprint == "":
-                fingerprint = profiles[settings.targets] = _profiles_fingerprint(settings.targets)
+                fingerprint = profiles[settings.targets] = profiles_fingerprint(settings.targets)
             if fingerprint is not None:
                 keys[index] = cache.key(data, language, settings, fingerprint)
                 found = cache.get(keys[index])
@@ -318,21 +318,6 @@ def _fix(args, inputs, settings_for, baseline: Baseline | None, templates: "_Tem
             except OSError as error:
                 report.error = f"cannot write the fixed file: {_os_error(error)}"
     return _conclude(args, baseline, reports, diffs, fixed_stdin, templates)
-
-
-def _profiles_fingerprint(targets: tuple[str, ...]) -> str | None:
-    """What the targets' device profiles say, for the cache key; None when a target is the live adapter
-    (its answer may change between runs: no caching)."""
-    if not targets:
-        return "()"
-    if "connected" in targets:
-        return None
-    from ..devices.profiles import resolve_targets
-
-    from .cache import canonical
-
-    chosen, problems = resolve_targets(targets)
-    return canonical((chosen, problems))
 
 
 def _died(job: Job, why: str) -> list[Diagnostic]:

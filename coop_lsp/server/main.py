@@ -23,6 +23,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--debounce-ms", type=float, default=DEBOUNCE_MS,
                         help="check a document only once it has been quiet this long (default %(default)s: check at "
                              "once, one check at a time per document; the diagnosticsDelayMs setting overrides it)")
+    parser.add_argument("--cache-dir", metavar="DIR",
+                        help="the result cache that unchanged files open from (default $COOP_LINT_CACHE_DIR, else "
+                             "coop-lint's: ~/.cache/coop-lint on Linux)")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
     parser.add_argument("--log-file", metavar="PATH", help="write the server's log here")
     parser.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     parser.add_argument("--version", action="version", version=f"coop-lsp {VERSION}")
@@ -52,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import logging
 
+    from ..lint.result_cache import cache_root
     from .idle_gc import defer_full_collections
     from .server import create_server
 
@@ -59,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         **destination)
     defer_full_collections()
-    server = create_server(debounce=max(args.debounce_ms, 0.0) / 1000)
+    server = create_server(debounce=max(args.debounce_ms, 0.0) / 1000,
+                           cache_root=None if args.no_cache else cache_root(args.cache_dir))
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
         # Only this machine, unless a host is named: the server reads the workspace and runs kernels.

@@ -90,6 +90,11 @@ class DiagnosticsScheduler:
             track.published_version = version
         return True
 
+    def published(self, uri: str, version: int | None) -> None:
+        """Diagnostics of `version` were sent by other means (a document opened from the result cache)."""
+        if version is not None:
+            self._tracks.setdefault(uri, _Track()).published_version = version
+
     async def _work(self, uri: str, track: _Track, delay: float) -> None:
         loop = asyncio.get_running_loop()
         try:

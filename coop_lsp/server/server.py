@@ -10,7 +10,6 @@ when diagnostics are checked and published is `scheduling`'s business.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
 import logging
 import os
@@ -25,6 +24,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
+from ..core.text import SourceText
 from ..format import Options as FormatOptions
 from ..ide import navigation
 from ..ide.analysis import Analysis
@@ -36,8 +36,10 @@ from ..syntax import Document
 from ..syntax.parser import Parsed
 from .capabilities import VERSION
 from .idle_gc import IdleCollector
+from .open_cache import Entry, OpenCache
 from .scheduling import DiagnosticsScheduler
 from .convert import Converter, unit_of
+from .work_queue import BACKGROUND, FOREGROUND, PriorityWorker
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +145,11 @@ class DocumentState:
     analysis_key: object = None  # the Parsed object the analysis was computed from
     inflight: asyncio.Future | None = None
     inflight_key: object = None
+    inflight_work: object = None  # the analysis thread's future behind `inflight`, and its priority
+    inflight_priority: int = FOREGROUND
+    # Opened and not yet edited or asked about: its check waits for those of documents being worked on.
+    background: bool = False
+    opened_version: int | None = None  # a check of this version is kept in the result cache
     mtime: float | None = None  # for documents read from disk because the client never opened them
     published: list = field(default_factory=list)
     tokens: tuple[str, list[int]] | None = None  # the semantic tokens last sent, and their result id
@@ -180,13 +187,15 @@ class _Checked:
 
 
 class CoopLanguageServer(LanguageServer):
-    def __init__(self, debounce: float = DEBOUNCE_SECONDS) -> None:
+    def __init__(self, debounce: float = DEBOUNCE_SECONDS, cache_root: Path | None = None) -> None:
         super().__init__("coop-lsp", VERSION, protocol_cls=CoopProtocol)
         self.documents: dict[str, DocumentState] = {}
         self.disk_documents: dict[str, DocumentState] = {}
         self.settings = Settings()
-        self.analysis_executor = concurrent.futures.ThreadPoolExecutor(max_workers=1,
-                                                                       thread_name_prefix="coop-analysis")
+        self.analysis_executor = PriorityWorker()
+        # Unchanged files open with the diagnostics of their last check (open_cache.py).
+        self.open_cache = OpenCache(cache_root) if cache_root is not None else None
+        self._event_loop: asyncio.AbstractEventLoop | None = None  # where the analysis thread hands entries
         self.idle_gc = IdleCollector()
         self.format_arrivals: dict[int, object] = {}  # id(params) -> the Parsed current when it arrived
         self.scheduler = DiagnosticsScheduler(self._current, self._check, self._send_diagnostics, debounce)
@@ -241,6 +250,10 @@ class CoopLanguageServer(LanguageServer):
         key = state.document.parsed
         if state.analysis is not None and state.analysis_key is key:
             return state.analysis
+        priority = BACKGROUND if state.background else FOREGROUND
+        if state.inflight is not None and state.inflight_key is key and priority < state.inflight_priority:
+            self.analysis_executor.promote(state.inflight_work, priority)
+            state.inflight_priority = priority
         if state.inflight is None or state.inflight_key is not key:
             if state.inflight is not None:
                 # A version that is no longer the newest: dropped if it has not started (one that has
@@ -249,10 +262,13 @@ class CoopLanguageServer(LanguageServer):
             loop = asyncio.get_running_loop()
             # The Document edits its tree in place on the next change: the analysis thread gets a copy.
             snapshot = Parsed(key.source, key.tree.copy())
-            state.inflight = loop.run_in_executor(self.analysis_executor, self._analyse, snapshot,
-                                                  state.document.version, self.settings.targets, state.reuse,
-                                                  self.settings.dialect or "auto", state.uri)
-            state.inflight_key = key
+            keep = self.open_cache is not None and state.opened and state.document.version == state.opened_version
+            self._event_loop = loop
+            state.inflight_work = self.analysis_executor.submit_at(
+                priority, self._analyse, snapshot, state.document.version, self.settings.targets, state.reuse,
+                self.settings.dialect or "auto", state.uri, keep)
+            state.inflight = asyncio.wrap_future(state.inflight_work, loop=loop)
+            state.inflight_key, state.inflight_priority = key, priority
         future = state.inflight
         try:
             analysis = await asyncio.shield(future)
@@ -262,15 +278,26 @@ class CoopLanguageServer(LanguageServer):
                 return await self.analysis(state)  # it went stale before it ran: the newest version's
             raise
         if state.inflight is future:
-            state.inflight = state.inflight_key = None
+            state.inflight = state.inflight_key = state.inflight_work = None
             self.idle_gc.analysed()
         if state.analysis_key is not key:
             state.analysis, state.analysis_key = analysis, key
         return analysis
 
+    def drop_stale_check(self, state: DocumentState) -> None:
+        """After an edit: a check of an older version still waiting in the queue is dropped, so that the
+        scheduler's check of the newest version (which waits for it) is not held behind the whole queue."""
+        work = state.inflight_work
+        if state.inflight is not None and state.inflight_key is not state.document.parsed and work is not None \
+                and not work.running():
+            state.inflight.cancel()
+
     # --------------------------------------------------------- memory
     def touch(self, uri: str) -> None:
         """`uri` is being worked on (edited, or asked about): it keeps everything its next edit replays."""
+        state = self.documents.get(uri)
+        if state is not None:
+            state.background = False
         if self.warm and self.warm[-1] == uri:
             return
         if uri in self.warm:
@@ -334,21 +361,29 @@ class CoopLanguageServer(LanguageServer):
             self._template_files = FileCache(overlays, tuple(Path(p) for p in self.workspace_folder_paths()))
         return self._template_files
 
-    def _analyse(self, parsed: Parsed, version, targets, reuse, dialect: str, uri: str) -> Analysis:
-        """On the analysis thread: the document's analysis, and for a template its active variant's."""
+    def _variant_tables(self, uri: str) -> tuple:
+        path = _path_of(uri)
+        try:
+            return self.config_finder.for_path(path).settings_for(path).variants if path is not None else ()
+        except (ConfigError, OSError):
+            return ()
+
+    def _analyse(self, parsed: Parsed, version, targets, reuse, dialect: str, uri: str,
+                 keep: bool = False) -> Analysis:
+        """On the analysis thread: the document's analysis, and for a template its active variant's; with
+        `keep`, a plain document's findings and symbols go to the result cache."""
         analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect)
         data = parsed.source.data
         path = _path_of(uri)
-        try:
-            tables = self.config_finder.for_path(path).settings_for(path).variants if path is not None else ()
-        except (ConfigError, OSError):
-            tables = ()
+        tables = self._variant_tables(uri)
         macros: frozenset[str] = frozenset()
         if not may_need_templates(data, None, bool(tables)):
             # Plain WGSL (lint.files makes these choices for coop-lint too), unless its unresolved names
             # are its host's macros.
             macros = frozenset(host_macro_names(data, analysis.diagnostics))
             if not macros:
+                if keep and self.open_cache is not None:
+                    self._keep(data, dialect, targets, analysis)
                 return analysis
         from ..ide.templates import template_view
         try:
@@ -357,6 +392,35 @@ class CoopLanguageServer(LanguageServer):
         except Exception:  # noqa: BLE001 - the plain analysis still serves the document
             log.exception("expanding the template %s failed", uri)
         return analysis
+
+    def _keep(self, data: bytes, dialect: str, targets, analysis: Analysis) -> None:
+        """On the analysis thread: hands the entry of a checked plain document to the event loop's cache."""
+        key = self.open_cache.key(data, dialect, targets)
+        if key is not None:
+            entry = Entry(list(analysis.diagnostics), navigation.workspace_symbols(analysis, ""))
+            self._event_loop.call_soon_threadsafe(self.open_cache.put, key, entry)
+
+    def open_from_cache(self, uri: str, text: str, version: int) -> DocumentState | None:
+        """A document whose bytes were checked before: resting at once, with that check's diagnostics and
+        symbols published; None when the cache has no entry for it (or may not serve it)."""
+        if self.open_cache is None:
+            return None
+        data = text.encode("utf-8", errors="surrogatepass")
+        if may_need_templates(data, None, bool(self._variant_tables(uri))):
+            return None
+        key = self.open_cache.key(data, self.settings.dialect or "auto", self.settings.targets)
+        entry = self.open_cache.get(key) if key is not None else None
+        if entry is None or host_macro_names(data, entry.diagnostics):
+            return None
+        state = DocumentState(uri, None, background=True, opened_version=version, resting_text=(text, version),
+                              resting_symbols=entry.symbols)
+        self.documents[uri] = state
+        diagnostics = self.lsp_findings(uri, SourceText(text), version, entry.diagnostics)
+        state.resting_diagnostics = (version, diagnostics)
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, version=version,
+                                                                            diagnostics=diagnostics))
+        self.scheduler.published(uri, version)
+        return state
 
     async def features(self, uri: str) -> tuple[Analysis, Converter] | None:
         state = self.state(uri)
@@ -440,13 +504,21 @@ class CoopLanguageServer(LanguageServer):
             self.rest(state)
 
     def lsp_diagnostics(self, uri: str, analysis: Analysis) -> list[lsp.Diagnostic]:
-        convert = Converter(analysis.source, self.unit)
         template = analysis.template
-        found = self.settings.apply(template.diagnostics if template is not None else analysis.diagnostics)
+        return self.lsp_findings(uri, analysis.source, analysis.version,
+                                 template.diagnostics if template is not None else analysis.diagnostics, analysis)
+
+    def lsp_findings(self, uri: str, source: SourceText, version, findings, analysis: Analysis | None = None
+                     ) -> list[lsp.Diagnostic]:
+        """What the client is sent: the findings its settings keep, and a kernel run's (blame needs the
+        analysis: a document opened from the cache has none until it is checked)."""
+        convert = Converter(source, self.unit)
+        found = self.settings.apply(findings)
         runs = getattr(self, "kernel_runs", None)
         if runs is not None:
-            found = found + runs.compile_diagnostics(uri, analysis.version, analysis.source) \
-                + runs.blame_diagnostics(uri, analysis.version, analysis)
+            found = found + runs.compile_diagnostics(uri, version, source)
+            if analysis is not None:
+                found = found + runs.blame_diagnostics(uri, version, analysis)
         return [convert.diagnostic(uri, d) for d in found]
 
     def republish(self, uri: str) -> None:
@@ -509,8 +581,8 @@ def _path_of(uri: str) -> Path | None:
 server = None  # the instance `create_server` builds, for tools that want it
 
 
-def create_server(debounce: float = DEBOUNCE_SECONDS) -> CoopLanguageServer:
-    ls = CoopLanguageServer(debounce)
+def create_server(debounce: float = DEBOUNCE_SECONDS, cache_root: Path | None = None) -> CoopLanguageServer:
+    ls = CoopLanguageServer(debounce, cache_root)
     _register(ls)
     return ls
 

@@ -33,3 +33,5 @@ def register(ls: CoopLanguageServer) -> None:
     def shutdown(*args):
         ls.scheduler.stop()
         ls.analysis_executor.shutdown(wait=False, cancel_futures=True)
+        if ls.open_cache is not None:
+            ls.open_cache.flush()  # the entries of the last checks, which were waiting for a quiet moment

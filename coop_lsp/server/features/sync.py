@@ -17,12 +17,16 @@ def register(ls: CoopLanguageServer) -> None:
     @ls.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: lsp.DidOpenTextDocumentParams):
         item = params.text_document
-        state = DocumentState(item.uri, Document(item.text, item.version))
-        ls.documents[item.uri] = state
         # Opened again without a close: its versions may start over.
         ls.scheduler.forget(item.uri)
-        ls.touch(item.uri)
         _overlay(ls, item.uri, item.text)
+        if ls.open_from_cache(item.uri, item.text, item.version) is not None:
+            return  # unchanged since its last check: published, and resting until someone works on it
+        state = DocumentState(item.uri, Document(item.text, item.version), opened_version=item.version)
+        ls.documents[item.uri] = state
+        ls.touch(item.uri)
+        # Checked after the documents being edited or asked about (work_queue.py).
+        state.background = True
         ls.schedule_diagnostics(state, delay=0)
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -43,6 +47,7 @@ def register(ls: CoopLanguageServer) -> None:
             else:
                 state.document.set_text(change.text, version)
         state.document.version = version
+        ls.drop_stale_check(state)
         ls.schedule_diagnostics(state)
         _overlay(ls, state.uri, state.document.text)
         ls.recheck_includers(state.uri)

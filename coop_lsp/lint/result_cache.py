@@ -1,4 +1,10 @@
-"""coop-lint's result cache: the findings of a file, keyed by everything they depend on.
+"""The result cache of coop-lint and of the language server: what a file's check found, keyed by everything
+it depends on.
+
+coop-lint keeps each file's findings; the language server keeps, under keys of its own (they hash its
+dialect and targets, and a different `kind`), the findings and the module-scope symbols of an open
+document, so that opening an unchanged file publishes its diagnostics without checking it (a `Codec`
+turns each kind's values into JSON and back, refusing anything else).
 
 The key hashes the file's bytes, how it is read (WGSL or a host language),
 the settings that apply to it (rules, severities, dialect), the device
@@ -43,9 +49,23 @@ MAGIC = b"coop-lint-cache 3\n"
 ENV_DIR = "COOP_LINT_CACHE_DIR"
 
 
+class Codec:
+    """coop-lint's entries: a file's findings."""
+
+    def encode(self, value) -> object:
+        return [_encode(d) for d in value]
+
+    def decode(self, item) -> object:
+        return [_diagnostic(d) for d in _list(item)]
+
+
+FINDINGS = Codec()
+
+
 class ResultCache:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, codec: Codec = FINDINGS) -> None:
         self.root = root
+        self.codec = codec
         self.folder = root / __version__
         self.notes: list[str] = []
         self._noted: set[str] = set()
@@ -87,6 +107,8 @@ class ResultCache:
                 entries = self._files.get(identity)
                 if entries is None:
                     entries = self._files[identity] = self._read_entries(stream.read())
+                    if len(self._files) > 256:  # a long-lived server reads many one-entry files
+                        self._files = {identity: entries}
         except (FileNotFoundError, NotADirectoryError):
             self.misses += 1
             return None
@@ -119,7 +141,7 @@ class ResultCache:
                                   f"in {self.root} (this is {__version__})")
             return None
         try:
-            return _decode(payload)
+            return _decode(payload, self.codec)
         except (ValueError, TypeError, KeyError, IndexError, RecursionError):
             self._note("corrupt", f"ignoring a corrupt cache entry in {self.root} (it is rewritten)")
             return None
@@ -139,7 +161,7 @@ class ResultCache:
             handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
             try:
                 with os.fdopen(handle, "wb") as stream:
-                    stream.write(_payload(entries))
+                    stream.write(_payload(entries, self.codec))
                 for key in entries:
                     self._name(temporary, key, entries)
             finally:
@@ -166,7 +188,7 @@ class ResultCache:
         handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
         try:
             with os.fdopen(handle, "wb") as stream:
-                stream.write(_payload({key: entries[key]}))
+                stream.write(_payload({key: entries[key]}, self.codec))
             os.replace(temporary, path)
         except BaseException:
             _unlink(temporary)
@@ -225,6 +247,19 @@ def user_cache_dir() -> Path | None:
     return home / ".cache" / "coop-lint" if home else None
 
 
+def profiles_fingerprint(targets: tuple[str, ...]) -> str | None:
+    """What the targets' device profiles say, for a cache key; None when a target is the live adapter
+    (its answer may change between runs: no caching)."""
+    if not targets:
+        return "()"
+    if "connected" in targets:
+        return None
+    from ..devices.profiles import resolve_targets
+
+    chosen, problems = resolve_targets(targets)
+    return canonical((chosen, problems))
+
+
 def _settings_fingerprint(settings) -> str:
     return canonical(settings)
 
@@ -279,9 +314,9 @@ def _reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def _payload(entries: dict) -> bytes:
-    """A cache file's bytes: the format, the version that wrote it, then the entries (key -> findings)."""
-    data = {key: [_encode(d) for d in diagnostics] for key, diagnostics in entries.items()}
+def _payload(entries: dict, codec: Codec) -> bytes:
+    """A cache file's bytes: the format, the version that wrote it, then the entries (key -> value)."""
+    data = {key: codec.encode(value) for key, value in entries.items()}
     return MAGIC + __version__.encode() + b"\n" + json.dumps(data, separators=(",", ":")).encode()
 
 
@@ -291,12 +326,12 @@ def _encode(d: Diagnostic) -> list:
             [[f.title, f.safe, [[e.span.start, e.span.end, e.new_text] for e in f.edits]] for f in d.fixes]]
 
 
-def _decode(payload: bytes) -> dict:
-    """key -> findings, built field by field from plain JSON: anything else is refused (ValueError)."""
+def _decode(payload: bytes, codec: Codec) -> dict:
+    """key -> value, built field by field from plain JSON: anything else is refused (ValueError)."""
     data = json.loads(payload)
     if not isinstance(data, dict):
         raise ValueError("not a table of entries")
-    return {key: [_diagnostic(item) for item in _list(items)] for key, items in data.items()}
+    return {key: codec.decode(items) for key, items in data.items()}
 
 
 def _diagnostic(item) -> Diagnostic:
@@ -341,3 +376,8 @@ def _unlink(path: str) -> None:
         os.unlink(path)
     except OSError:
         pass
+
+
+# For other kinds of entries (server/open_cache.py) that hold findings among other fields.
+encode_finding, decode_finding = _encode, _diagnostic
+json_list, json_text, json_number, json_span = _list, _text, _number, _span

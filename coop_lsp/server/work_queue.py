@@ -1,0 +1,105 @@
+"""The analysis thread's queue: work for the documents someone is looking at runs before the rest.
+
+Opening a workspace of a hundred files queues a hundred checks; with a first-in, first-out queue an edit
+made meanwhile waited for all of them. Here each task has a priority (FOREGROUND for an edit or a request,
+BACKGROUND for a document only opened), the thread always takes the most urgent one, and a background task
+can be promoted when someone starts working on its document. A task that is running is never interrupted
+(checking is plain Python on one thread); the wait for the foreground is at most the one task in progress.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import heapq
+import itertools
+import threading
+from dataclasses import dataclass, field
+
+FOREGROUND = 0
+BACKGROUND = 1
+
+
+@dataclass(order=True)
+class _Task:
+    priority: int
+    order: int
+    call: object = field(compare=False)
+    future: concurrent.futures.Future = field(compare=False)
+    taken: bool = field(default=False, compare=False)
+
+
+class PriorityWorker(concurrent.futures.Executor):
+    """One thread; `submit` is FOREGROUND (what `loop.run_in_executor` uses), `submit_at` chooses."""
+
+    def __init__(self, name: str = "coop-analysis") -> None:
+        self._heap: list[_Task] = []
+        self._tasks: dict[int, _Task] = {}  # id(future) -> its task, while queued
+        self._order = itertools.count()
+        self._ready = threading.Condition()
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, fn, /, *args, **kwargs) -> concurrent.futures.Future:
+        return self.submit_at(FOREGROUND, fn, *args, **kwargs)
+
+    def submit_at(self, priority: int, fn, /, *args, **kwargs) -> concurrent.futures.Future:
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        with self._ready:
+            if self._closed:
+                raise RuntimeError("cannot schedule new work after shutdown")
+            task = _Task(priority, next(self._order), lambda: fn(*args, **kwargs), future)
+            self._tasks[id(future)] = task
+            heapq.heappush(self._heap, task)
+            self._ready.notify()
+        return future
+
+    def promote(self, future: concurrent.futures.Future, priority: int = FOREGROUND) -> None:
+        """Moves a queued task up (a task already running or done is left alone)."""
+        with self._ready:
+            task = self._tasks.get(id(future))
+            if task is None or task.taken or task.priority <= priority:
+                return
+            task.taken = True  # its old heap entry is skipped
+            moved = _Task(priority, next(self._order), task.call, future)
+            self._tasks[id(future)] = moved
+            heapq.heappush(self._heap, moved)
+            self._ready.notify()
+
+    def pending(self) -> int:
+        with self._ready:
+            return len(self._tasks)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        with self._ready:
+            self._closed = True
+            if cancel_futures:
+                for task in self._heap:
+                    if not task.taken:
+                        task.future.cancel()
+                self._heap.clear()
+                self._tasks.clear()
+            self._ready.notify_all()
+        if wait and threading.current_thread() is not self._thread:
+            self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            with self._ready:
+                while not self._heap and not self._closed:
+                    self._ready.wait()
+                if not self._heap:
+                    return
+                task = heapq.heappop(self._heap)
+                if task.taken:
+                    continue
+                task.taken = True
+                self._tasks.pop(id(task.future), None)
+            if not task.future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = task.call()
+            except BaseException as error:  # noqa: BLE001 - handed to whoever awaits the future
+                task.future.set_exception(error)
+            else:
+                task.future.set_result(result)

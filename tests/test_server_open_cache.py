@@ -1,0 +1,198 @@
+"""Opening a workspace (issue 37): unchanged files open with the diagnostics of their last check, from the
+result cache (coop_lsp/server/open_cache.py), and documents only opened wait for those being worked on."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import random
+
+import pytest
+from lsprotocol import types as lsp
+
+from benchmarks.matrix_kernels import matrix_kernel_file
+from coop_lsp.lint import lint_source
+from coop_lsp.server.server import create_server
+
+pytestmark = pytest.mark.asyncio(loop_scope="function")
+
+TEXT = """\
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+fn helper_{i}(x: f32) -> f32 {{ return x * {i}.0; }}
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {{
+  let bad: u32 = 1.5;
+  out[id.x] = helper_{i}(f32(id.x));
+}}
+"""
+
+
+def uri(i: int) -> str:
+    return f"file:///virtual/k{i}.wgsl"
+
+
+async def until(condition, timeout: float = 60.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+class Recorder:
+    """The server's published diagnostics, and how many analyses its thread ran."""
+
+    def __init__(self, ls) -> None:
+        self.published: list[lsp.PublishDiagnosticsParams] = []
+        ls.text_document_publish_diagnostics = self.published.append
+        self.analysed: list[str] = []
+        analyse = ls._analyse
+
+        def counted(parsed, version, targets, reuse, dialect, uri, keep=False):
+            self.analysed.append(uri)
+            return analyse(parsed, version, targets, reuse, dialect, uri, keep)
+        ls._analyse = counted
+
+    def codes(self, uri: str) -> list:
+        last = [p for p in self.published if p.uri == uri][-1]
+        return [d.code for d in last.diagnostics]
+
+
+def open_document(ls, index: int, text: str | None = None, version: int = 1) -> None:
+    ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_OPEN](lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
+        uri=uri(index), language_id="wgsl", version=version, text=TEXT.format(i=index) if text is None else text)))
+
+
+async def checked_and_kept(cache, count: int) -> None:
+    """A first server checks `count` documents and writes their entries."""
+    ls = create_server(cache_root=cache)
+    recorder = Recorder(ls)
+    for i in range(count):
+        open_document(ls, i)
+    await until(lambda: {p.uri for p in recorder.published} == {uri(i) for i in range(count)})
+    await until(lambda: ls.open_cache._flush is None and not ls.open_cache._fresh)
+    ls.analysis_executor.shutdown(wait=False)
+
+
+def expected_codes(i: int) -> list:
+    return [d.code for d in lint_source(TEXT.format(i=i)).diagnostics]
+
+
+async def test_an_unchanged_file_opens_with_its_cached_diagnostics_without_a_check(tmp_path):
+    await checked_and_kept(tmp_path, 3)
+    ls = create_server(cache_root=tmp_path)
+    recorder = Recorder(ls)
+    for i in range(3):
+        open_document(ls, i)
+        # Published during didOpen itself, before the server awaited anything.
+        assert recorder.codes(uri(i)) == expected_codes(i) and expected_codes(i)
+        state = ls.documents[uri(i)]
+        assert state.resting and {s.name for s in state.resting_symbols} >= {"out", f"helper_{i}", "main"}
+    await asyncio.sleep(0.2)
+    assert recorder.analysed == []
+    # Someone works on it: it is checked, and an edit's diagnostics are a fresh check's.
+    ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_CHANGE](lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri(0), version=2),
+        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=TEXT.format(i=0).replace("1.5", "1u"))]))
+    await until(lambda: any(p.uri == uri(0) and p.version == 2 for p in recorder.published))
+    assert recorder.codes(uri(0)) == [] and recorder.analysed == [uri(0)]
+    ls.analysis_executor.shutdown(wait=False)
+
+
+async def test_other_settings_or_other_text_are_checked_afresh(tmp_path):
+    await checked_and_kept(tmp_path, 1)
+    ls = create_server(cache_root=tmp_path)
+    recorder = Recorder(ls)
+    ls.settings = dataclasses.replace(ls.settings, dialect="wgpu")
+    open_document(ls, 0)
+    open_document(ls, 1, TEXT.format(i=0) + "// one more line\n")
+    await until(lambda: len({p.uri for p in recorder.published}) == 2)
+    assert sorted(recorder.analysed) == [uri(0), uri(1)]
+    assert recorder.codes(uri(0)) == expected_codes(0)
+    ls.analysis_executor.shutdown(wait=False)
+
+
+def _entry_files(root):
+    return [p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".") and p.name != "CACHEDIR.TAG"]
+
+
+@pytest.mark.parametrize("damage", ["corrupt", "other version", "not json"])
+async def test_a_damaged_cache_or_one_of_another_version_is_ignored_with_a_note(tmp_path, caplog, damage):
+    await checked_and_kept(tmp_path, 2)
+    for path in _entry_files(tmp_path):
+        raw = path.read_bytes()
+        header, version, payload = raw.split(b"\n", 2)
+        if damage == "corrupt":
+            # Still JSON, but the finding at the first place says nothing the server could trust.
+            raw = raw.replace(b'"diagnostics":[[', b'"diagnostics":[["X999",', 1)
+        elif damage == "other version":
+            raw = b"\n".join((header, b"0.0.0-elsewhere", payload))
+        else:
+            raw = raw[: len(raw) // 2]
+        path.unlink()  # the entries share one file under several names: each name gets its own copy
+        path.write_bytes(raw)
+    ls = create_server(cache_root=tmp_path)
+    recorder = Recorder(ls)
+    with caplog.at_level(logging.WARNING, logger="coop_lsp.server.open_cache"):
+        open_document(ls, 0)
+        open_document(ls, 1)
+        await until(lambda: {p.uri for p in recorder.published} == {uri(0), uri(1)})
+    assert recorder.codes(uri(0)) == expected_codes(0) and recorder.codes(uri(1)) == expected_codes(1)
+    assert sorted(recorder.analysed) == [uri(0), uri(1)]
+    notes = [r.getMessage() for r in caplog.records if "result cache" in r.getMessage()]
+    assert len(notes) == 1, notes
+    assert ("coop-lint '0.0.0-elsewhere'" in notes[0]) == (damage == "other version")
+    ls.analysis_executor.shutdown(wait=False)
+
+
+async def test_an_edit_is_checked_before_the_documents_only_opened():
+    ls = create_server()
+    recorder = Recorder(ls)
+    rng = random.Random(2)
+    for i in range(8):
+        open_document(ls, i, matrix_kernel_file(rng, 6))
+    ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_CHANGE](lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri(7), version=2),
+        content_changes=[lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=0)),
+            text="// edited\n")]))
+    await until(lambda: any(p.uri == uri(7) and p.version == 2 for p in recorder.published))
+    # At most the one check that was running when the edit came went first.
+    assert len([u for u in recorder.analysed if u != uri(7)]) <= 1
+    await until(lambda: {p.uri for p in recorder.published} == {uri(i) for i in range(8)})
+    assert sorted(set(recorder.analysed)) == sorted(uri(i) for i in range(8))
+    ls.analysis_executor.shutdown(wait=False)
+
+
+async def test_an_edit_to_a_document_whose_first_check_is_still_queued_does_not_wait_for_the_queue():
+    ls = create_server()
+    recorder = Recorder(ls)
+    rng = random.Random(3)
+    for i in range(8):
+        open_document(ls, i, matrix_kernel_file(rng, 6))
+    await until(lambda: ls.analysis_executor.pending() >= 7)  # every first check is queued
+    ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_CHANGE](lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri(5), version=2),
+        content_changes=[lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=0)),
+            text="// edited\n")]))
+    await until(lambda: any(p.uri == uri(5) and p.version == 2 for p in recorder.published))
+    # The check of version 1 was dropped. Before version 2's: the check running when the edit came, and at
+    # most one the thread took while the cancelled check's waiter was handing over (an event loop turn).
+    assert len([u for u in recorder.analysed if u != uri(5)]) <= 2 and recorder.analysed.count(uri(5)) == 1
+    await until(lambda: {p.uri for p in recorder.published} == {uri(i) for i in range(8)})
+    ls.analysis_executor.shutdown(wait=False)
+
+
+async def test_asking_about_a_document_only_opened_moves_its_check_up():
+    ls = create_server()
+    recorder = Recorder(ls)
+    rng = random.Random(4)
+    for i in range(6):
+        open_document(ls, i, matrix_kernel_file(rng, 6))
+    hover = ls.protocol.fm.features[lsp.TEXT_DOCUMENT_HOVER](lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri(4)), position=lsp.Position(line=20, character=8)))
+    await hover
+    assert recorder.analysed.index(uri(4)) <= 1
+    await until(lambda: {p.uri for p in recorder.published} == {uri(i) for i in range(6)})
+    ls.analysis_executor.shutdown(wait=False)
