@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -10,6 +11,11 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+# The CLI and the server keep results in ~/.cache/coop-lint by default. The suite gets a cache of its own,
+# empty at each start, so no test is answered from what an earlier run (or the developer's own linting)
+# stored, and the suite leaves the user's cache alone. Tests of the default location unset this.
+os.environ.setdefault("COOP_LINT_CACHE_DIR", tempfile.mkdtemp(prefix="coop-lint-test-cache-"))
 
 from coop_lsp.devices.tint import TintOracle, TintUnavailable, tint_available
 
