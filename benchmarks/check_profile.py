@@ -2,7 +2,7 @@
 
 Two measures, both in-process (whole processes are benchmarks/cli.py's and server_latency.py's):
 
-- cold: lint_source over seeded matrix_heavy_kernel files and the repository's example kernels,
+- cold: lint_source over seeded matrix_library_kernel files and the repository's example kernels,
   CPU seconds per phase (parse, syntax, semantic, each analysis pass) and lines/s of the whole lint;
 - edit: the server's incremental path (Document.replace, a copy of the tree, Analysis.of_parsed with the
   document's Reuse) on matrix-heavy documents of several sizes, editing a literal inside one function:
@@ -24,7 +24,7 @@ import threading
 import time
 from pathlib import Path
 
-from benchmarks.common import matrix_heavy_kernel
+from benchmarks.common import matrix_library_kernel
 from coop_lsp.ide import Analysis
 from coop_lsp.lint import Reuse, lint_source
 from coop_lsp.lint.passes import PASSES, Context
@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def cold_corpus(files: int = 20) -> list[str]:
-    texts = [matrix_heavy_kernel(random.Random(seed)) for seed in range(files)]
+    texts = [matrix_library_kernel(random.Random(seed)) for seed in range(files)]
     return texts + [path.read_text() for path in sorted((ROOT / "examples").glob("*/*.wgsl"))]
 
 
@@ -80,7 +80,7 @@ def sized_kernel(lines: int, seed: int = 0) -> str:
     """A matrix-heavy module of about `lines` lines (each generated function is about 11.5 lines, and one more for its call in the entry point)."""
     rng = random.Random(seed)
     functions = max(1, round((lines - 8) / 12.5))
-    return matrix_heavy_kernel(rng, functions=functions)
+    return matrix_library_kernel(rng, functions=functions)
 
 
 def loop_bound(data: bytes, rng: random.Random) -> int:

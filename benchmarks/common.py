@@ -84,6 +84,37 @@ def matrix_heavy_kernel(rng: random.Random, functions: int = 32) -> str:
     return matrix_kernel_file(rng, functions)
 
 
+def matrix_library_kernel(rng: random.Random, functions: int = 32) -> str:
+    """The first matrix-heavy generator, kept for what depends on its shape: helper functions called from
+    one entry point, so an edit to a helper reaches the entry point's uniformity (tests/test_edit_cost.py,
+    benchmarks/check_profile.py, whose recorded figures were measured on it). A module in which every
+    function multiplies subgroup matrices in a K loop (a tiled GEMM step with
+    its own K, strides and layouts drawn from `rng`), called from one compute entry point at uniform
+    tile coordinates: the kind of file a matrix kernel library holds, with no cheap plain functions."""
+    parts = [_HEADER]
+    for index in range(functions):
+        k = 16 * rng.randint(2, 32)
+        n = rng.choice((64, 128, 256, 512))
+        stride = k + rng.choice((0, 8, 16))
+        layout = rng.choice(("row_major", "col_major"))
+        scale = rng.choice(("", f"\n  acc = subgroupMatrixScalarMultiply(acc, {rng.uniform(0.25, 2):.3f});"))
+        parts.append(
+            f"fn gemm_{index}(row: u32, col: u32) {{\n"
+            f"  var acc = subgroup_matrix_result<f32, 16, 16>();\n"
+            f"  for (var k = 0u; k < {k}u; k += 16u) {{\n"
+            f"    let a = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, {layout}>"
+            f"(&halves, row * {stride}u + k, {stride}u);\n"
+            f"    let b = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>"
+            f"(&halves, k * {n}u + col, {n}u);\n"
+            f"    acc = subgroupMatrixMultiplyAccumulate(a, b, acc);\n"
+            f"  }}{scale}\n"
+            f"  subgroupMatrixStore<row_major>(&data, row * {n}u + col, acc, {n}u);\n"
+            f"}}\n\n")
+    calls = "".join(f"  gemm_{index}(tile.y * 16u, tile.x * 16u);\n" for index in range(functions))
+    parts.append(f"@compute @workgroup_size(32)\nfn main(@builtin(workgroup_id) tile: vec3<u32>) {{\n{calls}}}\n")
+    return "".join(parts)
+
+
 _NAMES = ("tile", "blend", "gather", "sweep", "reduce", "scan", "accumulate", "mix", "fold", "stage")
 _PAIRS = (("row", "col"), ("x", "y"), ("i", "j"), ("lane", "slot"), ("base", "step"))
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.common import matrix_heavy_kernel
+from benchmarks.common import matrix_library_kernel
 from coop_lsp.ide import Analysis
 from coop_lsp.lint import Reuse, lint_source
 from coop_lsp.syntax import Document
@@ -49,7 +49,7 @@ class Editor:
 
 
 def kernel() -> str:
-    return matrix_heavy_kernel(random.Random(5), functions=FUNCTIONS)
+    return matrix_library_kernel(random.Random(5), functions=FUNCTIONS)
 
 
 def loop_bound(text: str, function: int, bound: str) -> str:
