@@ -150,9 +150,16 @@ async def test_flood_of_edits_publishes_newer_versions_only_and_ends_with_a_fres
 async def test_a_delay_setting_waits_for_quiet_and_checks_only_the_newest(client: LanguageClient):
     # The forty edits go out back to back; the delay is long enough that a busy machine (the suite's
     # other processes) cannot stretch one gap between them past it: 300 ms and then 1000 ms each did once in CI.
+    # The server asks for the settings and then re-checks every open document at once. Had that answer
+    # come after the first edits below (a loaded CI machine took over 0.5 s), version 2 would be checked
+    # without the delay: the re-check of a probe document says the new settings are in force.
+    probe = URI.replace("kernel", "probe")
+    open_document(client, KERNEL, uri=probe)
+    await published(client, probe, 1)
+    client.published.clear()
     client.set_configuration({"dialect": None, "rules": {}, "diagnosticsDelayMs": 3000}, section="coop-lsp")
     client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
-    await asyncio.sleep(0.5)  # the server asks for the configuration
+    await published(client, probe, 1)
     open_document(client, KERNEL)
     await published(client, URI, 1)
     client.published.clear()
