@@ -18,11 +18,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def python_path() -> str:
+    """This checkout first, then whatever the suite itself runs with: a machine whose libraries come from
+    PYTHONPATH rather than a virtual environment (the device machine's carried wheels) keeps them."""
+    return os.pathsep.join(part for part in (str(ROOT), os.environ.get("PYTHONPATH", "")) if part)
+
+
 class RawServer:
     def __init__(self, argv: list[str] | None = None, settings: dict | None = None, env: dict | None = None,
                  cwd: Path | None = None) -> None:
         argv = argv or [sys.executable, "-m", "coop_lsp.server.main", "--debounce-ms", "20"]
-        environment = dict(os.environ, PYTHONPATH=str(ROOT))
+        environment = dict(os.environ, PYTHONPATH=python_path())
         environment.update(env or {})
         self.settings = settings if settings is not None else {}
         self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

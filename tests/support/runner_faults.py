@@ -30,6 +30,7 @@ from pathlib import Path
 from coop_lsp.runner import execute
 from coop_lsp.runner.description import parse_run_description
 from coop_lsp.runner.execute import RunReport, run_kernel
+from tests.fuzz.lsp import python_path
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -356,7 +357,7 @@ def parent_killed(directory: Path) -> tuple[list[str], str]:
     kernel = directory / "endless.wgsl"
     kernel.write_text(ENDLESS)
     kernel.with_suffix(".run.toml").write_text(ENDLESS_RUN)
-    parent = subprocess.Popen([sys.executable, "-c", _PARENT, str(kernel)], env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    parent = subprocess.Popen([sys.executable, "-c", _PARENT, str(kernel)], env=dict(os.environ, PYTHONPATH=python_path()),
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     problems: list[str] = []
     try:
