@@ -19,7 +19,6 @@ TFLOP/s, and the speed-ups, and whether P009 fires on each kernel.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -27,6 +26,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from .common import prepare_and_run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -233,19 +234,7 @@ def run(folder: Path, out: Path | None) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("prepare")
-    p.add_argument("folder", type=Path)
-    p.add_argument("--corpus", type=Path, default=Path("/work/corpus/templates"))
-    r = sub.add_parser("run")
-    r.add_argument("folder", type=Path)
-    r.add_argument("--out", type=Path)
-    args = parser.parse_args()
-    if args.command == "prepare":
-        prepare(args.folder, args.corpus)
-        return 0
-    return run(args.folder, args.out)
+    return prepare_and_run_main(prepare, run, Path("/work/corpus/templates"))
 
 
 if __name__ == "__main__":

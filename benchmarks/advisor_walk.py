@@ -25,15 +25,15 @@ accumulation, one buffer of inputs, one workgroup).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
-import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from .common import prepare_and_run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -484,21 +484,7 @@ def run(folder: Path, out: Path | None) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("prepare")
-    p.add_argument("folder", type=Path)
-    p.add_argument("--corpus", type=Path, default=Path("/work/corpus"))
-    r = sub.add_parser("run")
-    r.add_argument("folder", type=Path)
-    r.add_argument("--out", type=Path)
-    args = parser.parse_args()
-    if args.command == "prepare":
-        if args.folder.exists():
-            shutil.rmtree(args.folder)
-        prepare(args.folder, args.corpus)
-        return 0
-    return run(args.folder, args.out)
+    return prepare_and_run_main(prepare, run, Path("/work/corpus"), fresh=True)
 
 
 if __name__ == "__main__":

@@ -243,3 +243,28 @@ def write_result(name: str, figures: dict, notes: str = "") -> Path:
     }
     path.write_text(json.dumps(payload, indent=2) + "\n")
     return path
+
+
+def prepare_and_run_main(prepare: Callable[[Path, Path], object], run: Callable[[Path, Path | None], int],
+                         default_corpus: Path, fresh: bool = False) -> int:
+    """The command line of the benchmarks that run on the device machine in two halves: `prepare FOLDER`
+    here (gathers kernels from the public corpus outside the repository into FOLDER, which travels), and
+    `run FOLDER` there (writes its JSON to --out, $OUT or benchmarks/results). `fresh` empties FOLDER first."""
+    import argparse
+    import shutil
+
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    prepare_parser = sub.add_parser("prepare")
+    prepare_parser.add_argument("folder", type=Path)
+    prepare_parser.add_argument("--corpus", type=Path, default=default_corpus)
+    run_parser = sub.add_parser("run")
+    run_parser.add_argument("folder", type=Path)
+    run_parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    if args.command == "prepare":
+        if fresh and args.folder.exists():
+            shutil.rmtree(args.folder)
+        prepare(args.folder, args.corpus)
+        return 0
+    return run(args.folder, args.out)
