@@ -206,14 +206,16 @@ def _stat(pid: int) -> tuple[str, int, int, int] | None:
 
 
 def session_members(leader: int) -> list[int]:
-    """Live processes (zombies included: nobody reaped them) in the session or group that `leader` led."""
-    found = []
+    """Live processes in the session or group that `leader` led, and their zombies that a member of it has
+    not reaped. A zombie handed to init or a subreaper outside the session has ended and holds nothing: a
+    machine whose init reaps late (the device machine's, about 5 s) still shows it for a while."""
+    stats = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             stat = _stat(int(entry))
             if stat is not None and leader in (stat[2], stat[3]):
-                found.append(int(entry))
-    return found
+                stats[int(entry)] = stat
+    return [pid for pid, (state, parent, _, _) in stats.items() if state != "Z" or parent in stats]
 
 
 def workers_under(pid: int) -> list[int]:
