@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 
 MAX_DEFAULT_WORKERS = 4
 ATTEMPTS = 2  # a job is tried by this many workers before its death is blamed on it
+WORKER_NICENESS = 5
 
 
 class WorkerDied(RuntimeError):
@@ -205,6 +206,11 @@ def _serve(connection: Connection, work: Callable[[Any], Any]) -> None:
     """A worker's life: answers jobs until the server says stop, closes the pipe or ends."""
     # The server's standard output is the LSP stream (stdio): a stray print here must not land in it.
     os.dup2(2, 1)
+    try:
+        # Background work: the editor and the server's own thread (the documents being worked on) first.
+        os.nice(WORKER_NICENESS)
+    except OSError:
+        pass
     parent = multiprocessing.parent_process()
     if parent is not None:
         # The server killed outright closes no pipe this worker is reading while it checks: end with it.
