@@ -19,6 +19,7 @@ import pytest
 from lsprotocol import types as lsp
 
 from coop_lsp.ide.analysis import Analysis
+from coop_lsp.ide.settings import Settings
 from coop_lsp.lint.rules import INTERNAL_ERROR
 from coop_lsp.server.check_pool import CheckPool, WorkerDied, WorkerError
 from coop_lsp.server.server import create_server
@@ -41,12 +42,17 @@ def expected(text: str) -> list:
     return [d.code for d in Analysis.of(text).diagnostics]
 
 
+def filler(functions: int) -> str:
+    return "".join(f"fn k{i}(x: f32) -> f32 {{\n  let y = x * {i}.0 + 1.0;\n  return y * y;\n}}\n"
+                   for i in range(functions))
+
+
 def huge(functions: int) -> str:
     """Plain functions, all of them called (so that each is checked in full): seconds of checking."""
     parts = ["@group(0) @binding(0) var<storage, read_write> out: array<f32>;"]
     for i in range(functions):
-        parts.append(f"fn f{i}(x: f32) -> f32 {{\n  let y = x * {i}.0 + 1.0;\n  return y * y;\n}}")
-    calls = "\n".join(f"  s = s + f{i}(s);" for i in range(functions))
+        parts.append(f"fn k{i}(x: f32) -> f32 {{\n  let y = x * {i}.0 + 1.0;\n  return y * y;\n}}")
+    calls = "\n".join(f"  s = s + k{i}(s);" for i in range(functions))
     parts.append(f"@compute @workgroup_size(1)\nfn main() {{\n  var s = 0.0;\n{calls}\n  out[0] = s;\n}}")
     return "\n".join(parts) + "\n"
 
@@ -237,6 +243,43 @@ async def test_an_edit_makes_a_running_workers_check_stale():
         # Version 1's findings came back after the edit: never published over version 2's.
         assert [p.version for p in recorder.of(uri)] == [2]
         assert codes(recorder.of(uri)[0]) == expected(SMALL) and not ls.documents[uri].resting
+    finally:
+        ls.stop_workers()
+
+
+@in_loop
+async def test_a_settings_change_makes_a_running_workers_check_stale():
+    """The targets change while a worker checks the document: only the new targets' findings are published."""
+    ls = create_server(workers=1)
+    recorder = Recorder(ls)
+    uri = "file:///virtual/targets.wgsl"
+    text = (ROOT / "examples" / "chromium" / "gemm_tiled.wgsl").read_text() + filler(3000)
+    try:
+        open_document(ls, uri, text)
+        await until(lambda: ls.documents[uri].pool_job is not None and ls.documents[uri].pool_job.running())
+        job = ls.documents[uri].pool_job
+        ls.settings = Settings(targets=("apple-m",))
+        ls.republish_all()
+        await until(lambda: recorder.of(uri) and job.done())
+        await asyncio.sleep(0.2)
+        wanted = [d.code for d in Analysis.of(text, targets=("apple-m",)).diagnostics]
+        assert wanted != expected(text)  # the profile adds a finding
+        assert [codes(p) for p in recorder.of(uri)] == [wanted]
+        assert recorder.analysed == [] and ls.documents[uri].resting
+    finally:
+        ls.stop_workers()
+
+
+@in_loop
+async def test_a_document_whose_worker_raised_is_checked_here():
+    ls = create_server(workers=1)
+    ls._pool = CheckPool(int, 1)  # int(job) raises in the worker
+    recorder = Recorder(ls)
+    uri = "file:///virtual/raised.wgsl"
+    try:
+        open_document(ls, uri, SMALL)
+        await until(lambda: recorder.of(uri))
+        assert codes(recorder.of(uri)[-1]) == expected(SMALL) and recorder.analysed == [uri]
     finally:
         ls.stop_workers()
 
