@@ -22,7 +22,7 @@ from coop_lsp.ide.analysis import Analysis
 from coop_lsp.ide.settings import Settings
 from coop_lsp.lint.rules import INTERNAL_ERROR
 from coop_lsp.server.check_pool import CheckPool, WorkerDied, WorkerError
-from coop_lsp.server.server import create_server
+from coop_lsp.server.server import ABANDON_CHARS, create_server
 
 in_loop = pytest.mark.asyncio(loop_scope="function")
 
@@ -227,20 +227,28 @@ async def test_documents_only_opened_are_diagnosed_while_a_huge_edited_one_is_ch
 
 
 @in_loop
-async def test_an_edit_makes_a_running_workers_check_stale():
+@pytest.mark.parametrize("abandoned", [True, False])
+async def test_an_edit_makes_a_running_workers_check_stale(abandoned):
+    text = huge(8000) if abandoned else huge(1500)
+    assert (len(text) >= ABANDON_CHARS) is abandoned
     ls = create_server(workers=1)
     recorder = Recorder(ls)
     uri = "file:///virtual/edited.wgsl"
     try:
-        open_document(ls, uri, huge(8000))
+        open_document(ls, uri, text)
         await until(lambda: ls.documents[uri].pool_job is not None and ls.documents[uri].pool_job.running())
-        job = ls.documents[uri].pool_job
+        job, pids = ls.documents[uri].pool_job, ls.pool.pids()
         change(ls, uri, 2, SMALL)
         await until(lambda: recorder.of(uri))
-        assert not job.done()  # the edit did not wait for the worker's (stale) check
         await until(lambda: job.done())
         await asyncio.sleep(0.2)
-        # Version 1's findings came back after the edit: never published over version 2's.
+        if abandoned:
+            # Checking it would have taken seconds more: its worker was stopped.
+            assert isinstance(job.exception(), WorkerDied) and "abandoned" in str(job.exception())
+            assert not any(alive(pid) for pid in pids)
+        else:
+            assert job.result() is not None  # it finished, and its findings (version 1's) came too late
+        # Never published over version 2's.
         assert [p.version for p in recorder.of(uri)] == [2]
         assert codes(recorder.of(uri)[0]) == expected(SMALL) and not ls.documents[uri].resting
     finally:

@@ -65,6 +65,7 @@ class CheckPool:
         self._processes: set = set()  # the live worker processes, for `stop` and for measuring them
         self._closed = False
         self._idle = 0  # slots waiting for a job
+        self._running: dict[int, _Worker] = {}  # id(future) -> the worker running its job
         self._context = multiprocessing.get_context("spawn")
 
     def submit(self, job) -> concurrent.futures.Future:
@@ -77,6 +78,16 @@ class CheckPool:
                 self._start_slot()  # one more worker only while the ones there all have a job
             self._ready.notify()
         return future
+
+    def abandon(self, future: concurrent.futures.Future) -> None:
+        """No one wants the answer to a running job: its worker is killed (a fresh one takes the next job).
+        For a long job only: starting a worker costs about what half a second of checking does."""
+        with self._ready:
+            worker = self._running.get(id(future))
+            if worker is None:
+                return
+            worker.abandoned = True
+        worker.process.kill()
 
     def pids(self) -> list[int]:
         with self._ready:
@@ -128,7 +139,18 @@ class CheckPool:
                         except Exception as error:  # noqa: BLE001 - e.g. no processes left: this job fails
                             future.set_exception(WorkerDied(f"a worker process could not start: {error}"))
                             break
-                    answer = worker.ask(job)
+                    with self._ready:
+                        self._running[id(future)] = worker
+                    try:
+                        answer = worker.ask(job)
+                    finally:
+                        with self._ready:
+                            self._running.pop(id(future), None)
+                    if answer is None and worker.abandoned:
+                        self._retire(worker)
+                        worker = None
+                        future.set_exception(WorkerDied("abandoned: no one wanted its answer any more"))
+                        break
                     if answer is None:
                         deaths.append(worker.why())
                         self._retire(worker)
@@ -169,6 +191,7 @@ class CheckPool:
 class _Worker:
     def __init__(self, process, connection: Connection) -> None:
         self.process, self.connection = process, connection
+        self.abandoned = False
 
     def ask(self, job) -> tuple[bool, Any] | None:
         """The worker's answer to `job`; None when its process ended first."""

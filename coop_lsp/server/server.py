@@ -59,6 +59,9 @@ TUNE_KERNEL_COMMAND = "coop-lsp.tuneKernel"
 MAX_WORKSPACE_FILES = 2000
 # Documents that keep their trees and per-function caches; the others rest (see CoopLanguageServer.rest).
 WARM_DOCUMENTS = 3
+# A worker's check of a document this long, made stale by an edit or a close, is stopped by killing the
+# worker (checking it takes longer than starting a fresh worker); a shorter one is left to finish.
+ABANDON_CHARS = 256 * 1024
 
 
 def format_options(uri: str) -> FormatOptions:
@@ -492,6 +495,8 @@ class CoopLanguageServer(LanguageServer):
             entry = await waiting
         except asyncio.CancelledError:
             task = asyncio.current_task()
+            if len(text) >= ABANDON_CHARS:
+                self.pool.abandon(future)  # its answer is of no use now: the worker is free sooner
             if waiting.cancelled() and task is not None and not task.cancelling():
                 return None  # someone is working on the document: checked here, at once
             raise
