@@ -191,6 +191,28 @@ async def test_a_workers_diagnostics_and_symbols_are_those_of_the_analysis_threa
 
 
 @in_loop
+async def test_requests_about_documents_in_a_workers_queue_wait_for_its_check():
+    """Pulled diagnostics and workspace symbols asked for while the workers check: answered from their
+    results, without building each document's model in the server too."""
+    ls = create_server(workers=1)
+    recorder = Recorder(ls)
+    uris = [f"file:///virtual/q{i}.wgsl" for i in range(4)]
+    text = SMALL + filler(300)
+    try:
+        for uri in uris:
+            open_document(ls, uri, text)
+        pulled = await ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DIAGNOSTIC](lsp.DocumentDiagnosticParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uris[-1])))
+        assert [d.code for d in pulled.items] == expected(text)
+        symbols = await ls.protocol.fm.features[lsp.WORKSPACE_SYMBOL](lsp.WorkspaceSymbolParams(query=""))
+        assert sorted((s.location.uri, s.name) for s in symbols) == sorted(
+            (uri, name) for uri in uris for name in ["out", "main"] + [f"k{i}" for i in range(300)])
+        assert recorder.analysed == []
+    finally:
+        ls.stop_workers()
+
+
+@in_loop
 async def test_a_small_document_is_diagnosed_while_a_huge_one_is_checked():
     """Both opened at once, the huge one first: on one analysis thread the small one waited for it."""
     ls = create_server(workers=2)

@@ -519,6 +519,12 @@ class CoopLanguageServer(LanguageServer):
                 self.open_cache.put(cache_key, entry)
         return _CheckedAtRest(key, version, entry)
 
+    async def settle_in_worker(self, state: DocumentState) -> None:
+        """A request about a resting document that a worker is checking waits for that check (its findings
+        and symbols are then kept) rather than build the document's model here as well."""
+        if state.resting and state.background and self.check_workers and self.scheduler.busy(state.uri):
+            await self.scheduler.settle(state.uri)
+
     async def features(self, uri: str) -> tuple[Analysis, Converter] | None:
         state = self.state(uri)
         if state is None:
