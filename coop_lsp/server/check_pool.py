@@ -232,7 +232,7 @@ def _serve(connection: Connection, work: Callable[[Any], Any]) -> None:
     try:
         # Background work: the editor and the server's own thread (the documents being worked on) first.
         os.nice(WORKER_NICENESS)
-    except OSError:
+    except (AttributeError, OSError):  # no os.nice on Windows
         pass
     parent = multiprocessing.parent_process()
     if parent is not None:
