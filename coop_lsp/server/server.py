@@ -504,9 +504,9 @@ class CoopLanguageServer(LanguageServer):
             log.warning("a worker's check of %s failed; checking it here: %s", state.uri, str(error).strip())
             return None
         except WorkerDied as error:
-            # Not checked here: what killed two workers would kill the server. Its first edit checks it.
+            # Not checked here: what killed two workers would kill the server. Working on it checks it here.
             found = Diagnostic(INTERNAL_ERROR.code, f"internal error: {error}; its findings are unknown until "
-                                                    "it is edited", Span(0, 0))
+                                                    "it is edited or asked about", Span(0, 0))
             return _CheckedAtRest(key, version, Entry([found], []))
         finally:
             if state.pool_job is future:
