@@ -149,6 +149,20 @@ def test_stop_ends_the_workers_and_refuses_new_jobs():
         pool.submit(1)
 
 
+def test_an_idle_worker_ends_and_the_next_job_starts_another():
+    pool = CheckPool(abs, 1, idle_seconds=0.3)
+    try:
+        assert pool.submit(-1).result(60) == 1
+        first = pool.pids()
+        deadline = time.monotonic() + 30
+        while pool.pids() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pool.pids() == [] and not any(alive(pid) for pid in first)
+        assert pool.submit(-2).result(60) == 2 and pool.pids() != first
+    finally:
+        pool.stop()
+
+
 # ------------------------------------------------------------------ the server
 def _kernels() -> list[Path]:
     spec = ROOT / "tests" / "spec"
