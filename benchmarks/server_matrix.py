@@ -175,9 +175,9 @@ async def open_workspace(command: list[str] | None, env: dict | None, texts: lis
             editor.any_arrival.clear()
             await asyncio.wait_for(editor.any_arrival.wait(), max(0.001, deadline - time.perf_counter()))
         finished = max(editor.first_findings[uri] for uri in uris) - start
-        rss_all = rss_mib(pid)
+        rss_all, workers_all = rss_mib(pid), children_rss_mib(pid)
         await asyncio.sleep(2.5)
-        rss_idle = rss_mib(pid)
+        rss_idle, workers_idle = rss_mib(pid), children_rss_mib(pid)
         with_findings = sum(1 for uri in uris if editor.findings.get(uri))
     finally:
         await editor.stop()
@@ -187,7 +187,27 @@ async def open_workspace(command: list[str] | None, env: dict | None, texts: lis
             "edit_to_diagnostics_during_open_ms": edited,
             "documents_with_findings": with_findings,
             "first_findings_published": dict(sorted(editor.messages.items(), key=lambda m: -m[1])[:3]),
-            "rss_mib_started": rss_started, "rss_mib_all_diagnosed": rss_all, "rss_mib_after_idle": rss_idle}
+            "rss_mib_started": rss_started, "rss_mib_all_diagnosed": rss_all, "rss_mib_after_idle": rss_idle,
+            # coop-lsp's worker processes (server/check_pool.py) are part of its memory too.
+            "child_processes_rss_mib_all_diagnosed": workers_all, "child_processes_rss_mib_after_idle": workers_idle}
+
+
+def children_rss_mib(pid: int | None) -> list[float]:
+    """The resident memory of each process the server started (its check workers), largest first."""
+    if pid is None:
+        return []
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == pid and (rss := rss_mib(int(entry))) is not None:
+            found.append(rss)
+    return sorted(found, reverse=True)
 
 
 async def run(quick: bool) -> dict:

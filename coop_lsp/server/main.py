@@ -27,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the result cache that unchanged files open from (default $COOP_LINT_CACHE_DIR, else "
                              "coop-lint's: ~/.cache/coop-lint on Linux)")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
+    parser.add_argument("--workers", type=int, metavar="N",
+                        help="worker processes that check the documents only opened, so that the analysis thread "
+                             "keeps to the ones being worked on (default: one per core, at most 4; 0 checks "
+                             "everything in the server's process)")
     parser.add_argument("--log-file", metavar="PATH", help="write the server's log here")
     parser.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     parser.add_argument("--version", action="version", version=f"coop-lsp {VERSION}")
@@ -64,16 +68,22 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         **destination)
     defer_full_collections()
+    from .check_pool import default_workers
+
     server = create_server(debounce=max(args.debounce_ms, 0.0) / 1000,
-                           cache_root=None if args.no_cache else cache_root(args.cache_dir))
-    if args.tcp:
-        host, _, port = args.tcp.rpartition(":")
-        # Only this machine, unless a host is named: the server reads the workspace and runs kernels.
-        server.start_tcp(host or "127.0.0.1", int(port))
-    else:
-        if answered is not None:
-            server.protocol.answered_early.add(answered)
-        server.start_io(stdin=stdin)
+                           cache_root=None if args.no_cache else cache_root(args.cache_dir),
+                           workers=default_workers() if args.workers is None else max(args.workers, 0))
+    try:
+        if args.tcp:
+            host, _, port = args.tcp.rpartition(":")
+            # Only this machine, unless a host is named: the server reads the workspace and runs kernels.
+            server.start_tcp(host or "127.0.0.1", int(port))
+        else:
+            if answered is not None:
+                server.protocol.answered_early.add(answered)
+            server.start_io(stdin=stdin)
+    finally:
+        server.stop_workers()  # the client went away without exit, or the server failed
     # The client has gone: a kernel still running for it would hold the process open until its time limit.
     execute = sys.modules.get("coop_lsp.runner.execute")
     if execute is not None:

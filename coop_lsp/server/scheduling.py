@@ -75,6 +75,20 @@ class DiagnosticsScheduler:
         track = self._tracks.get(uri)
         return track is not None and track.worker is not None and not track.worker.done()
 
+    async def settle(self, uri: str) -> None:
+        """Waits until the document's check in progress (if any) has ended and its result, if still the
+        newest, is published; a cancelled check ends the wait too."""
+        track = self._tracks.get(uri)
+        worker = track.worker if track is not None else None
+        if worker is None or worker.done():
+            return
+        try:
+            await asyncio.shield(worker)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if not worker.cancelled() or (task is not None and task.cancelling()):
+                raise
+
     def offer(self, uri: str, result) -> bool:
         """Publishes `result` if it is for the document's newest version and not older than what the client
         has; says whether it did."""

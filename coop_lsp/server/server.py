@@ -10,6 +10,7 @@ when diagnostics are checked and published is `scheduling`'s business.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 import os
@@ -24,7 +25,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
-from ..core.text import SourceText
+from ..core.diagnostic import Diagnostic
+from ..core.text import SourceText, Span
 from ..format import Options as FormatOptions
 from ..ide import navigation
 from ..ide.analysis import Analysis
@@ -32,9 +34,12 @@ from ..ide.settings import Settings
 from ..lint import Reuse
 from ..lint.config import ConfigError, ConfigFinder
 from ..lint.files import host_macro_names, may_need_templates
+from ..lint.rules import INTERNAL_ERROR
 from ..syntax import Document
 from ..syntax.parser import Parsed
+from . import background
 from .capabilities import VERSION
+from .check_pool import CheckPool, WorkerDied, WorkerError
 from .idle_gc import IdleCollector
 from .open_cache import Entry, OpenCache
 from .scheduling import DiagnosticsScheduler
@@ -54,6 +59,9 @@ TUNE_KERNEL_COMMAND = "coop-lsp.tuneKernel"
 MAX_WORKSPACE_FILES = 2000
 # Documents that keep their trees and per-function caches; the others rest (see CoopLanguageServer.rest).
 WARM_DOCUMENTS = 3
+# A worker's check of a document this long, made stale by an edit or a close, is stopped by killing the
+# worker (checking it takes longer than starting a fresh worker); a shorter one is left to finish.
+ABANDON_CHARS = 256 * 1024
 
 
 def format_options(uri: str) -> FormatOptions:
@@ -147,6 +155,8 @@ class DocumentState:
     inflight_key: object = None
     inflight_work: object = None  # the analysis thread's future behind `inflight`, and its priority
     inflight_priority: int = FOREGROUND
+    pool_job: concurrent.futures.Future | None = None  # its check in a worker process, while one runs
+    pool_wait: asyncio.Future | None = None  # the scheduler's wait for `pool_job`
     # Opened and not yet edited or asked about: its check waits for those of documents being worked on.
     background: bool = False
     opened_version: int | None = None  # a check of this version is kept in the result cache
@@ -186,13 +196,26 @@ class _Checked:
     analysis: Analysis
 
 
+@dataclass(eq=False, slots=True)
+class _CheckedAtRest:
+    """A worker's check of a resting document: what the document keeps, and no analysis."""
+    key: tuple  # the resting_text it was computed from
+    version: int | None
+    entry: Entry
+
+
 class CoopLanguageServer(LanguageServer):
-    def __init__(self, debounce: float = DEBOUNCE_SECONDS, cache_root: Path | None = None) -> None:
+    def __init__(self, debounce: float = DEBOUNCE_SECONDS, cache_root: Path | None = None,
+                 workers: int = 0) -> None:
         super().__init__("coop-lsp", VERSION, protocol_cls=CoopProtocol)
         self.documents: dict[str, DocumentState] = {}
         self.disk_documents: dict[str, DocumentState] = {}
         self.settings = Settings()
         self.analysis_executor = PriorityWorker()
+        # Documents only opened are checked in this many worker processes (check_pool.py); 0: on the
+        # analysis thread, like every other check.
+        self.check_workers = max(0, workers)
+        self._pool: CheckPool | None = None
         # Unchanged files open with the diagnostics of their last check (open_cache.py).
         self.open_cache = OpenCache(cache_root) if cache_root is not None else None
         self._event_loop: asyncio.AbstractEventLoop | None = None  # where the analysis thread hands entries
@@ -298,6 +321,10 @@ class CoopLanguageServer(LanguageServer):
         state = self.documents.get(uri)
         if state is not None:
             state.background = False
+            if state.pool_wait is not None:
+                # Checked on the analysis thread from now on (with the model its next edit reuses): no
+                # one waits for a worker's check any more, and one that has not started is dropped.
+                state.pool_wait.cancel()
         if self.warm and self.warm[-1] == uri:
             return
         if uri in self.warm:
@@ -356,7 +383,9 @@ class CoopLanguageServer(LanguageServer):
             for state in self.documents.values():
                 path = _uri_path(state.uri)
                 if path is not None:
-                    overlays[path] = state.document.text.encode("utf-8", errors="surrogatepass")
+                    # A resting document's text, without parsing it again.
+                    text = state.resting_text[0] if state.resting else state.document.text
+                    overlays[path] = text.encode("utf-8", errors="surrogatepass")
             # Includes and imports are read only inside the workspace folders (SECURITY.md).
             self._template_files = FileCache(overlays, tuple(Path(p) for p in self.workspace_folder_paths()))
         return self._template_files
@@ -422,6 +451,80 @@ class CoopLanguageServer(LanguageServer):
         self.scheduler.published(uri, version)
         return state
 
+    # --------------------------------------------------------- checks in worker processes
+    def for_workers(self, uri: str, text: str) -> bool:
+        """Whether a worker may check this document: plain WGSL (templates read other files and their
+        variant, in this process) checked against stored profiles (the live adapter is this process's)."""
+        if self.check_workers == 0 or "connected" in self.settings.targets:
+            return False
+        data = text.encode("utf-8", errors="surrogatepass")
+        return not may_need_templates(data, None, bool(self._variant_tables(uri)))
+
+    def open_in_background(self, uri: str, text: str, version: int) -> DocumentState | None:
+        """A document only opened, that a worker checks: resting from the start (no tree, no model in
+        this process until someone works on it); None when it is to be checked here."""
+        if not self.for_workers(uri, text):
+            return None
+        state = DocumentState(uri, None, background=True, opened_version=version, resting_text=(text, version))
+        self.documents[uri] = state
+        self.schedule_diagnostics(state, delay=0)
+        return state
+
+    @property
+    def pool(self) -> CheckPool:
+        if self._pool is None:
+            self._pool = CheckPool(background.check, self.check_workers)
+        return self._pool
+
+    def stop_workers(self) -> None:
+        if self._pool is not None:
+            self._pool.stop()
+
+    async def _check_in_worker(self, state: DocumentState) -> "_CheckedAtRest | None":
+        """A worker's check of a resting document only opened; None when it is to be checked here after
+        all (someone started working on it, it is a host's template, or the worker's check raised)."""
+        key = state.resting_text
+        text, version = key
+        if not self.for_workers(state.uri, text):
+            return None
+        dialect, targets = self.settings.dialect or "auto", self.settings.targets
+        future = self.pool.submit(background.Job(text, dialect, targets))
+        waiting = asyncio.wrap_future(future)  # cancelling it drops the job if it has not started
+        state.pool_job, state.pool_wait = future, waiting
+        try:
+            entry = await waiting
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if len(text) >= ABANDON_CHARS:
+                self.pool.abandon(future)  # its answer is of no use now: the worker is free sooner
+            if waiting.cancelled() and task is not None and not task.cancelling():
+                return None  # someone is working on the document: checked here, at once
+            raise
+        except WorkerError as error:
+            log.warning("a worker's check of %s failed; checking it here: %s", state.uri, str(error).strip())
+            return None
+        except WorkerDied as error:
+            # Not checked here: what killed two workers would kill the server. Working on it checks it here.
+            found = Diagnostic(INTERNAL_ERROR.code, f"internal error: {error}; its findings are unknown until "
+                                                    "it is edited or asked about", Span(0, 0))
+            return _CheckedAtRest(key, version, Entry([found], []))
+        finally:
+            if state.pool_job is future:
+                state.pool_job = state.pool_wait = None
+        if entry is None:
+            return None  # a host's template
+        if self.open_cache is not None and version == state.opened_version:
+            cache_key = self.open_cache.key(text.encode("utf-8", errors="surrogatepass"), dialect, targets)
+            if cache_key is not None:
+                self.open_cache.put(cache_key, entry)
+        return _CheckedAtRest(key, version, entry)
+
+    async def settle_in_worker(self, state: DocumentState) -> None:
+        """A request about a resting document that a worker is checking waits for that check (its findings
+        and symbols are then kept) rather than build the document's model here as well."""
+        if state.resting and state.background and self.check_workers and self.scheduler.busy(state.uri):
+            await self.scheduler.settle(state.uri)
+
     async def features(self, uri: str) -> tuple[Analysis, Converter] | None:
         state = self.state(uri)
         if state is None:
@@ -465,15 +568,27 @@ class CoopLanguageServer(LanguageServer):
 
     def _current(self, uri: str):
         state = self.documents.get(uri)
-        return None if state is None else (state.document.parsed, state.document.version)
+        if state is None:
+            return None
+        if state.resting:
+            # Its text's identity, without parsing it: an edit or a request parses it (a new identity).
+            return state.resting_text, state.version
+        return state.document.parsed, state.document.version
 
-    async def _check(self, uri: str) -> "_Checked":
+    async def _check(self, uri: str) -> "_Checked | _CheckedAtRest":
         state = self.documents[uri]
+        if state.resting and state.background and self.check_workers:
+            checked = await self._check_in_worker(state)
+            if checked is not None:
+                return checked
         key = state.document.parsed
         analysis = await self.analysis(state)
         return _Checked(key, analysis.version, analysis)
 
-    def _send_diagnostics(self, uri: str, checked: "_Checked") -> None:
+    def _send_diagnostics(self, uri: str, checked: "_Checked | _CheckedAtRest") -> None:
+        if isinstance(checked, _CheckedAtRest):
+            self._send_rested(uri, checked)
+            return
         diagnostics = self.lsp_diagnostics(uri, checked.analysis)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
             uri=uri, version=checked.version, diagnostics=diagnostics))
@@ -484,6 +599,16 @@ class CoopLanguageServer(LanguageServer):
             if uri not in self.warm:
                 # Once the scheduler's check of it has ended.
                 asyncio.get_running_loop().call_soon(self._rest_if_cold, uri)
+
+    def _send_rested(self, uri: str, checked: "_CheckedAtRest") -> None:
+        text, version = checked.key
+        diagnostics = self.lsp_findings(uri, SourceText(text), version, checked.entry.diagnostics)
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, version=version,
+                                                                            diagnostics=diagnostics))
+        state = self.documents.get(uri)
+        if state is not None and state.resting_text is checked.key:
+            state.resting_diagnostics = (version, diagnostics)
+            state.resting_symbols = checked.entry.symbols
 
     def _send_inactive_regions(self, state: DocumentState, analysis: Analysis) -> None:
         template = analysis.template
@@ -549,6 +674,10 @@ class CoopLanguageServer(LanguageServer):
         for state in self.documents.values():
             state.analysis = state.analysis_key = None
             state.inflight = state.inflight_key = None
+            if state.resting:
+                # A new identity for the same text: a worker's check made with the old settings is stale.
+                text, version = state.resting_text
+                state.resting_text = (text, version)
             self.schedule_diagnostics(state, delay=0)
 
     # --------------------------------------------------------- configuration
@@ -581,8 +710,11 @@ def _path_of(uri: str) -> Path | None:
 server = None  # the instance `create_server` builds, for tools that want it
 
 
-def create_server(debounce: float = DEBOUNCE_SECONDS, cache_root: Path | None = None) -> CoopLanguageServer:
-    ls = CoopLanguageServer(debounce, cache_root)
+def create_server(debounce: float = DEBOUNCE_SECONDS, cache_root: Path | None = None,
+                  workers: int = 0) -> CoopLanguageServer:
+    """`workers`: processes for the checks of documents only opened (0: all checks on the analysis
+    thread; the command line's default is check_pool.default_workers())."""
+    ls = CoopLanguageServer(debounce, cache_root, workers)
     _register(ls)
     return ls
 

@@ -33,5 +33,10 @@ def register(ls: CoopLanguageServer) -> None:
     def shutdown(*args):
         ls.scheduler.stop()
         ls.analysis_executor.shutdown(wait=False, cancel_futures=True)
+        ls.stop_workers()
         if ls.open_cache is not None:
             ls.open_cache.flush()  # the entries of the last checks, which were waiting for a quiet moment
+
+    @ls.feature(lsp.EXIT)
+    def on_exit(*args):
+        ls.stop_workers()  # also after an exit that no shutdown preceded

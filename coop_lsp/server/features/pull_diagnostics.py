@@ -18,6 +18,7 @@ def register(ls: CoopLanguageServer) -> None:
         state = ls.state(params.text_document.uri)
         if state is None:
             return lsp.RelatedFullDocumentDiagnosticReport(items=[])
+        await ls.settle_in_worker(state)
         kept = state.resting_diagnostics
         if state.resting and kept is not None and kept[0] == state.version:
             result_id = f"rest-{state.version}"

@@ -23,6 +23,9 @@ def register(ls: CoopLanguageServer) -> None:
     async def workspace_symbol(params: lsp.WorkspaceSymbolParams):
         out = []
         for uri, state in list(ls.documents.items()):
+            await ls.settle_in_worker(state)
+            if ls.documents.get(uri) is not state:
+                continue  # closed or opened again meanwhile
             if state.resting and state.resting_symbols is not None:
                 convert = Converter(SourceText(state.resting_text[0]), ls.unit)
                 symbols = [s for s in state.resting_symbols if navigation.matches_query(params.query, s.name)]

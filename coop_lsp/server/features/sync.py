@@ -22,6 +22,8 @@ def register(ls: CoopLanguageServer) -> None:
         _overlay(ls, item.uri, item.text)
         if ls.open_from_cache(item.uri, item.text, item.version) is not None:
             return  # unchanged since its last check: published, and resting until someone works on it
+        if ls.open_in_background(item.uri, item.text, item.version) is not None:
+            return  # a worker process checks it: resting here until someone works on it
         state = DocumentState(item.uri, Document(item.text, item.version), opened_version=item.version)
         ls.documents[item.uri] = state
         ls.touch(item.uri)
