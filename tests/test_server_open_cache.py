@@ -14,30 +14,10 @@ from lsprotocol import types as lsp
 from benchmarks.matrix_kernels import matrix_kernel_file
 from coop_lsp.lint import lint_source
 from coop_lsp.server.server import create_server
+from tests.support.server_documents import kernel, uri, until
+from tests.support.server_documents import open_document as open_uri
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
-
-TEXT = """\
-@group(0) @binding(0) var<storage, read_write> out: array<f32>;
-fn helper_{i}(x: f32) -> f32 {{ return x * {i}.0; }}
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {{
-  let bad: u32 = 1.5;
-  out[id.x] = helper_{i}(f32(id.x));
-}}
-"""
-
-
-def uri(i: int) -> str:
-    return f"file:///virtual/k{i}.wgsl"
-
-
-async def until(condition, timeout: float = 60.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
-
 
 class Recorder:
     """The server's published diagnostics, and how many analyses its thread ran."""
@@ -59,8 +39,7 @@ class Recorder:
 
 
 def open_document(ls, index: int, text: str | None = None, version: int = 1) -> None:
-    ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_OPEN](lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
-        uri=uri(index), language_id="wgsl", version=version, text=TEXT.format(i=index) if text is None else text)))
+    open_uri(ls, uri(index), kernel(index) if text is None else text, version)
 
 
 async def checked_and_kept(cache, count: int) -> None:
@@ -75,7 +54,7 @@ async def checked_and_kept(cache, count: int) -> None:
 
 
 def expected_codes(i: int) -> list:
-    return [d.code for d in lint_source(TEXT.format(i=i)).diagnostics]
+    return [d.code for d in lint_source(kernel(i)).diagnostics]
 
 
 async def test_an_unchanged_file_opens_with_its_cached_diagnostics_without_a_check(tmp_path):
@@ -93,7 +72,7 @@ async def test_an_unchanged_file_opens_with_its_cached_diagnostics_without_a_che
     # Someone works on it: it is checked, and an edit's diagnostics are a fresh check's.
     ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_CHANGE](lsp.DidChangeTextDocumentParams(
         text_document=lsp.VersionedTextDocumentIdentifier(uri=uri(0), version=2),
-        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=TEXT.format(i=0).replace("1.5", "1u"))]))
+        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=kernel(0).replace("1.5", "1u"))]))
     await until(lambda: any(p.uri == uri(0) and p.version == 2 for p in recorder.published))
     assert recorder.codes(uri(0)) == [] and recorder.analysed == [uri(0)]
     ls.analysis_executor.shutdown(wait=False)
@@ -105,7 +84,7 @@ async def test_other_settings_or_other_text_are_checked_afresh(tmp_path):
     recorder = Recorder(ls)
     ls.settings = dataclasses.replace(ls.settings, dialect="wgpu")
     open_document(ls, 0)
-    open_document(ls, 1, TEXT.format(i=0) + "// one more line\n")
+    open_document(ls, 1, kernel(0) + "// one more line\n")
     await until(lambda: len({p.uri for p in recorder.published}) == 2)
     assert sorted(recorder.analysed) == [uri(0), uri(1)]
     assert recorder.codes(uri(0)) == expected_codes(0)

@@ -10,37 +10,14 @@ from lsprotocol import types as lsp
 
 from coop_lsp.lint import lint_source
 from coop_lsp.server.server import WARM_DOCUMENTS, create_server
+from tests.support.server_documents import kernel, open_document, uri, until
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 
-TEXT = """\
-@group(0) @binding(0) var<storage, read_write> out: array<f32>;
-fn helper_{i}(x: f32) -> f32 {{ return x * {i}.0; }}
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {{
-  let bad: u32 = 1.5;
-  out[id.x] = helper_{i}(f32(id.x));
-}}
-"""
-
-
-def uri(i: int) -> str:
-    return f"file:///virtual/k{i}.wgsl"
-
-
-async def until(condition, timeout: float = 30.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
-
-
 async def opened_server(count: int):
     ls = create_server()
-    did_open = ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_OPEN]
     for i in range(count):
-        did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
-            uri=uri(i), language_id="wgsl", version=1, text=TEXT.format(i=i))))
+        open_document(ls, uri(i), kernel(i))
     await until(lambda: all(s.resting_diagnostics is not None for s in ls.documents.values()))
     await asyncio.sleep(0.05)
     return ls
@@ -57,7 +34,7 @@ async def test_only_the_documents_being_worked_on_keep_trees_and_caches():
             assert not any(v for v in vars(cache).values() if isinstance(v, dict)), cache
         version, diagnostics = state.resting_diagnostics
         assert version == 1 and [d.code for d in diagnostics] == \
-            [d.code for d in lint_source(TEXT.format(i=i)).diagnostics]
+            [d.code for d in lint_source(kernel(i)).diagnostics]
         assert {s.name for s in state.resting_symbols} >= {"out", f"helper_{i}", "main"}
     ls.analysis_executor.shutdown(wait=False)
 
@@ -69,7 +46,7 @@ async def test_a_resting_document_answers_and_edits_like_any_other():
     pull = ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DIAGNOSTIC]
     report = await pull(lsp.DocumentDiagnosticParams(text_document=lsp.TextDocumentIdentifier(uri=uri(0))))
     assert state.resting  # answered from what it kept
-    assert [d.code for d in report.items] == [d.code for d in lint_source(TEXT.format(i=0)).diagnostics]
+    assert [d.code for d in report.items] == [d.code for d in lint_source(kernel(0)).diagnostics]
     symbols = await ls.protocol.fm.features[lsp.WORKSPACE_SYMBOL](lsp.WorkspaceSymbolParams(query="helper_0"))
     assert [s.name for s in symbols] == ["helper_0"] and state.resting
     hover = await ls.protocol.fm.features[lsp.TEXT_DOCUMENT_HOVER](lsp.HoverParams(
@@ -86,7 +63,7 @@ async def test_a_resting_document_answers_and_edits_like_any_other():
             text="1u")]))
     edited = ls.documents[uri(1)]
     await until(lambda: edited.resting_diagnostics[0] == 2)
-    expected = lint_source(TEXT.format(i=1).replace("1.5;", "1u;")).diagnostics
+    expected = lint_source(kernel(1).replace("1.5;", "1u;")).diagnostics
     assert [d.code for d in edited.resting_diagnostics[1]] == [d.code for d in expected]
     ls.analysis_executor.shutdown(wait=False)
 
@@ -97,7 +74,7 @@ async def test_a_document_opened_again_at_a_lower_version_gets_diagnostics():
     did_change = ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_CHANGE]
     did_change(lsp.DidChangeTextDocumentParams(
         text_document=lsp.VersionedTextDocumentIdentifier(uri=uri(0), version=7),
-        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=TEXT.format(i=0))]))
+        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=kernel(0))]))
     await until(lambda: ls.documents[uri(0)].resting_diagnostics[0] == 7)
     # Some clients open a document again without closing it, counting versions from 1 again.
     did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(

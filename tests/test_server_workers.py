@@ -23,8 +23,16 @@ from coop_lsp.ide.settings import Settings
 from coop_lsp.lint.rules import INTERNAL_ERROR
 from coop_lsp.server.check_pool import CheckPool, WorkerDied, WorkerError
 from coop_lsp.server.server import ABANDON_CHARS, create_server
+from tests.support.server_documents import change_document, open_document
+from tests.support.server_documents import until as _until
 
 in_loop = pytest.mark.asyncio(loop_scope="function")
+
+
+async def until(condition, timeout: float = 120.0) -> None:
+    # A huge document's check takes tens of seconds on a busy 2-core machine.
+    await _until(condition, timeout)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = """\
@@ -79,24 +87,6 @@ class Recorder:
             if p.uri == uri and (version is None or p.version == version):
                 return i
         raise AssertionError(f"nothing published for {uri}")
-
-
-async def until(condition, timeout: float = 120.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
-
-
-def open_document(ls, uri: str, text: str, version: int = 1) -> None:
-    ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_OPEN](lsp.DidOpenTextDocumentParams(
-        text_document=lsp.TextDocumentItem(uri=uri, language_id="wgsl", version=version, text=text)))
-
-
-def change(ls, uri: str, version: int, text: str) -> None:
-    ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_CHANGE](lsp.DidChangeTextDocumentParams(
-        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)]))
 
 
 def close(ls, uri: str) -> None:
@@ -251,7 +241,7 @@ async def test_documents_only_opened_are_diagnosed_while_a_huge_edited_one_is_ch
     big = "file:///virtual/huge.wgsl"
     try:
         open_document(ls, big, huge(8000))
-        change(ls, big, 2, huge(8000) + BROKEN)
+        change_document(ls, big, 2, huge(8000) + BROKEN)
         others = [f"file:///virtual/other{i}.wgsl" for i in range(3)]
         for uri in others:
             open_document(ls, uri, SMALL)
@@ -274,7 +264,7 @@ async def test_an_edit_makes_a_running_workers_check_stale(abandoned):
         open_document(ls, uri, text)
         await until(lambda: ls.documents[uri].pool_job is not None and ls.documents[uri].pool_job.running())
         job, pids = ls.documents[uri].pool_job, ls.pool.pids()
-        change(ls, uri, 2, SMALL)
+        change_document(ls, uri, 2, SMALL)
         await until(lambda: recorder.of(uri))
         await until(lambda: job.done())
         await asyncio.sleep(0.2)
@@ -340,7 +330,7 @@ async def test_queued_checks_are_dropped_when_their_document_is_closed_or_edited
         await until(lambda: all(ls.documents[u].pool_job is not None for u in (big, closed, edited)))
         queued = {u: ls.documents[u].pool_job for u in (closed, edited)}
         close(ls, closed)
-        change(ls, edited, 2, SMALL + "// edited\n")
+        change_document(ls, edited, 2, SMALL + "// edited\n")
         await until(lambda: queued[closed].done() and queued[edited].done())
         assert queued[closed].cancelled() and queued[edited].cancelled()
         await until(lambda: recorder.of(big))
