@@ -421,7 +421,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.ctx.report("T003", "a runtime-sized array can only be the last member of a struct",
                                 self.ctx.span(where))
                 break
-        return t.Struct(symbol.name, tuple(members))
+        struct = t.Struct(symbol.name, tuple(members))
+        # The previous version's equal struct, where there is one: replayed bodies then hold the same type.
+        return self.reuse.stable_struct(struct) if self.reuse is not None else struct
 
     def _value_declaration(self, symbol: Symbol, node: ts.Node, module_scope: bool) -> t.Type:
         """var, let, const and override: the declared type, checked against the initializer."""

@@ -51,7 +51,9 @@ class BodyRecord:
     said_before: tuple  # Context.said_once() at the start, dialect uses as a set of families
     lookups: dict[str, object]  # module-scope name -> signature of what it named (None: undeclared)
     signature: object  # of the function itself: its parameter and return types come from declarations elsewhere
-    structs: bool  # whether what it looked up leads to struct types (which replay maps to this version's)
+    # The struct types, by name, that what it looked up leads to, as the objects its entries hold; replay maps
+    # them to this version's where a struct was declared anew (structs are nominal objects).
+    structs: dict
     diagnostics: list[Diagnostic] = field(default_factory=list)
     types: dict = field(default_factory=dict)
     # Where each name refers to: (True, index in `locals`) or (False, module-scope name).
@@ -95,14 +97,33 @@ class BodyReuse:
         self.replayed = 0
         self.checked = 0
         self._signatures: dict[int, object] = {}  # id(symbol) -> signature, for this check's resolved symbols
+        self._reached: dict[int, dict] = {}  # id(symbol) -> _structs_of([symbol]), for this check's resolved symbols
+        # Module struct types by name, of the last version and of this one (see stable_struct).
+        self._structs_previous: dict[str, t.Struct] = {}
+        self._structs_current: dict[str, t.Struct] = {}
+        self.remapped = 0  # records whose entries had to be mapped to new struct objects in the latest check
 
     def begin(self) -> None:
-        self._current, self.used, self._signatures = {}, {}, {}
-        self.replayed = self.checked = 0
+        self._current, self.used, self._signatures, self._reached = {}, {}, {}, {}
+        self._structs_current = {}
+        self.replayed = self.checked = self.remapped = 0
 
     def end(self) -> None:
         # Only what the latest version used is kept: memory stays proportional to the document.
         self._previous = self._current
+        self._structs_previous = self._structs_current
+
+    def stable_struct(self, struct: t.Struct) -> t.Struct:
+        """The last version's struct of this name where it is the same type, else `struct`.
+
+        Keeping the object lets the records replayed in this version keep the types they hold, instead of
+        mapping every entry to a new object. A Struct holds only names, types and layout values (no spans,
+        no nodes), so an old one carries nothing of its version but itself."""
+        previous = self._structs_previous.get(struct.name)
+        if previous is not None and _type_key(previous) == _type_key(struct):
+            struct = previous
+        self._structs_current[struct.name] = struct
+        return struct
 
     # ------------------------------------------------------------ replay
     def replay(self, checker, symbol: Symbol, node: ts.Node) -> bool:
@@ -116,17 +137,17 @@ class BodyReuse:
         if record.diagnostics:
             ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
         module = checker.module_scope.symbols
-        structs = _structs_of([module.get(name) for name in record.lookups] + [symbol]) if record.structs else {}
-        memo: dict[int, object] = {}
+        if record.structs:
+            current = self._reached_structs([module.get(name) for name in record.lookups] + [symbol])
+            if any(current.get(name, old) is not old for name, old in record.structs.items()):
+                _rebase(record, current)
+                self.remapped += 1
         types = ctx.model.expression_types
-        if structs:
-            types.update({(s + delta, e + delta, kind): _remap(value, structs, memo)
-                          for (s, e, kind), value in record.types.items()})
-        elif delta:
+        if delta:
             types.update({(s + delta, e + delta, kind): value for (s, e, kind), value in record.types.items()})
         else:
             types.update(record.types)
-        local_symbols = [_replayed_symbol(s, delta, ctx.root, structs, memo) for s in record.locals]
+        local_symbols = [_replayed_symbol(s, delta, ctx.root) for s in record.locals]
         ctx.model.symbols.extend(local_symbols)
         ctx.model.references.update({(start + delta, end + delta): local_symbols[target] if local else module[target]
                                      for (start, end), (local, target) in record.references})
@@ -150,6 +171,21 @@ class BodyReuse:
         self.used[node.start_byte] = record
         self.replayed += 1
         return True
+
+    def _reached_structs(self, symbols) -> dict[str, t.Struct]:
+        """_structs_of(symbols), from each resolved symbol's own part computed once per check."""
+        found: dict[str, t.Struct] = {}
+        for symbol in symbols:
+            if symbol is None:
+                continue
+            part = self._reached.get(id(symbol))
+            if part is None:
+                part = _structs_of([symbol])
+                if symbol.resolved and not symbol.resolving:
+                    self._reached[id(symbol)] = part
+            for name, struct in part.items():
+                found.setdefault(name, struct)
+        return found
 
     def _signature(self, symbol: Symbol | None) -> object:
         # A resolved declaration does not change for the rest of the check: compute its signature once.
@@ -252,7 +288,7 @@ class BodyReuse:
         return BodyRecord(
             start, end, _environment(ctx),
             (before_portability, before_enables, frozenset(before_uses)), signatures, _signature(symbol),
-            bool(_structs_of(list(lookups.values()) + [symbol])),
+            _structs_of(list(lookups.values()) + [symbol]),
             diagnostics, types, recorded_references, [_local_record(s) for s in local_symbols],
             (portability - before_portability, enables - before_enables, new_uses),
             frozenset(ctx.model.matrix_dialects - recording.dialects_before),
@@ -279,7 +315,9 @@ def _type_key(value: object) -> object:
     if value is None or type(value) in _PLAIN:
         return value
     if isinstance(value, t.Struct):
-        return ("struct", value.name, tuple((m.name, _type_key(m.type)) for m in value.members))
+        # Layout and IO attributes too: a body's checks may read them, and stable_struct keeps equal ones only.
+        return ("struct", value.name, tuple((m.name, _type_key(m.type), m.align, m.size, m.builtin)
+                                            for m in value.members))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return (type(value).__name__,) + tuple(_type_key(getattr(value, f.name)) for f in dataclasses.fields(value))
     if isinstance(value, tuple):
@@ -315,6 +353,22 @@ def _structs_of(symbols) -> dict[str, t.Struct]:
             visit(symbol.parameters)
             visit(symbol.return_type)
     return found
+
+
+def _rebase(record: BodyRecord, structs: dict[str, t.Struct]) -> None:
+    """Maps the record's entries to this version's struct types, for this replay and the next ones.
+
+    New tables, not the old ones changed: a model of an earlier version may still read those."""
+    memo: dict[int, object] = {}
+    record.types = {key: _remap(value, structs, memo) for key, value in record.types.items()}
+    locals_ = []
+    for fields, span, locator in record.locals:
+        fields = dict(fields, type=_remap(fields["type"], structs, memo),
+                      return_type=_remap(fields["return_type"], structs, memo),
+                      parameters=tuple(_remap(p, structs, memo) for p in fields["parameters"]))
+        locals_.append((fields, span, locator))
+    record.locals = locals_
+    record.structs = {name: structs.get(name, old) for name, old in record.structs.items()}
 
 
 def _remap(value: object, structs: dict[str, t.Struct], memo: dict[int, object]) -> object:
@@ -372,15 +426,11 @@ def _local_record(symbol: Symbol) -> tuple:
     return fields, symbol.span, (node.start_byte, node.end_byte, node.type)
 
 
-def _replayed_symbol(record: tuple, delta: int, root: ts.Node, structs, memo) -> Symbol:
+def _replayed_symbol(record: tuple, delta: int, root: ts.Node) -> Symbol:
     fields, span, (start, end, node_type) = record
     # Built without __init__: a replay makes thousands of these, and the fields are already checked.
     symbol = _ReplayedSymbol.__new__(_ReplayedSymbol)
     symbol.__dict__.update(fields)
-    if structs:
-        for name in ("type", "return_type"):
-            symbol.__dict__[name] = _remap(fields[name], structs, memo)
-        symbol.__dict__["parameters"] = tuple(_remap(p, structs, memo) for p in fields["parameters"])
     symbol.__dict__["span"] = Span(span.start + delta, span.end + delta)
     symbol.__dict__["_declaration"] = None
     symbol.__dict__["_locator"] = (root, start + delta, end + delta, node_type)

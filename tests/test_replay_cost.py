@@ -1,0 +1,63 @@
+"""Replaying an unchanged function body costs next to nothing: the records it replays keep the struct types
+of the previous version, and their entries are not copied into the new model one by one.
+
+Every case compares the result with a from-scratch check (Editor.change does), and reads what the replay
+did from the document's BodyReuse.
+"""
+
+from __future__ import annotations
+
+import random
+
+from benchmarks.matrix_kernels import matrix_kernel_file
+from coop_lsp.semantic import types as t
+from tests.test_edit_cost import Editor
+
+KERNELS = 4
+
+
+def kernel() -> str:
+    # Every gemm_ reads the uniform `params: Params`, a struct.
+    return matrix_kernel_file(random.Random(1), KERNELS)
+
+
+def params_type(result, text: str, function: int) -> t.Type:
+    """The type of the first `params` named in gemm_<function>'s body."""
+    start = text.index("params.", text.index(f"fn gemm_{function}("))
+    found = result.model.type_at(len(text[:start].encode()), len(text[:start + 6].encode()), "identifier")
+    assert isinstance(found, t.Reference) and isinstance(found.store, t.Struct), found
+    return found.store
+
+
+def test_an_unchanged_struct_is_the_same_type_in_the_next_version() -> None:
+    text = kernel()
+    editor = Editor(text)
+    first = editor.analyse()
+    before = params_type(first, text, 3)
+    # gemm_0 changes; gemm_3 is replayed and moves by a line.
+    changed = text.replace("  if (subgroups != 8u) {\n", "  if (subgroups != 8u) {\n    // a note\n", 1)
+    result = editor.change(changed)
+    assert editor.reuse.bodies.checked == 1 and editor.reuse.bodies.replayed == KERNELS - 1
+    assert editor.reuse.bodies.remapped == 0, "no replayed record had to be mapped to new struct types"
+    assert params_type(result, changed, 3) is before
+    struct = next(s for s in result.model.symbols if s.name == "Params").type
+    assert struct is before, "the declaration resolves to the previous version's object"
+
+
+def test_a_changed_struct_is_a_new_type_everywhere() -> None:
+    text = kernel()
+    editor = Editor(text)
+    before = params_type(editor.analyse(), text, 3)
+    for changed in (text.replace("  alpha: f32,\n", "  alpha: f32,\n  beta: f32,\n", 1),
+                    text.replace("  alpha: f32,\n", "  @align(16) alpha: f32,\n", 1),
+                    text.replace("  alpha: f32,\n", "  @size(8) alpha: f32,\n", 1)):
+        result = editor.change(changed)
+        after = params_type(result, changed, 3)
+        assert after is not before
+        declared = next(s for s in result.model.symbols if s.name == "Params").type
+        assert after is declared
+        fresh = next(s for s in Editor(changed).analyse().model.symbols if s.name == "Params").type
+        assert [(m.name, m.align, m.size) for m in declared.members] == \
+            [(m.name, m.align, m.size) for m in fresh.members]
+        editor.change(text)
+        before = params_type(editor.analyse(), text, 3)
