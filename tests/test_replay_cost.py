@@ -12,6 +12,7 @@ import random
 from benchmarks.matrix_kernels import matrix_kernel_file
 from coop_lsp.semantic import types as t
 from tests.test_edit_cost import Editor
+from tests.test_lint_reuse import lookups_agree
 
 KERNELS = 4
 
@@ -61,3 +62,36 @@ def test_a_changed_struct_is_a_new_type_everywhere() -> None:
             [(m.name, m.align, m.size) for m in fresh.members]
         editor.change(text)
         before = params_type(editor.analyse(), text, 3)
+
+
+def test_a_replayed_body_adds_its_record_whole() -> None:
+    text = kernel()
+    editor = Editor(text)
+    # gemm_1 changes; the lines it gains move gemm_2, gemm_3 and the entry point.
+    start = text.index("fn gemm_1(")
+    at = text.index("  if (subgroups != 8u) {\n", start)
+    changed = text[:at] + "  let unused = 1u;\n" + text[at:]
+    model = editor.change(changed).model
+    lookups_agree(model)
+    bodies = editor.reuse.bodies
+    assert bodies.checked == 1 and len(model.replayed) == bodies.replayed == KERNELS - 1
+    for segment in model.replayed:
+        record = bodies.used[segment.start]
+        # The record's own tables, not copies of them ...
+        assert segment.types is record.types and segment.calls is record.builtin_calls
+        assert segment.references is record.references
+        assert segment.types and segment.references and segment.calls
+        # ... and none of their entries copied into the tables the checker writes (which do hold the
+        # function's attributes and signature, checked again in every version).
+        delta = segment.delta
+        assert not [k for k in segment.types if (k[0] + delta, k[1] + delta, k[2]) in model.written_types]
+        assert not [k for k in segment.references if (k[0] + delta, k[1] + delta) in model.written_references]
+        assert not [k for k in segment.calls if (k[0] + delta, k[1] + delta) in model.written_calls]
+    moved = [segment for segment in model.replayed if segment.delta]
+    assert moved, "the functions after gemm_1 moved"
+    # A lookup in a moved body finds what a fresh check finds there.
+    fresh = Editor(changed).analyse().model
+    for segment in moved:
+        for (start, end, kind), value in segment.types.items():
+            key = (start + segment.delta, end + segment.delta, kind)
+            assert model.type_at(*key).describe() == fresh.type_at(*key).describe()

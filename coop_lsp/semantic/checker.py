@@ -218,7 +218,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         declarations = sorted(module.values(), key=lambda d: d.declaration.start_byte)
         starts = [d.declaration.start_byte for d in declarations]
         out: dict[Symbol, list[Symbol]] = {}
-        for (start, end), target in self.ctx.model.references.items():
+        for (start, end), target in self.ctx.model.references():
             if module.get(target.name) is not target or (start, end) == (target.span.start, target.span.end):
                 continue
             index = bisect.bisect_right(starts, start) - 1
@@ -296,7 +296,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             return None
         scope.symbols[name] = symbol
         self.ctx.model.symbols.append(symbol)
-        self.ctx.model.references[(symbol.span.start, symbol.span.end)] = symbol
+        self.ctx.model.written_references[(symbol.span.start, symbol.span.end)] = symbol
         return symbol
 
     def _symbol_of(self, node: ts.Node, scope: Scope) -> Symbol | None:

@@ -36,7 +36,7 @@ import tree_sitter as ts
 from ..core.diagnostic import Diagnostic
 from ..core.text import Span
 from . import types as t
-from .model import Symbol
+from .model import Replayed, Symbol
 
 _UNRESOLVED = object()  # the signature of a declaration not resolved yet: never equal to a recorded one
 
@@ -57,7 +57,7 @@ class BodyRecord:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     types: dict = field(default_factory=dict)
     # Where each name refers to: (True, index in `locals`) or (False, module-scope name).
-    references: list[tuple[tuple[int, int], tuple[bool, object]]] = field(default_factory=list)
+    references: dict[tuple[int, int], tuple[bool, object]] = field(default_factory=dict)
     locals: list[tuple] = field(default_factory=list)  # _LocalRecord: symbols without their (old) nodes
     said: tuple = (frozenset(), frozenset(), {})
     matrix_dialects: frozenset = frozenset()
@@ -79,9 +79,9 @@ class _Recording:
         self.module_size = len(checker.module_scope.symbols)
         # The body's model entries go to fresh tables, merged back afterwards: what it added is then
         # exactly what they hold (nothing in the checker reads these tables while checking).
-        self.types, self.references = ctx.model.expression_types, ctx.model.references
-        self.builtin_calls = ctx.model.builtin_calls
-        ctx.model.expression_types, ctx.model.references, ctx.model.builtin_calls = {}, {}, {}
+        self.types, self.references = ctx.model.written_types, ctx.model.written_references
+        self.builtin_calls = ctx.model.written_calls
+        ctx.model.written_types, ctx.model.written_references, ctx.model.written_calls = {}, {}, {}
         checker.module_lookups = {}
 
 
@@ -142,24 +142,18 @@ class BodyReuse:
             if any(current.get(name, old) is not old for name, old in record.structs.items()):
                 _rebase(record, current)
                 self.remapped += 1
-        types = ctx.model.expression_types
-        if delta:
-            types.update({(s + delta, e + delta, kind): value for (s, e, kind), value in record.types.items()})
-        else:
-            types.update(record.types)
         local_symbols = [_replayed_symbol(s, delta, ctx.root) for s in record.locals]
         ctx.model.symbols.extend(local_symbols)
-        ctx.model.references.update({(start + delta, end + delta): local_symbols[target] if local else module[target]
-                                     for (start, end), (local, target) in record.references})
+        # The record's tables themselves, never changed afterwards (_rebase makes new ones): the models of
+        # this version and of later ones may share them.
+        ctx.model.add_replayed(Replayed(node.start_byte, node.end_byte, delta, record.types, record.references,
+                                        record.builtin_calls, local_symbols, module))
         portability, enables, uses = record.said
         if portability or enables or uses:
             ctx.add_said_once(portability, enables,
                               {family: Span(s.start + delta, s.end + delta) for family, s in uses.items()})
         if record.matrix_dialects:
             ctx.model.matrix_dialects |= record.matrix_dialects
-        if record.builtin_calls:
-            ctx.model.builtin_calls.update({(s + delta, e + delta): target
-                                            for (s, e), target in record.builtin_calls.items()})
         if record.var_uses:
             checker.var_uses.setdefault(symbol, []).extend(
                 (module[name], Span(s.start + delta, s.end + delta)) for name, s in record.var_uses)
@@ -218,10 +212,10 @@ class BodyReuse:
     def finish(self, checker, recording: _Recording, symbol: Symbol, completed: bool) -> None:
         """Merges the body's model entries back and, if the check stayed inside the function, records it."""
         ctx = checker.ctx
-        types, references = ctx.model.expression_types, ctx.model.references
-        builtin_calls = ctx.model.builtin_calls
-        ctx.model.expression_types, ctx.model.references = recording.types, recording.references
-        ctx.model.builtin_calls = recording.builtin_calls
+        types, references = ctx.model.written_types, ctx.model.written_references
+        builtin_calls = ctx.model.written_calls
+        ctx.model.written_types, ctx.model.written_references = recording.types, recording.references
+        ctx.model.written_calls = recording.builtin_calls
         recording.types.update(types)
         recording.references.update(references)
         recording.builtin_calls.update(builtin_calls)
@@ -261,12 +255,12 @@ class BodyReuse:
             return None
         module = checker.module_scope.symbols
         index = {id(s): i for i, s in enumerate(local_symbols)}
-        recorded_references = []
+        recorded_references = {}
         for key, target in references.items():
             if id(target) in index:
-                recorded_references.append((key, (True, index[id(target)])))
+                recorded_references[key] = (True, index[id(target)])
             elif module.get(target.name) is target and target.name in lookups:
-                recorded_references.append((key, (False, target.name)))
+                recorded_references[key] = (False, target.name)
             else:
                 return None
         portability, enables, uses = ctx.said_once()
