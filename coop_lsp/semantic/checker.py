@@ -82,6 +82,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # Declarations other than functions whose type names a function (rare, and an error anyway).
         self.function_dependencies: dict[Symbol, list[tuple[int, Symbol]]] = {}  # (where it is named, function)
         self.override_ids: dict[int, ts.Node] = {}  # @id values seen, for uniqueness
+        self.binding_points: dict[Symbol, tuple | None] = {}  # resource variable -> (group, binding), once read
         self.loops: list[LoopFrame] = []  # the loops around the statement being checked, innermost last
         # For the alias analysis: each function's accesses and calls; in the body being checked, the index
         # of each parameter and the root of each pointer 'let'.

@@ -417,6 +417,7 @@ def _local_record(symbol: Symbol) -> tuple:
     # No tree-sitter node: a node keeps its whole tree alive, and records outlive many versions.
     node = symbol.declaration
     fields = {k: v for k, v in vars(symbol).items() if k not in ("span", "declaration")}
+    fields["_declaration"] = None  # a _ReplayedSymbol's own state, ready to copy
     return fields, symbol.span, (node.start_byte, node.end_byte, node.type)
 
 
@@ -424,8 +425,8 @@ def _replayed_symbol(record: tuple, delta: int, root: ts.Node) -> Symbol:
     fields, span, (start, end, node_type) = record
     # Built without __init__: a replay makes thousands of these, and the fields are already checked.
     symbol = _ReplayedSymbol.__new__(_ReplayedSymbol)
-    symbol.__dict__.update(fields)
-    symbol.__dict__["span"] = Span(span.start + delta, span.end + delta)
-    symbol.__dict__["_declaration"] = None
-    symbol.__dict__["_locator"] = (root, start + delta, end + delta, node_type)
+    state = fields.copy()  # (a copy of a dict is cheaper than updating an empty one from it)
+    state["span"] = Span(span.start + delta, span.end + delta) if delta else span  # (spans are immutable)
+    state["_locator"] = (root, start + delta, end + delta, node_type)
+    symbol.__dict__ = state
     return symbol

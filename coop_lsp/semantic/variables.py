@@ -143,6 +143,9 @@ class VariableChecker:
             value_type = value_type.element
 
 
+_UNREAD = object()
+
+
 class BindingChecker:
     """Mixin of the checker: two resources an entry point uses may not share a binding, nor may it use two
     immediate variables."""
@@ -164,7 +167,11 @@ class BindingChecker:
                         return
                 if variable.space not in RESOURCE_SPACES:
                     continue
-                point = self._binding_point(variable.declaration)
+                # Every use of a variable comes here, for every entry point that reaches it: read its
+                # attributes once per check.
+                point = self.binding_points.get(variable, _UNREAD)
+                if point is _UNREAD:
+                    point = self.binding_points[variable] = self._binding_point(variable.declaration)
                 if point is None:
                     continue
                 first = bound.setdefault(point, variable)
