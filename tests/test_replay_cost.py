@@ -95,3 +95,41 @@ def test_a_replayed_body_adds_its_record_whole() -> None:
         for (start, end, kind), value in segment.types.items():
             key = (start + segment.delta, end + segment.delta, kind)
             assert model.type_at(*key).describe() == fresh.type_at(*key).describe()
+
+
+MOVED = """@group(0) @binding(0) var<storage, read_write> first: array<f32>;
+@group(0) @binding(0) var<storage, read_write> second: array<f32>;
+var<private> shared_value: f32;
+
+fn padding() {
+  let unused = 1;
+}
+
+fn write_both(p: ptr<private, f32>, q: ptr<private, f32>) {
+  *p = 1.0;
+  *q = 2.0;
+}
+
+fn helper() {
+  second[0] = first[0];
+}
+
+@compute @workgroup_size(1)
+fn main() {
+  helper();
+  write_both(&shared_value, &shared_value);
+}
+"""
+
+
+def test_moved_bodies_report_bindings_and_aliases_where_they_now_are() -> None:
+    """What a replayed body's variable uses and pointer arguments lead to is reported at their new places
+    (both are moved only when read)."""
+    editor = Editor(MOVED)
+    for typed in ("  let more = 2;\n", "  let more = 2;\n  let yet_more = 3;\n", ""):
+        changed = MOVED.replace("  let unused = 1;\n", "  let unused = 1;\n" + typed)
+        result = editor.change(changed)  # the same diagnostics as a fresh check
+        assert editor.reuse.bodies.checked <= 1 and editor.reuse.bodies.replayed >= 3
+        codes = [d.code for d in result.diagnostics]
+        assert "T017" in codes, "first and second share a binding"
+        assert any("aliases" in d.message for d in result.diagnostics)

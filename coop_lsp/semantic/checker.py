@@ -87,6 +87,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # For the alias analysis: each function's accesses and calls; in the body being checked, the index
         # of each parameter and the root of each pointer 'let'.
         self.alias_facts: dict = {}
+        self.alias_deltas: dict = {}  # function -> how far its replayed alias_facts moved since recorded
         self.parameter_index: dict[Symbol, int] = {}
         self.pointer_roots: dict[Symbol, tuple | None] = {}
 

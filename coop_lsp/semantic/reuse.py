@@ -62,6 +62,7 @@ class BodyRecord:
     said: tuple = (frozenset(), frozenset(), {})
     matrix_dialects: frozenset = frozenset()
     var_uses: list[tuple[str, Span]] = field(default_factory=list)
+    var_order: tuple = ()  # the variables it uses, each once, in the order of their first use in the text
     calls: list[str] = field(default_factory=list)
     alias: object = None  # aliasing.AliasFacts of the body, spans as recorded
     builtin_calls: dict = field(default_factory=dict)  # the body's model.builtin_calls, spans as recorded
@@ -155,12 +156,16 @@ class BodyReuse:
         if record.matrix_dialects:
             ctx.model.matrix_dialects |= record.matrix_dialects
         if record.var_uses:
-            checker.var_uses.setdefault(symbol, []).extend(
-                (module[name], Span(s.start + delta, s.end + delta)) for name, s in record.var_uses)
+            if symbol in checker.var_uses:
+                checker.var_uses[symbol].extend(_ReplayedUses(record, delta, module))
+            else:
+                checker.var_uses[symbol] = _ReplayedUses(record, delta, module)
         if record.calls:
             checker.calls.setdefault(symbol, []).extend(module[name] for name in record.calls)
         if record.alias is not None:
-            checker.alias_facts[symbol] = record.alias.shifted(delta)
+            # Moved where the alias check reads it (most functions call none with pointers: never).
+            checker.alias_facts[symbol] = record.alias
+            checker.alias_deltas[symbol] = delta
         self._current[text] = record
         self.used[node.start_byte] = record
         self.replayed += 1
@@ -286,7 +291,15 @@ class BodyReuse:
             diagnostics, types, recorded_references, [_local_record(s) for s in local_symbols],
             (portability - before_portability, enables - before_enables, new_uses),
             frozenset(ctx.model.matrix_dialects - recording.dialects_before),
-            [(v.name, s) for v, s in var_uses], [f.name for f in calls], checker.alias_facts.get(symbol))
+            [(v.name, s) for v, s in var_uses], _in_order(var_uses), [f.name for f in calls],
+            checker.alias_facts.get(symbol))
+
+
+def _in_order(var_uses: list) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for variable, _ in sorted(var_uses, key=lambda use: use[1].start):
+        seen.setdefault(variable.name, None)
+    return tuple(seen)
 
 
 def _environment(ctx) -> tuple:
@@ -390,6 +403,24 @@ def _remap(value: object, structs: dict[str, t.Struct], memo: dict[int, object])
             result = items
     memo[key] = result
     return result
+
+
+class _ReplayedUses:
+    """A replayed body's uses of module variables, as checker.var_uses lists them, moved only when read:
+    the binding check needs no places, only which variables come first (`in_order`)."""
+
+    __slots__ = ("record", "delta", "module")
+
+    def __init__(self, record: BodyRecord, delta: int, module: dict) -> None:
+        self.record, self.delta, self.module = record, delta, module
+
+    def __iter__(self):
+        delta, module = self.delta, self.module
+        for name, s in self.record.var_uses:
+            yield module[name], Span(s.start + delta, s.end + delta)
+
+    def in_order(self) -> list[Symbol]:
+        return [self.module[name] for name in self.record.var_order]
 
 
 class _ReplayedSymbol(Symbol):

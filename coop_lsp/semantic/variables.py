@@ -159,7 +159,12 @@ class BindingChecker:
             if function in seen:
                 continue
             seen.add(function)
-            for variable, _ in sorted(uses.get(function, []), key=lambda use: use[1].start):
+            # Only each variable's first use counts (a second use of one finds nothing new).
+            found = uses.get(function, [])
+            in_order = getattr(found, "in_order", None)
+            variables = in_order() if in_order is not None else [
+                variable for variable, _ in sorted(found, key=lambda use: use[1].start)]
+            for variable in variables:
                 if variable.space == "immediate":
                     immediate = immediate or variable
                     if immediate is not variable:
