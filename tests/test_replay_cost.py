@@ -12,7 +12,7 @@ import random
 from benchmarks.matrix_kernels import matrix_kernel_file
 from coop_lsp.semantic import types as t
 from tests.test_edit_cost import Editor
-from tests.test_lint_reuse import lookups_agree
+from tests.test_lint_reuse import as_edit, lookups_agree
 
 KERNELS = 4
 
@@ -133,3 +133,19 @@ def test_moved_bodies_report_bindings_and_aliases_where_they_now_are() -> None:
         codes = [d.code for d in result.diagnostics]
         assert "T017" in codes, "first and second share a binding"
         assert any("aliases" in d.message for d in result.diagnostics)
+
+
+def test_a_replayed_body_makes_its_local_symbols_only_when_asked() -> None:
+    text = kernel()
+    editor = Editor(text)
+    changed = text.replace("  if (subgroups != 8u) {\n", "  if (subgroups != 8u) {\n    // a note\n", 1)
+    span, inserted = as_edit(editor.document.source.data, changed.encode())
+    editor.document.replace(span, inserted)
+    model = editor.analyse().model  # the lint, uniformity included, asks for none
+    assert len(model.replayed) == KERNELS - 1
+    assert all(segment._locals is None for segment in model.replayed)
+    # Asked for, they come in the order a fresh check gives.
+    fresh = Editor(changed).analyse().model
+    assert [(s.name, s.kind, s.span) for s in model.symbols] == [(s.name, s.kind, s.span) for s in fresh.symbols]
+    assert all(segment._locals is not None for segment in model.replayed)
+    lookups_agree(model)

@@ -297,7 +297,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                             related=(Related(previous.span, f"'{name}' is first declared here"),))
             return None
         scope.symbols[name] = symbol
-        self.ctx.model.symbols.append(symbol)
+        self.ctx.model.written_symbols.append(symbol)
         self.ctx.model.written_references[(symbol.span.start, symbol.span.end)] = symbol
         return symbol
 

@@ -83,15 +83,24 @@ class Replayed:
     were recorded, `delta` bytes from where they are now. Kept whole rather than copied entry by entry, so
     that replaying a body costs the same whatever its size."""
 
-    __slots__ = ("start", "end", "delta", "types", "references", "calls", "locals", "module")
+    __slots__ = ("start", "end", "delta", "types", "references", "calls", "module", "at", "_make_locals", "_locals")
 
     def __init__(self, start: int, end: int, delta: int, types: dict, references: dict, calls: dict,
-                 local_symbols: list, module: dict) -> None:
+                 make_locals, module: dict, at: int) -> None:
         self.start, self.end, self.delta = start, end, delta  # the function's bytes in this version
         self.types, self.calls = types, calls
         # (start, end) as recorded -> (True, index in `locals`) or (False, the name of a module declaration)
         self.references = references
-        self.locals, self.module = local_symbols, module
+        self.module = module
+        self.at = at  # where its locals come in the model's symbols: after this many written ones
+        # The body's local symbols are made on first need: most versions are linted without anyone asking.
+        self._make_locals, self._locals = make_locals, None
+
+    @property
+    def locals(self) -> list[Symbol]:
+        if self._locals is None:
+            self._locals, self._make_locals = self._make_locals(), None
+        return self._locals
 
     def symbol(self, target: tuple) -> Symbol:
         local, which = target
@@ -108,7 +117,8 @@ class SemanticModel:
 
     written_types: dict[tuple[int, int, str], t.Type] = field(default_factory=dict)
     written_references: dict[tuple[int, int], Symbol] = field(default_factory=dict)
-    symbols: list[Symbol] = field(default_factory=list)
+    # Every module-scope declaration, and the parameters and locals of the bodies checked (not replayed).
+    written_symbols: list[Symbol] = field(default_factory=list)
     enables: set[str] = field(default_factory=set)
     matrix_dialects: set[str] = field(default_factory=set)
     # Builtin calls: the (start, end) of the called name -> CallTarget. User-function calls are in the
@@ -116,6 +126,25 @@ class SemanticModel:
     written_calls: dict[tuple[int, int], CallTarget] = field(default_factory=dict)
     replayed: list[Replayed] = field(default_factory=list)  # in source order
     _starts: list[int] = field(default_factory=list, repr=False)  # each segment's start, for bisect
+    _symbols: tuple = field(default=(None, None), repr=False)  # (what it was made from, `symbols`)
+
+    @property
+    def symbols(self) -> list[Symbol]:
+        """Every symbol, in the order the checker met them: replayed bodies' locals come where the body
+        was replayed (and are made now, if no one asked for them before)."""
+        made_from, found = self._symbols
+        if made_from != (len(self.written_symbols), len(self.replayed)):
+            if not self.replayed:
+                found = self.written_symbols
+            else:
+                found, written, taken = [], self.written_symbols, 0
+                for segment in sorted(self.replayed, key=lambda s: s.at):
+                    found.extend(written[taken:segment.at])
+                    found.extend(segment.locals)
+                    taken = segment.at
+                found.extend(written[taken:])
+            self._symbols = ((len(self.written_symbols), len(self.replayed)), found)
+        return found
 
     def add_replayed(self, segment: Replayed) -> None:
         index = bisect.bisect_right(self._starts, segment.start)

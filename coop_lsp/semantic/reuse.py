@@ -74,7 +74,7 @@ class _Recording:
         self.node = node
         self.said_before = ctx.said_once()
         self.diagnostics_before = len(ctx.diagnostics)
-        self.symbols_before = len(ctx.model.symbols)
+        self.symbols_before = len(ctx.model.written_symbols)
         self.dialects_before = set(ctx.model.matrix_dialects)
         self.resolutions_before = checker.resolutions
         self.module_size = len(checker.module_scope.symbols)
@@ -143,12 +143,13 @@ class BodyReuse:
             if any(current.get(name, old) is not old for name, old in record.structs.items()):
                 _rebase(record, current)
                 self.remapped += 1
-        local_symbols = [_replayed_symbol(s, delta, ctx.root) for s in record.locals]
-        ctx.model.symbols.extend(local_symbols)
         # The record's tables themselves, never changed afterwards (_rebase makes new ones): the models of
         # this version and of later ones may share them.
+        recorded, root = record.locals, ctx.root
         ctx.model.add_replayed(Replayed(node.start_byte, node.end_byte, delta, record.types, record.references,
-                                        record.builtin_calls, local_symbols, module))
+                                        record.builtin_calls,
+                                        lambda: [_replayed_symbol(s, delta, root) for s in recorded],
+                                        module, len(ctx.model.written_symbols)))
         portability, enables, uses = record.said
         if portability or enables or uses:
             ctx.add_said_once(portability, enables,
@@ -254,7 +255,7 @@ class BodyReuse:
             return None
         if not all(inside(s, e) for s, e, _ in types) or not all(inside(s, e) for s, e in references):
             return None
-        local_symbols = ctx.model.symbols[recording.symbols_before:]
+        local_symbols = ctx.model.written_symbols[recording.symbols_before:]
         if not all(inside(s.span.start, s.span.end) and s.declaration is not None
                    and inside(s.declaration.start_byte, s.declaration.end_byte) for s in local_symbols):
             return None
