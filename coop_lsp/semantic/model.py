@@ -7,6 +7,7 @@ it never re-derives types itself.
 from __future__ import annotations
 
 import bisect
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -78,6 +79,9 @@ class Scope:
         return None
 
 
+_MAKING = threading.Lock()
+
+
 class Replayed:
     """The model entries of one function body replayed from an earlier check: the record's tables as they
     were recorded, `delta` bytes from where they are now. Kept whole rather than copied entry by entry, so
@@ -99,7 +103,10 @@ class Replayed:
     @property
     def locals(self) -> list[Symbol]:
         if self._locals is None:
-            self._locals, self._make_locals = self._make_locals(), None
+            # The server's threads may ask at once: the symbols are made once, so that everyone holds the same.
+            with _MAKING:
+                if self._locals is None:
+                    self._locals, self._make_locals = self._make_locals(), None
         return self._locals
 
     def symbol(self, target: tuple) -> Symbol:
