@@ -6,10 +6,10 @@ the name of a `let` in the middle of the document, then taken out again (every o
 syntax error). Each version goes the server's way: Document.replace, then Analysis.of_parsed on a copy
 of the tree with the document's Reuse. CPU milliseconds per edit (other processes share the machine).
 
-Each checkout is measured by its own interpreter in its own process, one after the other, with the load
-average before each; both run this file, so the only difference is the code under coop_lsp/.
+Each checkout is measured by its own interpreter in its own process, the two in turn for each round,
+with the load average before each; both run this file, so the only difference is the code under coop_lsp/.
 
-    python -m benchmarks.replay_cost [--baseline /work/main] [--edits 40] [--json OUT.json]
+    python -m benchmarks.replay_cost [--baseline /work/main] [--edits 40] [--rounds 2] [--json OUT.json]
 """
 
 from __future__ import annotations
@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default="/work/main", help="the other checkout (with its own .venv)")
     parser.add_argument("--edits", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -100,10 +101,14 @@ def main(argv: list[str] | None = None) -> int:
         _worker(args.edits)
         return 0
     figures = {"what": __doc__.splitlines()[0], "machine": f"{os.cpu_count()} CPUs, shared",
-               "runs": {}}
-    for name, checkout in (("baseline", Path(args.baseline)), ("this", ROOT)):
-        figures["runs"][name] = _run_checkout(checkout, args.edits)
-        print(json.dumps({name: figures["runs"][name]}), flush=True)
+               "rounds": []}
+    # Rounds alternate the two checkouts, so that a change in the machine's load falls on both.
+    for _ in range(args.rounds):
+        runs = {}
+        for name, checkout in (("baseline", Path(args.baseline)), ("this", ROOT)):
+            runs[name] = _run_checkout(checkout, args.edits)
+            print(json.dumps({name: runs[name]}), flush=True)
+        figures["rounds"].append(runs)
     figures["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
