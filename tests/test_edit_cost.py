@@ -20,7 +20,7 @@ from coop_lsp.ide import Analysis
 from coop_lsp.lint import Reuse, lint_source
 from coop_lsp.syntax import Document
 from coop_lsp.syntax.parser import Parsed
-from tests.test_lint_reuse import as_edit, model_facts
+from tests.test_lint_reuse import as_edit, lookups_agree, model_facts
 
 ROOT = Path(__file__).resolve().parent.parent
 FUNCTIONS = 24
@@ -45,6 +45,7 @@ class Editor:
         fresh = lint_source(text)
         assert result.diagnostics == fresh.diagnostics, text
         assert model_facts(result.model) == model_facts(fresh.model), text
+        lookups_agree(result.model)
         return result
 
 

@@ -50,9 +50,22 @@ def model_facts(model) -> object:
         return (s.name, s.kind, s.span, s.type.describe(), repr(s.value), s.space, s.access,
                 (node.start_byte, node.end_byte, node.type) if node is not None else None)
 
-    return (sorted((key, value.describe()) for key, value in model.expression_types.items()),
-            sorted((key, symbol(value)) for key, value in model.references.items()),
+    return (sorted((key, value.describe()) for key, value in model.expression_types()),
+            sorted((key, symbol(value)) for key, value in model.references()),
             [symbol(s) for s in model.symbols], sorted(model.enables), sorted(model.matrix_dialects))
+
+
+def lookups_agree(model) -> None:
+    """Every entry the model lists is what a lookup at its place finds (a replayed body's entries are
+    listed and looked up by different paths)."""
+    if model is None:
+        return
+    for (start, end, kind), value in model.expression_types():
+        assert model.type_at(start, end, kind) is value
+    for (start, end), symbol in model.references():
+        assert model.symbol_at(start, end) is symbol
+    for (start, end), target in model.builtin_calls():
+        assert model.builtin_call(start, end) is target
 
 
 def valid_edit(text: str, rng: random.Random, serial: int) -> str:
@@ -142,6 +155,7 @@ def check_sequence(text: str, rng: random.Random, steps: int, valid_only: bool =
         fresh = lint_source(text)
         assert reused.diagnostics == fresh.diagnostics, text
         assert model_facts(reused.model) == model_facts(fresh.model), text
+        lookups_agree(reused.model)
         replayed[0] += reuse.bodies.replayed
         replayed[1] += reuse.summaries.replayed
     return replayed[0], replayed[1]

@@ -29,7 +29,7 @@ def _targets(text: str) -> dict[str, object]:
     model = lint_source(text).model
     data = text.encode()
     found = {}
-    for (start, end) in list(model.builtin_calls) + list(model.references):
+    for (start, end) in [key for key, _ in model.builtin_calls()] + [key for key, _ in model.references()]:
         found[data[start:end].decode()] = model.call_target(start, end)
     return found
 
@@ -49,7 +49,7 @@ def test_a_type_constructor_is_no_call_target() -> None:
     model = lint_source(KERNEL).model
     start = KERNEL.index("vec2<u32>(")
     assert model.call_target(start, start + len("vec2")) is None
-    assert all(KERNEL.encode()[s:e] != b"vec2" for s, e in model.builtin_calls)
+    assert all(KERNEL.encode()[s:e] != b"vec2" for (s, e), _ in model.builtin_calls())
 
 
 def test_a_builtin_of_another_dialect_is_recorded_unavailable() -> None:
@@ -61,7 +61,7 @@ def test_a_builtin_of_another_dialect_is_recorded_unavailable() -> None:
 """
     result = lint_source(text)
     assert any(d.code == "T001" for d in result.diagnostics)
-    (target,) = result.model.builtin_calls.values()
+    (target,) = [target for _, target in result.model.builtin_calls()]
     assert target.builtin.name == "subgroupMatrixLoad" and not target.available
 
 

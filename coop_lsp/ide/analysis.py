@@ -108,7 +108,7 @@ class Analysis:
         """Every place that names `symbol`, its declaration included, in source order."""
         if self._occurrences is None:
             table: dict[int, list[Span]] = {}
-            for (start, end), referenced in self.model.references.items():
+            for (start, end), referenced in self.model.references():
                 table.setdefault(id(referenced), []).append(Span(start, end))
             for spans in table.values():
                 spans.sort(key=lambda s: s.start)
@@ -168,9 +168,9 @@ class Analysis:
     def expression_type_at(self, offset: int):
         """The innermost typed expression covering `offset`, as (type, span)."""
         node = self.node_at(offset)
-        types = self.model.expression_types
+        model = self.model
         while node is not None:
-            found = types.get((node.start_byte, node.end_byte, node.type))
+            found = model.type_at(node.start_byte, node.end_byte, node.type)
             if found is not None:
                 return found, Span(node.start_byte, node.end_byte)
             node = node.parent

@@ -44,22 +44,22 @@ def semantic_tokens(analysis: Analysis, span: Span | None = None) -> list[Semant
     root = analysis.root
     if root is None:
         return []
-    references = analysis.model.references
+    model = analysis.model
     out = []
     for node in _walk(root):
         if node.type != "identifier":
             continue
         if span is not None and (node.end_byte < span.start or node.start_byte > span.end):
             continue
-        token = _classify(analysis, node, references)
+        token = _classify(analysis, node, model)
         if token is not None:
             out.append(token)
     return out
 
 
-def _classify(analysis: Analysis, node: ts.Node, references) -> SemanticToken | None:
+def _classify(analysis: Analysis, node: ts.Node, model) -> SemanticToken | None:
     span = Span(node.start_byte, node.end_byte)
-    symbol = references.get((node.start_byte, node.end_byte))
+    symbol = model.symbol_at(node.start_byte, node.end_byte)
     if symbol is not None:
         kind, modifiers = _SYMBOL_TOKENS.get(symbol.kind, ("variable", ()))
         if symbol.span == span:
@@ -120,7 +120,7 @@ def _multiply_shapes(analysis: Analysis, span: Span | None) -> list[InlayHint]:
     if root is None or not model.matrix_dialects:
         return []
     out = []
-    for (start, end, kind), result in model.expression_types.items():
+    for (start, end, kind), result in model.expression_types():
         if kind != "call_expression" or not isinstance(result, t.CoopMatrix):
             continue
         if span is not None and not (span.start <= end <= span.end):

@@ -312,7 +312,7 @@ class _Rewriter:
         arguments = sn.arguments(node)
         args = [c for c in arguments.named_children if c.type != "comment"] if arguments is not None else []
         # Which builtin the call is, as the checker resolved it (a user function of the same name is not one).
-        target = self.module.model.builtin_calls.get((name_node.start_byte, name_node.end_byte))
+        target = self.module.model.builtin_call(name_node.start_byte, name_node.end_byte)
         compiler = DIALECT[target.dialect].compiler if target is not None and target.dialect else None
         if compiler == "tint":
             return self.tint_builtin(node, function, name, args) if self.mode == "emulate" \

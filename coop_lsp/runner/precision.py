@@ -37,7 +37,7 @@ SPREAD_FACTOR = 6.0
 def accumulator_types(model) -> set[str]:
     """The element types of every result matrix in the kernel (`subgroup_matrix_result<T>`, naga's C role)."""
     found = set()
-    for value in list(model.expression_types.values()) + [s.type for s in model.symbols]:
+    for value in [v for _, v in model.expression_types()] + [s.type for s in model.symbols]:
         value = t.store_type(value) if value is not None else None
         if isinstance(value, t.CoopMatrix) and value.kind.role in ("result", "C"):
             found.add(value.element.name)

@@ -171,15 +171,18 @@ class AliasChecker:
         module = self.module_scope.symbols
         done: dict[str, _Accesses] = {}
         visiting: set[str] = set()
-        by_name = {symbol.name: facts for symbol, facts in self.alias_facts.items()
+        deltas = self.alias_deltas
+        by_name = {symbol.name: (facts, deltas.get(symbol, 0)) for symbol, facts in self.alias_facts.items()
                    if module.get(symbol.name) is symbol}
 
         def accesses(name: str) -> _Accesses | None:
             if name in done:
                 return done[name]
-            facts = by_name.get(name)
+            facts, delta = by_name.get(name, (None, 0))
             if facts is None or name in visiting:  # no body, or a call cycle (reported elsewhere)
                 return None
+            if delta:
+                facts = facts.shifted(delta)
             visiting.add(name)
             own = _Accesses(dict(facts.module_reads), dict(facts.module_writes),
                             set(facts.param_reads), set(facts.param_writes))
@@ -191,7 +194,8 @@ class AliasChecker:
             done[name] = own
             return own
 
-        for name in sorted(by_name, key=lambda n: module[n].span.start):
+        # Only calls are checked: a function that makes none is visited when a caller needs its accesses.
+        for name in sorted((n for n, (facts, _) in by_name.items() if facts.calls), key=lambda n: module[n].span.start):
             accesses(name)
 
     def _check_call(self, caller: str, call: CallFacts, callee: _Accesses, own: _Accesses) -> None:

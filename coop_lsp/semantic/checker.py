@@ -82,10 +82,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # Declarations other than functions whose type names a function (rare, and an error anyway).
         self.function_dependencies: dict[Symbol, list[tuple[int, Symbol]]] = {}  # (where it is named, function)
         self.override_ids: dict[int, ts.Node] = {}  # @id values seen, for uniqueness
+        self.binding_points: dict[Symbol, tuple | None] = {}  # resource variable -> (group, binding), once read
         self.loops: list[LoopFrame] = []  # the loops around the statement being checked, innermost last
         # For the alias analysis: each function's accesses and calls; in the body being checked, the index
         # of each parameter and the root of each pointer 'let'.
         self.alias_facts: dict = {}
+        self.alias_deltas: dict = {}  # function -> how far its replayed alias_facts moved since recorded
         self.parameter_index: dict[Symbol, int] = {}
         self.pointer_roots: dict[Symbol, tuple | None] = {}
 
@@ -218,7 +220,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         declarations = sorted(module.values(), key=lambda d: d.declaration.start_byte)
         starts = [d.declaration.start_byte for d in declarations]
         out: dict[Symbol, list[Symbol]] = {}
-        for (start, end), target in self.ctx.model.references.items():
+        for (start, end), target in self.ctx.model.references():
             if module.get(target.name) is not target or (start, end) == (target.span.start, target.span.end):
                 continue
             index = bisect.bisect_right(starts, start) - 1
@@ -295,8 +297,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                             related=(Related(previous.span, f"'{name}' is first declared here"),))
             return None
         scope.symbols[name] = symbol
-        self.ctx.model.symbols.append(symbol)
-        self.ctx.model.references[(symbol.span.start, symbol.span.end)] = symbol
+        self.ctx.model.written_symbols.append(symbol)
+        self.ctx.model.written_references[(symbol.span.start, symbol.span.end)] = symbol
         return symbol
 
     def _symbol_of(self, node: ts.Node, scope: Scope) -> Symbol | None:
@@ -421,7 +423,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.ctx.report("T003", "a runtime-sized array can only be the last member of a struct",
                                 self.ctx.span(where))
                 break
-        return t.Struct(symbol.name, tuple(members))
+        struct = t.Struct(symbol.name, tuple(members))
+        # The previous version's equal struct, where there is one: replayed bodies then hold the same type.
+        return self.reuse.stable_struct(struct) if self.reuse is not None else struct
 
     def _value_declaration(self, symbol: Symbol, node: ts.Node, module_scope: bool) -> t.Type:
         """var, let, const and override: the declared type, checked against the initializer."""

@@ -35,6 +35,8 @@ class Context:
         self.configured_dialect: str | None = None
         self._portability_reported: set[str] = set()
         self._enables_reported: set[str] = set()  # extensions whose missing `enable` was reported
+        # entry_points.attributes() by (node id, field): a function's parameters are read by several checks.
+        self.attribute_memo: dict[tuple[int, str | None], dict] = {}
 
     # ----------------------------------------------------------- reporting
     def report(self, code: str, message: str, span: Span, related: tuple[Related, ...] = (),

@@ -69,9 +69,14 @@ BUILTIN_VALUES = {v.name: v for v in (
 
 
 def attributes(node: ts.Node, ctx, field: str | None = None) -> dict[str, tuple[ts.Node, list[ts.Node]]]:
-    """The attributes directly on a parameter, struct member or (with `field`) a function's return."""
+    """The attributes directly on a parameter, struct member or (with `field`) a function's return.
+    Made once per node and check, and shared: read it, never change it."""
+    key = (node.id, field)
+    found = ctx.attribute_memo.get(key)
+    if found is not None:
+        return found
     children = node.children_by_field_name(field) if field else [c for c in node.children if c.type == "attribute"]
-    found = {}
+    found = ctx.attribute_memo[key] = {}
     for attribute in children:
         if attribute.type != "attribute":
             continue

@@ -76,7 +76,7 @@ class ExpressionChecker:
     def expression(self, node: ts.Node) -> Typed:
         kind = node.type
         typed = self._expression(node, kind)
-        self.ctx.model.expression_types[(node.start_byte, node.end_byte, kind)] = typed.type
+        self.ctx.model.written_types[(node.start_byte, node.end_byte, kind)] = typed.type
         return typed
 
     def value(self, node: ts.Node) -> Typed:
@@ -84,7 +84,7 @@ class ExpressionChecker:
         # `expression` written out: this runs for most nodes of a body, and one call less shows.
         kind = node.type
         typed = self._expression(node, kind)
-        self.ctx.model.expression_types[(node.start_byte, node.end_byte, kind)] = typed.type
+        self.ctx.model.written_types[(node.start_byte, node.end_byte, kind)] = typed.type
         if isinstance(typed.type, t.TypeOf):
             if typed.type.type is t.ERROR:
                 return ERROR
@@ -183,7 +183,7 @@ class ExpressionChecker:
                 return ERROR
             ctx.report("T001", f"unresolved identifier '{name}'", ctx.span(node))
             return ERROR
-        ctx.model.references[(node.start_byte, node.end_byte)] = symbol
+        ctx.model.written_references[(node.start_byte, node.end_byte)] = symbol
         if self.loops:
             self.check_continuing_use(symbol, node)
         kind = symbol.kind
@@ -497,7 +497,7 @@ class ExpressionChecker:
                 self.expression(arg)
             return ERROR
         if symbol is not None and symbol.kind == "function":
-            ctx.model.references[(name_node.start_byte, name_node.end_byte)] = symbol
+            ctx.model.written_references[(name_node.start_byte, name_node.end_byte)] = symbol
             self.note_use(symbol, name_node)
             return self._user_call(node, name_node, symbol, arg_nodes)
         if symbol is None and name == "bitcast":
@@ -517,7 +517,7 @@ class ExpressionChecker:
                 return ERROR
             return self.construct(node, name_node, constructed, arg_nodes, inferred=template is None)
         if symbol is not None:
-            ctx.model.references[(name_node.start_byte, name_node.end_byte)] = symbol
+            ctx.model.written_references[(name_node.start_byte, name_node.end_byte)] = symbol
             ctx.report("T003", f"'{name}' is a {symbol.kind}, not a function", ctx.span(name_node))
             for arg in arg_nodes:
                 self.value(arg)
@@ -587,7 +587,7 @@ class ExpressionChecker:
             if found is None:
                 elsewhere = _other_dialect_builtin(name)
                 if elsewhere is not None:
-                    ctx.model.builtin_calls[key] = CallTarget(*elsewhere, available=False)
+                    ctx.model.written_calls[key] = CallTarget(*elsewhere, available=False)
                 for arg in arg_nodes:
                     self.expression(arg)
                 only = DIALECT_ONLY_FUNCTIONS.get(name)
@@ -599,21 +599,21 @@ class ExpressionChecker:
                 ctx.report("T001", f"unresolved function '{name}'", ctx.span(name_node))
                 return ERROR
             builtin, dialect = found
-            ctx.model.builtin_calls[key] = CallTarget(builtin, dialect)
+            ctx.model.written_calls[key] = CallTarget(builtin, dialect)
             if dialect != "wgpu" and ctx.enabled_dialect() == "wgpu":
-                ctx.model.builtin_calls[key] = CallTarget(builtin, dialect, available=False)
+                ctx.model.written_calls[key] = CallTarget(builtin, dialect, available=False)
                 for arg in arg_nodes:
                     self.value(arg)
                 ctx.report("T001", f"unresolved function '{name}': it is a Tint builtin, and this module enables "
                                    "naga's 'wgpu_cooperative_matrix'", ctx.span(name_node))
                 return ERROR
             if not ctx.use_dialect(dialect, name_node, f"'{name}'"):
-                ctx.model.builtin_calls[key] = CallTarget(builtin, dialect, available=False)
+                ctx.model.written_calls[key] = CallTarget(builtin, dialect, available=False)
                 for arg in arg_nodes:
                     self.value(arg)
                 return ERROR
         else:
-            ctx.model.builtin_calls[key] = CallTarget(builtin)
+            ctx.model.written_calls[key] = CallTarget(builtin)
             if builtin.enable:
                 ctx.require_enable(builtin.enable, name_node, f"'{name}'")
         if builtin.stages and self.stage is not None and self.stage not in builtin.stages:
@@ -649,7 +649,7 @@ class ExpressionChecker:
                                f"are:\n{candidates}", ctx.span(name_node))
             return ERROR
         best = matches[0]
-        ctx.model.builtin_calls[key] = CallTarget(builtin, dialect, best.overload)
+        ctx.model.written_calls[key] = CallTarget(builtin, dialect, best.overload)
         if best.problem is not None:
             code, message, parameter = best.problem
             where = name_node

@@ -36,7 +36,7 @@ import tree_sitter as ts
 from ..core.diagnostic import Diagnostic
 from ..core.text import Span
 from . import types as t
-from .model import Symbol
+from .model import Replayed, Symbol
 
 _UNRESOLVED = object()  # the signature of a declaration not resolved yet: never equal to a recorded one
 
@@ -51,15 +51,18 @@ class BodyRecord:
     said_before: tuple  # Context.said_once() at the start, dialect uses as a set of families
     lookups: dict[str, object]  # module-scope name -> signature of what it named (None: undeclared)
     signature: object  # of the function itself: its parameter and return types come from declarations elsewhere
-    structs: bool  # whether what it looked up leads to struct types (which replay maps to this version's)
+    # The struct types, by name, that what it looked up leads to, as the objects its entries hold; replay maps
+    # them to this version's where a struct was declared anew (structs are nominal objects).
+    structs: dict
     diagnostics: list[Diagnostic] = field(default_factory=list)
     types: dict = field(default_factory=dict)
     # Where each name refers to: (True, index in `locals`) or (False, module-scope name).
-    references: list[tuple[tuple[int, int], tuple[bool, object]]] = field(default_factory=list)
+    references: dict[tuple[int, int], tuple[bool, object]] = field(default_factory=dict)
     locals: list[tuple] = field(default_factory=list)  # _LocalRecord: symbols without their (old) nodes
     said: tuple = (frozenset(), frozenset(), {})
     matrix_dialects: frozenset = frozenset()
     var_uses: list[tuple[str, Span]] = field(default_factory=list)
+    var_order: tuple = ()  # the variables it uses, each once, in the order of their first use in the text
     calls: list[str] = field(default_factory=list)
     alias: object = None  # aliasing.AliasFacts of the body, spans as recorded
     builtin_calls: dict = field(default_factory=dict)  # the body's model.builtin_calls, spans as recorded
@@ -71,15 +74,15 @@ class _Recording:
         self.node = node
         self.said_before = ctx.said_once()
         self.diagnostics_before = len(ctx.diagnostics)
-        self.symbols_before = len(ctx.model.symbols)
+        self.symbols_before = len(ctx.model.written_symbols)
         self.dialects_before = set(ctx.model.matrix_dialects)
         self.resolutions_before = checker.resolutions
         self.module_size = len(checker.module_scope.symbols)
         # The body's model entries go to fresh tables, merged back afterwards: what it added is then
         # exactly what they hold (nothing in the checker reads these tables while checking).
-        self.types, self.references = ctx.model.expression_types, ctx.model.references
-        self.builtin_calls = ctx.model.builtin_calls
-        ctx.model.expression_types, ctx.model.references, ctx.model.builtin_calls = {}, {}, {}
+        self.types, self.references = ctx.model.written_types, ctx.model.written_references
+        self.builtin_calls = ctx.model.written_calls
+        ctx.model.written_types, ctx.model.written_references, ctx.model.written_calls = {}, {}, {}
         checker.module_lookups = {}
 
 
@@ -95,14 +98,33 @@ class BodyReuse:
         self.replayed = 0
         self.checked = 0
         self._signatures: dict[int, object] = {}  # id(symbol) -> signature, for this check's resolved symbols
+        self._reached: dict[int, dict] = {}  # id(symbol) -> _structs_of([symbol]), for this check's resolved symbols
+        # Module struct types by name, of the last version and of this one (see stable_struct).
+        self._structs_previous: dict[str, t.Struct] = {}
+        self._structs_current: dict[str, t.Struct] = {}
+        self.remapped = 0  # records whose entries had to be mapped to new struct objects in the latest check
 
     def begin(self) -> None:
-        self._current, self.used, self._signatures = {}, {}, {}
-        self.replayed = self.checked = 0
+        self._current, self.used, self._signatures, self._reached = {}, {}, {}, {}
+        self._structs_current = {}
+        self.replayed = self.checked = self.remapped = 0
 
     def end(self) -> None:
         # Only what the latest version used is kept: memory stays proportional to the document.
         self._previous = self._current
+        self._structs_previous = self._structs_current
+
+    def stable_struct(self, struct: t.Struct) -> t.Struct:
+        """The last version's struct of this name where it is the same type, else `struct`.
+
+        Keeping the object lets the records replayed in this version keep the types they hold, instead of
+        mapping every entry to a new object. A Struct holds only names, types and layout values (no spans,
+        no nodes), so an old one carries nothing of its version but itself."""
+        previous = self._structs_previous.get(struct.name)
+        if previous is not None and _type_key(previous) == _type_key(struct):
+            struct = previous
+        self._structs_current[struct.name] = struct
+        return struct
 
     # ------------------------------------------------------------ replay
     def replay(self, checker, symbol: Symbol, node: ts.Node) -> bool:
@@ -116,40 +138,54 @@ class BodyReuse:
         if record.diagnostics:
             ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
         module = checker.module_scope.symbols
-        structs = _structs_of([module.get(name) for name in record.lookups] + [symbol]) if record.structs else {}
-        memo: dict[int, object] = {}
-        types = ctx.model.expression_types
-        if structs:
-            types.update({(s + delta, e + delta, kind): _remap(value, structs, memo)
-                          for (s, e, kind), value in record.types.items()})
-        elif delta:
-            types.update({(s + delta, e + delta, kind): value for (s, e, kind), value in record.types.items()})
-        else:
-            types.update(record.types)
-        local_symbols = [_replayed_symbol(s, delta, ctx.root, structs, memo) for s in record.locals]
-        ctx.model.symbols.extend(local_symbols)
-        ctx.model.references.update({(start + delta, end + delta): local_symbols[target] if local else module[target]
-                                     for (start, end), (local, target) in record.references})
+        if record.structs:
+            current = self._reached_structs([module.get(name) for name in record.lookups] + [symbol])
+            if any(current.get(name, old) is not old for name, old in record.structs.items()):
+                _rebase(record, current)
+                self.remapped += 1
+        # The record's tables themselves, never changed afterwards (_rebase makes new ones): the models of
+        # this version and of later ones may share them.
+        recorded, root = record.locals, ctx.root
+        ctx.model.add_replayed(Replayed(node.start_byte, node.end_byte, delta, record.types, record.references,
+                                        record.builtin_calls,
+                                        lambda: [_replayed_symbol(s, delta, root) for s in recorded],
+                                        module, len(ctx.model.written_symbols)))
         portability, enables, uses = record.said
         if portability or enables or uses:
             ctx.add_said_once(portability, enables,
                               {family: Span(s.start + delta, s.end + delta) for family, s in uses.items()})
         if record.matrix_dialects:
             ctx.model.matrix_dialects |= record.matrix_dialects
-        if record.builtin_calls:
-            ctx.model.builtin_calls.update({(s + delta, e + delta): target
-                                            for (s, e), target in record.builtin_calls.items()})
         if record.var_uses:
-            checker.var_uses.setdefault(symbol, []).extend(
-                (module[name], Span(s.start + delta, s.end + delta)) for name, s in record.var_uses)
+            if symbol in checker.var_uses:
+                checker.var_uses[symbol].extend(_ReplayedUses(record, delta, module))
+            else:
+                checker.var_uses[symbol] = _ReplayedUses(record, delta, module)
         if record.calls:
             checker.calls.setdefault(symbol, []).extend(module[name] for name in record.calls)
         if record.alias is not None:
-            checker.alias_facts[symbol] = record.alias.shifted(delta)
+            # Moved where the alias check reads it (most functions call none with pointers: never).
+            checker.alias_facts[symbol] = record.alias
+            checker.alias_deltas[symbol] = delta
         self._current[text] = record
         self.used[node.start_byte] = record
         self.replayed += 1
         return True
+
+    def _reached_structs(self, symbols) -> dict[str, t.Struct]:
+        """_structs_of(symbols), from each resolved symbol's own part computed once per check."""
+        found: dict[str, t.Struct] = {}
+        for symbol in symbols:
+            if symbol is None:
+                continue
+            part = self._reached.get(id(symbol))
+            if part is None:
+                part = _structs_of([symbol])
+                if symbol.resolved and not symbol.resolving:
+                    self._reached[id(symbol)] = part
+            for name, struct in part.items():
+                found.setdefault(name, struct)
+        return found
 
     def _signature(self, symbol: Symbol | None) -> object:
         # A resolved declaration does not change for the rest of the check: compute its signature once.
@@ -182,10 +218,10 @@ class BodyReuse:
     def finish(self, checker, recording: _Recording, symbol: Symbol, completed: bool) -> None:
         """Merges the body's model entries back and, if the check stayed inside the function, records it."""
         ctx = checker.ctx
-        types, references = ctx.model.expression_types, ctx.model.references
-        builtin_calls = ctx.model.builtin_calls
-        ctx.model.expression_types, ctx.model.references = recording.types, recording.references
-        ctx.model.builtin_calls = recording.builtin_calls
+        types, references = ctx.model.written_types, ctx.model.written_references
+        builtin_calls = ctx.model.written_calls
+        ctx.model.written_types, ctx.model.written_references = recording.types, recording.references
+        ctx.model.written_calls = recording.builtin_calls
         recording.types.update(types)
         recording.references.update(references)
         recording.builtin_calls.update(builtin_calls)
@@ -219,18 +255,18 @@ class BodyReuse:
             return None
         if not all(inside(s, e) for s, e, _ in types) or not all(inside(s, e) for s, e in references):
             return None
-        local_symbols = ctx.model.symbols[recording.symbols_before:]
+        local_symbols = ctx.model.written_symbols[recording.symbols_before:]
         if not all(inside(s.span.start, s.span.end) and s.declaration is not None
                    and inside(s.declaration.start_byte, s.declaration.end_byte) for s in local_symbols):
             return None
         module = checker.module_scope.symbols
         index = {id(s): i for i, s in enumerate(local_symbols)}
-        recorded_references = []
+        recorded_references = {}
         for key, target in references.items():
             if id(target) in index:
-                recorded_references.append((key, (True, index[id(target)])))
+                recorded_references[key] = (True, index[id(target)])
             elif module.get(target.name) is target and target.name in lookups:
-                recorded_references.append((key, (False, target.name)))
+                recorded_references[key] = (False, target.name)
             else:
                 return None
         portability, enables, uses = ctx.said_once()
@@ -252,11 +288,19 @@ class BodyReuse:
         return BodyRecord(
             start, end, _environment(ctx),
             (before_portability, before_enables, frozenset(before_uses)), signatures, _signature(symbol),
-            bool(_structs_of(list(lookups.values()) + [symbol])),
+            _structs_of(list(lookups.values()) + [symbol]),
             diagnostics, types, recorded_references, [_local_record(s) for s in local_symbols],
             (portability - before_portability, enables - before_enables, new_uses),
             frozenset(ctx.model.matrix_dialects - recording.dialects_before),
-            [(v.name, s) for v, s in var_uses], [f.name for f in calls], checker.alias_facts.get(symbol))
+            [(v.name, s) for v, s in var_uses], _in_order(var_uses), [f.name for f in calls],
+            checker.alias_facts.get(symbol))
+
+
+def _in_order(var_uses: list) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for variable, _ in sorted(var_uses, key=lambda use: use[1].start):
+        seen.setdefault(variable.name, None)
+    return tuple(seen)
 
 
 def _environment(ctx) -> tuple:
@@ -279,7 +323,9 @@ def _type_key(value: object) -> object:
     if value is None or type(value) in _PLAIN:
         return value
     if isinstance(value, t.Struct):
-        return ("struct", value.name, tuple((m.name, _type_key(m.type)) for m in value.members))
+        # Layout and IO attributes too: a body's checks may read them, and stable_struct keeps equal ones only.
+        return ("struct", value.name, tuple((m.name, _type_key(m.type), m.align, m.size, m.builtin)
+                                            for m in value.members))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return (type(value).__name__,) + tuple(_type_key(getattr(value, f.name)) for f in dataclasses.fields(value))
     if isinstance(value, tuple):
@@ -317,6 +363,22 @@ def _structs_of(symbols) -> dict[str, t.Struct]:
     return found
 
 
+def _rebase(record: BodyRecord, structs: dict[str, t.Struct]) -> None:
+    """Maps the record's entries to this version's struct types, for this replay and the next ones.
+
+    New tables, not the old ones changed: a model of an earlier version may still read those."""
+    memo: dict[int, object] = {}
+    record.types = {key: _remap(value, structs, memo) for key, value in record.types.items()}
+    locals_ = []
+    for fields, span, locator in record.locals:
+        fields = dict(fields, type=_remap(fields["type"], structs, memo),
+                      return_type=_remap(fields["return_type"], structs, memo),
+                      parameters=tuple(_remap(p, structs, memo) for p in fields["parameters"]))
+        locals_.append((fields, span, locator))
+    record.locals = locals_
+    record.structs = {name: structs.get(name, old) for name, old in record.structs.items()}
+
+
 def _remap(value: object, structs: dict[str, t.Struct], memo: dict[int, object]) -> object:
     """`value` with the struct types of the recorded version replaced by this version's equal ones."""
     if not structs or isinstance(value, (t.Scalar, str, int, float, type(None))):
@@ -344,6 +406,24 @@ def _remap(value: object, structs: dict[str, t.Struct], memo: dict[int, object])
     return result
 
 
+class _ReplayedUses:
+    """A replayed body's uses of module variables, as checker.var_uses lists them, moved only when read:
+    the binding check needs no places, only which variables come first (`in_order`)."""
+
+    __slots__ = ("record", "delta", "module")
+
+    def __init__(self, record: BodyRecord, delta: int, module: dict) -> None:
+        self.record, self.delta, self.module = record, delta, module
+
+    def __iter__(self):
+        delta, module = self.delta, self.module
+        for name, s in self.record.var_uses:
+            yield module[name], Span(s.start + delta, s.end + delta)
+
+    def in_order(self) -> list[Symbol]:
+        return [self.module[name] for name in self.record.var_order]
+
+
 class _ReplayedSymbol(Symbol):
     """A local symbol of a replayed body; its declaration node is looked up in this version's tree when
     someone asks (most never do), since the recorded one belongs to an old tree."""
@@ -369,19 +449,16 @@ def _local_record(symbol: Symbol) -> tuple:
     # No tree-sitter node: a node keeps its whole tree alive, and records outlive many versions.
     node = symbol.declaration
     fields = {k: v for k, v in vars(symbol).items() if k not in ("span", "declaration")}
+    fields["_declaration"] = None  # a _ReplayedSymbol's own state, ready to copy
     return fields, symbol.span, (node.start_byte, node.end_byte, node.type)
 
 
-def _replayed_symbol(record: tuple, delta: int, root: ts.Node, structs, memo) -> Symbol:
+def _replayed_symbol(record: tuple, delta: int, root: ts.Node) -> Symbol:
     fields, span, (start, end, node_type) = record
     # Built without __init__: a replay makes thousands of these, and the fields are already checked.
     symbol = _ReplayedSymbol.__new__(_ReplayedSymbol)
-    symbol.__dict__.update(fields)
-    if structs:
-        for name in ("type", "return_type"):
-            symbol.__dict__[name] = _remap(fields[name], structs, memo)
-        symbol.__dict__["parameters"] = tuple(_remap(p, structs, memo) for p in fields["parameters"])
-    symbol.__dict__["span"] = Span(span.start + delta, span.end + delta)
-    symbol.__dict__["_declaration"] = None
-    symbol.__dict__["_locator"] = (root, start + delta, end + delta, node_type)
+    state = fields.copy()  # (a copy of a dict is cheaper than updating an empty one from it)
+    state["span"] = Span(span.start + delta, span.end + delta) if delta else span  # (spans are immutable)
+    state["_locator"] = (root, start + delta, end + delta, node_type)
+    symbol.__dict__ = state
     return symbol

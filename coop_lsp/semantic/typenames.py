@@ -65,7 +65,7 @@ class TypeResolver:
         ctx = self.ctx
         symbol = self.lookup_symbol(name)
         if symbol is not None and symbol.kind in ("struct", "alias"):
-            ctx.model.references[(name_node.start_byte, name_node.end_byte)] = symbol
+            ctx.model.written_references[(name_node.start_byte, name_node.end_byte)] = symbol
             if args:
                 ctx.report("T003", f"'{name}' takes no template arguments", ctx.span(name_node))
             return self.symbol_type(symbol, via=name_node)

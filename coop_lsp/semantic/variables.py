@@ -143,6 +143,9 @@ class VariableChecker:
             value_type = value_type.element
 
 
+_UNREAD = object()
+
+
 class BindingChecker:
     """Mixin of the checker: two resources an entry point uses may not share a binding, nor may it use two
     immediate variables."""
@@ -156,7 +159,12 @@ class BindingChecker:
             if function in seen:
                 continue
             seen.add(function)
-            for variable, _ in sorted(uses.get(function, []), key=lambda use: use[1].start):
+            # Only each variable's first use counts (a second use of one finds nothing new).
+            found = uses.get(function, [])
+            in_order = getattr(found, "in_order", None)
+            variables = in_order() if in_order is not None else [
+                variable for variable, _ in sorted(found, key=lambda use: use[1].start)]
+            for variable in variables:
                 if variable.space == "immediate":
                     immediate = immediate or variable
                     if immediate is not variable:
@@ -164,7 +172,11 @@ class BindingChecker:
                         return
                 if variable.space not in RESOURCE_SPACES:
                     continue
-                point = self._binding_point(variable.declaration)
+                # Every use of a variable comes here, for every entry point that reaches it: read its
+                # attributes once per check.
+                point = self.binding_points.get(variable, _UNREAD)
+                if point is _UNREAD:
+                    point = self.binding_points[variable] = self._binding_point(variable.declaration)
                 if point is None:
                     continue
                 first = bound.setdefault(point, variable)

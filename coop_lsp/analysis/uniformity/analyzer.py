@@ -735,7 +735,7 @@ class _FunctionAnalysis:
             return self._user_call(symbol, span, cf, values, arg_nodes)
         constructed = self.owner.model.type_at(node.start_byte, node.end_byte, "call_expression")
         # The checker recorded which builtin the name means (also one of another dialect, which it reports).
-        target = self.owner.model.builtin_calls.get((span.start, span.end)) if name_node is not None else None
+        target = self.owner.model.builtin_call(span.start, span.end) if name_node is not None else None
         builtin = target.builtin if target is not None else None
         dialect = target.dialect if target is not None else None
         if dialect is not None and dialect != "wgpu":

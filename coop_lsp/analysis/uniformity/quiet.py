@@ -40,7 +40,9 @@ def quiet_functions(root: ts.Node, data: bytes, model: SemanticModel) -> set[int
     """The start bytes of the module's functions that can have no uniformity failure of their own."""
     declarations = root.named_children
     functions = [(node.start_byte, node.end_byte) for node in declarations if node.type == "function_declaration"]
-    for symbol in model.symbols:
+    # Module-scope declarations are all written ones; a replayed body's locals are not needed (inside a
+    # function), and listing them would make them.
+    for symbol in model.written_symbols:
         if symbol.kind in ("var", "const", "override", "let") and t.contains(symbol.type, _is_matrix) and not \
                 any(start <= symbol.span.start < end for start, end in functions):
             return set()  # a module-scope matrix can reach any function by its name: analyse them all

@@ -62,7 +62,7 @@ class SummaryReuse:
                             if n.type != "function_declaration" and not n.is_extra)
         # A name's function is the first one declared with it, as the checker resolves it.
         self.functions = {}
-        for symbol in model.symbols:
+        for symbol in model.written_symbols:  # (functions are module-scope declarations: all written)
             if symbol.kind == "function" and symbol.declaration is not None:
                 self.functions.setdefault(symbol.name, symbol.declaration)
 

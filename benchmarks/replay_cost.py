@@ -1,0 +1,121 @@
+"""What an edit costs in-process on matrix-heavy documents, this checkout against another, same run.
+
+The server's document (benchmarks/server_matrix.py: generated matrix kernels and one broken function)
+at about 1,000, 5,000 and 18,000 lines, edited as server_matrix's toggle edits do: `@@ ` inserted after
+the name of a `let` in the middle of the document, then taken out again (every other version has a
+syntax error). Each version goes the server's way: Document.replace, then Analysis.of_parsed on a copy
+of the tree with the document's Reuse. CPU milliseconds per edit (other processes share the machine).
+
+Each checkout is measured by its own interpreter in its own process, the two in turn for each round,
+with the load average before each; both run this file, so the only difference is the code under coop_lsp/.
+
+    python -m benchmarks.replay_cost [--baseline /work/main] [--edits 40] [--rounds 2] [--json OUT.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNELS = (21, 100, 360)  # about 1,061, 5,000 and 18,000 lines
+
+
+def _document(kernels: int) -> str:
+    from benchmarks.matrix_kernels import matrix_kernel_file
+    from benchmarks.server_matrix import BROKEN, documents
+    if kernels == 21:
+        return documents(1, seed=1)[0]  # the server benchmark's own first document
+    return matrix_kernel_file(random.Random(1), kernels) + BROKEN.format(i=0)
+
+
+def measure(kernels: int, edits: int) -> dict:
+    from benchmarks.server_matrix import _toggle_site
+    from coop_lsp.core.text import Span
+    from coop_lsp.ide import Analysis
+    from coop_lsp.lint import Reuse
+    from coop_lsp.server.idle_gc import defer_full_collections
+    from coop_lsp.syntax import Document
+    from coop_lsp.syntax.parser import Parsed
+
+    defer_full_collections()  # as the server's process does
+    text = _document(kernels)
+    document, reuse = Document(text), Reuse()
+    Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
+    line, column = _toggle_site(text)
+    offset = len("".join(part + "\n" for part in text.split("\n")[:line]).encode()) + column
+    samples, broken, clean, checked = [], [], [], 0
+    for index in range(edits):
+        insert = index % 2 == 0
+        start = time.process_time()
+        document.replace(Span(offset, offset + (0 if insert else 3)), "@@ " if insert else "")
+        analysis = Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
+        elapsed = (time.process_time() - start) * 1000
+        samples.append(elapsed)
+        (broken if insert else clean).append(elapsed)
+        checked = max(checked, reuse.bodies.checked)
+    assert document.text == text
+    samples.sort()
+    return {"lines": text.count("\n") + 1, "edits": edits,
+            "median_ms": round(statistics.median(samples), 2),
+            "p95_ms": round(samples[min(len(samples) - 1, int(len(samples) * 0.95))], 2),
+            "median_ms_syntax_error_versions": round(statistics.median(broken), 2),
+            "median_ms_clean_versions": round(statistics.median(clean), 2),
+            "bodies_checked_per_edit": checked, "bodies_replayed": reuse.bodies.replayed,
+            "diagnostics": len(analysis.diagnostics)}
+
+
+def _worker(edits: int) -> None:
+    sys.setrecursionlimit(100_000)
+    for kernels in KERNELS:
+        print(json.dumps(measure(kernels, edits)), flush=True)
+
+
+def _run_checkout(checkout: Path, edits: int) -> dict:
+    python = checkout / ".venv" / "bin" / "python"
+    load = os.getloadavg()
+    out = subprocess.run([str(python), str(Path(__file__).resolve()), "--worker", "--edits", str(edits)],
+                         cwd=checkout, env=dict(os.environ, PYTHONPATH=str(checkout)), check=True,
+                         capture_output=True, text=True).stdout
+    git = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=checkout, capture_output=True, text=True)
+    return {"checkout": str(checkout), "commit": git.stdout.strip(), "load_average_before": [round(x, 2) for x in load],
+            "sizes": [json.loads(line) for line in out.splitlines() if line.startswith("{")]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default="/work/main", help="the other checkout (with its own .venv)")
+    parser.add_argument("--edits", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        _worker(args.edits)
+        return 0
+    figures = {"what": __doc__.splitlines()[0], "machine": f"{os.cpu_count()} CPUs, shared",
+               "rounds": []}
+    # Rounds alternate the two checkouts, so that a change in the machine's load falls on both.
+    for _ in range(args.rounds):
+        runs = {}
+        for name, checkout in (("baseline", Path(args.baseline)), ("this", ROOT)):
+            runs[name] = _run_checkout(checkout, args.edits)
+            print(json.dumps({name: runs[name]}), flush=True)
+        figures["rounds"].append(runs)
+    figures["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    if "--worker" in sys.argv:
+        sys.path.insert(0, os.getcwd())
+    raise SystemExit(main())
