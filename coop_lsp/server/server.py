@@ -647,10 +647,17 @@ class CoopLanguageServer(LanguageServer):
         return [convert.diagnostic(uri, d) for d in found]
 
     def republish(self, uri: str) -> None:
-        """Publishes the current analysis again, e.g. with the errors of a kernel run added."""
+        """Publishes the document's diagnostics again, e.g. with the errors of a kernel run added. A document
+        without an analysis of its text (resting: opened from the cache or checked by a worker) is being
+        worked on now: it is checked here, and that check's publication carries the run's findings."""
         state = self.documents.get(uri)
-        if state is not None and state.analysis is not None:
+        if state is None:
+            return
+        if not state.resting and state.analysis is not None and state.analysis_key is state.document.parsed:
             self.publish(state, state.analysis)
+            return
+        self.touch(uri)
+        self.schedule_diagnostics(state, delay=0)
 
     def publish(self, state: DocumentState, analysis: Analysis) -> None:
         """Publishes if `analysis` is of the document's newest version (never one older than the client has)."""
