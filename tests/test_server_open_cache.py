@@ -14,29 +14,10 @@ from lsprotocol import types as lsp
 from benchmarks.matrix_kernels import matrix_kernel_file
 from coop_lsp.lint import lint_source
 from coop_lsp.server.server import create_server
-from tests.support.server_documents import kernel, uri, until
+from tests.support.server_documents import Recorder, kernel, uri, until
 from tests.support.server_documents import open_document as open_uri
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
-
-class Recorder:
-    """The server's published diagnostics, and how many analyses its thread ran."""
-
-    def __init__(self, ls) -> None:
-        self.published: list[lsp.PublishDiagnosticsParams] = []
-        ls.text_document_publish_diagnostics = self.published.append
-        self.analysed: list[str] = []
-        analyse = ls._analyse
-
-        def counted(parsed, version, targets, reuse, dialect, uri, keep=False):
-            self.analysed.append(uri)
-            return analyse(parsed, version, targets, reuse, dialect, uri, keep)
-        ls._analyse = counted
-
-    def codes(self, uri: str) -> list:
-        last = [p for p in self.published if p.uri == uri][-1]
-        return [d.code for d in last.diagnostics]
-
 
 def open_document(ls, index: int, text: str | None = None, version: int = 1) -> None:
     open_uri(ls, uri(index), kernel(index) if text is None else text, version)

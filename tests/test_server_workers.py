@@ -23,7 +23,7 @@ from coop_lsp.ide.settings import Settings
 from coop_lsp.lint.rules import INTERNAL_ERROR
 from coop_lsp.server.check_pool import CheckPool, WorkerDied, WorkerError
 from coop_lsp.server.server import ABANDON_CHARS, create_server
-from tests.support.server_documents import change_document, open_document
+from tests.support.server_documents import Recorder, change_document, open_document
 from tests.support.server_documents import until as _until
 
 in_loop = pytest.mark.asyncio(loop_scope="function")
@@ -63,30 +63,6 @@ def huge(functions: int) -> str:
     calls = "\n".join(f"  s = s + k{i}(s);" for i in range(functions))
     parts.append(f"@compute @workgroup_size(1)\nfn main() {{\n  var s = 0.0;\n{calls}\n  out[0] = s;\n}}")
     return "\n".join(parts) + "\n"
-
-
-class Recorder:
-    """Publications in order, and which documents the analysis thread checked."""
-
-    def __init__(self, ls) -> None:
-        self.published: list[lsp.PublishDiagnosticsParams] = []
-        ls.text_document_publish_diagnostics = self.published.append
-        self.analysed: list[str] = []
-        analyse = ls._analyse
-
-        def counted(parsed, version, targets, reuse, dialect, uri, keep=False):
-            self.analysed.append(uri)
-            return analyse(parsed, version, targets, reuse, dialect, uri, keep)
-        ls._analyse = counted
-
-    def of(self, uri: str) -> list[lsp.PublishDiagnosticsParams]:
-        return [p for p in self.published if p.uri == uri]
-
-    def index(self, uri: str, version: int | None = None) -> int:
-        for i, p in enumerate(self.published):
-            if p.uri == uri and (version is None or p.version == version):
-                return i
-        raise AssertionError(f"nothing published for {uri}")
 
 
 def close(ls, uri: str) -> None:

@@ -45,3 +45,32 @@ def change_document(ls, uri: str, version: int, text: str) -> None:
     ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_CHANGE](lsp.DidChangeTextDocumentParams(
         text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
         content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+class Recorder:
+    """What the server published, in order, and which documents its analysis thread checked."""
+
+    def __init__(self, ls) -> None:
+        self.published: list[lsp.PublishDiagnosticsParams] = []
+        ls.text_document_publish_diagnostics = self.published.append
+        self.analysed: list[str] = []
+        analyse = ls._analyse
+
+        def counted(parsed, version, targets, reuse, dialect, uri, keep=False):
+            self.analysed.append(uri)
+            return analyse(parsed, version, targets, reuse, dialect, uri, keep)
+        ls._analyse = counted
+
+    def of(self, uri: str) -> list[lsp.PublishDiagnosticsParams]:
+        return [p for p in self.published if p.uri == uri]
+
+    def codes(self, uri: str) -> list:
+        """The codes of the document's latest publication."""
+        return [d.code for d in self.of(uri)[-1].diagnostics]
+
+    def index(self, uri: str, version: int | None = None) -> int:
+        """Where the document's first publication (of `version`) came in the order of all of them."""
+        for i, p in enumerate(self.published):
+            if p.uri == uri and (version is None or p.version == version):
+                return i
+        raise AssertionError(f"nothing published for {uri}")
