@@ -397,7 +397,7 @@ def test_the_server_listens_on_this_machine_unless_told_otherwise(monkeypatch, g
     import coop_lsp.server.server as server_module
     from coop_lsp.server.main import main as server_main
 
-    bound = []
+    bound, stopped = [], []
 
     class Server:
         protocol = None
@@ -405,7 +405,11 @@ def test_the_server_listens_on_this_machine_unless_told_otherwise(monkeypatch, g
         def start_tcp(self, host, port):
             bound.append((host, port))
 
+        def stop_workers(self):
+            stopped.append(True)  # when the server ends, its check workers end with it
+
     monkeypatch.setattr(server_module, "create_server", lambda **_: Server())
     monkeypatch.setattr(idle_gc, "defer_full_collections", lambda: None)
     server_main(["--tcp", given])
     assert bound == [(host, 2087)]
+    assert stopped == [True]
