@@ -23,12 +23,13 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
+
+from ..core.workers import answer_jobs, usable_cores, why_ended
 
 
 IN_FLIGHT = 2  # jobs in each worker's pipe at a time
@@ -38,10 +39,7 @@ MAX_AHEAD_BYTES = 32 * 1024
 
 
 def default_jobs() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+    return usable_cores()
 
 
 def run_parallel(jobs: Sequence[Any], work: Callable[[Any], Any], workers: int,
@@ -119,7 +117,7 @@ def run_parallel(jobs: Sequence[Any], work: Callable[[Any], Any], workers: int,
                         if deaths[index] < 2:
                             waiting.append(index)
                         else:
-                            results[index] = on_death(jobs[index], _why(process.exitcode))
+                            results[index] = on_death(jobs[index], why_ended(process.exitcode))
                     if waiting:
                         start()
                     continue
@@ -144,33 +142,10 @@ def _context():
 def _serve(connection: Connection, work: Callable[[Any], Any]) -> None:
     status = 0
     try:
-        while True:
-            try:
-                job = connection.recv()
-            except EOFError:
-                break
-            if job is None:
-                break
-            try:
-                answer = (True, work(job))
-            except Exception:  # noqa: BLE001 - reported for this job; the worker goes on
-                answer = (False, traceback.format_exc(limit=8))
-            connection.send(answer)
+        answer_jobs(connection, work)
     except BaseException:  # noqa: BLE001 - the parent reports the job as lost
         status = 1
     finally:
         connection.close()
         # Not sys.exit: a forked child must not flush the parent's buffered output a second time.
         os._exit(status)
-
-
-def _why(exitcode: int | None) -> str:
-    if exitcode is not None and exitcode < 0:
-        import signal
-
-        try:
-            name = signal.Signals(-exitcode).name
-        except ValueError:
-            name = f"signal {-exitcode}"
-        return f"killed by {name}"
-    return f"exited with status {exitcode}"

@@ -25,10 +25,11 @@ import multiprocessing
 import os
 import threading
 import time
-import traceback
 from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
 from typing import Any
+
+from ..core.workers import answer_jobs, usable_cores, why_ended
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +51,7 @@ class WorkerError(RuntimeError):
 
 def default_workers() -> int:
     """One worker per core the server may use, at most MAX_DEFAULT_WORKERS."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, MAX_DEFAULT_WORKERS))
+    return min(usable_cores(), MAX_DEFAULT_WORKERS)
 
 
 class CheckPool:
@@ -176,7 +173,7 @@ class CheckPool:
                         worker = None
                         if len(deaths) < ATTEMPTS and not self._closed:
                             continue
-                        future.set_exception(WorkerDied("the worker process checking it " + deaths[-1]))
+                        future.set_exception(WorkerDied(f"the worker process checking it ended ({deaths[-1]})"))
                         break
                     ok, value = answer
                     if ok:
@@ -226,15 +223,7 @@ class _Worker:
 
     def why(self) -> str:
         self.process.join(timeout=5)
-        code = self.process.exitcode
-        if code is not None and code < 0:
-            import signal
-
-            try:
-                return f"was killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"was killed by signal {-code}"
-        return f"exited with status {code}"
+        return why_ended(self.process.exitcode)
 
     def close(self) -> None:
         try:
@@ -257,22 +246,10 @@ def _serve(connection: Connection, work: Callable[[Any], Any]) -> None:
     if parent is not None:
         # The server killed outright closes no pipe this worker is reading while it checks: end with it.
         threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
-    while True:
-        try:
-            job = connection.recv()
-        except (EOFError, OSError):
-            break
-        if job is None:
-            break
-        try:
-            answer = (True, work(job))
-        except Exception:  # noqa: BLE001 - reported for this job; the worker goes on
-            answer = (False, traceback.format_exc(limit=8))
-        job = None
-        try:
-            connection.send(answer)
-        except (OSError, ValueError):
-            break
+    try:
+        answer_jobs(connection, work)
+    except (OSError, ValueError):
+        pass  # the pipe broke: the server is gone or gave up on this worker
     connection.close()
 
 
