@@ -19,6 +19,8 @@ holds and names that figure once they are as many.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import tree_sitter as ts
 
 from ..core.diagnostic import Diagnostic, Severity
@@ -57,6 +59,7 @@ def accumulation_diagnostics(root: ts.Node, source: SourceText, model: SemanticM
     # and a walk over a 10 MB module costs seconds.
     out = []
     data = source.data
+    tiles = _TilesPerFunction(model)
     for name in _ACCUMULATES:
         needle = name.encode()
         at = data.find(needle)
@@ -79,24 +82,50 @@ def accumulation_diagnostics(root: ts.Node, source: SourceText, model: SemanticM
                                       "to 9% at K = 4096 with inputs of one sign) and sums past 65504 overflow; "
                                       "accumulate in f32 where the adapter offers f16 x f16 -> f32 (coop-lint run "
                                       "judges results at f16 accumulation's own precision)"
-                                      + _register_price(result_tiles(call, model)),
+                                      + _register_price(tiles.around(call)),
                                       Span(node.start_byte, node.end_byte), F16_ACCUMULATOR.severity))
     return sorted(out, key=lambda d: d.span.start)
 
 
-def result_tiles(call: ts.Node, model: SemanticModel) -> int:
-    """How many f16 result tiles the function around `call` declares (arrays counted by their sizes):
-    what each subgroup holds in registers while it accumulates."""
-    function = call
-    while function is not None and function.type != "function_declaration":
-        function = function.parent
-    if function is None:
-        return 0
-    tiles = 0
-    for symbol in model.symbols:
-        if symbol.kind in ("var", "let") and function.start_byte <= symbol.span.start < function.end_byte:
-            tiles += _f16_results(symbol.type)
-    return tiles
+class _TilesPerFunction:
+    """How many f16 result tiles each function declares (arrays counted by their sizes): what each
+    subgroup holds in registers while it accumulates. Counted for every function in one pass over the
+    symbols, the first time a finding asks: counting per finding read every symbol again, quadratic on
+    f16 kernels (of 4.7 s linting 800 such functions, 2.1 s went there)."""
+
+    def __init__(self, model: SemanticModel) -> None:
+        self._model = model
+        self._counts: dict[int, int] | None = None
+
+    def around(self, call: ts.Node) -> int:
+        function = call
+        while function is not None and function.type != "function_declaration":
+            function = function.parent
+        if function is None:
+            return 0
+        if self._counts is None:
+            self._counts = self._count_module(function)
+        if function.start_byte in self._counts:
+            return self._counts[function.start_byte]
+        # A function inside a syntax error is not a child of the module's root: count it alone.
+        return sum(_f16_results(symbol.type) for symbol in self._locals()
+                   if function.start_byte <= symbol.span.start < function.end_byte)
+
+    def _locals(self):
+        return (symbol for symbol in self._model.symbols if symbol.kind in ("var", "let"))
+
+    def _count_module(self, function: ts.Node) -> dict[int, int]:
+        root = function
+        while root.parent is not None:
+            root = root.parent
+        functions = [node for node in root.children if node.type == "function_declaration"]
+        starts = [node.start_byte for node in functions]
+        counts = dict.fromkeys(starts, 0)
+        for symbol in self._locals():
+            at = bisect_right(starts, symbol.span.start) - 1
+            if at >= 0 and symbol.span.start < functions[at].end_byte:
+                counts[starts[at]] += _f16_results(symbol.type)
+        return counts
 
 
 def _f16_results(type_: t.Type) -> int:
