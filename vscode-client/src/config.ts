@@ -17,6 +17,8 @@ export type RuleLevel = "off" | "error" | "warning" | "information" | "info" | "
 export interface ClientSettings {
   serverCommand: string[];
   pythonPath: string;
+  workers: number | null;
+  cacheDirectory: string;
   dialect: Dialect;
   targets: string[];
   activeTarget: string;

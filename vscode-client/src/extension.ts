@@ -2,6 +2,7 @@
 // the Run Kernel, Tune Kernel, Select Target, Show Devices and Restart Server commands and
 // a status bar item with the active target.
 import { ChildProcess, spawn } from "node:child_process";
+import { homedir } from "node:os";
 import * as vscode from "vscode";
 import {
   CloseAction,
@@ -38,6 +39,7 @@ import {
   readBundle,
   spawnFailureMessage,
   versionMismatchMessage,
+  withServerOptions,
 } from "./launch";
 import { Variants } from "./variants";
 
@@ -66,6 +68,8 @@ function readSettings(): ClientSettings {
   return {
     serverCommand: config.get<string[]>("server.command", []),
     pythonPath: config.get<string>("server.pythonPath", ""),
+    workers: config.get<number | null>("server.workers", null),
+    cacheDirectory: config.get<string>("server.cacheDirectory", ""),
     dialect: config.get<Dialect>("dialect", "auto"),
     targets: config.get<string[]>("targets", []),
     activeTarget: config.get<string>("activeTarget", ""),
@@ -184,7 +188,7 @@ async function startServer(): Promise<void> {
   if ("error" in resolved) {
     return reportStartFailure(resolved.error);
   }
-  const launch: ServerLaunch = resolved;
+  const launch: ServerLaunch = withServerOptions(resolved, readSettings(), homedir());
   output.appendLine(`starting ${[launch.command, ...launch.args].join(" ")} (${launch.bundled
     ? `the bundled coop-lsp ${bundle?.version ?? "?"}` : `from ${launch.source}`}${launch.detail !== "" ? `; ${launch.detail}` : ""})`);
 

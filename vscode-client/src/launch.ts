@@ -34,6 +34,35 @@ export interface ServerLaunch {
   detail: string;
 }
 
+/** The server options the extension's settings ask for (coopLsp.server.workers, .cacheDirectory). */
+export interface ServerOptionSettings {
+  /** null: the server's default. */
+  workers: number | null;
+  /** "": the server's default. */
+  cacheDirectory: string;
+}
+
+/**
+ * `launch` with the command-line options the settings ask for. A command from
+ * coopLsp.server.command is the user's own and is run as written: it may not
+ * even be coop-lsp.
+ */
+export function withServerOptions(launch: ServerLaunch, settings: ServerOptionSettings, home: string): ServerLaunch {
+  if (launch.source === "setting coopLsp.server.command") {
+    return launch;
+  }
+  const args = [...launch.args];
+  const workers = settings.workers;
+  if (typeof workers === "number" && Number.isFinite(workers)) {
+    args.push("--workers", String(Math.max(0, Math.trunc(workers))));
+  }
+  const cache = settings.cacheDirectory.trim();
+  if (cache !== "") {
+    args.push("--cache-dir", cache === "~" || cache.startsWith("~/") ? home + cache.slice(1) : cache);
+  }
+  return { ...launch, args };
+}
+
 export interface LaunchProblem {
   error: string;
 }

@@ -34,7 +34,8 @@ test("contributes the wgsl language, grammar, snippets, commands and settings", 
   assert.equal(palette["coopLsp.tuneKernel"], palette["coopLsp.runKernel"]);
   assert.match(palette["coopLsp.tuneKernel"], /isWorkspaceTrusted/);
   const p = c.configuration.properties;
-  for (const key of ["coopLsp.server.command", "coopLsp.server.pythonPath", "coopLsp.dialect", "coopLsp.targets",
+  for (const key of ["coopLsp.server.command", "coopLsp.server.pythonPath", "coopLsp.server.workers",
+    "coopLsp.server.cacheDirectory", "coopLsp.dialect", "coopLsp.targets",
     "coopLsp.rules", "coopLsp.trace.server"]) {
     assert.ok(p[key], key);
   }
@@ -104,7 +105,10 @@ test("template variants: the status bar item picks one, the server's inactive re
 test("untrusted workspaces: limited support, no Run kernel, server settings from the user only", () => {
   const trust = pkg.capabilities?.untrustedWorkspaces;
   assert.equal(trust?.supported, "limited");
-  assert.deepEqual([...trust.restrictedConfigurations].sort(), ["coopLsp.server.command", "coopLsp.server.pythonPath"]);
+  // A cache folder named by the workspace could hold entries its author wrote (diagnostics hidden), and
+  // its worker count is the machine's business: both come from user settings only, as the command does.
+  assert.deepEqual([...trust.restrictedConfigurations].sort(), ["coopLsp.server.cacheDirectory", "coopLsp.server.command",
+    "coopLsp.server.pythonPath", "coopLsp.server.workers"]);
   const menus = Object.values(pkg.contributes.menus).flat().filter((m) => m.command === "coopLsp.runKernel");
   assert.ok(menus.length > 0 && menus.every((m) => /\bisWorkspaceTrusted\b/.test(m.when)), JSON.stringify(menus));
   // The command itself and the server's Run kernel lenses check trust too (a lens or keybinding bypasses menus).

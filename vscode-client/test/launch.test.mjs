@@ -186,3 +186,20 @@ test("bundledBindings lists the CPython versions of the compiled modules", () =>
   assert.deepEqual(launch.bundledBindings(libs).sort(), ["3.11", "3.13"]);
   assert.equal(launch.readBundle(libs), undefined, "no manifest, no bundle");
 });
+
+test("the workers and cache settings become server options, except on the user's own command line", () => {
+  const bundled = { command: "/usr/bin/python3.12", args: ["-m", launch.SERVER_MODULE], source: "bundled", bundled: true, env: {}, detail: "" };
+  const none = launch.withServerOptions(bundled, { workers: null, cacheDirectory: "" }, "/home/u");
+  assert.deepEqual(none.args, ["-m", launch.SERVER_MODULE]);
+  const both = launch.withServerOptions(bundled, { workers: 2, cacheDirectory: " ~/caches/coop " }, "/home/u");
+  assert.deepEqual(both.args, ["-m", launch.SERVER_MODULE, "--workers", "2", "--cache-dir", "/home/u/caches/coop"]);
+  assert.deepEqual(bundled.args, ["-m", launch.SERVER_MODULE], "the launch it was given is left as it was");
+  // 0 is a real choice (everything in the server's process), not "unset"; a fractional or negative
+  // number typed into settings.json still gives the server something it accepts.
+  assert.deepEqual(launch.withServerOptions(bundled, { workers: 0, cacheDirectory: "" }, "/h").args.slice(2), ["--workers", "0"]);
+  assert.deepEqual(launch.withServerOptions(bundled, { workers: -3.5, cacheDirectory: "" }, "/h").args.slice(2), ["--workers", "0"]);
+  assert.deepEqual(launch.withServerOptions(bundled, { workers: 2.7, cacheDirectory: "/c" }, "/h").args.slice(2),
+    ["--workers", "2", "--cache-dir", "/c"]);
+  const own = { command: "/opt/bin/my-wrapper", args: ["--foo"], source: "setting coopLsp.server.command", bundled: false, env: {}, detail: "" };
+  assert.deepEqual(launch.withServerOptions(own, { workers: 2, cacheDirectory: "/c" }, "/h").args, ["--foo"]);
+});

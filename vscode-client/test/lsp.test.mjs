@@ -5,7 +5,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
@@ -14,8 +15,15 @@ import { clientRoot, repoRoot, serverCommandLine } from "./helpers.mjs";
 const require = createRequire(import.meta.url);
 const protocol = require("vscode-languageserver-protocol/node");
 const config = require(join(clientRoot, "dist", "test", "config.js"));
+const launch = require(join(clientRoot, "dist", "test", "launch.js"));
 
-const server = serverCommandLine();
+// Started as the extension starts it when coopLsp.server.workers and .cacheDirectory are set.
+const cacheDir = mkdtempSync(join(tmpdir(), "coop-lsp-cache-"));
+const plain = serverCommandLine();
+const launchOptions = { workers: 1, cacheDirectory: cacheDir };
+const server = plain.skip ? plain : launch.withServerOptions(
+  { command: plain.command, args: plain.args, source: "workspace .venv", bundled: false, env: {}, detail: "" },
+  launchOptions, homedir());
 const skip = server.skip;
 if (skip) {
   console.log(`# skipping the LSP round trip: ${skip}`);
@@ -91,6 +99,7 @@ after(async () => {
     child.once("exit", () => { clearTimeout(timer); resolve(); });
   });
   connection.dispose();
+  rmSync(cacheDir, { recursive: true, force: true });
 });
 
 function open(name, text) {
@@ -124,6 +133,18 @@ test("a kernel with an error gets a diagnostic on its line", { skip, timeout: TI
   assert.equal(error.severity, protocol.DiagnosticSeverity.Error);
   assert.match(error.message, /';'/);
   assert.equal(error.range.start.line, line, JSON.stringify(error));
+});
+
+test("the cache directory setting reaches the server: checked documents are kept there", { skip, timeout: TIMEOUT * 2 }, async () => {
+  const uri = open("wgpu/gemm_naive.wgsl", `${naive}\n// kept in the cache\n`);
+  await whenDiagnostics(uri);
+  const files = () => readdirSync(cacheDir, { recursive: true })
+    .filter((name) => statSync(join(cacheDir, String(name))).isFile());
+  const deadline = Date.now() + TIMEOUT;
+  while (files().length === 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(files().length > 0, `nothing was written under ${cacheDir} (server: ${server.args.join(" ")})`);
 });
 
 test("rule severities from the extension's settings reach the server", { skip, timeout: TIMEOUT * 2 }, async () => {
