@@ -217,6 +217,9 @@ def start_code_server(home: Path, vsix: Path, folder: Path, path_dirs: list[Path
         "editor.minimap.enabled": False,
         "files.autoSave": "off",
         "window.zoomLevel": 0,
+        # As a user would set them: the server gets `--workers 1 --cache-dir <home>/coop-cache`.
+        "coopLsp.server.workers": 1,
+        "coopLsp.server.cacheDirectory": "~/coop-cache",
     }))
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("PYTHON", "VIRTUAL_ENV", "COOP_"))}
@@ -357,6 +360,12 @@ def test_first_open_runs_the_bundled_server(page, editor_home):
     assert "(the bundled coop-lsp" in log, log
     assert re.search(r"coop-lsp \S+ answered initialize", log), log
     assert "this extension is" not in log, log  # no version mismatch
+    assert f"--workers 1 --cache-dir {editor_home / 'coop-cache'}" in log, log
+    # The document the server checked is kept in the cache folder the settings named (written 0.5 s later).
+    deadline = time.monotonic() + 30
+    while not any(p.is_file() for p in (editor_home / "coop-cache").rglob("*")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert any(p.is_file() for p in (editor_home / "coop-cache").rglob("*")), log
     notifications = page.locator(".notifications-toasts .notification-toast")
     assert notifications.count() == 0, notifications.all_inner_texts()
     print(f"first open to first diagnostics: {TIMES['diagnostics'] - TIMES['open']:.1f} s "
