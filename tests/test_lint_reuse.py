@@ -48,7 +48,16 @@ def model_facts(model) -> object:
     def symbol(s):
         node = s.declaration
         return (s.name, s.kind, s.span, s.type.describe(), repr(s.value), s.space, s.access,
-                (node.start_byte, node.end_byte, node.type) if node is not None else None)
+                (node.start_byte, node.end_byte, node.type) if node is not None else None) + header(s)
+
+    def header(s):
+        # What a function's signature resolution sets (replayed with its header: semantic/header_reuse.py).
+        if s.kind != "function":
+            return ()
+        return (s.stage, s.must_use, tuple(p.describe() for p in s.parameters),
+                s.return_type.describe() if s.return_type is not None else None, s.inputs,
+                repr(s.workgroup_size), tuple(s.workgroup_size_spans), s.subgroup_size,
+                getattr(s, "cycle_reported", False))
 
     return (sorted((key, value.describe()) for key, value in model.expression_types()),
             sorted((key, symbol(value)) for key, value in model.references()),

@@ -103,16 +103,22 @@ class BodyReuse:
         self._structs_previous: dict[str, t.Struct] = {}
         self._structs_current: dict[str, t.Struct] = {}
         self.remapped = 0  # records whose entries had to be mapped to new struct objects in the latest check
+        # The functions' signatures, attributes and stage IO, replayed alike (header_reuse.py imports this
+        # module's helpers, hence the late import).
+        from .header_reuse import HeaderReuse
+        self.headers = HeaderReuse()
 
     def begin(self) -> None:
         self._current, self.used, self._signatures, self._reached = {}, {}, {}, {}
         self._structs_current = {}
         self.replayed = self.checked = self.remapped = 0
+        self.headers.begin()
 
     def end(self) -> None:
         # Only what the latest version used is kept: memory stays proportional to the document.
         self._previous = self._current
         self._structs_previous = self._structs_current
+        self.headers.end()
 
     def stable_struct(self, struct: t.Struct) -> t.Struct:
         """The last version's struct of this name where it is the same type, else `struct`.

@@ -1,0 +1,236 @@
+"""Reusing the checks of an unchanged function header from the previous version of a document.
+
+Besides its body (reuse.py), each function costs every version the resolution of
+its signature (parameter and return types, stage, @workgroup_size...), the check
+of its attributes and, for an entry point, of its shader IO. An edit inside one
+body changes none of that for the other functions, so these steps are recorded
+and replayed like bodies, shifted to where the function now starts, when what
+they read is the same:
+
+- the function's header (its text up to the body), parsed without errors;
+- every other module-scope declaration and directive, as text: the types,
+  constants and overrides a header names, the struct members whose IO
+  attributes the stage check walks without naming them (the check reads
+  structs by name, not through a lookup), the enables and diagnostic filters;
+- the module's enables, configured dialect and what was said once per module
+  before the step;
+- the signatures of the module-scope names the step looked up (a function's
+  return type, say, which lives in another header);
+- for the checks after the bodies, the function's own resolved signature.
+
+A step is recorded only if everything it did stayed inside the header: its
+diagnostics, its model entries and the symbol fields it set; no declaration
+resolved on the way, no call edge, no said-once state it changed outside.
+The result equals a fresh check, which tests/test_incremental.py compares
+over random edit sequences.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from ..core.text import Span
+from .reuse import _UNRESOLVED, _environment, _structs_of
+
+_NOT_SET = object()
+
+
+@dataclass(eq=False, slots=True)
+class HeaderRecord:
+    start: int
+    key: tuple  # step, module text, environment, said before, own signature
+    lookups: dict  # module-scope name -> its signature when recorded
+    fields: dict  # symbol attribute -> value set by the step (spans as recorded)
+    structs: dict  # struct name -> the struct object the recorded values hold
+    diagnostics: list
+    types: dict
+    references: dict  # span -> module-scope name
+    said: tuple
+    dialects: frozenset
+
+
+class HeaderReuse:
+    """The recorded header steps of one document's last version, by step, header text and key."""
+
+    def __init__(self) -> None:
+        self._previous: dict[tuple, HeaderRecord] = {}
+        self._current: dict[tuple, HeaderRecord] = {}
+        self.module_text: tuple | None = None
+        self.replayed = 0
+        self.checked = 0
+
+    def begin(self) -> None:
+        self._current, self.module_text = {}, None
+        self.replayed = self.checked = 0
+
+    def end(self) -> None:
+        self._previous = self._current
+
+    def _module(self, checker) -> tuple:
+        if self.module_text is None:
+            data = checker.ctx.source.data
+            self.module_text = tuple(
+                (n.type, data[n.start_byte:n.end_byte]) for n in checker.ctx.root.named_children
+                if n.type != "function_declaration" and not n.is_extra)
+        return self.module_text
+
+    def run(self, checker, step: str, symbol, node: ts.Node, check, own: object = None) -> None:
+        """Runs `check()` for the header of `node`, or replays its record; `own` is what the step reads of
+        the function's own resolved symbol (None for the signature, which sets it)."""
+        body = node.child_by_field_name("body")
+        end = body.start_byte if body is not None else node.end_byte
+        if node.has_error or len(checker._resolution) > 1:
+            # (resolved on the way from another declaration: a cycle through it would reach outside)
+            check()
+            return
+        ctx = checker.ctx
+        portability, enables, uses = ctx.said_once()
+        # (The first use of each dialect family is compared by family, as a body's record does.)
+        key = (step, ctx.source.data[node.start_byte:end], self._module(checker), _environment(ctx),
+               (portability, enables, frozenset(uses)), own)
+        record = self._current.get(key) or self._previous.get(key)
+        if record is not None and self._replay(checker, record, symbol, node.start_byte):
+            self._current[key] = record
+            self.replayed += 1
+            return
+        self.checked += 1
+        self._record(checker, key, symbol, node.start_byte, end, check, (portability, enables, uses))
+
+    # ------------------------------------------------------------ replay
+    def _replay(self, checker, record: HeaderRecord, symbol, start: int) -> bool:
+        module = checker.module_scope.symbols
+        signature = checker.reuse._signature
+        if any(signature(module.get(name)) != recorded for name, recorded in record.lookups.items()):
+            return False
+        # Structs are nominal objects: the recorded values must hold this version's (equal text gives an
+        # equal struct, which BodyReuse.stable_struct keeps as the same object; a record older than that
+        # chain does not).
+        for name, struct in record.structs.items():
+            declared = module.get(name)
+            if declared is None or not declared.resolved or declared.type is not struct:
+                return False
+        delta = start - record.start
+        ctx = checker.ctx
+        for name, value in record.fields.items():
+            setattr(symbol, name, _shifted(value, delta))
+        if record.diagnostics:
+            ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
+        model = ctx.model
+        for (s, e, kind), value in record.types.items():
+            model.written_types[(s + delta, e + delta, kind)] = value
+        for (s, e), name in record.references.items():
+            model.written_references[(s + delta, e + delta)] = module[name]
+        portability, enables, uses = record.said
+        if portability or enables or uses:
+            ctx.add_said_once(portability, enables,
+                              {family: Span(s.start + delta, s.end + delta) for family, s in uses.items()})
+        if record.dialects:
+            model.matrix_dialects |= record.dialects
+        return True
+
+    # ------------------------------------------------------------ record
+    def _record(self, checker, key: tuple, symbol, start: int, end: int, check, said_before: tuple) -> None:
+        ctx = checker.ctx
+        model = ctx.model
+        before = dict(vars(symbol))
+        diagnostics_before = len(ctx.diagnostics)
+        dialects_before = set(model.matrix_dialects)
+        outside = (checker.resolutions, len(checker.module_scope.symbols), _edges(checker),
+                   len(model.written_symbols))
+        types, references, calls = model.written_types, model.written_references, model.written_calls
+        model.written_types, model.written_references, model.written_calls = {}, {}, {}
+        lookups_outside, checker.module_lookups = checker.module_lookups, {}
+        completed = False
+        try:
+            check()
+            completed = True
+        finally:
+            new_types, new_references, new_calls = model.written_types, model.written_references, model.written_calls
+            model.written_types, model.written_references, model.written_calls = types, references, calls
+            types.update(new_types)
+            references.update(new_references)
+            calls.update(new_calls)
+            lookups, checker.module_lookups = checker.module_lookups, lookups_outside
+            if lookups_outside is not None:
+                for name, found in lookups.items():
+                    lookups_outside.setdefault(name, found)
+        if not completed or new_calls:
+            return
+        # The signature step runs inside symbol_type, which counted this resolution before it began.
+        if (checker.resolutions, len(checker.module_scope.symbols), _edges(checker),
+                len(model.written_symbols)) != outside:
+            return
+
+        def inside(s: int, e: int) -> bool:
+            return start <= s and e <= end if s < e else start < s < end
+
+        diagnostics = ctx.diagnostics[diagnostics_before:]
+        if not all(inside(s.start, s.end) for d in diagnostics for s in d.spans()):
+            return
+        if not all(inside(s, e) for s, e, _ in new_types):
+            return
+        module = checker.module_scope.symbols
+        recorded_references = {}
+        for (s, e), target in new_references.items():
+            if not inside(s, e) or module.get(target.name) is not target:
+                return
+            recorded_references[(s, e)] = target.name
+        signatures = {}
+        for name, found in lookups.items():
+            signature = checker.reuse._signature(found)
+            if signature is _UNRESOLVED:
+                return
+            signatures[name] = signature
+        fields = {}
+        for name, value in vars(symbol).items():
+            if before.get(name, _NOT_SET) is not value:
+                if not _spans_inside(value, inside):
+                    return
+                fields[name] = value
+        portability, enables, uses = ctx.said_once()
+        before_portability, before_enables, before_uses = said_before
+        new_uses = {family: span for family, span in uses.items() if family not in before_uses}
+        if not all(inside(s.start, s.end) for s in new_uses.values()):
+            return
+        holder = _Holder(tuple(fields.values()), tuple(new_types.values()))
+        structs = _structs_of([holder])
+        self._current[key] = HeaderRecord(
+            start, key, signatures, fields, structs, diagnostics, dict(new_types), recorded_references,
+            (portability - before_portability, enables - before_enables, new_uses),
+            frozenset(model.matrix_dialects - dialects_before))
+
+
+class _Holder:
+    """Values to search for struct types, shaped as _structs_of reads a symbol."""
+
+    __slots__ = ("type", "parameters", "return_type")
+
+    def __init__(self, fields: tuple, types: tuple) -> None:
+        self.type, self.parameters, self.return_type = fields, types, None
+
+
+def _edges(checker) -> tuple:
+    """What a step could add to the checker's module-wide tables (call edges, @id values, bindings)."""
+    return (sum(len(c) for c in checker.calls.values()), len(checker.calls), len(checker.function_dependencies),
+            len(checker.override_ids), len(checker.binding_points), len(checker.var_uses))
+
+
+def _spans_inside(value: object, inside) -> bool:
+    if isinstance(value, Span):
+        return inside(value.start, value.end)
+    if isinstance(value, (tuple, list)):
+        return all(_spans_inside(v, inside) for v in value)
+    return True
+
+
+def _shifted(value: object, delta: int) -> object:
+    if not delta:
+        return value
+    if isinstance(value, Span):
+        return Span(value.start + delta, value.end + delta)
+    if isinstance(value, tuple) and any(isinstance(v, (Span, tuple)) for v in value):
+        return tuple(_shifted(v, delta) for v in value)
+    return value
+
