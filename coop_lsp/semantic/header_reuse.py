@@ -83,6 +83,7 @@ class HeaderReuse:
         end = body.start_byte if body is not None else node.end_byte
         if node.has_error or len(checker._resolution) > 1:
             # (resolved on the way from another declaration: a cycle through it would reach outside)
+            self.checked += 1
             check()
             return
         ctx = checker.ctx
