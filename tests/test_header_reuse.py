@@ -2,7 +2,8 @@
 declaration it may read, changed; otherwise its checks are replayed, and the result is a fresh check's.
 
 `reuse.bodies.headers.checked` counts the header steps run afresh: two per function (the signature's
-resolution, and the attribute and stage-IO checks after the bodies), `replayed` those replayed.
+resolution, and the attribute and stage-IO checks after the bodies) and two per other module declaration
+(its resolution, and its attributes' check), `replayed` those replayed.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ fn cs(@builtin(local_invocation_index) lid: u32) {
 }
 """
 FUNCTIONS = 4
-STEPS = 2 * FUNCTIONS
+DECLARATIONS = 4  # WG, BLOCK, Vec, VertexOut
+STEPS = 2 * (FUNCTIONS + DECLARATIONS)
 
 
 def test_the_first_version_checks_every_header() -> None:

@@ -122,7 +122,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             if symbol is None:
                 continue
             if node.type != "function_declaration":
-                self._declaration_attributes(node, symbol)
+                if self.reuse is None:
+                    self._declaration_attributes(node, symbol)
+                else:
+                    self.reuse.headers.run(self, "checks", symbol, node,
+                                           lambda: self._declaration_attributes(node, symbol),
+                                           self.reuse._signature(symbol))
                 continue
             stage = _stage_of(node, self.ctx)
             if self.reuse is None:
@@ -370,6 +375,14 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.ctx.report("T001", f"cyclic dependency: {names}", symbol.span, related=related)
 
     def _resolve_module_symbol(self, symbol: Symbol) -> t.Type:
+        if self.reuse is None or symbol.kind == "function":
+            return self._resolved_module_symbol(symbol)
+        # Replayed when unchanged (header_reuse.py), the type among the fields the resolution set.
+        self.reuse.headers.run(self, "declaration", symbol, symbol.declaration,
+                               lambda: setattr(symbol, "type", self._resolved_module_symbol(symbol)))
+        return symbol.type
+
+    def _resolved_module_symbol(self, symbol: Symbol) -> t.Type:
         node = symbol.declaration
         if symbol.kind == "struct":
             return self._struct(symbol, node)

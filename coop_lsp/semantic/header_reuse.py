@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from ..core.text import Span
+from . import types as t
 from .reuse import _UNRESOLVED, _environment, _structs_of
 
 _NOT_SET = object()
@@ -63,33 +64,44 @@ class HeaderReuse:
 
     def begin(self) -> None:
         self._current, self.module_text = {}, None
+        self._said_count, self._said = -1, None
         self.replayed = self.checked = 0
 
     def end(self) -> None:
         self._previous = self._current
 
     def _module(self, checker) -> tuple:
+        """The text of the module's other declarations and directives, its enables and dialect: the same
+        for every step of a check (the enables are read before any declaration)."""
         if self.module_text is None:
-            data = checker.ctx.source.data
-            self.module_text = tuple(
-                (n.type, data[n.start_byte:n.end_byte]) for n in checker.ctx.root.named_children
-                if n.type != "function_declaration" and not n.is_extra)
+            ctx = checker.ctx
+            data = ctx.source.data
+            self.module_text = (tuple(
+                (n.type, data[n.start_byte:n.end_byte]) for n in ctx.root.named_children
+                if n.type != "function_declaration" and not n.is_extra), _environment(ctx))
         return self.module_text
+
+    def _said_once(self, ctx) -> tuple:
+        count = ctx.said_count()
+        if count != self._said_count:
+            self._said_count, self._said = count, ctx.said_once()
+        return self._said
 
     def run(self, checker, step: str, symbol, node: ts.Node, check, own: object = None) -> None:
         """Runs `check()` for the header of `node`, or replays its record; `own` is what the step reads of
         the function's own resolved symbol (None for the signature, which sets it)."""
-        body = node.child_by_field_name("body")
-        end = body.start_byte if body is not None else node.end_byte
         if node.has_error or len(checker._resolution) > 1:
             # (resolved on the way from another declaration: a cycle through it would reach outside)
             self.checked += 1
             check()
             return
+        body = node.child_by_field_name("body") if node.type == "function_declaration" else None
+        end = body.start_byte if body is not None else node.end_byte
         ctx = checker.ctx
-        portability, enables, uses = ctx.said_once()
+        said = self._said_once(ctx)
+        portability, enables, uses = said
         # (The first use of each dialect family is compared by family, as a body's record does.)
-        key = (step, ctx.source.data[node.start_byte:end], self._module(checker), _environment(ctx),
+        key = (step, ctx.source.data[node.start_byte:end], self._module(checker),
                (portability, enables, frozenset(uses)), own)
         record = self._current.get(key) or self._previous.get(key)
         if record is not None and self._replay(checker, record, symbol, node.start_byte):
@@ -97,7 +109,7 @@ class HeaderReuse:
             self.replayed += 1
             return
         self.checked += 1
-        self._record(checker, key, symbol, node.start_byte, end, check, (portability, enables, uses))
+        self._record(checker, key, symbol, node.start_byte, end, check, said)
 
     # ------------------------------------------------------------ replay
     def _replay(self, checker, record: HeaderRecord, symbol, start: int) -> bool:
@@ -108,14 +120,18 @@ class HeaderReuse:
         # Structs are nominal objects: the recorded values must hold this version's (equal text gives an
         # equal struct, which BodyReuse.stable_struct keeps as the same object; a record older than that
         # chain does not).
+        own = symbol.name if symbol.kind == "struct" else None  # (being resolved: its type is the record's)
         for name, struct in record.structs.items():
             declared = module.get(name)
-            if declared is None or not declared.resolved or declared.type is not struct:
+            if name != own and (declared is None or not declared.resolved or declared.type is not struct):
                 return False
         delta = start - record.start
         ctx = checker.ctx
         for name, value in record.fields.items():
             setattr(symbol, name, _shifted(value, delta))
+        if own is not None and isinstance(symbol.type, t.Struct):
+            # As a fresh resolution does, so that the next version keeps this struct object too.
+            symbol.type = checker.reuse.stable_struct(symbol.type)
         if record.diagnostics:
             ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
         model = ctx.model
