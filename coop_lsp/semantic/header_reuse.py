@@ -44,6 +44,7 @@ class HeaderRecord:
     key: tuple  # step, module text, environment, said before, own signature
     lookups: dict  # module-scope name -> its signature when recorded
     fields: dict  # symbol attribute -> value set by the step (spans as recorded)
+    spanned: tuple  # the fields whose values hold spans, moved on replay (the others are set as they are)
     structs: dict  # struct name -> the struct object the recorded values hold
     diagnostics: list
     types: dict
@@ -115,8 +116,10 @@ class HeaderReuse:
     def _replay(self, checker, record: HeaderRecord, symbol, start: int) -> bool:
         module = checker.module_scope.symbols
         signature = checker.reuse._signature
-        if any(signature(module.get(name)) != recorded for name, recorded in record.lookups.items()):
-            return False
+        for name, recorded in record.lookups.items():
+            current = signature(module.get(name))
+            if current is not recorded and current != recorded:  # (interned: mostly the same object)
+                return False
         # Structs are nominal objects: the recorded values must hold this version's (equal text gives an
         # equal struct, which BodyReuse.stable_struct keeps as the same object; a record older than that
         # chain does not).
@@ -127,8 +130,10 @@ class HeaderReuse:
                 return False
         delta = start - record.start
         ctx = checker.ctx
-        for name, value in record.fields.items():
-            setattr(symbol, name, _shifted(value, delta))
+        symbol.__dict__.update(record.fields)
+        if delta:
+            for name in record.spanned:
+                setattr(symbol, name, _shifted(record.fields[name], delta))
         if own is not None and isinstance(symbol.type, t.Struct):
             # As a fresh resolution does, so that the next version keeps this struct object too.
             symbol.type = checker.reuse.stable_struct(symbol.type)
@@ -214,7 +219,8 @@ class HeaderReuse:
         holder = _Holder(tuple(fields.values()), tuple(new_types.values()))
         structs = _structs_of([holder])
         self._current[key] = HeaderRecord(
-            start, key, signatures, fields, structs, diagnostics, dict(new_types), recorded_references,
+            start, key, signatures, fields, tuple(n for n, v in fields.items() if _has_span(v)), structs,
+            diagnostics, dict(new_types), recorded_references,
             (portability - before_portability, enables - before_enables, new_uses),
             frozenset(model.matrix_dialects - dialects_before))
 
@@ -240,6 +246,12 @@ def _spans_inside(value: object, inside) -> bool:
     if isinstance(value, (tuple, list)):
         return all(_spans_inside(v, inside) for v in value)
     return True
+
+
+def _has_span(value: object) -> bool:
+    if isinstance(value, Span):
+        return True
+    return isinstance(value, (tuple, list)) and any(_has_span(v) for v in value)
 
 
 def _shifted(value: object, delta: int) -> object:
