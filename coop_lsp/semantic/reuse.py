@@ -148,7 +148,10 @@ class BodyReuse:
         if record.diagnostics:
             ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
         module = checker.module_scope.symbols
-        if record.structs:
+        structs = self._structs_current
+        if record.structs and not all(structs.get(name) is old for name, old in record.structs.items()):
+            # (Every struct the record holds is this version's object of its name: nothing to map, the
+            # common case. Else the structs its lookups reach now decide.)
             current = self._reached_structs([module.get(name) for name in record.lookups] + [symbol])
             if any(current.get(name, old) is not old for name, old in record.structs.items()):
                 _rebase(record, current)
