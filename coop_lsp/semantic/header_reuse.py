@@ -117,7 +117,8 @@ class HeaderReuse:
         module = checker.module_scope.symbols
         signature = checker.reuse._signature
         for name, recorded in record.lookups.items():
-            current = signature(module.get(name))
+            found = module.get(name)
+            current = signature(found) if found is not None else None
             if current is not recorded and current != recorded:  # (interned: mostly the same object)
                 return False
         # Structs are nominal objects: the recorded values must hold this version's (equal text gives an

@@ -229,7 +229,11 @@ class BodyReuse:
         signature_of, known = self._signature, self._signatures
         for name, recorded in record.lookups.items():
             found = module.get(name)
-            current = known.get(id(found)) if found is not None else None
+            if found is None:  # (most names a body looks up are builtins and predeclared types: none)
+                if recorded is not None:
+                    return False
+                continue
+            current = known.get(id(found))
             if current is None:
                 current = signature_of(found)
             if current is not recorded and current != recorded:  # (interned: mostly the same object)
