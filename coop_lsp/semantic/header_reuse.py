@@ -124,6 +124,8 @@ class HeaderReuse:
         # Structs are nominal objects: the recorded values must hold this version's (equal text gives an
         # equal struct, which BodyReuse.stable_struct keeps as the same object; a record older than that
         # chain does not).
+        if not all(name in module for name in record.references.values()):
+            return False  # (a reference's target is named through a lookup, but a bypass must not break replay)
         own = symbol.name if symbol.kind == "struct" else None  # (being resolved: its type is the record's)
         for name, struct in record.structs.items():
             declared = module.get(name)
