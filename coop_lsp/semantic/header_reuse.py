@@ -49,7 +49,7 @@ class HeaderRecord:
     diagnostics: list
     types: dict
     references: dict  # span -> module-scope name
-    said: tuple
+    said: tuple | None  # what the step said once (portability notes, enables, dialect uses); None: nothing
     dialects: frozenset
 
 
@@ -83,9 +83,12 @@ class HeaderReuse:
         return self.module_text
 
     def _said_once(self, ctx) -> tuple:
+        """ctx.said_once(), and the same as a key (the first use of each dialect family compared by family,
+        as a body's record does), made again only when it changed."""
         count = ctx.said_count()
         if count != self._said_count:
-            self._said_count, self._said = count, ctx.said_once()
+            said = ctx.said_once()
+            self._said_count, self._said = count, (said, (said[0], said[1], frozenset(said[2])))
         return self._said
 
     def run(self, checker, step: str, symbol, node: ts.Node, check, own: object = None) -> None:
@@ -99,11 +102,8 @@ class HeaderReuse:
         body = node.child_by_field_name("body") if node.type == "function_declaration" else None
         end = body.start_byte if body is not None else node.end_byte
         ctx = checker.ctx
-        said = self._said_once(ctx)
-        portability, enables, uses = said
-        # (The first use of each dialect family is compared by family, as a body's record does.)
-        key = (step, ctx.source.data[node.start_byte:end], self._module(checker),
-               (portability, enables, frozenset(uses)), own)
+        said, said_key = self._said_once(ctx)
+        key = (step, ctx.source.data[node.start_byte:end], self._module(checker), said_key, own)
         record = self._current.get(key) or self._previous.get(key)
         if record is not None and self._replay(checker, record, symbol, node.start_byte):
             self._current[key] = record
@@ -124,7 +124,7 @@ class HeaderReuse:
         # Structs are nominal objects: the recorded values must hold this version's (equal text gives an
         # equal struct, which BodyReuse.stable_struct keeps as the same object; a record older than that
         # chain does not).
-        if not all(name in module for name in record.references.values()):
+        if record.references and not all(name in module for name in record.references.values()):
             return False  # (a reference's target is named through a lookup, but a bypass must not break replay)
         own = symbol.name if symbol.kind == "struct" else None  # (being resolved: its type is the record's)
         for name, struct in record.structs.items():
@@ -143,12 +143,14 @@ class HeaderReuse:
         if record.diagnostics:
             ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
         model = ctx.model
-        for (s, e, kind), value in record.types.items():
-            model.written_types[(s + delta, e + delta, kind)] = value
-        for (s, e), name in record.references.items():
-            model.written_references[(s + delta, e + delta)] = module[name]
-        portability, enables, uses = record.said
-        if portability or enables or uses:
+        if record.types:
+            for (s, e, kind), value in record.types.items():
+                model.written_types[(s + delta, e + delta, kind)] = value
+        if record.references:
+            for (s, e), name in record.references.items():
+                model.written_references[(s + delta, e + delta)] = module[name]
+        if record.said is not None:
+            portability, enables, uses = record.said
             ctx.add_said_once(portability, enables,
                               {family: Span(s.start + delta, s.end + delta) for family, s in uses.items()})
         if record.dialects:
@@ -221,11 +223,11 @@ class HeaderReuse:
             return
         holder = _Holder(tuple(fields.values()), tuple(new_types.values()))
         structs = _structs_of([holder])
+        said = (portability - before_portability, enables - before_enables, new_uses)
         self._current[key] = HeaderRecord(
             start, key, signatures, fields, tuple(n for n, v in fields.items() if _has_span(v)), structs,
             diagnostics, dict(new_types), recorded_references,
-            (portability - before_portability, enables - before_enables, new_uses),
-            frozenset(model.matrix_dialects - dialects_before))
+            said if any(said) else None, frozenset(model.matrix_dialects - dialects_before))
 
 
 class _Holder:
