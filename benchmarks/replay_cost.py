@@ -6,6 +6,10 @@ the name of a `let` in the middle of the document, then taken out again (every o
 syntax error). Each version goes the server's way: Document.replace, then Analysis.of_parsed on a copy
 of the tree with the document's Reuse. CPU milliseconds per edit (other processes share the machine).
 
+For the clean versions it also records the most work any of them did afresh: function headers checked
+(signatures, attributes, stage IO, module declarations), uniformity summaries analysed and moved, and
+functions the accumulation check looked at; null where the checkout does not count it.
+
 Each checkout is measured by its own interpreter in its own process, the two in turn for each round,
 with the load average before each; both run this file, so the only difference is the code under coop_lsp/.
 
@@ -52,6 +56,9 @@ def measure(kernels: int, edits: int) -> dict:
     line, column = _toggle_site(text)
     offset = len("".join(part + "\n" for part in text.split("\n")[:line]).encode()) + column
     samples, broken, clean, checked = [], [], [], 0
+    # What the clean versions did afresh rather than replay (None where this checkout does not count it).
+    headers = getattr(reuse.bodies, "headers", None)
+    fresh = {"headers_checked": [], "summaries_analysed": [], "summaries_moved": [], "accumulation_computed": []}
     for index in range(edits):
         insert = index % 2 == 0
         start = time.process_time()
@@ -61,6 +68,13 @@ def measure(kernels: int, edits: int) -> dict:
         samples.append(elapsed)
         (broken if insert else clean).append(elapsed)
         checked = max(checked, reuse.bodies.checked)
+        if not insert:
+            for key, value in (("headers_checked", getattr(headers, "checked", None)),
+                               ("summaries_analysed", reuse.summaries.analysed),
+                               ("summaries_moved", getattr(reuse.summaries, "moved", None)),
+                               ("accumulation_computed", getattr(getattr(reuse, "accumulation", None), "computed",
+                                                                 None))):
+                fresh[key].append(value)
     assert document.text == text
     samples.sort()
     return {"lines": text.count("\n") + 1, "edits": edits,
@@ -69,6 +83,8 @@ def measure(kernels: int, edits: int) -> dict:
             "median_ms_syntax_error_versions": round(statistics.median(broken), 2),
             "median_ms_clean_versions": round(statistics.median(clean), 2),
             "bodies_checked_per_edit": checked, "bodies_replayed": reuse.bodies.replayed,
+            "clean_versions_fresh_at_most": {key: max(values) if None not in values else None
+                                             for key, values in fresh.items()},
             "diagnostics": len(analysis.diagnostics)}
 
 

@@ -156,3 +156,23 @@ def test_edits_to_declarations_of_a_real_kernel_equal_a_fresh_check(path: Path) 
     for _ in range(12):
         text = declaration_edit(text, rng)
         editor.change(text)
+
+
+def test_a_line_added_in_one_function_moves_only_the_summaries_read() -> None:
+    """The server's matrix document: a line added inside one function in the middle moves every later
+    function, but no caller of theirs is analysed again, so their replayed summaries are never moved (only
+    their failures, which are reported)."""
+    from benchmarks.server_matrix import _toggle_site, documents
+
+    text = documents(1, seed=1)[0]
+    editor = Editor(text)
+    line, _ = _toggle_site(text)
+    lines = text.split("\n")
+    changed = "\n".join(lines[:line] + ["  let spare = 1u;"] + lines[line:])
+    editor.change(changed)
+    summaries = editor.reuse.summaries
+    assert editor.reuse.bodies.checked == 1
+    assert summaries.analysed == 1 and summaries.replayed >= 20
+    assert summaries.moved == 0
+    # Headers: the edited function's body changed, not its header; every header is replayed.
+    assert editor.reuse.bodies.headers.checked == 0

@@ -35,7 +35,11 @@ CORPUS = ([case.source for case in load_cases(SPEC / "uniformity")] + [case.sour
 
 LINES = ["  // typed", "  workgroupBarrier();", "  let fresh = 1u;", "", "  if (true) { workgroupBarrier(); }",
          "  return;", "const K = 2u;", "fn extra() { storageBarrier(); }", "struct S { a: f32 }", "  extra();",
-         "enable f16;", "  let h = 1.0h;", "@diagnostic(off, derivative_uniformity)"]
+         "enable f16;", "  let h = 1.0h;", "@diagnostic(off, derivative_uniformity)",
+         # What function headers read (semantic/header_reuse.py): types, constants, overrides, IO members.
+         "alias V = vec4<f32>;", "override O: u32 = 4u;", "@id(1) override P: u32 = 2u;",
+         "struct Out { @builtin(position) p: vec4<f32>, @location(0) c: vec4<f32> }",
+         "@compute @workgroup_size(O) fn probe(@builtin(local_invocation_index) i: u32) {}"]
 FRAGMENTS = ["x", ";", "}", "{", "\n", " ", "(", ")", "//", "if (", "var", "1.0", "u32", "f32", "<", ">",
              "subgroupMatrixLoad", "@compute", "data", "main"]
 
@@ -48,7 +52,16 @@ def model_facts(model) -> object:
     def symbol(s):
         node = s.declaration
         return (s.name, s.kind, s.span, s.type.describe(), repr(s.value), s.space, s.access,
-                (node.start_byte, node.end_byte, node.type) if node is not None else None)
+                (node.start_byte, node.end_byte, node.type) if node is not None else None) + header(s)
+
+    def header(s):
+        # What a function's signature resolution sets (replayed with its header: semantic/header_reuse.py).
+        if s.kind != "function":
+            return ()
+        return (s.stage, s.must_use, tuple(p.describe() for p in s.parameters),
+                s.return_type.describe() if s.return_type is not None else None, s.inputs,
+                repr(s.workgroup_size), tuple(s.workgroup_size_spans), s.subgroup_size,
+                getattr(s, "cycle_reported", False))
 
     return (sorted((key, value.describe()) for key, value in model.expression_types()),
             sorted((key, symbol(value)) for key, value in model.references()),
@@ -113,7 +126,8 @@ def edit(text: str, rng: random.Random) -> str:
             del lines[min(at, len(lines) - 1)]
         else:
             at = min(at, len(lines) - 1)
-            lines[at] = lines[at].replace("1", "2").replace("u32", "i32").replace("f32", "f16")
+            lines[at] = lines[at].replace("1", "2").replace("u32", "i32").replace("f32", "f16").replace(
+                "@location(0)", "@location(1)").replace("@builtin(position)", "")
         return "\n".join(lines)
     start = rng.randrange(len(text) + 1)
     end = min(len(text), start + rng.choice([0, 0, 1, 2, 7, 40]))
@@ -145,7 +159,7 @@ def check_sequence(text: str, rng: random.Random, steps: int, valid_only: bool =
     reuse = Reuse()
     document = Document(text)
     Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
-    replayed = [0, 0]
+    replayed = [0, 0, 0]
     for step in range(steps):
         text = valid_edit(text, rng, step) if valid_only else edit(text, rng)
         span, inserted = as_edit(document.source.data, text.encode())
@@ -158,7 +172,8 @@ def check_sequence(text: str, rng: random.Random, steps: int, valid_only: bool =
         lookups_agree(reused.model)
         replayed[0] += reuse.bodies.replayed
         replayed[1] += reuse.summaries.replayed
-    return replayed[0], replayed[1]
+        replayed[2] += reuse.bodies.headers.replayed
+    return replayed[0], replayed[1], replayed[2]
 
 
 SEEDS = int(os.environ.get("COOP_REUSE_SEEDS", "1"))
@@ -167,13 +182,14 @@ SEEDS = int(os.environ.get("COOP_REUSE_SEEDS", "1"))
 @pytest.mark.parametrize("seed", range(SEEDS))
 def test_reuse_equals_fresh_lint_over_random_edits(seed: int) -> None:
     rng = random.Random(seed)
-    replayed = [0, 0]
+    replayed = [0, 0, 0]
     for text in CORPUS:
-        bodies, summaries = check_sequence(text, rng, steps=6)
+        bodies, summaries, headers = check_sequence(text, rng, steps=6)
         replayed[0] += bodies
         replayed[1] += summaries
+        replayed[2] += headers
     # The test is only worth something if reuse actually happened.
-    assert replayed[0] > 500 and replayed[1] > 100, replayed
+    assert replayed[0] > 500 and replayed[1] > 100 and replayed[2] > 1000, replayed
 
 
 def test_reuse_equals_fresh_lint_with_device_targets() -> None:
@@ -190,7 +206,7 @@ def test_reuse_equals_fresh_lint_with_device_targets() -> None:
 
 def test_reuse_equals_fresh_lint_on_a_large_kernel() -> None:
     rng = random.Random(7)
-    bodies, summaries = check_sequence(synthetic_kernel(lines=300), rng, steps=25, valid_only=True)
+    bodies, summaries, _ = check_sequence(synthetic_kernel(lines=300), rng, steps=25, valid_only=True)
     assert bodies > 300 and summaries > 100
 
 

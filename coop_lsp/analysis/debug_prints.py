@@ -201,9 +201,7 @@ def debug_printf_diagnostics(root: ts.Node, source: SourceText, model: SemanticM
 
 def debug_print_diagnostics(root: ts.Node, source: SourceText, model: SemanticModel) -> list[Diagnostic]:
     out = debug_printf_diagnostics(root, source, model)
-    text = source.data.decode("utf-8", "replace")
-    offset = 0
-    for line in text.split("\n"):
+    for offset, line in _marked_lines(source.data):
         match = COMMENT.search(line)
         if match is not None:
             start = len(line[:match.start()].encode()) + offset
@@ -229,5 +227,25 @@ def debug_print_diagnostics(root: ts.Node, source: SourceText, model: SemanticMo
                     problem = format_problem(fmt, types)
                     if problem:
                         out.append(Diagnostic(FORMAT_MISMATCH.code, problem, span, FORMAT_MISMATCH.severity))
-        offset += len(line.encode()) + 1
     return out
+
+
+def _marked_lines(data: bytes):
+    """(byte offset, text) of each line that may hold a `coop:` comment: this runs on every lint, and
+    matching every line of a large module cost more than the rest of an edit's passes."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        # Offsets as the decoded lines count them (a replaced byte may change its length): every line.
+        offset = 0
+        for line in data.decode("utf-8", "replace").split("\n"):
+            yield offset, line
+            offset += len(line.encode()) + 1
+        return
+    at = data.find(b"coop:")
+    while at >= 0:
+        start = data.rfind(b"\n", 0, at) + 1
+        end = data.find(b"\n", at)
+        end = len(data) if end < 0 else end
+        yield start, data[start:end].decode("utf-8")
+        at = data.find(b"coop:", end)

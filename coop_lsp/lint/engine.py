@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..analysis.function_findings import FunctionFindings
 from ..analysis.performance import performance_diagnostics
 from ..analysis.uniformity.reuse import SummaryReuse
 from ..devices.profiles import resolve_targets
@@ -53,15 +54,17 @@ def lint_source(text: str | bytes, targets: tuple[str, ...] | list[str] = (),
 @dataclass(eq=False)
 class Reuse:
     """What one document's lints keep for the next: the syntax findings of declarations, the semantic
-    checks of function bodies and their uniformity results. Not thread-safe: one lint at a time per
+    checks of function bodies, their uniformity results and accumulation findings. Not thread-safe: one lint at a time per
     document."""
 
     declarations: DeclarationReuse = field(default_factory=DeclarationReuse)
     bodies: BodyReuse = field(default_factory=BodyReuse)
     summaries: SummaryReuse = field(default_factory=SummaryReuse)
+    accumulation: FunctionFindings = field(default_factory=FunctionFindings)
 
     def clear(self) -> None:
         self.declarations, self.bodies, self.summaries = DeclarationReuse(), BodyReuse(), SummaryReuse()
+        self.accumulation = FunctionFindings()
 
 
 def lint_parsed(parsed: Parsed, targets: tuple[str, ...] | list[str] = (), project: Path | None = None,
@@ -101,7 +104,8 @@ def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, di
         root, source = parsed.root, parsed.source
         profiles, problems = resolve_targets(tuple(targets), project) if targets else ([], [])
         context = Context(root, source, model, filters, profiles, problems,
-                          reuse.summaries if reuse is not None else None, bodies)
+                          reuse.summaries if reuse is not None else None, bodies,
+                          reuse.accumulation if reuse is not None else None)
         for analysis in PASSES:
             _guarded(diagnostics, analysis.what, lambda: analysis.run(context))
         # Applying the filters records which of them decide a finding; the rest are the unused ones.

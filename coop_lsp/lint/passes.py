@@ -15,6 +15,7 @@ import tree_sitter as ts
 
 from ..analysis.accumulation import accumulation_diagnostics
 from ..analysis.configs import configuration_diagnostics
+from ..analysis.function_findings import FunctionFindings
 from ..analysis.debug_prints import debug_print_diagnostics
 from ..analysis.lanes import allowed_subgroup_sizes, lane_diagnostics
 from ..analysis.performance import performance_diagnostics
@@ -42,6 +43,7 @@ class Context:
     problems: list[str]
     summaries: SummaryReuse | None = None
     bodies: BodyReuse | None = None
+    accumulation: FunctionFindings | None = None  # the accumulation check's findings per function
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +69,8 @@ def _configuration(c: Context) -> list[Diagnostic]:
 
 PASSES: tuple[AnalysisPass, ...] = (
     AnalysisPass("the uniformity analysis", _uniformity, ("coop_lsp.analysis.uniformity.rules",)),
-    AnalysisPass("the accumulation check", lambda c: accumulation_diagnostics(c.root, c.source, c.model),
+    AnalysisPass("the accumulation check",
+                 lambda c: accumulation_diagnostics(c.root, c.source, c.model, c.bodies, c.accumulation),
                  ("coop_lsp.analysis.accumulation",)),
     AnalysisPass("the configuration checks", _configuration, ("coop_lsp.analysis.configs", "coop_lsp.analysis.lanes")),
     AnalysisPass("the performance checks", lambda c: performance_diagnostics(c.root, c.source, c.model, c.profiles),

@@ -119,17 +119,33 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.check_aliasing()
         for node in declarations:
             symbol = self._symbol_of(node, self.module_scope)
-            if symbol is not None:
-                self._declaration_attributes(node, symbol)
-            if symbol is None or node.type != "function_declaration":
+            if symbol is None:
+                continue
+            if node.type != "function_declaration":
+                if self.reuse is None:
+                    self._declaration_attributes(node, symbol)
+                else:
+                    self.reuse.headers.run(self, "checks", symbol, node,
+                                           lambda: self._declaration_attributes(node, symbol),
+                                           self.reuse._signature(symbol))
                 continue
             stage = _stage_of(node, self.ctx)
+            if self.reuse is None:
+                self._header_checks(node, symbol, stage)
+            else:
+                self.reuse.headers.run(self, "checks", symbol, node, lambda: self._header_checks(node, symbol, stage),
+                                       self.reuse._signature(symbol))
             if stage is not None:
-                self.check_stage_io(node, stage, symbol)
                 self.binding_collisions(symbol, self.var_uses, self.calls)
             if stage in ("vertex", "fragment"):
                 self.entry_point_io(node, stage, symbol)
                 self.stage_resources(symbol, stage, self.var_uses, self.calls)
+
+    def _header_checks(self, node: ts.Node, symbol: Symbol, stage: str | None) -> None:
+        """What is checked of a function's header once every body is: its attributes and its shader IO."""
+        self._declaration_attributes(node, symbol)
+        if stage is not None:
+            self.check_stage_io(node, stage, symbol)
 
     def _declaration_attributes(self, node: ts.Node, symbol: Symbol) -> None:
         """Attributes of a module-scope declaration, and of its parameters, return value or members."""
@@ -359,6 +375,14 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.ctx.report("T001", f"cyclic dependency: {names}", symbol.span, related=related)
 
     def _resolve_module_symbol(self, symbol: Symbol) -> t.Type:
+        if self.reuse is None or symbol.kind == "function":
+            return self._resolved_module_symbol(symbol)
+        # Replayed when unchanged (header_reuse.py), the type among the fields the resolution set.
+        self.reuse.headers.run(self, "declaration", symbol, symbol.declaration,
+                               lambda: setattr(symbol, "type", self._resolved_module_symbol(symbol)))
+        return symbol.type
+
+    def _resolved_module_symbol(self, symbol: Symbol) -> t.Type:
         node = symbol.declaration
         if symbol.kind == "struct":
             return self._struct(symbol, node)
@@ -366,7 +390,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             type_node = node.child_by_field_name("type")
             return self.resolve_type(type_node) if type_node is not None else t.ERROR
         if symbol.kind == "function":
-            self._function_signature(symbol, node)
+            if self.reuse is None:
+                self._function_signature(symbol, node)
+            else:
+                self.reuse.headers.run(self, "signature", symbol, node, lambda: self._function_signature(symbol, node))
             return t.ERROR
         return self._value_declaration(symbol, node, module_scope=True)
 

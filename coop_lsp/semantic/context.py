@@ -65,6 +65,10 @@ class Context:
         and the first use of each matrix dialect family: a function's check depends on it."""
         return frozenset(self._portability_reported), frozenset(self._enables_reported), dict(self._first_dialect_use)
 
+    def said_count(self) -> int:
+        """How much said_once() holds: it only grows during a check, so an equal count is an equal state."""
+        return len(self._portability_reported) + len(self._enables_reported) + len(self._first_dialect_use)
+
     def add_said_once(self, portability: frozenset, enables: frozenset, dialect_uses: dict[str, Span]) -> None:
         self._portability_reported |= portability
         self._enables_reported |= enables

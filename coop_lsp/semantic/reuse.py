@@ -103,16 +103,26 @@ class BodyReuse:
         self._structs_previous: dict[str, t.Struct] = {}
         self._structs_current: dict[str, t.Struct] = {}
         self.remapped = 0  # records whose entries had to be mapped to new struct objects in the latest check
+        # Signatures, one object per value across versions: a record's lookups then compare by identity.
+        self._interned_previous: dict = {}
+        self._interned: dict = {}
+        # The functions' signatures, attributes and stage IO, replayed alike (header_reuse.py imports this
+        # module's helpers, hence the late import).
+        from .header_reuse import HeaderReuse
+        self.headers = HeaderReuse()
 
     def begin(self) -> None:
         self._current, self.used, self._signatures, self._reached = {}, {}, {}, {}
-        self._structs_current = {}
+        self._structs_current, self._interned = {}, {}
         self.replayed = self.checked = self.remapped = 0
+        self.headers.begin()
 
     def end(self) -> None:
         # Only what the latest version used is kept: memory stays proportional to the document.
         self._previous = self._current
         self._structs_previous = self._structs_current
+        self._interned_previous = self._interned
+        self.headers.end()
 
     def stable_struct(self, struct: t.Struct) -> t.Struct:
         """The last version's struct of this name where it is the same type, else `struct`.
@@ -138,7 +148,10 @@ class BodyReuse:
         if record.diagnostics:
             ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
         module = checker.module_scope.symbols
-        if record.structs:
+        structs = self._structs_current
+        if record.structs and not all(structs.get(name) is old for name, old in record.structs.items()):
+            # (Every struct the record holds is this version's object of its name: nothing to map, the
+            # common case. Else the structs its lookups reach now decide.)
             current = self._reached_structs([module.get(name) for name in record.lookups] + [symbol])
             if any(current.get(name, old) is not old for name, old in record.structs.items()):
                 _rebase(record, current)
@@ -195,12 +208,17 @@ class BodyReuse:
         if found is None:
             found = _signature(symbol)
             if found is not _UNRESOLVED:
+                try:
+                    found = self._interned.setdefault(found, self._interned_previous.get(found, found))
+                except TypeError:  # (a value that does not hash: compared by value only)
+                    pass
                 self._signatures[id(symbol)] = found
         return found
 
     def _valid(self, checker, record: BodyRecord, symbol: Symbol) -> bool:
         ctx = checker.ctx
-        if record.signature != self._signature(symbol):
+        own = self._signature(symbol)
+        if own is not record.signature and own != record.signature:
             return False
         if record.environment != _environment(ctx):
             return False
@@ -208,7 +226,19 @@ class BodyReuse:
         if record.said_before != (portability, enables, frozenset(uses)):
             return False
         module = checker.module_scope.symbols
-        return all(self._signature(module.get(name)) == signature for name, signature in record.lookups.items())
+        signature_of, known = self._signature, self._signatures
+        for name, recorded in record.lookups.items():
+            found = module.get(name)
+            if found is None:  # (most names a body looks up are builtins and predeclared types: none)
+                if recorded is not None:
+                    return False
+                continue
+            current = known.get(id(found))
+            if current is None:
+                current = signature_of(found)
+            if current is not recorded and current != recorded:  # (interned: mostly the same object)
+                return False
+        return True
 
     # ------------------------------------------------------------ record
     def start(self, checker, node: ts.Node) -> _Recording:
@@ -287,7 +317,7 @@ class BodyReuse:
             signatures[name] = signature
         return BodyRecord(
             start, end, _environment(ctx),
-            (before_portability, before_enables, frozenset(before_uses)), signatures, _signature(symbol),
+            (before_portability, before_enables, frozenset(before_uses)), signatures, self._signature(symbol),
             _structs_of(list(lookups.values()) + [symbol]),
             diagnostics, types, recorded_references, [_local_record(s) for s in local_symbols],
             (portability - before_portability, enables - before_enables, new_uses),

@@ -53,11 +53,12 @@ class SummaryReuse:
         self.functions: dict[str, ts.Node] = {}
         self.replayed = 0
         self.analysed = 0
+        self.moved = 0  # replayed summaries that a caller read, so that they had to be moved
 
     def begin(self, root: ts.Node, data: bytes, model: SemanticModel, bodies: BodyReuse) -> None:
         self._current = {}
         self.bodies = bodies
-        self.replayed = self.analysed = 0
+        self.replayed = self.analysed = self.moved = 0
         self.header = tuple((n.start_byte, n.type, data[n.start_byte:n.end_byte]) for n in root.named_children
                             if n.type != "function_declaration" and not n.is_extra)
         # A name's function is the first one declared with it, as the checker resolves it.
@@ -93,7 +94,7 @@ class SummaryReuse:
         if not delta:  # nothing replayed is changed by its users, so it can be shared
             return record.summary, record.failures, record
         move = _Mover(record.start, record.end, delta)
-        return move.summary(record.summary), [move.failure(f) for f in record.failures], record
+        return _MovedSummary(self, move, record.summary), [move.failure(f) for f in record.failures], record
 
     def record(self, analysis, function: ts.Node, summary, failures: list, calls: list[tuple[str, int]]
                ) -> SummaryRecord | None:
@@ -159,3 +160,34 @@ class _Mover:
     def failure(self, f: Failure) -> Failure:
         return Failure(f.requirement, self.span(f.span), f.message, [self.note(n) for n in f.notes], f.function,
                        f.builtin, self.span(f.call))
+
+
+def _moved_field(name: str) -> property:
+    return property(lambda self: getattr(self._moved(), name))
+
+
+class _MovedSummary(Summary):
+    """A replayed summary, moved to where its function now is when a caller first reads it.
+
+    Most replayed summaries are never read in a version: their callers were replayed too, and a replay
+    only checks that its callees' records are the same. Moving every requirement of every function
+    after the edit cost as much as analysing the edited one."""
+
+    def __init__(self, reuse: SummaryReuse, mover: _Mover, summary: Summary) -> None:
+        # (not Summary's __init__: its fields are read-only properties here)
+        self._reuse, self._mover, self._summary, self._done = reuse, mover, summary, None
+
+    def _moved(self) -> Summary:
+        if self._done is None:
+            self._done = self._mover.summary(self._summary)
+            self._reuse.moved += 1
+            self._reuse = self._mover = self._summary = None
+        return self._done
+
+    call_site = _moved_field("call_site")
+    parameters = _moved_field("parameters")
+    return_non_uniform = _moved_field("return_non_uniform")
+    return_source = _moved_field("return_source")
+    return_parameters = _moved_field("return_parameters")
+    pointees = _moved_field("pointees")
+    pointer_writes = _moved_field("pointer_writes")

@@ -1,0 +1,270 @@
+"""Reusing the checks of an unchanged function header from the previous version of a document.
+
+Besides its body (reuse.py), each function costs every version the resolution of
+its signature (parameter and return types, stage, @workgroup_size...), the check
+of its attributes and, for an entry point, of its shader IO. An edit inside one
+body changes none of that for the other functions, so these steps are recorded
+and replayed like bodies, shifted to where the function now starts, when what
+they read is the same:
+
+- the function's header (its text up to the body), parsed without errors;
+- every other module-scope declaration and directive, as text: the types,
+  constants and overrides a header names, the struct members whose IO
+  attributes the stage check walks without naming them (the check reads
+  structs by name, not through a lookup), the enables and diagnostic filters;
+- the module's enables, configured dialect and what was said once per module
+  before the step;
+- the signatures of the module-scope names the step looked up (a function's
+  return type, say, which lives in another header);
+- for the checks after the bodies, the function's own resolved signature.
+
+A step is recorded only if everything it did stayed inside the header: its
+diagnostics, its model entries and the symbol fields it set; no declaration
+resolved on the way, no call edge, no said-once state it changed outside.
+The result equals a fresh check, which tests/test_incremental.py compares
+over random edit sequences.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from ..core.text import Span
+from . import types as t
+from .reuse import _UNRESOLVED, _environment, _structs_of
+
+_NOT_SET = object()
+
+
+@dataclass(eq=False, slots=True)
+class HeaderRecord:
+    start: int
+    key: tuple  # step, module text, environment, said before, own signature
+    lookups: dict  # module-scope name -> its signature when recorded
+    fields: dict  # symbol attribute -> value set by the step (spans as recorded)
+    spanned: tuple  # the fields whose values hold spans, moved on replay (the others are set as they are)
+    structs: dict  # struct name -> the struct object the recorded values hold
+    diagnostics: list
+    types: dict
+    references: dict  # span -> module-scope name
+    said: tuple | None  # what the step said once (portability notes, enables, dialect uses); None: nothing
+    dialects: frozenset
+
+
+class HeaderReuse:
+    """The recorded header steps of one document's last version, by step, header text and key."""
+
+    def __init__(self) -> None:
+        self._previous: dict[tuple, HeaderRecord] = {}
+        self._current: dict[tuple, HeaderRecord] = {}
+        self.module_text: tuple | None = None
+        self.replayed = 0
+        self.checked = 0
+
+    def begin(self) -> None:
+        self._current, self.module_text = {}, None
+        self._said_count, self._said = -1, None
+        self.replayed = self.checked = 0
+
+    def end(self) -> None:
+        self._previous = self._current
+
+    def _module(self, checker) -> tuple:
+        """The text of the module's other declarations and directives, its enables and dialect: the same
+        for every step of a check (the enables are read before any declaration)."""
+        if self.module_text is None:
+            ctx = checker.ctx
+            data = ctx.source.data
+            self.module_text = (tuple(
+                (n.type, data[n.start_byte:n.end_byte]) for n in ctx.root.named_children
+                if n.type != "function_declaration" and not n.is_extra), _environment(ctx))
+        return self.module_text
+
+    def _said_once(self, ctx) -> tuple:
+        """ctx.said_once(), and the same as a key (the first use of each dialect family compared by family,
+        as a body's record does), made again only when it changed."""
+        count = ctx.said_count()
+        if count != self._said_count:
+            said = ctx.said_once()
+            self._said_count, self._said = count, (said, (said[0], said[1], frozenset(said[2])))
+        return self._said
+
+    def run(self, checker, step: str, symbol, node: ts.Node, check, own: object = None) -> None:
+        """Runs `check()` for the header of `node`, or replays its record; `own` is what the step reads of
+        the function's own resolved symbol (None for the signature, which sets it)."""
+        if node.has_error or len(checker._resolution) > 1:
+            # (resolved on the way from another declaration: a cycle through it would reach outside)
+            self.checked += 1
+            check()
+            return
+        body = node.child_by_field_name("body") if node.type == "function_declaration" else None
+        end = body.start_byte if body is not None else node.end_byte
+        ctx = checker.ctx
+        said, said_key = self._said_once(ctx)
+        key = (step, ctx.source.data[node.start_byte:end], self._module(checker), said_key, own)
+        record = self._current.get(key) or self._previous.get(key)
+        if record is not None and self._replay(checker, record, symbol, node.start_byte):
+            self._current[key] = record
+            self.replayed += 1
+            return
+        self.checked += 1
+        self._record(checker, key, symbol, node.start_byte, end, check, said)
+
+    # ------------------------------------------------------------ replay
+    def _replay(self, checker, record: HeaderRecord, symbol, start: int) -> bool:
+        module = checker.module_scope.symbols
+        signature = checker.reuse._signature
+        for name, recorded in record.lookups.items():
+            found = module.get(name)
+            current = signature(found) if found is not None else None
+            if current is not recorded and current != recorded:  # (interned: mostly the same object)
+                return False
+        # Structs are nominal objects: the recorded values must hold this version's (equal text gives an
+        # equal struct, which BodyReuse.stable_struct keeps as the same object; a record older than that
+        # chain does not).
+        if record.references and not all(name in module for name in record.references.values()):
+            return False  # (a reference's target is named through a lookup, but a bypass must not break replay)
+        own = symbol.name if symbol.kind == "struct" else None  # (being resolved: its type is the record's)
+        for name, struct in record.structs.items():
+            declared = module.get(name)
+            if name != own and (declared is None or not declared.resolved or declared.type is not struct):
+                return False
+        delta = start - record.start
+        ctx = checker.ctx
+        symbol.__dict__.update(record.fields)
+        if delta:
+            for name in record.spanned:
+                setattr(symbol, name, _shifted(record.fields[name], delta))
+        if own is not None and isinstance(symbol.type, t.Struct):
+            # As a fresh resolution does, so that the next version keeps this struct object too.
+            symbol.type = checker.reuse.stable_struct(symbol.type)
+        if record.diagnostics:
+            ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
+        model = ctx.model
+        if record.types:
+            for (s, e, kind), value in record.types.items():
+                model.written_types[(s + delta, e + delta, kind)] = value
+        if record.references:
+            for (s, e), name in record.references.items():
+                model.written_references[(s + delta, e + delta)] = module[name]
+        if record.said is not None:
+            portability, enables, uses = record.said
+            ctx.add_said_once(portability, enables,
+                              {family: Span(s.start + delta, s.end + delta) for family, s in uses.items()})
+        if record.dialects:
+            model.matrix_dialects |= record.dialects
+        return True
+
+    # ------------------------------------------------------------ record
+    def _record(self, checker, key: tuple, symbol, start: int, end: int, check, said_before: tuple) -> None:
+        ctx = checker.ctx
+        model = ctx.model
+        before = dict(vars(symbol))
+        diagnostics_before = len(ctx.diagnostics)
+        dialects_before = set(model.matrix_dialects)
+        outside = (checker.resolutions, len(checker.module_scope.symbols), _edges(checker),
+                   len(model.written_symbols))
+        types, references, calls = model.written_types, model.written_references, model.written_calls
+        model.written_types, model.written_references, model.written_calls = {}, {}, {}
+        lookups_outside, checker.module_lookups = checker.module_lookups, {}
+        completed = False
+        try:
+            check()
+            completed = True
+        finally:
+            new_types, new_references, new_calls = model.written_types, model.written_references, model.written_calls
+            model.written_types, model.written_references, model.written_calls = types, references, calls
+            types.update(new_types)
+            references.update(new_references)
+            calls.update(new_calls)
+            lookups, checker.module_lookups = checker.module_lookups, lookups_outside
+            if lookups_outside is not None:
+                for name, found in lookups.items():
+                    lookups_outside.setdefault(name, found)
+        if not completed or new_calls:
+            return
+        # The signature step runs inside symbol_type, which counted this resolution before it began.
+        if (checker.resolutions, len(checker.module_scope.symbols), _edges(checker),
+                len(model.written_symbols)) != outside:
+            return
+
+        def inside(s: int, e: int) -> bool:
+            return start <= s and e <= end if s < e else start < s < end
+
+        diagnostics = ctx.diagnostics[diagnostics_before:]
+        if not all(inside(s.start, s.end) for d in diagnostics for s in d.spans()):
+            return
+        if not all(inside(s, e) for s, e, _ in new_types):
+            return
+        module = checker.module_scope.symbols
+        recorded_references = {}
+        for (s, e), target in new_references.items():
+            if not inside(s, e) or module.get(target.name) is not target:
+                return
+            recorded_references[(s, e)] = target.name
+        signatures = {}
+        for name, found in lookups.items():
+            signature = checker.reuse._signature(found)
+            if signature is _UNRESOLVED:
+                return
+            signatures[name] = signature
+        fields = {}
+        for name, value in vars(symbol).items():
+            if before.get(name, _NOT_SET) is not value:
+                if not _spans_inside(value, inside):
+                    return
+                fields[name] = value
+        portability, enables, uses = ctx.said_once()
+        before_portability, before_enables, before_uses = said_before
+        new_uses = {family: span for family, span in uses.items() if family not in before_uses}
+        if not all(inside(s.start, s.end) for s in new_uses.values()):
+            return
+        holder = _Holder(tuple(fields.values()), tuple(new_types.values()))
+        structs = _structs_of([holder])
+        said = (portability - before_portability, enables - before_enables, new_uses)
+        self._current[key] = HeaderRecord(
+            start, key, signatures, fields, tuple(n for n, v in fields.items() if _has_span(v)), structs,
+            diagnostics, dict(new_types), recorded_references,
+            said if any(said) else None, frozenset(model.matrix_dialects - dialects_before))
+
+
+class _Holder:
+    """Values to search for struct types, shaped as _structs_of reads a symbol."""
+
+    __slots__ = ("type", "parameters", "return_type")
+
+    def __init__(self, fields: tuple, types: tuple) -> None:
+        self.type, self.parameters, self.return_type = fields, types, None
+
+
+def _edges(checker) -> tuple:
+    """What a step could add to the checker's module-wide tables (call edges, @id values, bindings)."""
+    return (sum(len(c) for c in checker.calls.values()), len(checker.calls), len(checker.function_dependencies),
+            len(checker.override_ids), len(checker.binding_points), len(checker.var_uses))
+
+
+def _spans_inside(value: object, inside) -> bool:
+    if isinstance(value, Span):
+        return inside(value.start, value.end)
+    if isinstance(value, (tuple, list)):
+        return all(_spans_inside(v, inside) for v in value)
+    return True
+
+
+def _has_span(value: object) -> bool:
+    if isinstance(value, Span):
+        return True
+    return isinstance(value, (tuple, list)) and any(_has_span(v) for v in value)
+
+
+def _shifted(value: object, delta: int) -> object:
+    if not delta:
+        return value
+    if isinstance(value, Span):
+        return Span(value.start + delta, value.end + delta)
+    if isinstance(value, tuple) and any(isinstance(v, (Span, tuple)) for v in value):
+        return tuple(_shifted(v, delta) for v in value)
+    return value
+
