@@ -71,6 +71,28 @@ def test_of_several_goals_the_nearest_is_found_and_among_equals_the_first_met():
     assert graph.path_to(start, {far}) == [start, hop, far]
 
 
+def test_a_path_is_the_same_whether_or_not_a_whole_search_was_made_first():
+    # path_to stops at the first goal it meets unless a whole search from the start is at hand (reaches
+    # makes one): both must name the same goal and the same path, on graphs with cycles and ties.
+    import random
+    rng = random.Random(7)
+    for _ in range(300):
+        size = rng.randint(4, 30)
+        fresh, searched = Graph(), Graph()
+        edges = [[rng.randrange(size) for _ in range(rng.randint(0, 3))] for _ in range(size)]
+        for graph in (fresh, searched):
+            for targets in edges:
+                graph.node()
+            for source, targets in enumerate(edges):
+                for target in targets:
+                    graph.add_edge(source, target)
+        for _ in range(10):
+            start = rng.randrange(size)
+            goal = rng.choice([MAY_BE_NON_UNIFORM, rng.randrange(size), set(rng.sample(range(size), 3))])
+            searched.reaches(start, MAY_BE_NON_UNIFORM)
+            assert fresh.path_to(start, goal) == searched.path_to(start, goal)
+
+
 def _quiet_names(source: str) -> set[str]:
     from coop_lsp.analysis.uniformity.quiet import quiet_functions
     from coop_lsp.semantic.checker import check
