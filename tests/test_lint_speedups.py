@@ -142,6 +142,65 @@ fn main(@builtin(local_invocation_index) lane: u32) {
     assert any("local_invocation_index" in r.message or "lane" in r.message for r in findings[0].related)
 
 
+_CALLERS_CASES = {
+    # An entry point's requirements depend on its parameters; nothing calls it, so no summary is read.
+    "entry point": """@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
+  if (group.x > 3u) { workgroupBarrier(); }
+  if (lane > 3u) { storageBarrier(); }
+}
+""",
+    # A helper's requirement on its parameter reaches its caller's non-uniform argument.
+    "helper": """fn sync_if(x: u32) { if (x > 3u) { workgroupBarrier(); } }
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) lane: u32) { sync_if(lane); }
+""",
+    # Calling an entry point is an error, but the uniformity analysis still reads its summary there.
+    "called entry point": """@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) group: vec3<u32>) { if (group.x > 3u) { workgroupBarrier(); } }
+fn other(@builtin(local_invocation_index) lane: u32) { main(vec3(lane)); }
+""",
+    # Named in a comment only: counted as a possible caller, which costs time and changes nothing.
+    "named in a comment": """// lonely() has no caller
+fn lonely(x: u32) { if (x > 3u) { workgroupBarrier(); } }
+""",
+}
+
+
+def _uniformity_findings(source: str):
+    from coop_lsp.lint import lint_source
+
+    return [(d.code, d.span, d.message, tuple((r.span, r.message) for r in d.related))
+            for d in lint_source(source).diagnostics if d.code.startswith("U")]
+
+
+def test_a_function_nothing_calls_has_the_same_findings_without_what_callers_would_read(monkeypatch):
+    from coop_lsp.analysis.uniformity.analyzer import _FunctionAnalysis
+
+    asked = {}
+    may_be_called = _FunctionAnalysis._may_be_called
+
+    def spied(self):
+        asked[self.name] = may_be_called(self)
+        return asked[self.name]
+
+    for name, source in _CALLERS_CASES.items():
+        monkeypatch.setattr(_FunctionAnalysis, "_may_be_called", spied)
+        asked.clear()
+        skipped = _uniformity_findings(source)
+        seen = dict(asked)
+        monkeypatch.setattr(_FunctionAnalysis, "_may_be_called", lambda self: True)
+        assert skipped == _uniformity_findings(source), name
+        if name == "entry point":
+            assert seen == {"main": False}
+            assert len(skipped) == 1 and "storageBarrier" in skipped[0][2]
+        if name == "helper":
+            assert seen["sync_if"] is True
+            assert len(skipped) == 1 and "sync_if" in skipped[0][2] + "".join(m for _, m in skipped[0][3])
+        if name == "called entry point":
+            assert seen["main"] is True
+
+
 def _syntax_findings(data: bytes):
     from coop_lsp.syntax import parse, syntax_diagnostics
 
