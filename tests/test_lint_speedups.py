@@ -71,6 +71,28 @@ def test_of_several_goals_the_nearest_is_found_and_among_equals_the_first_met():
     assert graph.path_to(start, {far}) == [start, hop, far]
 
 
+def test_a_path_is_the_same_whether_or_not_a_whole_search_was_made_first():
+    # path_to stops at the first goal it meets unless a whole search from the start is at hand (reaches
+    # makes one): both must name the same goal and the same path, on graphs with cycles and ties.
+    import random
+    rng = random.Random(7)
+    for _ in range(300):
+        size = rng.randint(4, 30)
+        fresh, searched = Graph(), Graph()
+        edges = [[rng.randrange(size) for _ in range(rng.randint(0, 3))] for _ in range(size)]
+        for graph in (fresh, searched):
+            for targets in edges:
+                graph.node()
+            for source, targets in enumerate(edges):
+                for target in targets:
+                    graph.add_edge(source, target)
+        for _ in range(10):
+            start = rng.randrange(size)
+            goal = rng.choice([MAY_BE_NON_UNIFORM, rng.randrange(size), set(rng.sample(range(size), 3))])
+            searched.reaches(start, MAY_BE_NON_UNIFORM)
+            assert fresh.path_to(start, goal) == searched.path_to(start, goal)
+
+
 def _quiet_names(source: str) -> set[str]:
     from coop_lsp.analysis.uniformity.quiet import quiet_functions
     from coop_lsp.semantic.checker import check
@@ -118,6 +140,65 @@ fn main(@builtin(local_invocation_index) lane: u32) {
     findings = [d for d in lint_source(source).diagnostics if "workgroupBarrier" in d.message]
     assert len(findings) == 1
     assert any("local_invocation_index" in r.message or "lane" in r.message for r in findings[0].related)
+
+
+_CALLERS_CASES = {
+    # An entry point's requirements depend on its parameters; nothing calls it, so no summary is read.
+    "entry point": """@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
+  if (group.x > 3u) { workgroupBarrier(); }
+  if (lane > 3u) { storageBarrier(); }
+}
+""",
+    # A helper's requirement on its parameter reaches its caller's non-uniform argument.
+    "helper": """fn sync_if(x: u32) { if (x > 3u) { workgroupBarrier(); } }
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) lane: u32) { sync_if(lane); }
+""",
+    # Calling an entry point is an error, but the uniformity analysis still reads its summary there.
+    "called entry point": """@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) group: vec3<u32>) { if (group.x > 3u) { workgroupBarrier(); } }
+fn other(@builtin(local_invocation_index) lane: u32) { main(vec3(lane)); }
+""",
+    # Named in a comment only: counted as a possible caller, which costs time and changes nothing.
+    "named in a comment": """// lonely() has no caller
+fn lonely(x: u32) { if (x > 3u) { workgroupBarrier(); } }
+""",
+}
+
+
+def _uniformity_findings(source: str):
+    from coop_lsp.lint import lint_source
+
+    return [(d.code, d.span, d.message, tuple((r.span, r.message) for r in d.related))
+            for d in lint_source(source).diagnostics if d.code.startswith("U")]
+
+
+def test_a_function_nothing_calls_has_the_same_findings_without_what_callers_would_read(monkeypatch):
+    from coop_lsp.analysis.uniformity.analyzer import _FunctionAnalysis
+
+    asked = {}
+    may_be_called = _FunctionAnalysis._may_be_called
+
+    def spied(self):
+        asked[self.name] = may_be_called(self)
+        return asked[self.name]
+
+    for name, source in _CALLERS_CASES.items():
+        monkeypatch.setattr(_FunctionAnalysis, "_may_be_called", spied)
+        asked.clear()
+        skipped = _uniformity_findings(source)
+        seen = dict(asked)
+        monkeypatch.setattr(_FunctionAnalysis, "_may_be_called", lambda self: True)
+        assert skipped == _uniformity_findings(source), name
+        if name == "entry point":
+            assert seen == {"main": False}
+            assert len(skipped) == 1 and "storageBarrier" in skipped[0][2]
+        if name == "helper":
+            assert seen["sync_if"] is True
+            assert len(skipped) == 1 and "sync_if" in skipped[0][2] + "".join(m for _, m in skipped[0][3])
+        if name == "called entry point":
+            assert seen["main"] is True
 
 
 def _syntax_findings(data: bytes):

@@ -281,6 +281,8 @@ class _FunctionAnalysis:
             reported = _tint_report(graph, self.pending)
             failures.sort(key=lambda item: item[0] is not reported)
         self.failures.extend(failure for _, failure in failures)
+        if not self._may_be_called():
+            return summary  # the rest is what callers inherit, and there are none
         # What callers inherit keeps source order: Tint explains a call by the callee's first requirement.
         pointee_nodes = {node: index for index, node in self.pointees.items()}
         to_control_flow = graph.reaching((self.cf_start,)) if asked else set()
@@ -326,6 +328,17 @@ class _FunctionAnalysis:
             depends = {i for n, i in self.parameter_index.items() if graph.reaches(written, n)}
             summary.pointer_writes[index] = (graph.reaches(written, MAY_BE_NON_UNIFORM), depends)
         return summary
+
+    def _may_be_called(self) -> bool:
+        """Whether anything could read this function's summary: a call names the function, so a name
+        spelled nowhere else in the module has no caller (entry points, most of all). Finding each
+        requirement's path to a parameter, for callers that do not exist, was the largest part of
+        evaluating a kernel. With reuse, summaries outlive this analysis (a later version replays them
+        into callers written since), so they are always whole."""
+        name = sn.name(self.function)
+        if self.owner.reuse is not None or name is None:
+            return True
+        return self.owner.data.count(self.owner.data[name.start_byte:name.end_byte]) > 1
 
     def _notes(self, path: list[int]) -> list[Note]:
         labels = [self.graph.labels[n] for n in path if n in self.graph.labels]

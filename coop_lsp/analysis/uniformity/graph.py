@@ -57,10 +57,13 @@ class Graph:
         """A shortest dependency path from `start` to a goal node, or None.
 
         Among goals at the same distance, the one a breadth-first search meets
-        first wins. One search from `start` answers every goal asked of it
-        later: callers ask the same node about several goals.
+        first wins. A whole search from `start` made before (by reaches) answers
+        any goal; without one, the search stops at the first goal it meets.
         """
-        parents, rank = self._search(start)
+        found = self._searches.get(start)
+        if found is None:
+            return self._first_path(start, goal if isinstance(goal, set) else (goal,))
+        parents, rank = found
         if isinstance(goal, set):
             found = [g for g in goal if g in parents]
             if not found:
@@ -80,6 +83,32 @@ class Graph:
             path.append(node)
             node = parents[node]
         return path[::-1]
+
+    def _first_path(self, start: int, goals) -> list[int] | None:
+        """path_to without a search made before: the same breadth-first search, stopped at the first goal
+        it meets. That goal is the nearest, and the first at its distance in the search's order, so it is
+        the one a whole search would rank first. A function asks this of each requirement that depends on
+        one of its parameters: searching the whole graph every time made that quadratic in its size."""
+        if start in goals:
+            return [start]
+        edges = self.edges
+        parents = {start: None}
+        frontier = [start]
+        while frontier:
+            following = []
+            for node in frontier:
+                for target in edges[node]:
+                    if target not in parents:
+                        parents[target] = node
+                        if target in goals:
+                            path = []
+                            while target is not None:
+                                path.append(target)
+                                target = parents[target]
+                            return path[::-1]
+                        following.append(target)
+            frontier = following
+        return None
 
     def _search(self, start: int) -> tuple[dict, dict | None]:
         """Every node reachable from `start`, each with the node it was first reached from, in the order
