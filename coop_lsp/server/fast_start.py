@@ -17,6 +17,7 @@ import json
 from typing import BinaryIO
 
 from .capabilities import initialize_result
+from .trace import mark
 
 
 def read_message(stream: BinaryIO) -> tuple[bytes, dict | None]:
@@ -97,7 +98,9 @@ class Replay:
             chunk = self._first.read(size)
             self._left -= len(chunk)
             return chunk
-        return self._stream.read(size)
+        body = self._stream.read(size)
+        mark("read")
+        return body
 
     def close(self) -> None:
         self._stream.close()

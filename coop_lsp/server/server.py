@@ -43,6 +43,7 @@ from .check_pool import CheckPool, WorkerDied, WorkerError
 from .idle_gc import IdleCollector
 from .open_cache import Entry, OpenCache
 from .scheduling import DiagnosticsScheduler
+from .trace import mark
 from .convert import Converter, unit_of
 from .work_queue import BACKGROUND, FOREGROUND, PriorityWorker
 
@@ -115,6 +116,7 @@ class CoopProtocol(LanguageServerProtocol):
             raise
 
     def handle_message(self, message):
+        mark("handle")
         if isinstance(message, _Malformed):
             cause = message.error.__cause__ or message.error
             error = JsonRpcInvalidParams(f"invalid params for {message.method}: {cause}")
@@ -401,7 +403,9 @@ class CoopLanguageServer(LanguageServer):
                  keep: bool = False) -> Analysis:
         """On the analysis thread: the document's analysis, and for a template its active variant's; with
         `keep`, a plain document's findings and symbols go to the result cache."""
+        mark("analyse")
         analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect)
+        mark("analysed")
         data = parsed.source.data
         path = _path_of(uri)
         tables = self._variant_tables(uri)
@@ -583,6 +587,7 @@ class CoopLanguageServer(LanguageServer):
                 return checked
         key = state.document.parsed
         analysis = await self.analysis(state)
+        mark("resumed")
         return _Checked(key, analysis.version, analysis)
 
     def _send_diagnostics(self, uri: str, checked: "_Checked | _CheckedAtRest") -> None:
@@ -590,8 +595,10 @@ class CoopLanguageServer(LanguageServer):
             self._send_rested(uri, checked)
             return
         diagnostics = self.lsp_diagnostics(uri, checked.analysis)
+        mark("converted")
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
             uri=uri, version=checked.version, diagnostics=diagnostics))
+        mark("written")
         state = self.documents.get(uri)
         if state is not None:
             self._send_inactive_regions(state, checked.analysis)
