@@ -63,6 +63,9 @@ WARM_DOCUMENTS = 3
 # A worker's check of a document this long, made stale by an edit or a close, is stopped by killing the
 # worker (checking it takes longer than starting a fresh worker); a shorter one is left to finish.
 ABANDON_CHARS = 256 * 1024
+# A version with syntax errors is published from its incremental tree at once; once the document has been
+# quiet this long, a fresh parse confirms that tree (or its check replaces the published one).
+CONFIRM_AFTER_SECONDS = 0.05
 
 
 def format_options(uri: str) -> FormatOptions:
@@ -164,6 +167,7 @@ class DocumentState:
     opened_version: int | None = None  # a check of this version is kept in the result cache
     mtime: float | None = None  # for documents read from disk because the client never opened them
     published: list = field(default_factory=list)
+    confirming: asyncio.Task | None = None  # the fresh parse behind a provisional analysis (see _confirm)
     tokens: tuple[str, list[int]] | None = None  # the semantic tokens last sent, and their result id
     had_template: bool = False  # inactive regions were sent for it: a plain version must clear them
     # What this document's last analysis leaves for the next (used on the analysis thread only).
@@ -291,7 +295,7 @@ class CoopLanguageServer(LanguageServer):
             self._event_loop = loop
             state.inflight_work = self.analysis_executor.submit_at(
                 priority, self._analyse, snapshot, state.document.version, self.settings.targets, state.reuse,
-                self.settings.dialect or "auto", state.uri, keep)
+                self.settings.dialect or "auto", state.uri, keep, state.document.incremental)
             state.inflight = asyncio.wrap_future(state.inflight_work, loop=loop)
             state.inflight_key, state.inflight_priority = key, priority
         future = state.inflight
@@ -344,7 +348,7 @@ class CoopLanguageServer(LanguageServer):
         """Keeps only the text, diagnostics and symbols of a document no one is working on: its tree,
         analysis and per-function caches (most of a document's memory) go, and come back on the next edit
         or request (a full check, as on opening it). Not while it is being checked."""
-        if state.inflight is not None or self.scheduler.busy(state.uri):
+        if state.inflight is not None or self.scheduler.busy(state.uri) or state.confirming is not None:
             return False
         document = state.parsed_document
         if state.analysis is not None and state.analysis_key is document.parsed:
@@ -400,11 +404,12 @@ class CoopLanguageServer(LanguageServer):
             return ()
 
     def _analyse(self, parsed: Parsed, version, targets, reuse, dialect: str, uri: str,
-                 keep: bool = False) -> Analysis:
+                 keep: bool = False, provisional: bool = False) -> Analysis:
         """On the analysis thread: the document's analysis, and for a template its active variant's; with
-        `keep`, a plain document's findings and symbols go to the result cache."""
+        `keep`, a plain document's findings and symbols go to the result cache. `provisional`: an
+        incremental tree with errors is checked as it is (see `_confirm`)."""
         mark("analyse")
-        analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect)
+        analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect, provisional)
         mark("analysed")
         data = parsed.source.data
         path = _path_of(uri)
@@ -415,7 +420,7 @@ class CoopLanguageServer(LanguageServer):
             # are its host's macros.
             macros = frozenset(host_macro_names(data, analysis.diagnostics))
             if not macros:
-                if keep and self.open_cache is not None:
+                if keep and self.open_cache is not None and not analysis.provisional:
                     self._keep(data, dialect, targets, analysis)
                 return analysis
         from ..ide.templates import template_view
@@ -603,9 +608,54 @@ class CoopLanguageServer(LanguageServer):
         if state is not None:
             self._send_inactive_regions(state, checked.analysis)
             state.resting_diagnostics = (checked.version, diagnostics)
+            if checked.analysis.provisional:
+                self._confirm_later(state, checked)
             if uri not in self.warm:
                 # Once the scheduler's check of it has ended.
                 asyncio.get_running_loop().call_soon(self._rest_if_cold, uri)
+
+    def _confirm_later(self, state: DocumentState, checked: "_Checked") -> None:
+        if state.confirming is not None:
+            state.confirming.cancel()
+        state.confirming = asyncio.get_running_loop().create_task(self._confirm(state, checked))
+
+    async def _confirm(self, state: DocumentState, checked: "_Checked") -> None:
+        """A provisional analysis (of an incremental tree with errors) was published: once the document is
+        quiet, a fresh parse on the analysis thread either gives the same tree, or the fresh check replaces
+        the analysis and is published if its diagnostics differ. A newer version makes it moot."""
+        key = checked.key
+
+        def current() -> bool:  # read on the analysis thread too: plain attribute reads
+            return self.documents.get(state.uri) is state and state.parsed_document is not None \
+                and state.parsed_document.parsed is key
+
+        try:
+            await asyncio.sleep(CONFIRM_AFTER_SECONDS)
+            if not current():
+                return
+            work = self.analysis_executor.submit(
+                self._confirmed, checked.analysis, current, self.settings.targets, state.reuse,
+                self.settings.dialect or "auto", state.uri)
+            fresh = await asyncio.wrap_future(work)
+            if fresh is None or not current():
+                return
+            state.analysis, state.analysis_key = fresh, key
+            diagnostics = self.lsp_diagnostics(state.uri, fresh)
+            if state.resting_diagnostics is None or state.resting_diagnostics[1] != diagnostics:
+                self.publish(state, fresh)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            if state.confirming is asyncio.current_task():
+                state.confirming = None
+
+    def _confirmed(self, analysis: Analysis, current, targets, reuse, dialect: str, uri: str) -> Analysis | None:
+        """On the analysis thread: None when the provisional analysis holds (or its version is stale), else
+        the version's check from a fresh parse."""
+        if not current() or analysis.agrees_with_fresh_parse() or not current():
+            return None
+        parsed = analysis.result.parsed
+        return self._analyse(Parsed(parsed.source, parsed.tree), analysis.version, targets, reuse, dialect, uri)
 
     def _send_rested(self, uri: str, checked: "_CheckedAtRest") -> None:
         text, version = checked.key

@@ -56,6 +56,9 @@ class Document:
     def __init__(self, text: str, version: int = 0) -> None:
         self.version = version
         self._parsed = parse(text)
+        # Whether the tree came from re-parsing an edited tree (whose error recovery may differ from a
+        # fresh parse's) rather than from parsing the whole text.
+        self.incremental = False
 
     @property
     def parsed(self) -> Parsed:
@@ -93,6 +96,7 @@ class Document:
             new_end_point=_point(source, new_end),
         )
         self._parsed = Parsed(source, _parse_bytes(source.data, tree))
+        self.incremental = True
         if version is not None:
             self.version = version
 
@@ -104,6 +108,7 @@ class Document:
 
     def set_text(self, text: str, version: int | None = None) -> None:
         self._parsed = parse(text)
+        self.incremental = False
         if version is not None:
             self.version = version
 
@@ -116,3 +121,31 @@ def _point(source: SourceText, offset: int) -> tuple[int, int]:
         return (position.line, position.column)
     row = data.count(b"\n", 0, offset)
     return (row, offset - (data.rfind(b"\n", 0, offset) + 1))
+
+
+def same_tree(a: ts.Tree, b: ts.Tree) -> bool:
+    """Whether two trees of the same text have the same nodes: kind, byte range, field and MISSING flag of
+    every node, anonymous ones included. tree-sitter's own `changed_ranges` is no proof of this: it passes
+    over two leaves of one kind that start at different bytes."""
+    left, right = a.walk(), b.walk()
+    while True:
+        x, y = left.node, right.node
+        if x.kind_id != y.kind_id or x.start_byte != y.start_byte or x.end_byte != y.end_byte \
+                or left.field_id != right.field_id or x.is_missing != y.is_missing:
+            return False
+        down = left.goto_first_child()
+        if down != right.goto_first_child():
+            return False
+        if down:
+            continue
+        while True:
+            across = left.goto_next_sibling()
+            if across != right.goto_next_sibling():
+                return False
+            if across:
+                break
+            up = left.goto_parent()
+            if up != right.goto_parent():
+                return False
+            if not up:
+                return True
