@@ -67,6 +67,33 @@ class SourceText:
                 self._starts = [0, *accumulate(map((1).__add__, map(len, lines[:-1])))]
         return self._starts
 
+    def edited(self, start: int, end: int, inserted: bytes) -> "SourceText":
+        """This text with the bytes [start, end) replaced by `inserted`. An editor sends an edit per
+        keystroke: the line starts follow from this text's, where it has them, instead of a count over the
+        whole text (positions convert through them for every diagnostic published)."""
+        data = self.data[:start] + inserted + self.data[end:]
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return SourceText(data.decode("utf-8", errors="replace"))  # as a fresh text of these bytes
+        edited = SourceText.__new__(SourceText)
+        # A strict decode encodes back to the same bytes: no second encoding of the whole text.
+        edited.text, edited.data, edited.decode_error, edited._starts = text, data, None, None
+        starts = self._starts
+        if starts is not None and b"\r" not in self.data and b"\r" not in inserted:
+            # "\n" breaks only: starts up to `start` stay, those whose break was replaced go, the inserted
+            # breaks come in, and the rest move by the change in length.
+            kept, moved = bisect.bisect_right(starts, start), bisect.bisect_right(starts, end)
+            shift = len(inserted) - (end - start)
+            new = starts[:kept]
+            at = inserted.find(b"\n")
+            while at >= 0:
+                new.append(start + at + 1)
+                at = inserted.find(b"\n", at + 1)
+            new += [line + shift for line in starts[moved:]] if shift else starts[moved:]
+            edited._starts = new
+        return edited
+
     @classmethod
     def from_bytes(cls, raw: bytes) -> "SourceText":
         try:

@@ -45,17 +45,18 @@ class Analysis:
 
     @classmethod
     def of_parsed(cls, parsed: Parsed, version: int | None = None, targets: tuple[str, ...] = (),
-                  reuse: Reuse | None = None, dialect: str = "auto", provisional: bool = False) -> "Analysis":
+                  reuse: Reuse | None = None, dialect: str = "auto", provisional: bool = False,
+                  fresh: bool = False) -> "Analysis":
         """Like `of`, on a tree already parsed (incrementally, by the server's Document) that no one edits
         any more (a `tree.copy()`). tree-sitter's error recovery after an incremental edit can differ from a
         fresh parse (tree-sitter issues #1444, #1645), and the findings must not: a tree with errors is
         parsed again from the text, unless the caller takes a `provisional` analysis of the tree as it is
-        and asks `agrees_with_fresh_parse` later."""
-        if parsed.root.has_error and not provisional:
+        and asks `agrees_with_fresh_parse` later, or knows the tree is a `fresh` parse of the whole text."""
+        if parsed.root.has_error and not provisional and not fresh:
             return cls.of(parsed.source.text, version, targets, reuse, dialect)
         analysis = cls(parsed.source.text, version, lint_parsed(parsed, targets=targets, reuse=reuse,
                                                                 dialect=dialect))
-        analysis.provisional = parsed.root.has_error
+        analysis.provisional = parsed.root.has_error and not fresh
         return analysis
 
     def agrees_with_fresh_parse(self) -> bool:

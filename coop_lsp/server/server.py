@@ -404,12 +404,14 @@ class CoopLanguageServer(LanguageServer):
             return ()
 
     def _analyse(self, parsed: Parsed, version, targets, reuse, dialect: str, uri: str,
-                 keep: bool = False, provisional: bool = False) -> Analysis:
+                 keep: bool = False, incremental: bool | None = None) -> Analysis:
         """On the analysis thread: the document's analysis, and for a template its active variant's; with
-        `keep`, a plain document's findings and symbols go to the result cache. `provisional`: an
-        incremental tree with errors is checked as it is (see `_confirm`)."""
+        `keep`, a plain document's findings and symbols go to the result cache. `incremental`: whether the
+        tree was re-parsed after an edit (with errors, checked as it is: see `_confirm`) or parsed from the
+        whole text (its errors are a fresh parse's); None: not known, a tree with errors is parsed again."""
         mark("analyse")
-        analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect, provisional)
+        analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect, provisional=bool(incremental),
+                                      fresh=incremental is False)
         mark("analysed")
         data = parsed.source.data
         path = _path_of(uri)

@@ -83,8 +83,7 @@ class Document:
         if old_end > len(old.data):
             raise ValueError(f"edit {span} lies outside the document ({len(old.data)} bytes)")
         inserted = new_text.encode("utf-8", errors="surrogatepass")
-        data = old.data[:start] + inserted + old.data[old_end:]
-        source = SourceText(data.decode("utf-8", errors="replace"))
+        source = old.edited(start, old_end, inserted)
         new_end = start + len(inserted)
         tree = self._parsed.tree
         tree.edit(
