@@ -54,9 +54,12 @@ def main(argv: list[str] | None = None) -> int:
         # Before the slow imports: the client sends `initialize` at once and waits for the answer.
         from .fast_start import Replay, answer_initialize, read_message
 
-        first, message = read_message(sys.stdin.buffer)
+        # stdin's raw file, not its buffer: the server's reader thread (stdio.py) may be blocked in a read
+        # when the process exits, and a buffered reader's lock held then aborts the interpreter.
+        raw = getattr(sys.stdin.buffer, "raw", sys.stdin.buffer)
+        first, message = read_message(raw)
         answered = answer_initialize(message, sys.stdout.buffer)
-        stdin = Replay(first, sys.stdin.buffer)
+        stdin = Replay(first, raw)
 
     import logging
 

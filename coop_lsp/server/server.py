@@ -14,12 +14,15 @@ import concurrent.futures
 import json
 import logging
 import os
+import sys
+import threading
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
+from pygls.io_ import StdoutWriter, run_async
 from pygls.exceptions import JsonRpcContentModified, JsonRpcException, JsonRpcInvalidParams, JsonRpcParseError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
@@ -43,6 +46,7 @@ from .check_pool import CheckPool, WorkerDied, WorkerError
 from .idle_gc import IdleCollector
 from .open_cache import Entry, OpenCache
 from .scheduling import DiagnosticsScheduler
+from .stdio import MessageReader
 from .trace import mark
 from .convert import Converter, unit_of
 from .work_queue import BACKGROUND, FOREGROUND, PriorityWorker
@@ -234,6 +238,20 @@ class CoopLanguageServer(LanguageServer):
         self._template_files = None
         self.config_finder = ConfigFinder()
         self.active_variants: dict[str, str] = {}
+
+    def start_io(self, stdin=None, stdout=None) -> None:
+        """pygls's stdio loop, reading through stdio.MessageReader (one thread hand-off per message)."""
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(run_async(stop_event=self._stop_event, reader=MessageReader(stdin or sys.stdin.buffer),
+                                  protocol=self.protocol, logger=log, error_handler=self.report_server_error))
+        except BrokenPipeError:
+            log.error("the connection to the client is lost; shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
 
     def report_server_error(self, error: Exception, source) -> None:
         if isinstance(error, json.JSONDecodeError) or isinstance(error.__cause__, json.JSONDecodeError):
