@@ -13,6 +13,7 @@ from itertools import accumulate
 from dataclasses import dataclass, field
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+_UNITS = frozenset(("byte", "char", "utf16"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,16 +127,21 @@ class SourceText:
 
     def position(self, offset: int, unit: str = "char") -> Position:
         """The line and column of a byte offset; `unit` is "byte", "char" or "utf16"."""
+        return Position(*self.line_column(offset, unit))
+
+    def line_column(self, offset: int, unit: str = "char") -> tuple[int, int]:
+        """`position` as a plain pair (for the server, which converts every finding on every edit)."""
         offset = max(0, min(offset, len(self.data)))
-        line = self.line_of(offset)
-        prefix = self.data[self._line_starts[line] : offset]
-        if unit == "byte":
-            return Position(line, len(prefix))
+        starts = self._line_starts
+        line = bisect.bisect_right(starts, offset) - 1
+        prefix = self.data[starts[line] : offset]
+        if unit == "byte" or (prefix.isascii() and unit in _UNITS):  # ASCII: a byte is a character, a unit
+            return line, len(prefix)
         decoded = prefix.decode("utf-8", errors="replace")
         if unit == "char":
-            return Position(line, len(decoded))
+            return line, len(decoded)
         if unit == "utf16":
-            return Position(line, _utf16_length(decoded))
+            return line, _utf16_length(decoded)
         raise ValueError(f"unknown column unit {unit!r}")
 
     def offset(self, position: Position, unit: str = "char") -> int:

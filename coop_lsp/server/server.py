@@ -48,7 +48,7 @@ from .open_cache import Entry, OpenCache
 from .scheduling import DiagnosticsScheduler
 from .stdio import MessageReader
 from .trace import mark
-from .convert import Converter, unit_of
+from .convert import ConvertedDiagnostics, Converter, unit_of
 from .work_queue import BACKGROUND, FOREGROUND, PriorityWorker
 
 log = logging.getLogger(__name__)
@@ -172,6 +172,7 @@ class DocumentState:
     mtime: float | None = None  # for documents read from disk because the client never opened them
     published: list = field(default_factory=list)
     confirming: asyncio.Task | None = None  # the fresh parse behind a provisional analysis (see _confirm)
+    converted: ConvertedDiagnostics = field(default_factory=ConvertedDiagnostics)
     tokens: tuple[str, list[int]] | None = None  # the semantic tokens last sent, and their result id
     had_template: bool = False  # inactive regions were sent for it: a plain version must clear them
     # What this document's last analysis leaves for the next (used on the analysis thread only).
@@ -721,7 +722,10 @@ class CoopLanguageServer(LanguageServer):
             found = found + runs.compile_diagnostics(uri, version, source)
             if analysis is not None:
                 found = found + runs.blame_diagnostics(uri, version, analysis)
-        return [convert.diagnostic(uri, d) for d in found]
+        state = self.documents.get(uri)
+        if state is None:
+            return [convert.diagnostic(uri, d) for d in found]
+        return state.converted.convert(convert, uri, found)
 
     def republish(self, uri: str) -> None:
         """Publishes the document's diagnostics again, e.g. with the errors of a kernel run added. A document
