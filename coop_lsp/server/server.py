@@ -381,6 +381,7 @@ class CoopLanguageServer(LanguageServer):
         state.analysis = state.analysis_key = None
         state.tokens = None
         state.reuse = Reuse()
+        state.converted = ConvertedDiagnostics()  # its findings as keys: more than a resting document keeps
         return True
 
     def workspace_folder_paths(self) -> list[str]:
