@@ -12,6 +12,7 @@ import sys
 from .capabilities import VERSION
 
 DEBOUNCE_MS = 0.0  # no fixed wait by default: see scheduling.py
+SWITCH_INTERVAL_SECONDS = 0.0005
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,6 +72,11 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         **destination)
     defer_full_collections()
+    # The analysis thread runs checks in plain Python; a message that arrives meanwhile waits for the GIL
+    # at each step of its way (reader thread, event loop) for up to the switch interval, 5 ms by default.
+    # Edits made during a check reached their diagnostics sooner with 0.5 ms (benchmarks/results/
+    # server_edit_overhead.json); the other threads are brief, so the check itself hardly pays for it.
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
     from .check_pool import default_workers
 
     server = create_server(debounce=max(args.debounce_ms, 0.0) / 1000,
