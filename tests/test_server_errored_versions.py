@@ -12,14 +12,14 @@ import pytest
 from lsprotocol import types as lsp
 
 from coop_lsp.core.diagnostic import Diagnostic
-from coop_lsp.core.text import Span
+from coop_lsp.core.text import SourceText, Span
 from coop_lsp.ide import analysis as ide_analysis
 from coop_lsp.ide.analysis import Analysis
 from coop_lsp.lint import Reuse, engine
 from coop_lsp.server import server as server_module
 from coop_lsp.server.server import create_server
 from coop_lsp.syntax import Document, parse
-from coop_lsp.syntax.parser import same_tree
+from coop_lsp.syntax.parser import parse_unless, same_tree
 from tests.support.server_documents import Recorder, open_document, until
 
 asynchronous = pytest.mark.asyncio(loop_scope="function")
@@ -73,16 +73,29 @@ def test_same_tree_tells_trees_of_one_text_from_different_ones() -> None:
     assert not same_tree(document.tree, other.tree)
 
 
+def test_an_interruptible_fresh_parse_gives_the_plain_parse_and_stops_when_asked() -> None:
+    texts = [path.read_text(encoding="utf-8") for path in sorted((ROOT / "examples").rglob("*.wgsl"))]
+    texts.append("// é 🙂 " * 900 + "\n" + KERNEL)  # characters across the 4 KiB chunks
+    for text in texts:
+        chunked = parse_unless(SourceText(text), lambda: False)
+        assert same_tree(chunked.tree, parse(text).tree) and chunked.source.text == text
+    big = parse(KERNEL * 40)
+    assert parse_unless(big.source, lambda: True) is None
+    assert same_tree(big.tree, parse(KERNEL * 40).tree, lambda: True) is None  # asked after 1,024 nodes
+    assert same_tree(big.tree, parse(KERNEL * 40).tree, lambda: False) is True
+
+
 @asynchronous
 async def test_an_errored_version_is_published_before_any_fresh_parse_and_corrected_after(monkeypatch):
     """A fresh parse that disagrees (injected: the incremental tree and the fresh one agree on this edit)
     replaces the published diagnostics; before that, the version went out with no fresh parse at all."""
     monkeypatch.setattr(server_module, "CONFIRM_AFTER_SECONDS", 0.0)
     events: list[str] = []
-    for module in (ide_analysis, engine):
-        real = module.parse
-        monkeypatch.setattr(module, "parse", lambda text, real=real: (events.append("fresh parse"), real(text))[1])
-    monkeypatch.setattr(Analysis, "agrees_with_fresh_parse", lambda self: (events.append("compared"), False)[1])
+    for module, name in ((ide_analysis, "parse_unless"), (engine, "parse")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *args, real=real: (events.append("fresh parse"), real(*args))[1])
+    monkeypatch.setattr(Analysis, "agrees_with_fresh_parse", lambda self, stale=None: (events.append("compared"),
+                                                                                      False)[1])
     real_of = Analysis.of.__func__
     injected = Diagnostic("syntax-error", "what the fresh parse found", Span(0, 1))
 

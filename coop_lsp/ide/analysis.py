@@ -9,7 +9,7 @@ import tree_sitter as ts
 from ..core.diagnostic import Diagnostic
 from ..core.text import SourceText, Span
 from ..lint import LintResult, Reuse, lint_parsed, lint_source
-from ..syntax.parser import ParseAbandoned, Parsed, parse, same_tree
+from ..syntax.parser import Parsed, parse_unless, same_tree
 from ..semantic.model import SemanticModel, Symbol
 
 # Declarations whose names live in the enclosing block rather than the module.
@@ -59,19 +59,20 @@ class Analysis:
         analysis.provisional = parsed.root.has_error and not fresh
         return analysis
 
-    def agrees_with_fresh_parse(self) -> bool:
+    def agrees_with_fresh_parse(self, stale=None) -> bool | None:
         """For a provisional analysis: whether a fresh parse of its text gives the very tree it was linted on
-        (then its findings are a fresh check's too). Costs a parse and a walk of both trees."""
+        (then its findings are a fresh check's too). Costs a parse and a walk of both trees; None when
+        `stale()` turns true meanwhile (a newer version: the answer no longer matters)."""
         if not self.provisional:
             return True
-        try:
-            fresh = parse(self.text)
-        except ParseAbandoned:
-            return False
-        if same_tree(self.result.parsed.tree, fresh.tree):
+        stale = stale or (lambda: False)
+        fresh = parse_unless(self.source, stale)
+        if fresh is None:
+            return None if stale() else False  # no tree at all: the caller checks the text afresh
+        agrees = same_tree(self.result.parsed.tree, fresh.tree, stale)
+        if agrees:
             self.provisional = False
-            return True
-        return False
+        return agrees
 
     # ------------------------------------------------------------ basics
     @property

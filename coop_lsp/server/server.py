@@ -674,8 +674,8 @@ class CoopLanguageServer(LanguageServer):
     def _confirmed(self, analysis: Analysis, current, targets, reuse, dialect: str, uri: str) -> Analysis | None:
         """On the analysis thread: None when the provisional analysis holds (or its version is stale), else
         the version's check from a fresh parse."""
-        if not current() or analysis.agrees_with_fresh_parse() or not current():
-            return None
+        if not current() or analysis.agrees_with_fresh_parse(lambda: not current()) is not False:
+            return None  # it holds, or a newer version came and the scheduler checks that one next
         parsed = analysis.result.parsed
         return self._analyse(Parsed(parsed.source, parsed.tree), analysis.version, targets, reuse, dialect, uri)
 

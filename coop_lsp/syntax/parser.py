@@ -122,12 +122,40 @@ def _point(source: SourceText, offset: int) -> tuple[int, int]:
     return (row, offset - (data.rfind(b"\n", 0, offset) + 1))
 
 
-def same_tree(a: ts.Tree, b: ts.Tree) -> bool:
+# How much an interruptible parse reads, and an interruptible comparison visits, between two questions.
+_CHUNK_BYTES = 4096
+_NODES_BETWEEN_QUESTIONS = 1024
+
+
+def parse_unless(source: SourceText, stale) -> Parsed | None:
+    """A fresh parse of `source`, fed in chunks so that it can stop early: None once `stale()` is true."""
+    data = source.data
+
+    def read(offset: int, _point) -> bytes:
+        if stale():
+            return b""  # the parser takes it for the end of the text and finishes soon
+        end = min(len(data), offset + _CHUNK_BYTES)
+        while end < len(data) and (data[end] & 0xC0) == 0x80:
+            end += 1  # whole characters only
+        return data[offset:end]
+
+    tree = _new_parser().parse(read)
+    if tree is None or stale():
+        return None
+    return Parsed(source, tree)
+
+
+def same_tree(a: ts.Tree, b: ts.Tree, stale=None) -> bool | None:
     """Whether two trees of the same text have the same nodes: kind, byte range, field and MISSING flag of
     every node, anonymous ones included. tree-sitter's own `changed_ranges` is no proof of this: it passes
-    over two leaves of one kind that start at different bytes."""
+    over two leaves of one kind that start at different bytes. None once `stale()` is true (asked every
+    thousand nodes or so)."""
     left, right = a.walk(), b.walk()
+    visited = 0
     while True:
+        visited += 1
+        if stale is not None and visited % _NODES_BETWEEN_QUESTIONS == 0 and stale():
+            return None
         x, y = left.node, right.node
         if x.kind_id != y.kind_id or x.start_byte != y.start_byte or x.end_byte != y.end_byte \
                 or left.field_id != right.field_id or x.is_missing != y.is_missing:
