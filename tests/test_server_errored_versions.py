@@ -5,6 +5,7 @@ fresh parse's, tree-sitter issues #1444 and #1645)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
@@ -174,4 +175,29 @@ async def test_random_error_edits_end_with_a_fresh_checks_diagnostics(path: Path
         last = recorder.of(URI)[-1]
         assert last.version == version
         assert last.diagnostics == _fresh(ls, URI, state.document.text), (path, version)
+    ls.analysis_executor.shutdown(wait=False)
+
+
+@asynchronous
+async def test_a_recheck_stops_the_confirmation_of_the_check_it_replaces(monkeypatch):
+    """New settings check every document again: a confirmation made for the old check must not publish."""
+    monkeypatch.setattr(server_module, "CONFIRM_AFTER_SECONDS", 30.0)
+    ls = create_server()
+    recorder = Recorder(ls)
+    open_document(ls, URI, KERNEL)
+    await until(_settled(ls, URI, recorder, 1))
+    state = ls.documents[URI]
+    offset = KERNEL.index("let y")
+    _change(ls, URI, 2, state.document, offset, offset, "@@ ")
+    await until(lambda: any(p.version == 2 for p in recorder.of(URI)) and state.confirming is not None)
+    waiting = state.confirming
+    ls.republish_all()
+    assert state.confirming is None
+    await until(lambda: waiting.done() and not ls.scheduler.busy(URI))
+    assert waiting.done()  # its 30 s wait was cut short: it will publish nothing
+    assert recorder.of(URI)[-1].version == 2
+    # The new check is provisional too: its own confirmation waits (30 s here); stopped with the test.
+    assert state.confirming is not None and state.confirming is not waiting
+    state.confirming.cancel()
+    await asyncio.sleep(0)
     ls.analysis_executor.shutdown(wait=False)

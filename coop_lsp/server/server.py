@@ -636,6 +636,13 @@ class CoopLanguageServer(LanguageServer):
                 # Once the scheduler's check of it has ended.
                 asyncio.get_running_loop().call_soon(self._rest_if_cold, uri)
 
+    def _stop_confirming(self, state: DocumentState) -> None:
+        """The document is checked again (new settings, an included file changed): a confirmation made for
+        the old check must not publish over the new one."""
+        if state.confirming is not None:
+            state.confirming.cancel()
+            state.confirming = None
+
     def _confirm_later(self, state: DocumentState, checked: "_Checked") -> None:
         if state.confirming is not None:
             state.confirming.cancel()
@@ -756,6 +763,7 @@ class CoopLanguageServer(LanguageServer):
             if other.uri != uri and template is not None and resolved in template.included():
                 other.analysis = other.analysis_key = None
                 other.inflight = other.inflight_key = None
+                self._stop_confirming(other)
                 self.schedule_diagnostics(other)
 
     def republish_all(self) -> None:
@@ -763,6 +771,7 @@ class CoopLanguageServer(LanguageServer):
         for state in self.documents.values():
             state.analysis = state.analysis_key = None
             state.inflight = state.inflight_key = None
+            self._stop_confirming(state)
             if state.resting:
                 # A new identity for the same text: a worker's check made with the old settings is stale.
                 text, version = state.resting_text
