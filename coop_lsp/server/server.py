@@ -577,6 +577,10 @@ class CoopLanguageServer(LanguageServer):
         state = self.state(uri)
         if state is None:
             return None
+        if state.opened:
+            # Asked about: it is being worked on, and is not put to rest (its tree dropped, parsed again on
+            # the next use) while it is formatted, which would read as a change and refuse the request.
+            self.touch(uri)
         parsed = state.document.parsed
         if arrived is not None and arrived is not parsed:
             raise JsonRpcContentModified("the document changed after formatting was asked for; format it again")
