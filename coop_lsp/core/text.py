@@ -13,6 +13,7 @@ from itertools import accumulate
 from dataclasses import dataclass, field
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+_UNITS = frozenset(("byte", "char", "utf16"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,33 @@ class SourceText:
                 self._starts = [0, *accumulate(map((1).__add__, map(len, lines[:-1])))]
         return self._starts
 
+    def edited(self, start: int, end: int, inserted: bytes) -> "SourceText":
+        """This text with the bytes [start, end) replaced by `inserted`. An editor sends an edit per
+        keystroke: the line starts follow from this text's, where it has them, instead of a count over the
+        whole text (positions convert through them for every diagnostic published)."""
+        data = self.data[:start] + inserted + self.data[end:]
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return SourceText(data.decode("utf-8", errors="replace"))  # as a fresh text of these bytes
+        edited = SourceText.__new__(SourceText)
+        # A strict decode encodes back to the same bytes: no second encoding of the whole text.
+        edited.text, edited.data, edited.decode_error, edited._starts = text, data, None, None
+        starts = self._starts
+        if starts is not None and b"\r" not in self.data and b"\r" not in inserted:
+            # "\n" breaks only: starts up to `start` stay, those whose break was replaced go, the inserted
+            # breaks come in, and the rest move by the change in length.
+            kept, moved = bisect.bisect_right(starts, start), bisect.bisect_right(starts, end)
+            shift = len(inserted) - (end - start)
+            new = starts[:kept]
+            at = inserted.find(b"\n")
+            while at >= 0:
+                new.append(start + at + 1)
+                at = inserted.find(b"\n", at + 1)
+            new += [line + shift for line in starts[moved:]] if shift else starts[moved:]
+            edited._starts = new
+        return edited
+
     @classmethod
     def from_bytes(cls, raw: bytes) -> "SourceText":
         try:
@@ -99,16 +127,21 @@ class SourceText:
 
     def position(self, offset: int, unit: str = "char") -> Position:
         """The line and column of a byte offset; `unit` is "byte", "char" or "utf16"."""
+        return Position(*self.line_column(offset, unit))
+
+    def line_column(self, offset: int, unit: str = "char") -> tuple[int, int]:
+        """`position` as a plain pair (for the server, which converts every finding on every edit)."""
         offset = max(0, min(offset, len(self.data)))
-        line = self.line_of(offset)
-        prefix = self.data[self._line_starts[line] : offset]
-        if unit == "byte":
-            return Position(line, len(prefix))
+        starts = self._line_starts
+        line = bisect.bisect_right(starts, offset) - 1
+        prefix = self.data[starts[line] : offset]
+        if unit == "byte" or (prefix.isascii() and unit in _UNITS):  # ASCII: a byte is a character, a unit
+            return line, len(prefix)
         decoded = prefix.decode("utf-8", errors="replace")
         if unit == "char":
-            return Position(line, len(decoded))
+            return line, len(decoded)
         if unit == "utf16":
-            return Position(line, _utf16_length(decoded))
+            return line, _utf16_length(decoded)
         raise ValueError(f"unknown column unit {unit!r}")
 
     def offset(self, position: Position, unit: str = "char") -> int:

@@ -9,7 +9,7 @@ import tree_sitter as ts
 from ..core.diagnostic import Diagnostic
 from ..core.text import SourceText, Span
 from ..lint import LintResult, Reuse, lint_parsed, lint_source
-from ..syntax.parser import Parsed
+from ..syntax.parser import Parsed, parse_unless, same_tree
 from ..semantic.model import SemanticModel, Symbol
 
 # Declarations whose names live in the enclosing block rather than the module.
@@ -30,6 +30,9 @@ class Analysis:
     memo: dict = field(default_factory=dict, repr=False)
     # For a template: its active variant (ide.templates.TemplateView); None for plain WGSL.
     template: object = field(default=None, repr=False)
+    # Linted on an incrementally re-parsed tree with errors: right unless a fresh parse recovers from the
+    # errors differently (`agrees_with_fresh_parse` says which, off the editor's critical path).
+    provisional: bool = field(default=False, repr=False)
 
     @classmethod
     def of(cls, text: str, version: int | None = None, targets: tuple[str, ...] = (),
@@ -42,13 +45,34 @@ class Analysis:
 
     @classmethod
     def of_parsed(cls, parsed: Parsed, version: int | None = None, targets: tuple[str, ...] = (),
-                  reuse: Reuse | None = None, dialect: str = "auto") -> "Analysis":
+                  reuse: Reuse | None = None, dialect: str = "auto", provisional: bool = False,
+                  fresh: bool = False) -> "Analysis":
         """Like `of`, on a tree already parsed (incrementally, by the server's Document) that no one edits
-        any more (a `tree.copy()`). A tree with errors is parsed again from the text: tree-sitter's error
-        recovery after an incremental edit can differ from a fresh parse, and the findings must not."""
-        if parsed.root.has_error:
+        any more (a `tree.copy()`). tree-sitter's error recovery after an incremental edit can differ from a
+        fresh parse (tree-sitter issues #1444, #1645), and the findings must not: a tree with errors is
+        parsed again from the text, unless the caller takes a `provisional` analysis of the tree as it is
+        and asks `agrees_with_fresh_parse` later, or knows the tree is a `fresh` parse of the whole text."""
+        if parsed.root.has_error and not provisional and not fresh:
             return cls.of(parsed.source.text, version, targets, reuse, dialect)
-        return cls(parsed.source.text, version, lint_parsed(parsed, targets=targets, reuse=reuse, dialect=dialect))
+        analysis = cls(parsed.source.text, version, lint_parsed(parsed, targets=targets, reuse=reuse,
+                                                                dialect=dialect))
+        analysis.provisional = parsed.root.has_error and not fresh
+        return analysis
+
+    def agrees_with_fresh_parse(self, stale=None) -> bool | None:
+        """For a provisional analysis: whether a fresh parse of its text gives the very tree it was linted on
+        (then its findings are a fresh check's too). Costs a parse and a walk of both trees; None when
+        `stale()` turns true meanwhile (a newer version: the answer no longer matters)."""
+        if not self.provisional:
+            return True
+        stale = stale or (lambda: False)
+        fresh = parse_unless(self.source, stale)
+        if fresh is None:
+            return None if stale() else False  # no tree at all: the caller checks the text afresh
+        agrees = same_tree(self.result.parsed.tree, fresh.tree, stale)
+        if agrees:
+            self.provisional = False
+        return agrees
 
     # ------------------------------------------------------------ basics
     @property

@@ -40,9 +40,41 @@ class Converter:
     def text_edit(self, edit: Edit) -> lsp.TextEdit:
         return lsp.TextEdit(range=self.range(edit.span), new_text=edit.new_text)
 
+    def places(self, diagnostic: Diagnostic) -> tuple:
+        """Every line and column the diagnostic's LSP form holds (its range and its related ranges')."""
+        place, unit, span = self.source.line_column, self.unit, diagnostic.span
+        if not diagnostic.related:
+            return place(span.start, unit), place(span.end, unit)
+        places = [place(span.start, unit), place(span.end, unit)]
+        for related in diagnostic.related:
+            places += (place(related.span.start, unit), place(related.span.end, unit))
+        return tuple(places)
+
     def diagnostic(self, uri: str, diagnostic: Diagnostic) -> lsp.Diagnostic:
         related = [lsp.DiagnosticRelatedInformation(
             location=lsp.Location(uri=uri, range=self.range(r.span)), message=r.message) for r in diagnostic.related]
         return lsp.Diagnostic(range=self.range(diagnostic.span), message=diagnostic.message,
                               severity=SEVERITY[diagnostic.severity], code=diagnostic.code, source="coop-lsp",
                               related_information=related or None)
+
+
+class ConvertedDiagnostics:
+    """One document's last published findings in their LSP form, by finding and by where it lies. Most of
+    an edit's findings are those of the version before, at the same lines and columns, and building the
+    lsprotocol objects is most of what converting them costs (about 50 us a finding): those are reused."""
+
+    def __init__(self) -> None:
+        self._forms: dict[tuple, lsp.Diagnostic] = {}
+
+    def convert(self, convert: Converter, uri: str, findings) -> list[lsp.Diagnostic]:
+        forms, kept = self._forms, {}
+        out = []
+        for finding in findings:
+            key = (finding, convert.unit, convert.places(finding))
+            form = forms.get(key)
+            if form is None:
+                form = convert.diagnostic(uri, finding)
+            kept[key] = form
+            out.append(form)
+        self._forms = kept  # only the last publication's: the cache never outgrows the document's findings
+        return out

@@ -20,7 +20,8 @@ from .capabilities import initialize_result
 
 
 def read_message(stream: BinaryIO) -> tuple[bytes, dict | None]:
-    """The first message's raw bytes (headers included) and its JSON body, or None if it is not one we read."""
+    """The first message's raw bytes (headers included) and its JSON body, or None if it is not one we read.
+    `stream` may be unbuffered (stdin's raw file): nothing past the message is read."""
     raw = bytearray()
     length = None
     while True:
@@ -35,7 +36,12 @@ def read_message(stream: BinaryIO) -> tuple[bytes, dict | None]:
             length = int(value.strip())
     if length is None:
         return bytes(raw), None
-    body = stream.read(length)
+    body = bytearray()
+    while len(body) < length:  # a raw file gives what the pipe holds: the body may come in parts
+        part = stream.read(length - len(body))
+        if not part:
+            break
+        body += part
     raw += body
     try:
         message = json.loads(body)
@@ -95,6 +101,15 @@ class Replay:
                 self._left = 0
                 return head + self._stream.read(size - len(head) if size >= 0 else -1)
             chunk = self._first.read(size)
+            self._left -= len(chunk)
+            return chunk
+        return self._stream.read(size)
+
+    def read_some(self, size: int) -> bytes:
+        """What is left of `first`, else one read of the stream (on a raw file: what it holds, at least a
+        byte unless it has ended); never waits for more once it has something."""
+        if self._left:
+            chunk = self._first.read(min(size, self._left))
             self._left -= len(chunk)
             return chunk
         return self._stream.read(size)

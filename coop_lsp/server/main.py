@@ -12,6 +12,7 @@ import sys
 from .capabilities import VERSION
 
 DEBOUNCE_MS = 0.0  # no fixed wait by default: see scheduling.py
+SWITCH_INTERVAL_SECONDS = 0.0005
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,9 +55,12 @@ def main(argv: list[str] | None = None) -> int:
         # Before the slow imports: the client sends `initialize` at once and waits for the answer.
         from .fast_start import Replay, answer_initialize, read_message
 
-        first, message = read_message(sys.stdin.buffer)
+        # stdin's raw file, not its buffer: the server's reader thread (stdio.py) may be blocked in a read
+        # when the process exits, and a buffered reader's lock held then aborts the interpreter.
+        raw = getattr(sys.stdin.buffer, "raw", sys.stdin.buffer)
+        first, message = read_message(raw)
         answered = answer_initialize(message, sys.stdout.buffer)
-        stdin = Replay(first, sys.stdin.buffer)
+        stdin = Replay(first, raw)
 
     import logging
 
@@ -68,6 +72,11 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         **destination)
     defer_full_collections()
+    # The analysis thread runs checks in plain Python; a message that arrives meanwhile waits for the GIL
+    # at each step of its way (reader thread, event loop) for up to the switch interval, 5 ms by default.
+    # Edits made during a check reached their diagnostics sooner with 0.5 ms (benchmarks/results/
+    # server_edit_overhead.json); the other threads are brief, so the check itself hardly pays for it.
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
     from .check_pool import default_workers
 
     server = create_server(debounce=max(args.debounce_ms, 0.0) / 1000,

@@ -14,12 +14,15 @@ import concurrent.futures
 import json
 import logging
 import os
+import sys
+import threading
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
+from pygls.io_ import StdoutWriter, run_async
 from pygls.exceptions import JsonRpcContentModified, JsonRpcException, JsonRpcInvalidParams, JsonRpcParseError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
@@ -43,7 +46,9 @@ from .check_pool import CheckPool, WorkerDied, WorkerError
 from .idle_gc import IdleCollector
 from .open_cache import Entry, OpenCache
 from .scheduling import DiagnosticsScheduler
-from .convert import Converter, unit_of
+from .stdio import MessageReader
+from .trace import mark
+from .convert import ConvertedDiagnostics, Converter, unit_of
 from .work_queue import BACKGROUND, FOREGROUND, PriorityWorker
 
 log = logging.getLogger(__name__)
@@ -62,6 +67,9 @@ WARM_DOCUMENTS = 3
 # A worker's check of a document this long, made stale by an edit or a close, is stopped by killing the
 # worker (checking it takes longer than starting a fresh worker); a shorter one is left to finish.
 ABANDON_CHARS = 256 * 1024
+# A version with syntax errors is published from its incremental tree at once; once the document has been
+# quiet this long, a fresh parse confirms that tree (or its check replaces the published one).
+CONFIRM_AFTER_SECONDS = 0.05
 
 
 def format_options(uri: str) -> FormatOptions:
@@ -115,6 +123,7 @@ class CoopProtocol(LanguageServerProtocol):
             raise
 
     def handle_message(self, message):
+        mark("handle")
         if isinstance(message, _Malformed):
             cause = message.error.__cause__ or message.error
             error = JsonRpcInvalidParams(f"invalid params for {message.method}: {cause}")
@@ -162,6 +171,8 @@ class DocumentState:
     opened_version: int | None = None  # a check of this version is kept in the result cache
     mtime: float | None = None  # for documents read from disk because the client never opened them
     published: list = field(default_factory=list)
+    confirming: asyncio.Task | None = None  # the fresh parse behind a provisional analysis (see _confirm)
+    converted: ConvertedDiagnostics = field(default_factory=ConvertedDiagnostics)
     tokens: tuple[str, list[int]] | None = None  # the semantic tokens last sent, and their result id
     had_template: bool = False  # inactive regions were sent for it: a plain version must clear them
     # What this document's last analysis leaves for the next (used on the analysis thread only).
@@ -229,6 +240,20 @@ class CoopLanguageServer(LanguageServer):
         self.config_finder = ConfigFinder()
         self.active_variants: dict[str, str] = {}
 
+    def start_io(self, stdin=None, stdout=None) -> None:
+        """pygls's stdio loop, reading through stdio.MessageReader (one thread hand-off per message)."""
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(run_async(stop_event=self._stop_event, reader=MessageReader(stdin or sys.stdin.buffer),
+                                  protocol=self.protocol, logger=log, error_handler=self.report_server_error))
+        except BrokenPipeError:
+            log.error("the connection to the client is lost; shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
     def report_server_error(self, error: Exception, source) -> None:
         if isinstance(error, json.JSONDecodeError) or isinstance(error.__cause__, json.JSONDecodeError):
             # Not JSON at all: the id is unknown, so JSON-RPC answers with a null id.
@@ -289,7 +314,7 @@ class CoopLanguageServer(LanguageServer):
             self._event_loop = loop
             state.inflight_work = self.analysis_executor.submit_at(
                 priority, self._analyse, snapshot, state.document.version, self.settings.targets, state.reuse,
-                self.settings.dialect or "auto", state.uri, keep)
+                self.settings.dialect or "auto", state.uri, keep, state.document.incremental)
             state.inflight = asyncio.wrap_future(state.inflight_work, loop=loop)
             state.inflight_key, state.inflight_priority = key, priority
         future = state.inflight
@@ -342,7 +367,7 @@ class CoopLanguageServer(LanguageServer):
         """Keeps only the text, diagnostics and symbols of a document no one is working on: its tree,
         analysis and per-function caches (most of a document's memory) go, and come back on the next edit
         or request (a full check, as on opening it). Not while it is being checked."""
-        if state.inflight is not None or self.scheduler.busy(state.uri):
+        if state.inflight is not None or self.scheduler.busy(state.uri) or state.confirming is not None:
             return False
         document = state.parsed_document
         if state.analysis is not None and state.analysis_key is document.parsed:
@@ -356,6 +381,7 @@ class CoopLanguageServer(LanguageServer):
         state.analysis = state.analysis_key = None
         state.tokens = None
         state.reuse = Reuse()
+        state.converted = ConvertedDiagnostics()  # its findings as keys: more than a resting document keeps
         return True
 
     def workspace_folder_paths(self) -> list[str]:
@@ -398,10 +424,15 @@ class CoopLanguageServer(LanguageServer):
             return ()
 
     def _analyse(self, parsed: Parsed, version, targets, reuse, dialect: str, uri: str,
-                 keep: bool = False) -> Analysis:
+                 keep: bool = False, incremental: bool | None = None) -> Analysis:
         """On the analysis thread: the document's analysis, and for a template its active variant's; with
-        `keep`, a plain document's findings and symbols go to the result cache."""
-        analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect)
+        `keep`, a plain document's findings and symbols go to the result cache. `incremental`: whether the
+        tree was re-parsed after an edit (with errors, checked as it is: see `_confirm`) or parsed from the
+        whole text (its errors are a fresh parse's); None: not known, a tree with errors is parsed again."""
+        mark("analyse")
+        analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect, provisional=bool(incremental),
+                                      fresh=incremental is False)
+        mark("analysed")
         data = parsed.source.data
         path = _path_of(uri)
         tables = self._variant_tables(uri)
@@ -411,7 +442,7 @@ class CoopLanguageServer(LanguageServer):
             # are its host's macros.
             macros = frozenset(host_macro_names(data, analysis.diagnostics))
             if not macros:
-                if keep and self.open_cache is not None:
+                if keep and self.open_cache is not None and not analysis.provisional:
                     self._keep(data, dialect, targets, analysis)
                 return analysis
         from ..ide.templates import template_view
@@ -546,6 +577,10 @@ class CoopLanguageServer(LanguageServer):
         state = self.state(uri)
         if state is None:
             return None
+        if state.opened:
+            # Asked about: it is being worked on, and is not put to rest (its tree dropped, parsed again on
+            # the next use) while it is formatted, which would read as a change and refuse the request.
+            self.touch(uri)
         parsed = state.document.parsed
         if arrived is not None and arrived is not parsed:
             raise JsonRpcContentModified("the document changed after formatting was asked for; format it again")
@@ -583,6 +618,7 @@ class CoopLanguageServer(LanguageServer):
                 return checked
         key = state.document.parsed
         analysis = await self.analysis(state)
+        mark("resumed")
         return _Checked(key, analysis.version, analysis)
 
     def _send_diagnostics(self, uri: str, checked: "_Checked | _CheckedAtRest") -> None:
@@ -590,15 +626,69 @@ class CoopLanguageServer(LanguageServer):
             self._send_rested(uri, checked)
             return
         diagnostics = self.lsp_diagnostics(uri, checked.analysis)
+        mark("converted")
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
             uri=uri, version=checked.version, diagnostics=diagnostics))
+        mark("written")
         state = self.documents.get(uri)
         if state is not None:
             self._send_inactive_regions(state, checked.analysis)
             state.resting_diagnostics = (checked.version, diagnostics)
+            if checked.analysis.provisional:
+                self._confirm_later(state, checked)
             if uri not in self.warm:
                 # Once the scheduler's check of it has ended.
                 asyncio.get_running_loop().call_soon(self._rest_if_cold, uri)
+
+    def _stop_confirming(self, state: DocumentState) -> None:
+        """The document is checked again (new settings, an included file changed): a confirmation made for
+        the old check must not publish over the new one."""
+        if state.confirming is not None:
+            state.confirming.cancel()
+            state.confirming = None
+
+    def _confirm_later(self, state: DocumentState, checked: "_Checked") -> None:
+        if state.confirming is not None:
+            state.confirming.cancel()
+        state.confirming = asyncio.get_running_loop().create_task(self._confirm(state, checked))
+
+    async def _confirm(self, state: DocumentState, checked: "_Checked") -> None:
+        """A provisional analysis (of an incremental tree with errors) was published: once the document is
+        quiet, a fresh parse on the analysis thread either gives the same tree, or the fresh check replaces
+        the analysis and is published if its diagnostics differ. A newer version makes it moot."""
+        key = checked.key
+
+        def current() -> bool:  # read on the analysis thread too: plain attribute reads
+            return self.documents.get(state.uri) is state and state.parsed_document is not None \
+                and state.parsed_document.parsed is key
+
+        try:
+            await asyncio.sleep(CONFIRM_AFTER_SECONDS)
+            if not current():
+                return
+            work = self.analysis_executor.submit(
+                self._confirmed, checked.analysis, current, self.settings.targets, state.reuse,
+                self.settings.dialect or "auto", state.uri)
+            fresh = await asyncio.wrap_future(work)
+            if fresh is None or not current():
+                return
+            state.analysis, state.analysis_key = fresh, key
+            diagnostics = self.lsp_diagnostics(state.uri, fresh)
+            if state.resting_diagnostics is None or state.resting_diagnostics[1] != diagnostics:
+                self.publish(state, fresh)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            if state.confirming is asyncio.current_task():
+                state.confirming = None
+
+    def _confirmed(self, analysis: Analysis, current, targets, reuse, dialect: str, uri: str) -> Analysis | None:
+        """On the analysis thread: None when the provisional analysis holds (or its version is stale), else
+        the version's check from a fresh parse."""
+        if not current() or analysis.agrees_with_fresh_parse(lambda: not current()) is not False:
+            return None  # it holds, or a newer version came and the scheduler checks that one next
+        parsed = analysis.result.parsed
+        return self._analyse(Parsed(parsed.source, parsed.tree), analysis.version, targets, reuse, dialect, uri)
 
     def _send_rested(self, uri: str, checked: "_CheckedAtRest") -> None:
         text, version = checked.key
@@ -644,7 +734,10 @@ class CoopLanguageServer(LanguageServer):
             found = found + runs.compile_diagnostics(uri, version, source)
             if analysis is not None:
                 found = found + runs.blame_diagnostics(uri, version, analysis)
-        return [convert.diagnostic(uri, d) for d in found]
+        state = self.documents.get(uri)
+        if state is None:
+            return [convert.diagnostic(uri, d) for d in found]
+        return state.converted.convert(convert, uri, found)
 
     def republish(self, uri: str) -> None:
         """Publishes the document's diagnostics again, e.g. with the errors of a kernel run added. A document
@@ -674,6 +767,7 @@ class CoopLanguageServer(LanguageServer):
             if other.uri != uri and template is not None and resolved in template.included():
                 other.analysis = other.analysis_key = None
                 other.inflight = other.inflight_key = None
+                self._stop_confirming(other)
                 self.schedule_diagnostics(other)
 
     def republish_all(self) -> None:
@@ -681,6 +775,7 @@ class CoopLanguageServer(LanguageServer):
         for state in self.documents.values():
             state.analysis = state.analysis_key = None
             state.inflight = state.inflight_key = None
+            self._stop_confirming(state)
             if state.resting:
                 # A new identity for the same text: a worker's check made with the old settings is stale.
                 text, version = state.resting_text

@@ -220,12 +220,18 @@ def _insertion_helps(parsed: Parsed, at: int, token: str, reuse: DeclarationReus
     data = parsed.source.data
     if len(data) > MAX_REPAIR_WINDOW:
         return False
+    key = (data, at, token, "helps")
+    known = _tried.get(key, _UNKNOWN)  # the same file, the same insertion: the same answer (_first_error_after)
+    if known is not _UNKNOWN:
+        return known
     edited = data[:at] + token.encode() + data[at:]
     try:
         after = Parsed(SourceText.from_bytes(edited), _parser().parse(edited))
+        helps = len(syntax_diagnostics(after, False, reuse)) < _finding_count(parsed, reuse)
     except Exception:  # noqa: BLE001 - no tree, no fix
-        return False
-    return len(syntax_diagnostics(after, False, reuse)) < _finding_count(parsed, reuse)
+        helps = False
+    _remember(key, helps)
+    return helps
 
 
 _counted: tuple[object, int] = (None, 0)
@@ -245,9 +251,10 @@ def _finding_count(parsed: Parsed, reuse: DeclarationReuse | None) -> int:
 def _error_region(parsed: Parsed, node: ts.Node, try_repairs: bool, reuse: DeclarationReuse | None) -> Diagnostic:
     window = _repair_window(parsed, node) if try_repairs else None
     if window is not None:
+        text = parsed.source.data[window.start : window.end]  # one object: the repair cache's keys share it
         for position in _repair_positions(node):
             for token in _REPAIR_TOKENS:
-                if _repairs(parsed, window, node, position, token):
+                if _repairs(parsed, window, text, node, position, token):
                     at = _after_previous_token(parsed, position)
                     if token == "x":
                         return Diagnostic(rules.SYNTAX_ERROR.code, "expected an expression here", Span(at, at))
@@ -308,19 +315,52 @@ def _repair_window(parsed: Parsed, node: ts.Node) -> Span | None:
     return Span(first.start_byte, last.end_byte)
 
 
-def _repairs(parsed: Parsed, window: Span, node: ts.Node, position: int, token: str) -> bool:
+def _repairs(parsed: Parsed, window: Span, text: bytes, node: ts.Node, position: int, token: str) -> bool:
     """Whether inserting `token` at `position` removes every error up to the token after `node`."""
-    data = parsed.source.data
-    inserted = (" " + token + " ").encode()
-    edited = data[window.start : position] + inserted + data[position : window.end]
-    repaired = _parser().parse(edited)
-    if repaired is None:
+    first_error = _first_error_after(text, position - window.start, token)
+    if first_error is None:
         return False
     # The repair must carry the parser past the token that follows the error.
-    limit = _next_token_start(node, len(data)) + len(inserted) - window.start
-    for error in _error_nodes(repaired.root_node):
-        return error.start_byte > limit
-    return True
+    limit = _next_token_start(node, len(parsed.source.data)) + len(_padded(token)) - window.start
+    return first_error < 0 or first_error > limit
+
+
+# The outcome of each repair tried, by the window's bytes, the insertion point and the token: a syntax error
+# that stays while the user edits another declaration is explained again on every version, by the same
+# re-parses of the same bytes (about 21 of them). Keys hold their window's bytes; past this many bytes of
+# windows the cache starts over. Exact: a parse of the same bytes is the same tree.
+REPAIR_CACHE_BYTES = 4 * 1024 * 1024
+# (bytes, offset, token, which question) -> its answer; _insertion_helps keeps its answers here too.
+_tried: dict[tuple[bytes, int, str, str], object] = {}
+_tried_bytes = 0
+_UNKNOWN = object()
+
+
+def _padded(token: str) -> bytes:
+    return (" " + token + " ").encode()
+
+
+def _first_error_after(text: bytes, at: int, token: str) -> int | None:
+    """Where the first error starts in `text` re-parsed with `token` inserted at `at`: -1 for none, None when
+    the parser gave no tree."""
+    key = (text, at, token, "first error")
+    known = _tried.get(key, _UNKNOWN)  # one lookup: another thread may clear the cache meanwhile
+    if known is not _UNKNOWN:
+        return known
+    inserted = _padded(token)
+    repaired = _parser().parse(text[:at] + inserted + text[at:])
+    found = None if repaired is None else next((e.start_byte for e in _error_nodes(repaired.root_node)), -1)
+    _remember(key, found)
+    return found
+
+
+def _remember(key: tuple, outcome) -> None:
+    global _tried_bytes
+    if _tried_bytes + len(key[0]) > REPAIR_CACHE_BYTES:
+        _tried.clear()
+        _tried_bytes = 0
+    _tried[key] = outcome
+    _tried_bytes += len(key[0])
 
 
 @functools.cache

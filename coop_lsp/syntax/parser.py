@@ -56,6 +56,9 @@ class Document:
     def __init__(self, text: str, version: int = 0) -> None:
         self.version = version
         self._parsed = parse(text)
+        # Whether the tree came from re-parsing an edited tree (whose error recovery may differ from a
+        # fresh parse's) rather than from parsing the whole text.
+        self.incremental = False
 
     @property
     def parsed(self) -> Parsed:
@@ -80,8 +83,7 @@ class Document:
         if old_end > len(old.data):
             raise ValueError(f"edit {span} lies outside the document ({len(old.data)} bytes)")
         inserted = new_text.encode("utf-8", errors="surrogatepass")
-        data = old.data[:start] + inserted + old.data[old_end:]
-        source = SourceText(data.decode("utf-8", errors="replace"))
+        source = old.edited(start, old_end, inserted)
         new_end = start + len(inserted)
         tree = self._parsed.tree
         tree.edit(
@@ -93,6 +95,7 @@ class Document:
             new_end_point=_point(source, new_end),
         )
         self._parsed = Parsed(source, _parse_bytes(source.data, tree))
+        self.incremental = True
         if version is not None:
             self.version = version
 
@@ -104,6 +107,7 @@ class Document:
 
     def set_text(self, text: str, version: int | None = None) -> None:
         self._parsed = parse(text)
+        self.incremental = False
         if version is not None:
             self.version = version
 
@@ -116,3 +120,59 @@ def _point(source: SourceText, offset: int) -> tuple[int, int]:
         return (position.line, position.column)
     row = data.count(b"\n", 0, offset)
     return (row, offset - (data.rfind(b"\n", 0, offset) + 1))
+
+
+# How much an interruptible parse reads, and an interruptible comparison visits, between two questions.
+_CHUNK_BYTES = 4096
+_NODES_BETWEEN_QUESTIONS = 1024
+
+
+def parse_unless(source: SourceText, stale) -> Parsed | None:
+    """A fresh parse of `source`, fed in chunks so that it can stop early: None once `stale()` is true."""
+    data = source.data
+
+    def read(offset: int, _point) -> bytes:
+        if stale():
+            return b""  # the parser takes it for the end of the text and finishes soon
+        end = min(len(data), offset + _CHUNK_BYTES)
+        while end < len(data) and (data[end] & 0xC0) == 0x80:
+            end += 1  # whole characters only
+        return data[offset:end]
+
+    tree = _new_parser().parse(read)
+    if tree is None or stale():
+        return None
+    return Parsed(source, tree)
+
+
+def same_tree(a: ts.Tree, b: ts.Tree, stale=None) -> bool | None:
+    """Whether two trees of the same text have the same nodes: kind, byte range, field and MISSING flag of
+    every node, anonymous ones included. tree-sitter's own `changed_ranges` is no proof of this: it passes
+    over two leaves of one kind that start at different bytes. None once `stale()` is true (asked every
+    thousand nodes or so)."""
+    left, right = a.walk(), b.walk()
+    visited = 0
+    while True:
+        visited += 1
+        if stale is not None and visited % _NODES_BETWEEN_QUESTIONS == 0 and stale():
+            return None
+        x, y = left.node, right.node
+        if x.kind_id != y.kind_id or x.start_byte != y.start_byte or x.end_byte != y.end_byte \
+                or left.field_id != right.field_id or x.is_missing != y.is_missing:
+            return False
+        down = left.goto_first_child()
+        if down != right.goto_first_child():
+            return False
+        if down:
+            continue
+        while True:
+            across = left.goto_next_sibling()
+            if across != right.goto_next_sibling():
+                return False
+            if across:
+                break
+            up = left.goto_parent()
+            if up != right.goto_parent():
+                return False
+            if not up:
+                return True

@@ -56,9 +56,9 @@ class Recorder:
         self.analysed: list[str] = []
         analyse = ls._analyse
 
-        def counted(parsed, version, targets, reuse, dialect, uri, keep=False):
+        def counted(parsed, version, targets, reuse, dialect, uri, *more):
             self.analysed.append(uri)
-            return analyse(parsed, version, targets, reuse, dialect, uri, keep)
+            return analyse(parsed, version, targets, reuse, dialect, uri, *more)
         ls._analyse = counted
 
     def of(self, uri: str) -> list[lsp.PublishDiagnosticsParams]:

@@ -9,6 +9,7 @@ from lsprotocol import types as lsp
 from ...core.text import Position
 from ...syntax import Document
 from ..server import CoopLanguageServer, DocumentState, _uri_path
+from ..trace import mark
 
 log = logging.getLogger(__name__)
 
@@ -49,10 +50,12 @@ def register(ls: CoopLanguageServer) -> None:
             else:
                 state.document.set_text(change.text, version)
         state.document.version = version
+        mark("parsed")
         ls.drop_stale_check(state)
         ls.schedule_diagnostics(state)
         _overlay(ls, state.uri, state.document.text)
         ls.recheck_includers(state.uri)
+        mark("changed")
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: lsp.DidCloseTextDocumentParams):

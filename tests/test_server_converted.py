@@ -1,0 +1,56 @@
+"""The server converts a finding to LSP once for as long as it stays at the same lines and columns: over
+random edits (non-ASCII text included), what it publishes equals a fresh conversion of every finding."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from coop_lsp.core.text import Span
+from coop_lsp.lint import Reuse, lint_source
+from coop_lsp.server.convert import ConvertedDiagnostics, Converter
+from coop_lsp.syntax import Document
+
+ROOT = Path(__file__).resolve().parent.parent
+URI = "file:///virtual/k.wgsl"
+FRAGMENTS = ["é", "🙂", "\n", "// note\n", "x", "", "  ", "let = ;", "\n\n"]
+
+
+# Spec files with about a hundred findings each.
+KERNELS = [ROOT / "tests" / "spec" / "semantic" / "consts.wgsl", ROOT / "tests" / "spec" / "uniformity" / "filters.wgsl"]
+
+
+@pytest.mark.parametrize("unit", ["utf16", "char", "byte"])
+@pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.name)
+def test_cached_conversion_equals_a_fresh_one_over_random_edits(path: Path, unit: str) -> None:
+    rng = random.Random(f"{path.name}{unit}")
+    document = Document(path.read_text(encoding="utf-8"))
+    converted = ConvertedDiagnostics()
+    reuse = Reuse()
+    previous: dict[int, object] = {}
+    kept = 0
+    for _ in range(10):
+        findings = lint_source(document.text, reuse=reuse).diagnostics
+        convert = Converter(document.source, unit)
+        published = converted.convert(convert, URI, findings)
+        assert published == [convert.diagnostic(URI, d) for d in findings]
+        kept += sum(1 for form in published if id(form) in previous)
+        previous = {id(form): form for form in published}
+        source = document.source
+        start = source.offset(source.position(rng.randrange(len(source.data) + 1), "char"), "char")
+        end = source.offset(source.position(min(len(source.data), start + rng.choice([0, 1, 4])), "char"), "char")
+        document.replace(Span(start, max(start, end)), rng.choice(FRAGMENTS))
+    assert kept > 0  # findings that did not move were not converted again
+
+
+def test_line_column_equals_position_in_every_unit() -> None:
+    document = Document("fn é() {}\n// 🙂 x\nfn b() {}\r\nlet")
+    source = document.source
+    for offset in range(len(source.data) + 1):
+        for unit in ("byte", "char", "utf16"):
+            position = source.position(offset, unit)
+            assert source.line_column(offset, unit) == (position.line, position.column)
+    with pytest.raises(ValueError):
+        source.line_column(0, "furlongs")
