@@ -91,6 +91,26 @@ class Graph:
         one of its parameters: searching the whole graph every time made that quadratic in its size."""
         if start in goals:
             return [start]
+        parents, met = self._breadth_first(start, goals)
+        if met is None:
+            return None
+        path = []
+        while met is not None:
+            path.append(met)
+            met = parents[met]
+        return path[::-1]
+
+    def _search(self, start: int) -> tuple[dict, dict | None]:
+        """Every node reachable from `start`, each with the node it was first reached from, in the order
+        a breadth-first search meets them (a dict keeps its insertion order)."""
+        found = self._searches.get(start)
+        if found is None:
+            found = self._searches[start] = (self._breadth_first(start, ())[0], None)
+        return found
+
+    def _breadth_first(self, start: int, goals) -> tuple[dict, int | None]:
+        """The nodes reached from `start`, each with the node it was first reached from, until the first of
+        `goals` is met (returned with them) or every reachable node is."""
         edges = self.edges
         parents = {start: None}
         frontier = [start]
@@ -101,34 +121,10 @@ class Graph:
                     if target not in parents:
                         parents[target] = node
                         if target in goals:
-                            path = []
-                            while target is not None:
-                                path.append(target)
-                                target = parents[target]
-                            return path[::-1]
+                            return parents, target
                         following.append(target)
             frontier = following
-        return None
-
-    def _search(self, start: int) -> tuple[dict, dict | None]:
-        """Every node reachable from `start`, each with the node it was first reached from, in the order
-        a breadth-first search meets them (a dict keeps its insertion order)."""
-        found = self._searches.get(start)
-        if found is not None:
-            return found
-        edges = self.edges
-        parents = {start: None}
-        frontier = [start]
-        while frontier:
-            following = []
-            for node in frontier:
-                for target in edges[node]:
-                    if target not in parents:
-                        parents[target] = node
-                        following.append(target)
-            frontier = following
-        found = self._searches[start] = (parents, None)
-        return found
+        return parents, None
 
     def reaches(self, start: int, goal: int) -> bool:
         return goal in self._search(start)[0]
