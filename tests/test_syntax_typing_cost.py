@@ -39,9 +39,14 @@ def _statement_starts(lines: list[str]) -> list[int]:
 
 def _edits(text: str, rng: random.Random):
     """Typing-like edits, as (line, character, deleted characters, inserted text): a statement typed one
-    character at a time at a statement's start, then some of it deleted again."""
+    character at a time at a statement's start, then some of it deleted again; sometimes after a line was
+    commented out."""
     lines = text.split("\n")
     starts = _statement_starts(lines)
+    if starts and rng.random() < 0.5:
+        # As the latency benchmark does: a comment typed at a line's start first, often an error that stays.
+        line = rng.randrange(len(lines))
+        yield line, 0, 0, "// "
     for _ in range(2 if starts else 0):
         line = rng.choice(starts)
         column = len(lines[line]) - len(lines[line].lstrip())

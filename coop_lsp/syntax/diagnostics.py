@@ -259,7 +259,7 @@ def _insertion_helps_in_window(parsed: Parsed, at: int, token: str) -> bool | No
         return None
     first, last = top.prev_sibling or top, top.next_sibling or top
     start, end = first.start_byte, last.end_byte
-    if not start <= at <= end or (first is not top and first.has_error) or (last is not top and last.has_error):
+    if not start <= at <= end:
         return None
     data = parsed.source.data
     text = data[start:end]
@@ -295,15 +295,16 @@ def _same_children(window: ts.Node, children: list[ts.Node], start: int) -> bool
 
 
 def _keeps_ends(before: ts.Node, after: ts.Node, check_first: bool, check_last: bool, grown: int) -> bool:
-    """Whether the declarations on either side of the edited one parse as before, without errors: the
-    parser then leaves the window at module scope in both texts, as it enters it."""
+    """Whether the declarations on either side of the edited one parse exactly as before: the parser then
+    leaves the window in the same state in both texts, as it enters it. (While a comment typed elsewhere
+    leaves a function's tail at module scope, that neighbour is an ERROR in both.)"""
     old, new = before.children, after.children
     if not old or not new:
         return False
-    if check_first and (old[0].type != new[0].type or old[0].end_byte != new[0].end_byte or new[0].has_error):
+    if check_first and (old[0].end_byte != new[0].end_byte or str(old[0]) != str(new[0])):
         return False
-    if check_last and (old[-1].type != new[-1].type or old[-1].start_byte + grown != new[-1].start_byte
-                       or old[-1].end_byte + grown != new[-1].end_byte or new[-1].has_error):
+    if check_last and (old[-1].start_byte + grown != new[-1].start_byte or old[-1].end_byte + grown != new[-1].end_byte
+                       or str(old[-1]) != str(new[-1])):
         return False
     return True
 
