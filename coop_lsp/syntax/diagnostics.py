@@ -281,8 +281,7 @@ def _insertion_helps_in_window(parsed: Parsed, at: int, token: str) -> bool | No
                    for t, tree in ((text, before), (edited, after))]
         if max(counted) < _WINDOW_ERROR_LIMIT:
             answer = counted[1] < counted[0]
-    if answer is not None:
-        _remember(key, answer)
+    _remember(key, answer)  # None too: the same window falls back again, without re-parsing it first
     return answer
 
 
