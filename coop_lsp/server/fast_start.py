@@ -80,30 +80,13 @@ def _plausible(params) -> bool:
 
 
 class Replay:
-    """A binary stream that gives `first` again before the rest of `stream` (for pygls's reader)."""
+    """A binary stream that gives `first` again before the rest of `stream` (for the server's reader,
+    stdio.MessageReader, which reads in whatever pieces a stream gives)."""
 
     def __init__(self, first: bytes, stream: BinaryIO) -> None:
         self._first = io.BytesIO(first)
         self._left = len(first)
         self._stream = stream
-
-    def readline(self, size: int = -1) -> bytes:
-        if self._left:
-            line = self._first.readline(size)
-            self._left -= len(line)
-            return line
-        return self._stream.readline(size)
-
-    def read(self, size: int = -1) -> bytes:
-        if self._left:
-            if size < 0 or size > self._left:
-                head = self._first.read()
-                self._left = 0
-                return head + self._stream.read(size - len(head) if size >= 0 else -1)
-            chunk = self._first.read(size)
-            self._left -= len(chunk)
-            return chunk
-        return self._stream.read(size)
 
     def read_some(self, size: int) -> bytes:
         """What is left of `first`, else one read of the stream (on a raw file: what it holds, at least a

@@ -78,11 +78,7 @@ class Graph:
             node = goal
         else:
             return None
-        path = []
-        while node is not None:
-            path.append(node)
-            node = parents[node]
-        return path[::-1]
+        return _walk_back(parents, node)
 
     def _first_path(self, start: int, goals) -> list[int] | None:
         """path_to without a search made before: the same breadth-first search, stopped at the first goal
@@ -92,13 +88,7 @@ class Graph:
         if start in goals:
             return [start]
         parents, met = self._breadth_first(start, goals)
-        if met is None:
-            return None
-        path = []
-        while met is not None:
-            path.append(met)
-            met = parents[met]
-        return path[::-1]
+        return None if met is None else _walk_back(parents, met)
 
     def _search(self, start: int) -> tuple[dict, dict | None]:
         """Every node reachable from `start`, each with the node it was first reached from, in the order
@@ -160,3 +150,12 @@ class Graph:
                     incoming[target].append(source)
             self._incoming_edges = incoming
         return incoming
+
+
+def _walk_back(parents: dict, node: int) -> list[int]:
+    """The path from a search's start to `node`, through the node each was first reached from."""
+    path = []
+    while node is not None:
+        path.append(node)
+        node = parents[node]
+    return path[::-1]
