@@ -35,6 +35,8 @@ import {
   Bundle,
   ServerLaunch,
   discoverServer,
+  ignoredSettingsMessage,
+  probeServerVersion,
   pythonFromExtensionApi,
   readBundle,
   spawnFailureMessage,
@@ -188,7 +190,21 @@ async function startServer(): Promise<void> {
   if ("error" in resolved) {
     return reportStartFailure(resolved.error);
   }
-  const launch: ServerLaunch = withServerOptions(resolved, readSettings(), homedir());
+  const settings = readSettings();
+  // coop-lsp on PATH says its version only when asked; asked only when a setting depends on it.
+  if (resolved.source === "PATH" && resolved.serverVersion === undefined
+      && (settings.workers !== null || settings.cacheDirectory.trim() !== "")) {
+    const version = await probeServerVersion(resolved.command);
+    if (version !== undefined) {
+      resolved.serverVersion = version;
+    }
+  }
+  const launch: ServerLaunch = withServerOptions(resolved, settings, homedir());
+  const ignored = ignoredSettingsMessage(launch);
+  if (ignored !== undefined) {
+    output.appendLine(ignored);
+    void vscode.window.showWarningMessage(ignored);
+  }
   output.appendLine(`starting ${[launch.command, ...launch.args].join(" ")} (${launch.bundled
     ? `the bundled coop-lsp ${bundle?.version ?? "?"}` : `from ${launch.source}`}${launch.detail !== "" ? `; ${launch.detail}` : ""})`);
 

@@ -32,7 +32,14 @@ export interface ServerLaunch {
   env: Record<string, string | undefined>;
   /** For the log: which interpreter, and why it was chosen. */
   detail: string;
+  /** The coop-lsp version this command runs, where it is known before starting it. */
+  serverVersion?: string;
+  /** Settings left out because that version does not accept them (see withServerOptions). */
+  ignoredSettings?: string[];
 }
+
+/** The first coop-lsp whose server accepts `--workers` and `--cache-dir`. */
+export const SERVER_OPTIONS_SINCE: readonly [number, number, number] = [0, 2, 0];
 
 /** The server options the extension's settings ask for (coopLsp.server.workers, .cacheDirectory). */
 export interface ServerOptionSettings {
@@ -52,15 +59,62 @@ export function withServerOptions(launch: ServerLaunch, settings: ServerOptionSe
     return launch;
   }
   const args = [...launch.args];
+  const wanted: [string, string[]][] = [];
   const workers = settings.workers;
   if (typeof workers === "number" && Number.isFinite(workers)) {
-    args.push("--workers", String(Math.max(0, Math.trunc(workers))));
+    wanted.push(["coopLsp.server.workers", ["--workers", String(Math.max(0, Math.trunc(workers)))]]);
   }
   const cache = settings.cacheDirectory.trim();
   if (cache !== "") {
-    args.push("--cache-dir", cache === "~" || cache.startsWith("~/") ? home + cache.slice(1) : cache);
+    wanted.push(["coopLsp.server.cacheDirectory",
+      ["--cache-dir", cache === "~" || cache.startsWith("~/") ? home + cache.slice(1) : cache]]);
+  }
+  // An older server stops at an option it does not know (argparse), so the whole server would
+  // be lost for a tuning setting: it starts without them instead, and the user is told why.
+  if (wanted.length > 0 && olderThan(launch.serverVersion, SERVER_OPTIONS_SINCE)) {
+    return { ...launch, args, ignoredSettings: wanted.map(([setting]) => setting) };
+  }
+  for (const [, options] of wanted) {
+    args.push(...options);
   }
   return { ...launch, args };
+}
+
+/** True only for a version known to be older: an unknown or unreadable one is given the benefit of the doubt. */
+export function olderThan(version: string | undefined, since: readonly [number, number, number]): boolean {
+  const match = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(version?.trim() ?? "");
+  if (match === null) {
+    return false;
+  }
+  const parts = [Number(match[1]), Number(match[2]), Number(match[3] ?? "0")];
+  for (let i = 0; i < 3; i++) {
+    if (parts[i] !== since[i]) {
+      return parts[i]! < since[i]!;
+    }
+  }
+  return false;
+}
+
+/** What to tell the user about settings withServerOptions left out, or undefined when none were. */
+export function ignoredSettingsMessage(launch: ServerLaunch): string | undefined {
+  const ignored = launch.ignoredSettings ?? [];
+  if (ignored.length === 0) {
+    return undefined;
+  }
+  const names = ignored.map((name) => `\`${name}\``).join(" and ");
+  return `${names} ${ignored.length === 1 ? "needs" : "need"} coop-lsp ${SERVER_OPTIONS_SINCE.join(".")} or newer; `
+    + `the server started (from ${launch.source}) is coop-lsp ${launch.serverVersion ?? "?"}, so it runs without `
+    + `${ignored.length === 1 ? "it" : "them"}. Upgrade that coop-lsp to use ${ignored.length === 1 ? "it" : "them"}.`;
+}
+
+/** `coop-lsp --version` of an installed server, or undefined when it does not say; never throws. */
+export function probeServerVersion(command: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(command, ["--version"], { cwd: tmpdir(), timeout: 15000, encoding: "utf8" }, (error, stdout) => {
+      const match = error === null ? /coop-lsp\s+(\S+)/.exec(String(stdout)) : null;
+      resolve(match === null ? undefined : match[1]);
+    });
+  });
 }
 
 export interface LaunchProblem {
@@ -258,7 +312,8 @@ export async function discoverServer(d: Discovery): Promise<ServerLaunch | Launc
     }
     if (info.coopLsp !== undefined) {
       return { command: pythonSetting, args: ["-m", SERVER_MODULE], source: "setting coopLsp.server.pythonPath",
-        bundled: false, env: {}, detail: `its own coop-lsp ${info.coopLsp}, Python ${versionText(info)}` };
+        bundled: false, env: {}, detail: `its own coop-lsp ${info.coopLsp}, Python ${versionText(info)}`,
+        serverVersion: info.coopLsp };
     }
     if (d.bundle === undefined) {
       return { error: `\`${pythonSetting}\` has no coop-lsp. Install it there (\`${pythonSetting} -m pip install\` with the coop-lsp repository or its wheel; see its README's Install).` };
@@ -268,7 +323,8 @@ export async function discoverServer(d: Discovery): Promise<ServerLaunch | Launc
       return { error: `\`coopLsp.server.pythonPath\` (\`${pythonSetting}\`) cannot run the bundled server: ${refusal}.` };
     }
     return { command: pythonSetting, args: ["-m", SERVER_MODULE], source: "bundled", bundled: true,
-      env: bundledEnv(d.bundle), detail: `Python ${versionText(info)} from coopLsp.server.pythonPath` };
+      env: bundledEnv(d.bundle), detail: `Python ${versionText(info)} from coopLsp.server.pythonPath`,
+      serverVersion: d.bundle.version };
   }
 
   // Working on coop-lsp itself: its checkout's .venv runs the code being edited.
@@ -317,7 +373,8 @@ export async function discoverServer(d: Discovery): Promise<ServerLaunch | Launc
         continue;
       }
       return { command: candidate.python, args: ["-m", SERVER_MODULE], source: "bundled", bundled: true,
-        env: bundledEnv(d.bundle), detail: `Python ${versionText(info)}, ${candidate.from}` };
+        env: bundledEnv(d.bundle), detail: `Python ${versionText(info)}, ${candidate.from}`,
+        serverVersion: d.bundle.version };
     }
   }
 

@@ -203,3 +203,50 @@ test("the workers and cache settings become server options, except on the user's
   const own = { command: "/opt/bin/my-wrapper", args: ["--foo"], source: "setting coopLsp.server.command", bundled: false, env: {}, detail: "" };
   assert.deepEqual(launch.withServerOptions(own, { workers: 2, cacheDirectory: "/c" }, "/h").args, ["--foo"]);
 });
+
+test("a server known to be older than the options starts without them, and says which settings it ignored", async () => {
+  const settings = { workers: 2, cacheDirectory: "~/c" };
+  const own = await launch.discoverServer(discovery({ settings: { pythonPath: "/venv/bin/python" },
+    answers: { "/venv/bin/python": py([3, 11, 4], { coopLsp: "0.1.0" }) } }).inputs);
+  assert.equal(own.serverVersion, "0.1.0", "the interpreter's own coop-lsp says its version");
+  const started = launch.withServerOptions(own, settings, "/home/u");
+  assert.deepEqual(started.args, ["-m", launch.SERVER_MODULE], "argparse in 0.1.0 would stop at --workers");
+  assert.deepEqual(started.ignoredSettings, ["coopLsp.server.workers", "coopLsp.server.cacheDirectory"]);
+  const message = launch.ignoredSettingsMessage(started);
+  assert.match(message, /`coopLsp\.server\.workers` and `coopLsp\.server\.cacheDirectory` need coop-lsp 0\.2\.0 or newer/);
+  assert.match(message, /coop-lsp 0\.1\.0/);
+
+  const bundled = await launch.discoverServer(discovery({ onPath: { python3: py([3, 12, 1]) } }).inputs);
+  assert.equal(bundled.serverVersion, BUNDLE.version);
+  const withBoth = launch.withServerOptions(bundled, settings, "/home/u");
+  assert.deepEqual(withBoth.args.slice(2), ["--workers", "2", "--cache-dir", "/home/u/c"]);
+  assert.equal(launch.ignoredSettingsMessage(withBoth), undefined);
+  // Nothing asked for, nothing to say, whatever the version.
+  assert.equal(launch.ignoredSettingsMessage(launch.withServerOptions(own, { workers: null, cacheDirectory: "" }, "/h")),
+    undefined);
+});
+
+test("versions are compared by number, and an unknown version is not held against the server", () => {
+  const since = launch.SERVER_OPTIONS_SINCE;
+  assert.deepEqual([...since], [0, 2, 0]);
+  assert.equal(launch.olderThan("0.1.9", since), true);
+  assert.equal(launch.olderThan("0.1", since), true);
+  assert.equal(launch.olderThan("0.2.0", since), false);
+  assert.equal(launch.olderThan("0.10.0", since), false, "not a string comparison");
+  assert.equal(launch.olderThan("1.0.0rc1", since), false);
+  assert.equal(launch.olderThan("unknown", since), false);
+  assert.equal(launch.olderThan(undefined, since), false);
+});
+
+test("probeServerVersion reads `coop-lsp --version` and never throws", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "coop-version-"));
+  const old = join(dir, "coop-lsp");
+  writeFileSync(old, "#!/bin/sh\n[ \"$1\" = --version ] && echo 'coop-lsp 0.1.0' && exit 0\nexit 2\n");
+  chmodSync(old, 0o755);
+  assert.equal(await launch.probeServerVersion(old), "0.1.0");
+  const silent = join(dir, "silent");
+  writeFileSync(silent, "#!/bin/sh\nexit 3\n");
+  chmodSync(silent, 0o755);
+  assert.equal(await launch.probeServerVersion(silent), undefined);
+  assert.equal(await launch.probeServerVersion(join(dir, "absent")), undefined);
+});
