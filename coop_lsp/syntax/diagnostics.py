@@ -17,7 +17,7 @@ import tree_sitter as ts
 
 from ..core.diagnostic import MAX_PER_CODE, Diagnostic, Edit, Fix, Related, Severity
 from ..core.text import SourceText, Span
-from . import rules
+from . import rules, settling
 from .keywords import KEYWORDS, RESERVED_WORDS
 from .parser import Parsed, wgsl_language
 from .reuse import DeclarationReuse
@@ -326,13 +326,13 @@ def _error_region(parsed: Parsed, node: ts.Node, try_repairs: bool, reuse: Decla
     window = _repair_window(parsed, node) if try_repairs else None
     if window is not None:
         text = parsed.source.data[window.start : window.end]  # one object: the repair cache's keys share it
-        for position in _repair_positions(node):
-            for token in _REPAIR_TOKENS:
-                if _repairs(parsed, window, text, node, position, token):
-                    at = _after_previous_token(parsed, position)
-                    if token == "x":
-                        return Diagnostic(rules.SYNTAX_ERROR.code, "expected an expression here", Span(at, at))
-                    return _expected_token(parsed, token, at, node, reuse)
+        repaired = _first_repair(parsed, window, text, node)
+        if repaired is not None:
+            position, token = repaired
+            at = _after_previous_token(parsed, position)
+            if token == "x":
+                return Diagnostic(rules.SYNTAX_ERROR.code, "expected an expression here", Span(at, at))
+            return _expected_token(parsed, token, at, node, reuse)
     first = _first_token(node)
     if first is None:
         at = node.start_byte
@@ -389,6 +389,29 @@ def _repair_window(parsed: Parsed, node: ts.Node) -> Span | None:
     return Span(first.start_byte, last.end_byte)
 
 
+# Whether the repairs of one error stop at a candidate that shows no later one can succeed (`_first_repair`);
+# off, every candidate is parsed, which the shortcut must always agree with (tests/test_syntax_repair_shortcut.py).
+REPAIR_SHORTCUT = True
+
+
+def _first_repair(parsed: Parsed, window: Span, text: bytes, node: ts.Node) -> tuple[int, str] | None:
+    """The first insertion, in the order tried, that repairs `node`: its position and token.
+
+    Candidates are tried by position (never decreasing), then by token. After a candidate that fails, the rest
+    are skipped when its parse settled an error before its insertion point (`_settled`): every later candidate
+    inserts at the same point or after it, into the same window bytes, so it shares all the bytes the parser
+    read up to that error, and keeps an error there, before its own insertion point and so before its limit.
+    The answer is the one trying every candidate gives."""
+    for position in _repair_positions(node):
+        at = position - window.start
+        for token in _REPAIR_TOKENS:
+            if _repairs(parsed, window, text, node, position, token):
+                return position, token
+            if REPAIR_SHORTCUT and _settled(text, at, token):
+                return None
+    return None
+
+
 def _repairs(parsed: Parsed, window: Span, text: bytes, node: ts.Node, position: int, token: str) -> bool:
     """Whether inserting `token` at `position` removes every error up to the token after `node`."""
     first_error = _first_error_after(text, position - window.start, token)
@@ -417,15 +440,31 @@ def _padded(token: str) -> bytes:
 def _first_error_after(text: bytes, at: int, token: str) -> int | None:
     """Where the first error starts in `text` re-parsed with `token` inserted at `at`: -1 for none, None when
     the parser gave no tree."""
+    return _repair_parse(text, at, token)[0]
+
+
+def _settled(text: bytes, at: int, token: str) -> bool:
+    """Whether the parse of `text` with `token` inserted at `at` kept an error that every text starting with
+    `text[:at]` keeps, before `at` (syntax/settling.py)."""
+    return _repair_parse(text, at, token)[1] is not None
+
+
+def _repair_parse(text: bytes, at: int, token: str) -> tuple[int | None, int | None]:
+    """`_first_error_after`'s answer, and where the bytes that settled that parse's first error end, when that is
+    before `at` (else None)."""
     key = (text, at, token, "first error")
     known = _tried.get(key, _UNKNOWN)  # one lookup: another thread may clear the cache meanwhile
     if known is not _UNKNOWN:
         return known
-    inserted = _padded(token)
-    repaired = _parser().parse(text[:at] + inserted + text[at:])
-    found = None if repaired is None else next((e.start_byte for e in _error_nodes(repaired.root_node)), -1)
-    _remember(key, found)
-    return found
+    edited = text[:at] + _padded(token) + text[at:]
+    repaired = _parser().parse(edited)
+    outcome: tuple[int | None, int | None] = (None, None)
+    if repaired is not None:
+        first = next(_error_nodes(repaired.root_node), None)
+        outcome = (-1, None) if first is None else \
+            (first.start_byte, settling.bound(edited, _next_token_start(first, len(edited)), at))
+    _remember(key, outcome)
+    return outcome
 
 
 def _remember(key: tuple, outcome) -> None:
