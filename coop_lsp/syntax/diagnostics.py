@@ -401,13 +401,30 @@ def _first_repair(parsed: Parsed, window: Span, text: bytes, node: ts.Node) -> t
     are skipped when its parse settled an error before its insertion point (`_settled`): every later candidate
     inserts at the same point or after it, into the same window bytes, so it shares all the bytes the parser
     read up to that error, and keeps an error there, before its own insertion point and so before its limit.
-    The answer is the one trying every candidate gives."""
-    for position in _repair_positions(node):
-        at = position - window.start
+    The answer is the one trying every candidate gives.
+
+    The answer depends on the window's bytes, the positions tried and the next token's start, all relative to
+    the window, and is kept by them: an error that stays while another declaration is edited costs one lookup
+    instead of one per candidate."""
+    base = window.start
+    positions = tuple(position - base for position in _repair_positions(node))
+    next_token = _next_token_start(node, len(parsed.source.data)) - base
+    key = (text, positions + (next_token,), "", "first repair")
+    known = _tried.get(key, _UNKNOWN)
+    if known is _UNKNOWN:
+        known = _first_repair_in(text, positions, next_token)
+        _remember(key, known)
+    return None if known is None else (known[0] + base, known[1])
+
+
+def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int) -> tuple[int, str] | None:
+    for at in positions:
         for token in _REPAIR_TOKENS:
-            if _repairs(parsed, window, text, node, position, token):
-                return position, token
-            if REPAIR_SHORTCUT and _settled(text, at, token):
+            first_error, settled = _repair_parse(text, at, token)
+            # The repair must carry the parser past the token that follows the error (see `_repairs`).
+            if first_error is not None and (first_error < 0 or first_error > next_token + len(_padded(token))):
+                return at, token
+            if REPAIR_SHORTCUT and settled is not None:
                 return None
     return None
 
