@@ -74,11 +74,12 @@ def _check_every_candidate(parsed: Parsed) -> int:
     settled = 0
     for node, window, text in _regions(parsed):
         seen = False
+        next_token = syntax._next_token_start(node, len(parsed.source.data)) - window.start
         for position in syntax._repair_positions(node):
             for token in syntax._REPAIR_TOKENS:
-                repairs = syntax._repairs(parsed, window, text, node, position, token)
-                assert not (seen and repairs), (node, position, token)
-                if not seen and syntax._settled(text, position - window.start, token):
+                first_error, bound = syntax._repair_parse(text, position - window.start, token)
+                assert not (seen and syntax._repairs(first_error, next_token, token)), (node, position, token)
+                if not seen and bound is not None:
                     seen = True
                     settled += 1
     return settled

@@ -225,7 +225,7 @@ def _insertion_helps(parsed: Parsed, at: int, token: str, reuse: DeclarationReus
         if helps is not None:
             return helps
     key = (data, at, token, "helps")
-    known = _tried.get(key, _UNKNOWN)  # the same file, the same insertion: the same answer (_first_error_after)
+    known = _tried.get(key, _UNKNOWN)  # the same file, the same insertion: the same answer (_repair_parse)
     if known is not _UNKNOWN:
         return known
     edited = data[:at] + token.encode() + data[at:]
@@ -398,10 +398,10 @@ def _first_repair(parsed: Parsed, window: Span, text: bytes, node: ts.Node) -> t
     """The first insertion, in the order tried, that repairs `node`: its position and token.
 
     Candidates are tried by position (never decreasing), then by token. After a candidate that fails, the rest
-    are skipped when its parse settled an error before its insertion point (`_settled`): every later candidate
-    inserts at the same point or after it, into the same window bytes, so it shares all the bytes the parser
-    read up to that error, and keeps an error there, before its own insertion point and so before its limit.
-    The answer is the one trying every candidate gives.
+    are skipped when its parse settled an error before its insertion point (syntax/settling.py): every later
+    candidate inserts at the same point or after it, into the same window bytes, so it shares all the bytes the
+    parser read up to that error, and keeps an error there, before its own insertion point and so before its
+    limit. The answer is the one trying every candidate gives.
 
     The answer depends on the window's bytes, the positions tried and the next token's start, all relative to
     the window, and is kept by them: an error that stays while another declaration is edited costs one lookup
@@ -421,22 +421,18 @@ def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int) -
     for at in positions:
         for token in _REPAIR_TOKENS:
             first_error, settled = _repair_parse(text, at, token)
-            # The repair must carry the parser past the token that follows the error (see `_repairs`).
-            if first_error is not None and (first_error < 0 or first_error > next_token + len(_padded(token))):
+            if _repairs(first_error, next_token, token):
                 return at, token
             if REPAIR_SHORTCUT and settled is not None:
                 return None
     return None
 
 
-def _repairs(parsed: Parsed, window: Span, text: bytes, node: ts.Node, position: int, token: str) -> bool:
-    """Whether inserting `token` at `position` removes every error up to the token after `node`."""
-    first_error = _first_error_after(text, position - window.start, token)
-    if first_error is None:
-        return False
-    # The repair must carry the parser past the token that follows the error.
-    limit = _next_token_start(node, len(parsed.source.data)) + len(_padded(token)) - window.start
-    return first_error < 0 or first_error > limit
+def _repairs(first_error: int | None, next_token: int, token: str) -> bool:
+    """Whether a candidate whose parse has its first error at `first_error` (-1: none, None: no tree) removes every
+    error up to the token after the error, which starts at `next_token`: the repair must carry the parser past
+    that token."""
+    return first_error is not None and (first_error < 0 or first_error > next_token + len(_padded(token)))
 
 
 # The outcome of each repair tried, by the window's bytes, the insertion point and the token: a syntax error
@@ -444,8 +440,9 @@ def _repairs(parsed: Parsed, window: Span, text: bytes, node: ts.Node, position:
 # re-parses of the same bytes (about 21 of them). Keys hold their window's bytes; past this many bytes of
 # windows the cache starts over. Exact: a parse of the same bytes is the same tree.
 REPAIR_CACHE_BYTES = 4 * 1024 * 1024
-# (bytes, offset, token, which question) -> its answer; _insertion_helps keeps its answers here too.
-_tried: dict[tuple[bytes, int, str, str], object] = {}
+# (bytes, offset, token, which question) -> its answer; _insertion_helps keeps its answers here too, and
+# _first_repair the outcome of a whole search, with the offsets it depends on in place of the offset.
+_tried: dict[tuple[bytes, object, str, str], object] = {}
 _tried_bytes = 0
 _UNKNOWN = object()
 
@@ -454,21 +451,9 @@ def _padded(token: str) -> bytes:
     return (" " + token + " ").encode()
 
 
-def _first_error_after(text: bytes, at: int, token: str) -> int | None:
-    """Where the first error starts in `text` re-parsed with `token` inserted at `at`: -1 for none, None when
-    the parser gave no tree."""
-    return _repair_parse(text, at, token)[0]
-
-
-def _settled(text: bytes, at: int, token: str) -> bool:
-    """Whether the parse of `text` with `token` inserted at `at` kept an error that every text starting with
-    `text[:at]` keeps, before `at` (syntax/settling.py)."""
-    return _repair_parse(text, at, token)[1] is not None
-
-
 def _repair_parse(text: bytes, at: int, token: str) -> tuple[int | None, int | None]:
-    """`_first_error_after`'s answer, and where the bytes that settled that parse's first error end, when that is
-    before `at` (else None)."""
+    """Where the first error starts in `text` re-parsed with `token` inserted at `at` (-1 for none, None when the
+    parser gave no tree), and where the bytes that settled it end, when that is before `at` (else None)."""
     key = (text, at, token, "first error")
     known = _tried.get(key, _UNKNOWN)  # one lookup: another thread may clear the cache meanwhile
     if known is not _UNKNOWN:
