@@ -48,6 +48,16 @@ def test_comments_are_neither_pieces_nor_stops() -> None:
     assert settling.bound(b"a /* " + _pieces(40) + b";" * 20, 0, 400) is None
 
 
+def test_characters_that_start_no_token_show_nothing() -> None:
+    # '$ $ $' is one error token across the whitespace: the pieces no longer count the tokens read.
+    for odd in (b"$", b"#", b"?", b"`", b"\\", b'"', "\u00e9".encode()):
+        data = _pieces(3) + b" " + odd + b" " + _pieces(settling.PIECES) + b";" + b" " * 9
+        assert settling.bound(data, 0, len(data)) is None, odd
+    # Inside a comment they are only comment.
+    data = b"/* $ */ // $\n" + _pieces(settling.PIECES) + b" ;" + b" " * 9
+    assert settling.bound(data, 0, len(data)) == data.index(b";") + 1 + settling.DECODED
+
+
 def test_a_division_and_a_compound_operator_are_not_taken_for_more_pieces() -> None:
     # 'a/=b' may be three tokens; each whitespace-separated piece is still at least one.
     data = b"a/=b " * settling.PIECES + b";" + b" " * 9

@@ -20,7 +20,9 @@ external scanner (tree-sitter-wgsl/src/scanner.c):
    MAX_VERSION_COUNT_OVERFLOW (10) versions: with the lookahead each has lexed, every token read up to that
    condense lies within the 11 tokens from T on.
 4. No token but a comment spans whitespace or the start of a comment, so each piece of text between them
-   holds at least one token: the tokens read lie within the first PIECES pieces from T.start. A token is
+   holds at least one token: the tokens read lie within the first PIECES pieces from T.start. (A run of
+   characters that start no token is lexed as one error token, across whitespace; so a piece with such a
+   character, or any byte outside printable ASCII, shows nothing.) A token is
    read up to the first character that cannot continue it, and the scanner's template-list look-ahead from
    a '<' ends at the first ';', '{' or ':' outside comments; neither passes the first such character after
    the last of those pieces. The lexer has also decoded the character after it (at most 4 bytes of UTF-8).
@@ -40,6 +42,8 @@ PIECES = 13
 DECODED = 4
 
 _PIECE_OR_COMMENT = re.compile(rb"//|/\*|(?:[^\s/]|/(?![/*]))+")
+# Characters that start no WGSL token (and so are read in error mode), and bytes outside printable ASCII.
+_UNRECOGNIZED = re.compile(rb"[^\t\n\v\f\r -~]|[\"#$'?\\`]")
 _STOP_OR_COMMENT = re.compile(rb"[;{:]|//|/\*")
 _NESTING = re.compile(rb"/\*|\*/")
 # Line comments end at '\n' or '\r'; ending them later only leaves out pieces and stops: a later bound.
@@ -52,8 +56,9 @@ def bound(data: bytes, token_start: int, limit: int) -> int | None:
     index: int | None = token_start
     pieces = 0
     while pieces < PIECES:
+        start = index
         index, piece = _next(_PIECE_OR_COMMENT, data, index, limit)
-        if index is None:
+        if index is None or piece and _UNRECOGNIZED.search(data, start, index):
             return None
         pieces += piece
     while True:
