@@ -70,6 +70,8 @@ def _declaration_findings(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse
     constructs; so a declaration without errors that does not end the file
     has the same findings wherever its text appears.
     """
+    if not part.child_count and part.type not in _WATCHED:
+        return []  # every check looks only at nodes of the watched types, and this part has none: a line comment
     size = len(parsed.source.data)
     key = None
     if reuse is not None and not part.has_error and part.end_byte < size \
