@@ -15,10 +15,11 @@ external scanner (tree-sitter-wgsl/src/scanner.c):
    survives carries an error, and errors are never removed from a version, only wrapped in larger ones.
    The first error handled starts at or before the lookahead d it was handled at.
 3. Let E be the first error of the final tree and T the first token at or after E's end. The first error
-   handled is inside E or is E, so d starts at or before T. In a round each version stops once it is past
-   the one before it, so it is at most one token further, and there are at most MAX_VERSION_COUNT +
-   MAX_VERSION_COUNT_OVERFLOW (10) versions: with the lookahead each has lexed, every token read up to that
-   condense lies within the 11 tokens from T on.
+   handled is inside E or is E, so d starts at or before T. In a round the first version stops once it is
+   past where the last one stood in the round before, and each later one once it has caught up with the one
+   before it, so none is more than one token past the one before it. At most MAX_VERSION_COUNT +
+   MAX_VERSION_COUNT_OVERFLOW + 1 (11) versions advance (`ts_parser__reduce` drops the rest): with the
+   lookahead each has lexed, every token read up to that condense lies within the 13 tokens from T on.
 4. No token but a comment spans whitespace or the start of a comment, so each piece of text between them
    holds at least one token: the tokens read lie within the first PIECES pieces from T.start. (A run of
    characters that start no token is lexed as one error token, across whitespace; so a piece with such a
@@ -36,8 +37,8 @@ from __future__ import annotations
 
 import re
 
-# The tokens read from T on (3.), and two for safety.
-PIECES = 13
+# The tokens read from T on (3.), and three for safety.
+PIECES = 16
 # The character after the last stop, which the lexer has decoded: at most 4 bytes of UTF-8.
 DECODED = 4
 
