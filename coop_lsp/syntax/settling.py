@@ -10,9 +10,10 @@ external scanner (tree-sitter-wgsl/src/scanner.c):
    version stops once it is past the previous version's position, or fails on its lookahead), then
    condenses the versions. Nothing in it depends on bytes not yet read.
 2. An ERROR or MISSING node is made only by error handling, and error handling starts in a condense where
-   the best version is paused on a token it cannot use. A version with no error ranks above every paused
-   one (`ts_parser__compare_versions`), so at that moment no error-free version is left: every version that
-   survives carries an error, and errors are never removed from a version, only wrapped in larger ones.
+   the best version is paused on a token it cannot use. Beside a version with no error a paused one is
+   always removed (`ts_parser__compare_versions`: it costs less and is not in error), so at that moment no
+   error-free version is left: every version that survives carries an error, and errors are never removed
+   from a version, only wrapped in larger ones.
    The first error handled starts at or before the lookahead d it was handled at.
 3. Let E be the first error of the final tree and T the first token at or after E's end. The first error
    handled is inside E or is E, so d starts at or before T. In a round the first version stops once it is
@@ -23,10 +24,10 @@ external scanner (tree-sitter-wgsl/src/scanner.c):
 4. No token but a comment spans whitespace or the start of a comment, so each piece of text between them
    holds at least one token: the tokens read lie within the first PIECES pieces from T.start. (A run of
    characters that start no token is lexed as one error token, across whitespace; so a piece with such a
-   character, or any byte outside printable ASCII, shows nothing.) A token is
-   read up to the first character that cannot continue it, and the scanner's template-list look-ahead from
-   a '<' ends at the first ';', '{' or ':' outside comments; neither passes the first such character after
-   the last of those pieces. The lexer has also decoded the character after it (at most 4 bytes of UTF-8).
+   character, or any byte outside printable ASCII, shows nothing.) A token is read up to the first
+   character that cannot continue it, and the scanner's template-list look-ahead from a '<' ends at the
+   first ';', '{' or ':' outside comments; neither passes the first such character after the last of those
+   pieces. The lexer has also decoded the character after it (at most 4 bytes of UTF-8).
 
 So another text that has the same bytes up to the bound is handled the same way up to d, and its tree has an
 error starting at or before d, before the bound. The bound is found on the repaired text and used only where
