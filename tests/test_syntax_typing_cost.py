@@ -25,11 +25,12 @@ def _findings(parsed: Parsed, reuse=None) -> list:
 
 
 def _whole_file(parsed: Parsed, monkeypatch) -> list:
-    """The findings with every fix tested on the whole file, nothing cached."""
+    """The findings with every fix tested on the whole file and every repair candidate parsed, nothing cached."""
     syntax._tried.clear()
     syntax._tried_bytes = 0
     with monkeypatch.context() as patch:
         patch.setattr(syntax, "INSERTION_WINDOWS", False)
+        patch.setattr(syntax, "REPAIR_SHORTCUT", False)
         return _findings(parsed)
 
 

@@ -17,7 +17,7 @@ import tree_sitter as ts
 
 from ..core.diagnostic import MAX_PER_CODE, Diagnostic, Edit, Fix, Related, Severity
 from ..core.text import SourceText, Span
-from . import rules
+from . import rules, settling
 from .keywords import KEYWORDS, RESERVED_WORDS
 from .parser import Parsed, wgsl_language
 from .reuse import DeclarationReuse
@@ -70,6 +70,8 @@ def _declaration_findings(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse
     constructs; so a declaration without errors that does not end the file
     has the same findings wherever its text appears.
     """
+    if not part.child_count and part.type not in _WATCHED:
+        return []  # every check looks only at nodes of the watched types, and this part has none: a line comment
     size = len(parsed.source.data)
     key = None
     if reuse is not None and not part.has_error and part.end_byte < size \
@@ -225,7 +227,7 @@ def _insertion_helps(parsed: Parsed, at: int, token: str, reuse: DeclarationReus
         if helps is not None:
             return helps
     key = (data, at, token, "helps")
-    known = _tried.get(key, _UNKNOWN)  # the same file, the same insertion: the same answer (_first_error_after)
+    known = _tried.get(key, _UNKNOWN)  # the same file, the same insertion: the same answer (_repair_parse)
     if known is not _UNKNOWN:
         return known
     edited = data[:at] + token.encode() + data[at:]
@@ -326,13 +328,13 @@ def _error_region(parsed: Parsed, node: ts.Node, try_repairs: bool, reuse: Decla
     window = _repair_window(parsed, node) if try_repairs else None
     if window is not None:
         text = parsed.source.data[window.start : window.end]  # one object: the repair cache's keys share it
-        for position in _repair_positions(node):
-            for token in _REPAIR_TOKENS:
-                if _repairs(parsed, window, text, node, position, token):
-                    at = _after_previous_token(parsed, position)
-                    if token == "x":
-                        return Diagnostic(rules.SYNTAX_ERROR.code, "expected an expression here", Span(at, at))
-                    return _expected_token(parsed, token, at, node, reuse)
+        repaired = _first_repair(parsed, window, text, node)
+        if repaired is not None:
+            position, token = repaired
+            at = _after_previous_token(parsed, position)
+            if token == "x":
+                return Diagnostic(rules.SYNTAX_ERROR.code, "expected an expression here", Span(at, at))
+            return _expected_token(parsed, token, at, node, reuse)
     first = _first_token(node)
     if first is None:
         at = node.start_byte
@@ -389,14 +391,50 @@ def _repair_window(parsed: Parsed, node: ts.Node) -> Span | None:
     return Span(first.start_byte, last.end_byte)
 
 
-def _repairs(parsed: Parsed, window: Span, text: bytes, node: ts.Node, position: int, token: str) -> bool:
-    """Whether inserting `token` at `position` removes every error up to the token after `node`."""
-    first_error = _first_error_after(text, position - window.start, token)
-    if first_error is None:
-        return False
-    # The repair must carry the parser past the token that follows the error.
-    limit = _next_token_start(node, len(parsed.source.data)) + len(_padded(token)) - window.start
-    return first_error < 0 or first_error > limit
+# Whether the repairs of one error stop at a candidate that shows no later one can succeed (`_first_repair`);
+# off, every candidate is parsed, which the shortcut must always agree with (tests/test_syntax_repair_shortcut.py).
+REPAIR_SHORTCUT = True
+
+
+def _first_repair(parsed: Parsed, window: Span, text: bytes, node: ts.Node) -> tuple[int, str] | None:
+    """The first insertion, in the order tried, that repairs `node`: its position and token.
+
+    Candidates are tried by position (never decreasing), then by token. After a candidate that fails, the rest
+    are skipped when its parse settled an error before its insertion point (syntax/settling.py): every later
+    candidate inserts at the same point or after it, into the same window bytes, so it shares all the bytes the
+    parser read up to that error, and keeps an error there, before its own insertion point and so before its
+    limit. The answer is the one trying every candidate gives.
+
+    The answer depends on the window's bytes, the positions tried and the next token's start, all relative to
+    the window, and is kept by them: an error that stays while another declaration is edited costs one lookup
+    instead of one per candidate."""
+    base = window.start
+    positions = tuple(position - base for position in _repair_positions(node))
+    next_token = _next_token_start(node, len(parsed.source.data)) - base
+    key = (text, positions + (next_token,), "", "first repair")
+    known = _tried.get(key, _UNKNOWN)
+    if known is _UNKNOWN:
+        known = _first_repair_in(text, positions, next_token)
+        _remember(key, known)
+    return None if known is None else (known[0] + base, known[1])
+
+
+def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int) -> tuple[int, str] | None:
+    for at in positions:
+        for token in _REPAIR_TOKENS:
+            first_error, settled = _repair_parse(text, at, token)
+            if _repairs(first_error, next_token, token):
+                return at, token
+            if REPAIR_SHORTCUT and settled is not None:
+                return None
+    return None
+
+
+def _repairs(first_error: int | None, next_token: int, token: str) -> bool:
+    """Whether a candidate whose parse has its first error at `first_error` (-1: none, None: no tree) removes every
+    error up to the token after the error, which starts at `next_token`: the repair must carry the parser past
+    that token."""
+    return first_error is not None and (first_error < 0 or first_error > next_token + len(_padded(token)))
 
 
 # The outcome of each repair tried, by the window's bytes, the insertion point and the token: a syntax error
@@ -404,8 +442,9 @@ def _repairs(parsed: Parsed, window: Span, text: bytes, node: ts.Node, position:
 # re-parses of the same bytes (about 21 of them). Keys hold their window's bytes; past this many bytes of
 # windows the cache starts over. Exact: a parse of the same bytes is the same tree.
 REPAIR_CACHE_BYTES = 4 * 1024 * 1024
-# (bytes, offset, token, which question) -> its answer; _insertion_helps keeps its answers here too.
-_tried: dict[tuple[bytes, int, str, str], object] = {}
+# (bytes, offset, token, which question) -> its answer; _insertion_helps keeps its answers here too, and
+# _first_repair the outcome of a whole search, with the offsets it depends on in place of the offset.
+_tried: dict[tuple[bytes, object, str, str], object] = {}
 _tried_bytes = 0
 _UNKNOWN = object()
 
@@ -414,18 +453,22 @@ def _padded(token: str) -> bytes:
     return (" " + token + " ").encode()
 
 
-def _first_error_after(text: bytes, at: int, token: str) -> int | None:
-    """Where the first error starts in `text` re-parsed with `token` inserted at `at`: -1 for none, None when
-    the parser gave no tree."""
+def _repair_parse(text: bytes, at: int, token: str) -> tuple[int | None, int | None]:
+    """Where the first error starts in `text` re-parsed with `token` inserted at `at` (-1 for none, None when the
+    parser gave no tree), and where the bytes that settled it end, when that is before `at` (else None)."""
     key = (text, at, token, "first error")
     known = _tried.get(key, _UNKNOWN)  # one lookup: another thread may clear the cache meanwhile
     if known is not _UNKNOWN:
         return known
-    inserted = _padded(token)
-    repaired = _parser().parse(text[:at] + inserted + text[at:])
-    found = None if repaired is None else next((e.start_byte for e in _error_nodes(repaired.root_node)), -1)
-    _remember(key, found)
-    return found
+    edited = text[:at] + _padded(token) + text[at:]
+    repaired = _parser().parse(edited)
+    outcome: tuple[int | None, int | None] = (None, None)
+    if repaired is not None:
+        first = next(_error_nodes(repaired.root_node), None)
+        outcome = (-1, None) if first is None else \
+            (first.start_byte, settling.bound(edited, _next_token_start(first, len(edited)), at))
+    _remember(key, outcome)
+    return outcome
 
 
 def _remember(key: tuple, outcome) -> None:
