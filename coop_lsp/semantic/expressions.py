@@ -136,8 +136,14 @@ class ExpressionChecker:
         if kind == "binary_expression":
             return self._binary(node)
         if kind == "int_literal":
-            value, scalar = c.parse_int_literal(ctx.text(node))
-            return self._literal(node, value, scalar)
+            text = ctx.text(node)
+            typed = ctx.int_literals.get(text)
+            if typed is None:
+                value, scalar = c.parse_int_literal(text)
+                typed = self._literal(node, value, scalar)
+                if typed.value is not None:  # one out of range is reported at each use, so it is not kept
+                    ctx.int_literals[text] = typed
+            return typed
         if kind == "float_literal":
             value, scalar = c.parse_float_literal(ctx.text(node))
             if scalar == t.F16:
@@ -184,7 +190,7 @@ class ExpressionChecker:
             ctx.report("T001", f"unresolved identifier '{name}'", ctx.span(node))
             return ERROR
         ctx.model.written_references[(node.start_byte, node.end_byte)] = symbol
-        if self.loops:
+        if self.continuing_blocks:
             self.check_continuing_use(symbol, node)
         kind = symbol.kind
         if kind == "var":
@@ -205,7 +211,12 @@ class ExpressionChecker:
             return ERROR
         value_type = symbol.type if symbol.resolved else self.symbol_type(symbol, via=node)
         if kind == "var":
-            return Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
+            # One reference type per variable, made on its first use: it is the same at every use.
+            reference = ctx.reference_types.get(symbol)
+            if reference is None or reference.store is not value_type or reference.space != symbol.space \
+                    or reference.access != symbol.access:
+                reference = ctx.reference_types[symbol] = t.Reference(symbol.space, value_type, symbol.access)
+            return Typed(reference, symbol=symbol)
         if kind == "const":
             return Typed(value_type, symbol.value, symbol, const=True, override=True, components=symbol.components)
         return Typed(value_type, None, symbol, override=kind == "override")
