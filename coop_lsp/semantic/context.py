@@ -22,6 +22,10 @@ MATRIX_TABLES = {dialect.name: dialect.table for dialect in DIALECTS}
 # The extensions that bring the subgroup builtins with them (language.py says which and why).
 SUBGROUP_IMPLYING_ENABLES = frozenset(e.enable for e in EXTENSIONS if "subgroups" in e.implies)
 
+_new_span = object.__new__
+_set_field = object.__setattr__  # Span is frozen
+
+
 class Context:
     def __init__(self, source: SourceText, root: ts.Node) -> None:
         self.source = source
@@ -62,7 +66,12 @@ class Context:
 
     @staticmethod
     def span(node: ts.Node) -> Span:
-        return Span(node.start_byte, node.end_byte)
+        # Span's own constructor checks its bounds, which a node's offsets always meet; made without it,
+        # as many spans are made here as there are declarations and variable uses.
+        span = _new_span(Span)
+        _set_field(span, "start", node.start_byte)
+        _set_field(span, "end", node.end_byte)
+        return span
 
     # ------------------------------------------------------- said once per module
     def said_once(self) -> tuple[frozenset, frozenset, dict[str, Span]]:

@@ -976,6 +976,12 @@ def _escapes(node: ts.Node, cache: dict, allow_break: bool = False, allow_contin
 
 
 _NO_EXITS: frozenset[str] = frozenset()
+# Statements whose parts are expressions, types and names, never statements.
+_NO_EXIT_STATEMENTS = frozenset({
+    "let_declaration", "variable_declaration", "const_declaration", "assignment_statement",
+    "compound_assignment_statement", "increment_statement", "decrement_statement", "call_statement",
+    "const_assert_statement", "discard_statement", "empty_statement",
+})
 _RETURN, _BREAK, _CONTINUE = frozenset({"return"}), frozenset({"break"}), frozenset({"continue"})
 
 
@@ -993,6 +999,8 @@ def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
         return _BREAK
     if kind == "continue_statement":
         return _CONTINUE
+    if kind in _NO_EXIT_STATEMENTS and not node.has_error:
+        return _NO_EXITS  # holds expressions only: no statement, so no way out (unless the parser gave up in it)
     if node.named_child_count == 0 or kind.endswith("_expression") or kind == "function_declaration":
         return _NO_EXITS
     # Only the nodes that need a walk are kept: the leaves above are answered faster than looked up.
