@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
@@ -32,7 +32,9 @@ _COMPARISON = {"<", ">", "<=", ">=", "==", "!="}
 _CHECKED_RIGHT_OPERATORS = {"/", "%", "<<", ">>"}  # the ones _check_constant_right_operand has a rule for
 
 
-@dataclass
+# Slots: a Typed is made for every expression, and without them each one is two objects (itself and its
+# __dict__) for the allocator and the cyclic collector.
+@dataclass(slots=True)
 class Typed:
     type: t.Type
     value: object = None  # the constant's value when it is known
@@ -44,17 +46,18 @@ class Typed:
     # abstract numbers built right here, its elements' values, flattened: a materialized type must hold them.
     components: tuple | None = None
 
-    # Not fields (a Typed is made for every expression): set on the few references they describe.
+    # Not compared or shown: set on the few references they describe.
     # A reference to part of a vector (`v.x`, `v.xy`, `v[i]`): it has no address of its own.
-    vector_part = False
-    repeated_swizzle = False  # `v.xx`: a swizzle that names a component twice cannot be assigned
+    vector_part: bool = field(default=False, compare=False, repr=False)
+    repeated_swizzle: bool = field(default=False, compare=False, repr=False)  # `v.xx` cannot be assigned
 
-    # Written out rather than generated with a __post_init__: one call less for every expression.
+    # Written out rather than generated: one call less for every expression.
     def __init__(self, type: t.Type, value: object = None, symbol: Symbol | None = None, const: bool = False,
                  override: bool = False, components: tuple | None = None) -> None:
         self.type, self.value, self.symbol, self.const = type, value, symbol, const
         self.override = override or const  # every const-expression is also an override-expression
         self.components = components
+        self.vector_part = self.repeated_swizzle = False
 
 
 def _vector_part(typed: Typed, repeated: bool = False) -> Typed:
