@@ -3,14 +3,15 @@ Tint on the same files, in one run.
 
     .venv/bin/python -m benchmarks.cold_per_core [--checkout PATH[=PYTHON]]... [--files N] [--rounds R]
 
-N files from benchmarks/matrix_kernels.py (the generator benchmarks.cli --matrix-heavy uses, same seed)
-are linted in one process per checkout, one after the other, the way a single coop-lint worker lints them
-with no cache; the figure is that process's CPU time (time.process_time) around the files alone, after
-one tiny file has loaded the modules. The checkouts take turns for R rounds and each keeps its best: on
-a machine that others use, CPU time still moves with their load (caches, frequency), and taking turns
-spreads that over every checkout alike. Each checkout runs its own package with its own .venv (or the
-Python named after '='), writing no bytecode. Tint: benchmarks.tint_timing over the same files on Dawn's
-Null backend, its whole process timed as benchmarks.cli does. Writes benchmarks/results/<--result>.json.
+N files from benchmarks/matrix_kernels.py (the generator benchmarks.cli --matrix-heavy uses, same seed), or
+with --corpus mixed benchmarks.cli's ordinary mix, are linted in one process per checkout, one after the
+other, the way a single coop-lint worker lints them with no cache; the figure is that process's CPU time
+(time.process_time) around the files alone, after one tiny file has loaded the modules. The checkouts take
+turns for R rounds and each keeps its best: on a machine that others use, CPU time still moves with their
+load (caches, frequency), and taking turns spreads that over every checkout alike. Each checkout runs its
+own package with its own .venv (or the Python named after '='), writing no bytecode. Tint:
+benchmarks.tint_timing over the same files on Dawn's Null backend, its whole process timed as benchmarks.cli
+does. Writes benchmarks/results/<--result>.json.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .common import matrix_heavy_kernel, write_result
+from .common import matrix_heavy_kernel, synthetic_kernel, write_result
 
 # Run inside each checkout (its own package first on sys.path): lints every file named on stdin and
 # prints the CPU seconds and the findings, so that the checkouts can be seen to agree.
@@ -81,6 +82,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="turns per checkout; the best counts")
     parser.add_argument("--result", default="cold_per_core", help="result file name under benchmarks/results/")
     parser.add_argument("--notes", default="", help="added to the result's notes")
+    parser.add_argument("--corpus", choices=("matrix-heavy", "mixed"), default="matrix-heavy",
+                        help="matrix-heavy kernels, or benchmarks.cli's mixed files (plain functions among "
+                             "matrix ones, 40 to 400 lines each)")
     args = parser.parse_args()
     checkouts = [_checkout(text) for text in args.checkout or ["."]]
     rng = random.Random(3)
@@ -89,7 +93,8 @@ def main() -> None:
         paths = []
         for index in range(args.files):
             path = Path(folder) / f"kernel_{index:03}.wgsl"
-            path.write_text(matrix_heavy_kernel(rng))
+            path.write_text(matrix_heavy_kernel(rng) if args.corpus == "matrix-heavy" else
+                            synthetic_kernel(lines=rng.choice((40, 80, 120, 200, 400)), rng=rng))
             paths.append(path)
         lines = sum(p.read_text().count("\n") + 1 for p in paths)
         names = [str(p) for p in paths]
@@ -103,7 +108,9 @@ def main() -> None:
         tint = _tint(paths)
     tint_lines = lines / tint["tint_process_seconds"] if "tint_process_seconds" in tint else None
     figures = {
-        "corpus": "matrix-heavy (benchmarks/matrix_kernels.py, seed 3)", "files": args.files, "lines": lines,
+        "corpus": ("matrix-heavy (benchmarks/matrix_kernels.py, seed 3)" if args.corpus == "matrix-heavy" else
+                   "mixed (benchmarks.common.synthetic_kernel as benchmarks.cli draws it, seed 3)"),
+        "files": args.files, "lines": lines,
         "rounds": args.rounds,
         "checkouts": {root: {"cpu_seconds_best": round(min(cpu), 3),
                              "cpu_seconds_all": [round(c, 3) for c in cpu],

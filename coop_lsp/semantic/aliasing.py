@@ -133,11 +133,12 @@ class AliasChecker:
         if root is None or root[0] == "local":
             return
         if root[0] == "global":
-            span = self.ctx.span(node)
-            if read:
-                facts.module_reads.setdefault(root[1], span)
-            if write:
-                facts.module_writes.setdefault(root[1], span)
+            # Only the first access of each variable is kept: its span is made only for that one.
+            name = root[1]
+            if read and name not in facts.module_reads:
+                facts.module_reads[name] = self.ctx.span(node)
+            if write and name not in facts.module_writes:
+                facts.module_writes[name] = self.ctx.span(node)
         else:
             if read:
                 facts.param_reads.add(root[1])

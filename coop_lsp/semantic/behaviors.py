@@ -98,12 +98,9 @@ class BehaviorChecker:
         if kind == "if_statement":
             return self._if_behaviors(node, place)
         if kind == "switch_statement":
-            return self._switch_behaviors(node, replace(place, breakable=True,
-                                                        break_target_in_continuing=place.continuing))
+            return self._switch_behaviors(node, _inner_place(place, "switch"))
         if kind in ("loop_statement", "for_statement", "while_statement"):
-            return self._loop_behaviors(node, replace(place, breakable=True, continuable=True,
-                                                      break_target_in_continuing=place.continuing,
-                                                      loop_in_continuing=place.continuing))
+            return self._loop_behaviors(node, _inner_place(place, "loop"))
         return _ONLY_NEXT
 
     def _misplaced(self, node: ts.Node, message: str) -> None:
@@ -139,8 +136,7 @@ class BehaviorChecker:
             continuing = next((s for s in statements if s.type == "continuing_statement"), None)
             continuing_body = continuing.child_by_field_name("body") if continuing is not None else None
             if continuing_body is not None:
-                inside = replace(place, continuing=True, break_target_in_continuing=False,
-                                 loop_in_continuing=False)
+                inside = _inner_place(place, "continuing")
                 own = self._behaviors(continuing_body, inside)
                 if behaviors != {RETURN}:
                     behaviors |= own
@@ -158,3 +154,22 @@ class BehaviorChecker:
             self.ctx.report("T019", f"{what} does not exit: nothing in it breaks out or returns",
                             self.ctx.span(keyword))
         return behaviors
+
+
+# (place, what encloses) -> the place inside: there are few places, and dataclasses.replace for every
+# loop of every body showed in profiles.
+_INNER_PLACES: dict[tuple[_Place, str], _Place] = {}
+
+
+def _inner_place(place: _Place, enclosing: str) -> _Place:
+    inner = _INNER_PLACES.get((place, enclosing))
+    if inner is None:
+        if enclosing == "switch":
+            inner = replace(place, breakable=True, break_target_in_continuing=place.continuing)
+        elif enclosing == "loop":
+            inner = replace(place, breakable=True, continuable=True, break_target_in_continuing=place.continuing,
+                            loop_in_continuing=place.continuing)
+        else:
+            inner = replace(place, continuing=True, break_target_in_continuing=False, loop_in_continuing=False)
+        _INNER_PLACES[(place, enclosing)] = inner
+    return inner

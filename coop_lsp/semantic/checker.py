@@ -18,7 +18,7 @@ from ..syntax.parser import Parsed
 from . import types as t
 from .context import CORE_TABLE, DIALECT_ENABLES, ENABLE_DIALECTS, EXTENSIONS, Context
 from . import constants as c
-from .expressions import VOID, ExpressionChecker, Typed
+from .expressions import VOID, ExpressionChecker, Typed, binary_result_type
 from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .reuse import BodyReuse
@@ -464,8 +464,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             self._address_space(symbol, node, module_scope)
             if module_scope:
                 self._resource_attributes(symbol, node)
-        broken = node.has_error or (node.next_sibling is not None and node.next_sibling.type == "ERROR")
-        if symbol.kind in ("var", "override") and type_node is None and value_node is None and not broken:
+        if symbol.kind in ("var", "override") and type_node is None and value_node is None \
+                and not _broken(node):
             where = node.child_by_field_name("name") or node
             self.ctx.report("T003", f"'{symbol.kind} {symbol.name}' needs a type or an initializer",
                             self.ctx.span(where))
@@ -853,13 +853,17 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if node.child_count > 1 and node.child(0).type == "attribute" and node.child(1).type == "attribute":
             check_diagnostic_controls(self.ctx, [c for c in node.children if c.type == "attribute"], "attribute",
                                       allow_repeats=False)
-        handler = getattr(self, f"_stmt_{kind}", None)
+        handler = _STATEMENT_HANDLERS.get(kind, _UNKNOWN)
+        if handler is _UNKNOWN:
+            # Looked up on the class once per kind: an f-string and a bound method per statement showed.
+            handler = _STATEMENT_HANDLERS[kind] = getattr(Checker, f"_stmt_{kind}", None)
         if handler is not None:
-            handler(node)
+            handler(self, node)
 
     def _local(self, node: ts.Node) -> None:
-        symbol = Symbol(self.ctx.text(node.child_by_field_name("name")) if node.child_by_field_name("name")
-                        else "", _DECLARATION_KINDS[node.type], self.ctx.span(node), node)
+        name_node = node.child_by_field_name("name")
+        symbol = Symbol(self.ctx.text(name_node) if name_node else "", _DECLARATION_KINDS[node.type],
+                        self.ctx.span(node), node)
         symbol.type = self._value_declaration(symbol, node, module_scope=False)
         symbol.resolved = True
         if t.contains(symbol.type, _holds_matrix):
@@ -940,11 +944,13 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         frame = self.loops[-1] if self.loops else None
         if frame is not None:
             frame.in_continuing = True
+            self.continuing_blocks += 1
         try:
             self._block(body)
         finally:
             if frame is not None:
                 frame.in_continuing = False
+                self.continuing_blocks -= 1
 
     def _stmt_for_statement(self, node: ts.Node) -> None:
         self.scope = Scope(self.scope)
@@ -1077,8 +1083,6 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         return typed.type.store
 
     def _stmt_compound_assignment_statement(self, node: ts.Node) -> None:
-        from .expressions import binary_result_type
-
         left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
         operator = self.ctx.text(node.child_by_field_name("operator"))[:-1]
         right = self.value(right_node)
@@ -1228,3 +1232,14 @@ def _holds_matrix(value_type: t.Type) -> bool:
     return isinstance(value_type, t.CoopMatrix)
 
 
+
+
+# Statement kind -> the Checker method that checks it (None: nothing to check), filled on first sight.
+_STATEMENT_HANDLERS: dict = {}
+_UNKNOWN = object()
+
+
+def _broken(node: ts.Node) -> bool:
+    """A declaration the parser gave up in or right after. Asked only when it matters: next_sibling walks
+    the parent's children in tree-sitter, so asking it of every local made long bodies quadratic."""
+    return node.has_error or (node.next_sibling is not None and node.next_sibling.type == "ERROR")

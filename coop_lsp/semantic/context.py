@@ -13,6 +13,7 @@ from .builtins.core import CORE_BUILTINS
 from .builtins.language import (DIALECT_ENABLES, DIALECTS, DIALECTS_BY_PRECEDENCE, ENABLE_DIALECTS,  # noqa: F401
                                 EXTENSIONS, STANDARD_ENABLE, TINT_ENABLE)
 from .builtins.table import Builtin, BuiltinTable
+from . import types as t
 from .model import SemanticModel
 
 CORE_TABLE = BuiltinTable("core", CORE_BUILTINS)
@@ -20,6 +21,10 @@ MATRIX_TABLES = {dialect.name: dialect.table for dialect in DIALECTS}
 
 # The extensions that bring the subgroup builtins with them (language.py says which and why).
 SUBGROUP_IMPLYING_ENABLES = frozenset(e.enable for e in EXTENSIONS if "subgroups" in e.implies)
+
+_new_span = object.__new__
+_set_field = object.__setattr__  # Span is frozen
+
 
 class Context:
     def __init__(self, source: SourceText, root: ts.Node) -> None:
@@ -37,6 +42,10 @@ class Context:
         self._enables_reported: set[str] = set()  # extensions whose missing `enable` was reported
         # entry_points.attributes() by (node id, field): a function's parameters are read by several checks.
         self.attribute_memo: dict[tuple[int, str | None], dict] = {}
+        # Answers that are the same at every use within a module (a Typed is never changed once made):
+        # an int literal's type and value by its text, a variable's reference type by its symbol.
+        self.int_literals: dict[str, object] = {}
+        self.reference_types: dict[object, t.Reference] = {}
 
     # ----------------------------------------------------------- reporting
     def report(self, code: str, message: str, span: Span, related: tuple[Related, ...] = (),
@@ -57,7 +66,12 @@ class Context:
 
     @staticmethod
     def span(node: ts.Node) -> Span:
-        return Span(node.start_byte, node.end_byte)
+        # Span's own constructor checks its bounds, which a node's offsets always meet; made without it,
+        # as many spans are made here as there are declarations and variable uses.
+        span = _new_span(Span)
+        _set_field(span, "start", node.start_byte)
+        _set_field(span, "end", node.end_byte)
+        return span
 
     # ------------------------------------------------------- said once per module
     def said_once(self) -> tuple[frozenset, frozenset, dict[str, Span]]:

@@ -30,6 +30,10 @@ class LoopFrame:
 class ContinueChecker:
     """Mixin of the checker: needs `ctx`, `scope` and `loops` (a list of LoopFrame)."""
 
+    # How many loops' continuing blocks enclose the statement being checked: only a name used inside one
+    # can be a use check_continuing_use reports, and most names are used elsewhere.
+    continuing_blocks = 0
+
     def note_loop_declaration(self, symbol) -> None:
         if self.loops:
             frame = self.loops[-1]

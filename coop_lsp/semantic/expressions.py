@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
@@ -32,7 +32,9 @@ _COMPARISON = {"<", ">", "<=", ">=", "==", "!="}
 _CHECKED_RIGHT_OPERATORS = {"/", "%", "<<", ">>"}  # the ones _check_constant_right_operand has a rule for
 
 
-@dataclass
+# Slots: a Typed is made for every expression, and without them each one is two objects (itself and its
+# __dict__) for the allocator and the cyclic collector.
+@dataclass(slots=True)
 class Typed:
     type: t.Type
     value: object = None  # the constant's value when it is known
@@ -44,17 +46,18 @@ class Typed:
     # abstract numbers built right here, its elements' values, flattened: a materialized type must hold them.
     components: tuple | None = None
 
-    # Not fields (a Typed is made for every expression): set on the few references they describe.
+    # Not compared or shown: set on the few references they describe.
     # A reference to part of a vector (`v.x`, `v.xy`, `v[i]`): it has no address of its own.
-    vector_part = False
-    repeated_swizzle = False  # `v.xx`: a swizzle that names a component twice cannot be assigned
+    vector_part: bool = field(default=False, compare=False, repr=False)
+    repeated_swizzle: bool = field(default=False, compare=False, repr=False)  # `v.xx` cannot be assigned
 
-    # Written out rather than generated with a __post_init__: one call less for every expression.
+    # Written out rather than generated: one call less for every expression.
     def __init__(self, type: t.Type, value: object = None, symbol: Symbol | None = None, const: bool = False,
                  override: bool = False, components: tuple | None = None) -> None:
         self.type, self.value, self.symbol, self.const = type, value, symbol, const
         self.override = override or const  # every const-expression is also an override-expression
         self.components = components
+        self.vector_part = self.repeated_swizzle = False
 
 
 def _vector_part(typed: Typed, repeated: bool = False) -> Typed:
@@ -136,8 +139,14 @@ class ExpressionChecker:
         if kind == "binary_expression":
             return self._binary(node)
         if kind == "int_literal":
-            value, scalar = c.parse_int_literal(ctx.text(node))
-            return self._literal(node, value, scalar)
+            text = ctx.text(node)
+            typed = ctx.int_literals.get(text)
+            if typed is None:
+                value, scalar = c.parse_int_literal(text)
+                typed = self._literal(node, value, scalar)
+                if typed.value is not None:  # one out of range is reported at each use, so it is not kept
+                    ctx.int_literals[text] = typed
+            return typed
         if kind == "float_literal":
             value, scalar = c.parse_float_literal(ctx.text(node))
             if scalar == t.F16:
@@ -184,7 +193,7 @@ class ExpressionChecker:
             ctx.report("T001", f"unresolved identifier '{name}'", ctx.span(node))
             return ERROR
         ctx.model.written_references[(node.start_byte, node.end_byte)] = symbol
-        if self.loops:
+        if self.continuing_blocks:
             self.check_continuing_use(symbol, node)
         kind = symbol.kind
         if kind == "var":
@@ -205,7 +214,12 @@ class ExpressionChecker:
             return ERROR
         value_type = symbol.type if symbol.resolved else self.symbol_type(symbol, via=node)
         if kind == "var":
-            return Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
+            # One reference type per variable, made on its first use: it is the same at every use.
+            reference = ctx.reference_types.get(symbol)
+            if reference is None or reference.store is not value_type or reference.space != symbol.space \
+                    or reference.access != symbol.access:
+                reference = ctx.reference_types[symbol] = t.Reference(symbol.space, value_type, symbol.access)
+            return Typed(reference, symbol=symbol)
         if kind == "const":
             return Typed(value_type, symbol.value, symbol, const=True, override=True, components=symbol.components)
         return Typed(value_type, None, symbol, override=kind == "override")

@@ -144,7 +144,16 @@ class UniformityAnalysis:
         self.summaries[key] = summary
         return summary
 
+    # The source as a str when it is plain ASCII (most kernels): byte offsets are then character offsets,
+    # and a name is a slice rather than a decoding. False until first asked.
+    _ascii: str | None | bool = False
+
     def text(self, node: ts.Node) -> str:
+        ascii_text = self._ascii
+        if ascii_text is False:
+            ascii_text = self._ascii = self.data.decode("ascii") if self.data.isascii() else None
+        if ascii_text is not None:
+            return ascii_text[node.start_byte : node.end_byte]
         return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
@@ -257,7 +266,7 @@ class _FunctionAnalysis:
         # search for their path (the same path as before: the question is only skipped where it has none).
         asked = bool(self.pending)
         non_uniform = graph.reaching((MAY_BE_NON_UNIFORM,)) if asked else set()
-        in_workgroup = graph.reaching((MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP)) if asked else set()
+        in_workgroup = graph.reaching((MAY_BE_NON_UNIFORM_IN_WORKGROUP,), known=non_uniform) if asked else set()
         split = graph.reaching((self.split_goal,)) if asked and self.owner.level == SUBGROUP else set()
         for pending in _tint_order(self.pending):
             subgroup = pending.requirement.scope == "subgroup uniform"
@@ -967,6 +976,12 @@ def _escapes(node: ts.Node, cache: dict, allow_break: bool = False, allow_contin
 
 
 _NO_EXITS: frozenset[str] = frozenset()
+# Statements whose parts are expressions, types and names, never statements.
+_NO_EXIT_STATEMENTS = frozenset({
+    "let_declaration", "variable_declaration", "const_declaration", "assignment_statement",
+    "compound_assignment_statement", "increment_statement", "decrement_statement", "call_statement",
+    "const_assert_statement", "discard_statement", "empty_statement",
+})
 _RETURN, _BREAK, _CONTINUE = frozenset({"return"}), frozenset({"break"}), frozenset({"continue"})
 
 
@@ -984,6 +999,8 @@ def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
         return _BREAK
     if kind == "continue_statement":
         return _CONTINUE
+    if kind in _NO_EXIT_STATEMENTS and not node.has_error:
+        return _NO_EXITS  # holds expressions only: no statement, so no way out (unless the parser gave up in it)
     if node.named_child_count == 0 or kind.endswith("_expression") or kind == "function_declaration":
         return _NO_EXITS
     # Only the nodes that need a walk are kept: the leaves above are answered faster than looked up.

@@ -119,18 +119,24 @@ class Graph:
     def reaches(self, start: int, goal: int) -> bool:
         return goal in self._search(start)[0]
 
-    def reaching(self, goals) -> set[int]:
+    def reaching(self, goals, known: set[int] | None = None) -> set[int]:
         """Every node from which some goal can be reached (the goals included).
 
         One backward search answers "can this node reach a goal?" for every node at once. A function
         asks that of each of its requirements and almost all answer no: a forward search per
         requirement, each as large as the graph, made evaluation quadratic in the function's size.
+        `known`, the answer for some of the goals, is not searched again: what reaches it is in it.
         """
         if not self.edges:
             return set()
         incoming = self._incoming()
-        found = set(goals)
-        frontier = list(found)
+        if known is None:
+            found = set(goals)
+            frontier = list(found)
+        else:
+            found = set(known)
+            frontier = [goal for goal in goals if goal not in found]
+            found.update(frontier)
         while frontier:
             following = []
             for node in frontier:
