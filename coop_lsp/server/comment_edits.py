@@ -22,9 +22,10 @@ Why the moved diagnostics are exactly a fresh check's, under the conditions `pla
   (declarations, types, uniformity, every rule) find the same things at the same nodes.
 - The checks that read raw bytes are excluded by name: `coop:` print and watch comments (T-rules that
   read, and whose fixes remove, the whole line: no `coop` on the old or the new line); template and host
-  detection (no template marks in the old text nor on the new line, no template analysis, no unresolved
-  name, which host-macro detection compares with every word of the file, comments included); kernel runs'
-  findings (keyed by version: no run of the document at all). Fixes and messages that quote text quote
+  detection (no template marks in the old text nor on the new line, no template analysis, and no
+  unresolved names that host-macro detection would compare with every word of the file, comments
+  included: `lint.files.host_macro_names` of no words at all finds none); kernel runs' findings (keyed
+  by version: no run of the document at all). Fixes and messages that quote text quote
   the text their ranges cover: no finding's range, related place or fix edit may touch the edited line.
 - No line break is inserted or removed, so every line number stays, and every finding lies wholly before
   the edited line or wholly after it: its LSP form (lines and UTF-16 columns) is unchanged, and its byte
@@ -44,8 +45,6 @@ from ..syntax.parser import Parsed
 _BREAKS = ("\n", "\r", "\x0b", "\x0c", "\x85", "\u2028", "\u2029")
 # Where template list discovery stops for good, outside comments (see the module docstring).
 _DISCOVERY_ENDS = (b";", b"{", b":")
-# Unresolved names: host-macro detection reads every word of the file (lint.files.host_macro_names).
-UNRESOLVED = "T001"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +57,7 @@ class Shown:
     findings: tuple[Diagnostic, ...]
     forms: list
     settings: object  # the server's Settings they were filtered with
-    plain: bool  # a plain analysis: no template, no unresolved name
+    plain: bool  # no template, and no unresolved name that would make host-macro detection read the words
     moved: bool = False
 
 

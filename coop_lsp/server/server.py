@@ -663,7 +663,7 @@ class CoopLanguageServer(LanguageServer):
             analysis = checked.analysis
             state.shown = Shown(checked.key, checked.version, tuple(found), diagnostics, self.settings,
                                 plain=analysis.template is None and not analysis.provisional
-                                and not any(d.code == comment_edits.UNRESOLVED for d in analysis.diagnostics))
+                                and not host_macro_names(b"", analysis.diagnostics))
             self._send_inactive_regions(state, checked.analysis)
             state.resting_diagnostics = (checked.version, diagnostics)
             if checked.analysis.provisional:
