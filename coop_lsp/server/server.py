@@ -72,6 +72,9 @@ ABANDON_CHARS = 256 * 1024
 # A version with syntax errors is published from its incremental tree at once; once the document has been
 # quiet this long, a fresh parse confirms that tree (or its check replaces the published one).
 CONFIRM_AFTER_SECONDS = 0.05
+# The check of a version published at once by an edit inside a comment (comment_edits.py) only confirms
+# it: it waits until the document has been quiet this long, so that it does not slow the next keystroke.
+COMMENT_CHECK_AFTER_SECONDS = 0.05
 
 
 def format_options(uri: str) -> FormatOptions:
@@ -683,17 +686,20 @@ class CoopLanguageServer(LanguageServer):
             return None
         return comment_edits.plan(state.shown, state.document.parsed, start, end, text, self.settings)
 
-    def publish_moved(self, state: DocumentState, edit: CommentEdit) -> None:
-        """After the edit `comment_edit` accepted: its version's diagnostics, published now."""
+    def publish_moved(self, state: DocumentState, edit: CommentEdit) -> bool:
+        """After the edit `comment_edit` accepted: its version's diagnostics, published now; False when
+        they were not (its check publishes them)."""
         parsed = state.document.parsed
         if parsed.root.has_error:
-            return  # cannot happen by comment_edits.py's argument; the check publishes
+            return False  # cannot happen by comment_edits.py's argument
         before = state.shown
         shown = Shown(parsed, state.document.version, edit.findings, before.forms, before.settings, plain=True,
                       moved=True)
         state.converted.moved(before.findings, edit.findings)
-        if self.scheduler.offer(state.uri, _Moved(parsed, shown.version, shown)):
-            self.comment_shortcuts += 1
+        if not self.scheduler.offer(state.uri, _Moved(parsed, shown.version, shown)):
+            return False
+        self.comment_shortcuts += 1
+        return True
 
     def _send_moved(self, uri: str, moved: "_Moved") -> None:
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(

@@ -8,7 +8,7 @@ from lsprotocol import types as lsp
 
 from ...core.text import Position, Span
 from ...syntax import Document
-from ..server import CoopLanguageServer, DocumentState, _uri_path
+from ..server import COMMENT_CHECK_AFTER_SECONDS, CoopLanguageServer, DocumentState, _uri_path
 from ..trace import mark
 
 log = logging.getLogger(__name__)
@@ -55,10 +55,9 @@ def register(ls: CoopLanguageServer) -> None:
                 state.document.set_text(change.text, version)
         state.document.version = version
         mark("parsed")
-        if comment_edit is not None:
-            ls.publish_moved(state, comment_edit)
+        confirm_only = comment_edit is not None and ls.publish_moved(state, comment_edit)
         ls.drop_stale_check(state)
-        ls.schedule_diagnostics(state)
+        ls.schedule_diagnostics(state, delay=COMMENT_CHECK_AFTER_SECONDS if confirm_only else None)
         _overlay(ls, state.uri, state.document.text)
         ls.recheck_includers(state.uri)
         mark("changed")
