@@ -1,5 +1,6 @@
-"""Edits inside a comment: published at once, before any check, as the version before's diagnostics moved
-(server/comment_edits.py); the check that follows never finds anything else. Edits that a check may read
+"""Edits inside a comment, and spaces or tabs between tokens: published at once, before any check, as the
+version before's diagnostics moved (server/comment_edits.py); the check that follows never finds
+anything else. Edits that a check may read
 (a `coop:` marker, a comment on a line with a finding, a `/*` in the making, a file with errors, a
 template discovery that reads the comment) wait for their check as before."""
 
@@ -152,6 +153,37 @@ async def test_edits_a_check_may_read_wait_for_the_check(typed, where):
 
 
 @asynchronous
+async def test_indenting_and_unindenting_a_line_publishes_at_once():
+    session = await Session(KERNEL).start()
+    at = KERNEL.index("  out[i]")
+    for i in range(4):
+        assert session.edit(at, at, " ")  # indentation typed at the line start
+        await session.check()
+    assert session.edit(at, at + 3, "")
+    await session.check()
+    at = session.state.document.text.index("= helper(") + 1
+    assert session.edit(at, at, "\t ")  # between two tokens inside the line
+    await session.check()
+    assert session.ls.comment_shortcuts == 6
+    session.stop()
+
+
+@asynchronous
+@pytest.mark.parametrize("needle, offset, length, typed", [
+    ("let i", 3, 1, ""),  # `let i` -> `leti`: tokens joined
+    ("let i", 3, 0, "\n"),  # a line break: every later line moves
+    ("helper(x", 3, 0, " "),  # inside a token: `hel per`
+    ("bad: u32", 4, 0, " "),  # a finding's line
+])
+async def test_blank_edits_that_change_tokens_lines_or_findings_wait_for_the_check(needle, offset, length, typed):
+    session = await Session(KERNEL).start()
+    at = KERNEL.index(needle) + offset
+    assert not session.edit(at, at + length, typed)
+    await session.check()
+    session.stop()
+
+
+@asynchronous
 async def test_joining_a_slash_and_a_star_inside_a_block_comment_waits_for_the_check():
     text = KERNEL.replace("/* the index */", "/* a /x* b */")
     session = await Session(text).start()
@@ -228,10 +260,18 @@ async def test_random_comment_edits_give_a_fresh_checks_diagnostics(path: Path):
     rng = random.Random(path.name)
     session = await Session(path.read_text(encoding="utf-8")).start()
     state = session.state
-    for _ in range(6):
+    for _ in range(8):
         source = state.document.source
         comments = _comments(state)
-        if comments and rng.random() < 0.8:
+        blanks = [i for i, byte in enumerate(source.data) if byte in b" \t"]
+        if blanks and rng.random() < 0.25:
+            # Spaces and tabs typed into or deleted from blanks (and, now and then, a token's neighbour).
+            start = rng.choice(blanks) + rng.choice([0, 0, 1])
+            end = start + rng.choice([0, 0, 1, 2])
+            end = start if end > len(source.data) or source.data[start:end].strip(b" \t") else end
+            session.edit(start, end, rng.choice([" ", "\t", "  ", "", "\n  "]))
+            await session.check()
+        elif comments and rng.random() < 0.8:
             node = rng.choice(comments)
             low = node.start_byte + 2
             high = node.end_byte - (2 if node.type == "block_comment" else 0)

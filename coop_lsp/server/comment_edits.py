@@ -1,10 +1,17 @@
-"""Edits that stay inside a comment: the version before's diagnostics, moved, published at once.
+"""Edits that stay inside a comment, or only indent: the version before's diagnostics, moved, published
+at once.
 
 Most keystrokes of someone writing a comment change nothing a check reads, yet each one used to wait for
 a check of the edited function before anything was published. `plan` tells such an edit from the others
 before it is applied; the server then publishes the diagnostics it last sent, moved by the edit, and
 still runs the usual check afterwards (it gives hovers and completion their analysis, and confirms: a
 check whose diagnostics differ from the moved ones is published and counted as a miss).
+
+The same holds for an edit that only adds or removes spaces and tabs between two tokens, leaving some
+blank between them (indentation): the tokens, comments and line breaks stay, and the arguments below
+apply with "the comment" read as "the blanks". A line break typed or removed (Enter) is not taken: every
+later line moves, and messages name lines ("the loop at line 12", "'x' on line 40") that no range of
+their finding covers.
 
 Why the moved diagnostics are exactly a fresh check's, under the conditions `plan` tests:
 
@@ -43,6 +50,8 @@ from ..syntax.parser import Parsed
 
 # What the lexer or SourceText may read as a line break (WGSL's and LSP's, and the scanner's blanks).
 _BREAKS = ("\n", "\r", "\x0b", "\x0c", "\x85", "\u2028", "\u2029")
+# The blanks of a gap between tokens, as plain bytes (other Unicode blanks: no shortcut).
+_BLANKS = frozenset(b" \t\n\r\x0b\x0c")
 # Where template list discovery stops for good, outside comments (see the module docstring).
 _DISCOVERY_ENDS = (b";", b"{", b":")
 
@@ -87,9 +96,13 @@ def plan(shown: Shown | None, parsed: Parsed, start: int, end: int, text: str, s
     if root.has_error or start < 1:
         return None
     comment = root.descendant_for_byte_range(start - 1, start)
-    if comment is None or not _inside(comment, data, start, end, text):
+    if comment is not None and _inside(comment, data, start, end, text):
+        at = comment.start_byte
+    elif _in_gap(root, data, start, end, text):
+        at = start
+    else:
         return None
-    if not _no_discovery_crosses(root, data, comment.start_byte):
+    if not _no_discovery_crosses(root, data, at):
         return None
     line = source.line_of(start)
     line_start = source.line_start(line)
@@ -121,6 +134,31 @@ def _inside(comment, data: bytes, start: int, end: int, text: str) -> bool:
         return False
     # The neighbours of the edit, adjacent before it or after it: never a `/` and a `*` pair in the making.
     return not (data[start - 1:start] in (b"/", b"*") and data[end:end + 1] in (b"/", b"*"))
+
+
+def _in_gap(root, data: bytes, start: int, end: int, text: str) -> bool:
+    """Whether the edit only adds or removes spaces and tabs in the blanks between two tokens, leaving some:
+    the tokens, the comments and the line breaks stay as they are."""
+    if any(c not in " \t" for c in text) or data[start:end].strip(b" \t"):
+        return False
+    a, b = start, end
+    while a > 0 and data[a - 1] in _BLANKS:
+        a -= 1
+    while b < len(data) and data[b] in _BLANKS:
+        b += 1
+    if a == b or (b - a) - (end - start) + len(text) == 0:
+        return False  # it would split a token, or join two
+    if data[start - 1:start] == b"\r" and data[end:end + 1] == b"\n":
+        return False  # between the two bytes of one line break, or making "\r" and "\n" one
+    if a > 0:
+        before = root.descendant_for_byte_range(a - 1, a)
+        if before is None or before.end_byte != a or (before.type == "line_comment" and start == a):
+            return False  # inside a token or a comment, or spaces a line comment would take in
+    if b < len(data):
+        after = root.descendant_for_byte_range(b, b + 1)
+        if after is None or after.start_byte != b:
+            return False
+    return True
 
 
 def _no_discovery_crosses(root, data: bytes, at: int) -> bool:
