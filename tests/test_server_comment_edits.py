@@ -222,6 +222,37 @@ async def test_unresolved_names_block_the_shortcut_only_where_host_macro_detecti
 
 
 @asynchronous
+async def test_a_comment_before_a_finding_on_its_line_waits_for_the_check():
+    # The finding's columns move with the edit: the moved diagnostics would point at the wrong place.
+    text = KERNEL.replace("  let bad: u32 = 1.5; // a finding's line", "  /* note */ let bad: u32 = 1.5;")
+    session = await Session(text).start()
+    at = text.index("note")
+    assert not session.edit(at, at, "a longer ")
+    await session.check()
+    session.stop()
+
+
+@asynchronous
+async def test_a_comment_that_template_discovery_reads_waits_for_the_check():
+    # Template list discovery reads at most 4,096 characters after a `<`: with the comment that long,
+    # `g(a < b, c /* ... */ > (d))` passes two comparisons; shortened, it passes `a<b, c>(d)`, a call of a
+    # templated `a`, which the checker refuses. The tree has no error either way.
+    padding = "x" * 4100
+    text = KERNEL.replace("fn helper", "fn both(x: bool, y: bool) -> bool { return x && y; }\nfn helper").replace(
+        "  out[i] = helper(f32(i));", "  let a = 1; let b = 2; let c = 3; let d = 4;\n"
+        f"  _ = both(a < b, c /* {padding} */ > (d));\n  out[i] = helper(f32(i));")
+    session = await Session(text).start()
+    line = text.count("\n", 0, text.index(padding))
+    assert not any(d.range.start.line == line for d in session.recorder.of(URI)[-1].diagnostics)
+    at = text.index(padding)
+    assert not session.edit(at, at + 100, "")
+    await session.check()
+    assert not session.state.document.tree.root_node.has_error
+    assert any(d.range.start.line == line for d in session.recorder.of(URI)[-1].diagnostics)
+    session.stop()
+
+
+@asynchronous
 async def test_a_file_with_errors_takes_the_checks_path():
     text = KERNEL.replace("let i = id.x;", "let i = id.x")
     session = await Session(text).start()
