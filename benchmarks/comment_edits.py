@@ -10,7 +10,8 @@ the others only the comment's text: both are reported apart too. The middle line
 and an edit inside a comment of a file with errors takes the check's path (server/comment_edits.py).
 A fourth workload (in the toggles' server, after them) types ` // xxx...` after the `;` of a statement
 line of the second half, which keeps the file free of errors: its keystrokes after ` //` are the
-comment shortcut's.
+comment shortcut's. A fifth types 12 spaces at the start of the next statement line (indentation, which
+the shortcut takes too).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .server_matrix import documents, toggle_edits
 COMMENT_CHARACTERS = 40
 STATEMENT = "let y = max(1.0, 2.0); "
 TOGGLES = 60
+INDENT = 12
 
 
 def _server(checkout: Path | None) -> dict:
@@ -73,9 +75,15 @@ async def _session(server: dict, text: str) -> dict:
                          and lines[i].rstrip().endswith(";"))
         trailing = await _type_at_end(editor, uri, code_line, len(lines[code_line]),
                                       (" // " + "x" * COMMENT_CHARACTERS)[:COMMENT_CHARACTERS], 2 + TOGGLES)
+        # Then indentation: spaces typed at the start of the next statement line.
+        indent_line = next(i for i in range(code_line + 1, len(lines)) if lines[i].startswith("  ")
+                           and lines[i].rstrip().endswith(";"))
+        indenting = await _type_at_end(editor, uri, indent_line, 0, " " * INDENT,
+                                       2 + TOGGLES + COMMENT_CHARACTERS)
     finally:
         await editor.stop()
-    return {"comment": comment, "statement": statement, "toggles": toggles, "trailing": trailing}
+    return {"comment": comment, "statement": statement, "toggles": toggles, "trailing": trailing,
+            "indenting": indenting}
 
 
 async def _type_at_end(editor: Editor, uri: str, line: int, column: int, text: str, first_version: int) -> list[float]:
@@ -98,7 +106,7 @@ async def run(against: Path, repeats: int) -> dict:
     text = documents(1, seed=1)[0]
     servers = {"this_branch": _server(None), "main": _server(against)}
     samples: dict = {name: {"comment": [], "comment_text_only": [], "comment_code_keystrokes": [], "statement": [],
-                            "toggles": [], "trailing": [], "trailing_text_only": []} for name in servers}
+                            "toggles": [], "trailing": [], "trailing_text_only": [], "indenting": []} for name in servers}
     load_start = os.getloadavg()
     for _ in range(repeats):
         for name, server in servers.items():
@@ -111,6 +119,7 @@ async def run(against: Path, repeats: int) -> dict:
             mine["toggles"].append(got["toggles"])
             mine["trailing"] += got["trailing"]
             mine["trailing_text_only"] += got["trailing"][3:]
+            mine["indenting"] += got["indenting"]
     figures: dict = {"document": {"lines": text.count("\n"), "bytes": len(text.encode())},
                      "repeats": repeats, "alternating": list(servers),
                      "load_average_at_start": [round(x, 2) for x in load_start]}
@@ -123,6 +132,7 @@ async def run(against: Path, repeats: int) -> dict:
             "toggling_a_syntax_error_per_repeat": mine["toggles"],
             "typing_a_comment_after_a_statement": percentiles(mine["trailing"]),
             "typing_a_comment_after_a_statement_after_its_slashes": percentiles(mine["trailing_text_only"]),
+            "indenting_a_statement_line": percentiles(mine["indenting"]),
         }
     figures["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     return figures
