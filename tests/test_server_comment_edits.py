@@ -138,7 +138,7 @@ async def test_deleting_and_replacing_inside_comments_is_published_at_once_and_m
 @pytest.mark.parametrize("typed, where", [
     ("x", "// a finding's line"),  # a finding on the line
     (" coop: print \"%d\", i", "// scales a value"),  # a T-rule reads it
-    ("coop", "// scales a value"),
+    ("coop:", "// scales a value"),
     ("#", "// scales a value"),  # template and host detection read the bytes
     ("*", "/* the index */"),  # a `/*` or `*/` in the making
     ("\n", "// scales a value"),  # a line break ends the comment
@@ -179,6 +179,19 @@ async def test_blank_edits_that_change_tokens_lines_or_findings_wait_for_the_che
     session = await Session(KERNEL).start()
     at = KERNEL.index(needle) + offset
     assert not session.edit(at, at + length, typed)
+    await session.check()
+    session.stop()
+
+
+@asynchronous
+async def test_a_coop_marker_made_by_joining_waits_for_the_check_and_coop_mat_words_do_not():
+    text = KERNEL.replace("// scales a value", "// coop print \"%f\", x  (coop_mat8x8 aside)")
+    session = await Session(text).start()
+    at = text.index("coop_mat8x8")
+    assert session.edit(at, at, "a ")  # `coop` without a colon is no marker
+    await session.check()
+    at = session.state.document.text.index("coop print") + 4
+    assert not session.edit(at, at + 1, ":")  # `// coop: print "%f", x`: a debug print the T-rules read
     await session.check()
     session.stop()
 

@@ -28,7 +28,7 @@ Why the moved diagnostics are exactly a fresh check's, under the conditions `pla
 - So the new tree is the old one with one leaf longer or shorter, and the checks that read only nodes
   (declarations, types, uniformity, every rule) find the same things at the same nodes.
 - The checks that read raw bytes are excluded by name: `coop:` print and watch comments (T-rules that
-  read, and whose fixes remove, the whole line: no `coop` on the old or the new line); template and host
+  read, and whose fixes remove, the whole line: no `coop:` on the old or the new line); template and host
   detection (no template marks in the old text nor on the new line, no template analysis, and no
   unresolved names that host-macro detection would compare with every word of the file, comments
   included: `lint.files.host_macro_names` of no words at all finds none); kernel runs' findings (keyed
@@ -52,6 +52,8 @@ from ..syntax.parser import Parsed
 _BREAKS = ("\n", "\r", "\x0b", "\x0c", "\x85", "\u2028", "\u2029")
 # The blanks of a gap between tokens, as plain bytes (other Unicode blanks: no shortcut).
 _BLANKS = frozenset(b" \t\n\r\x0b\x0c")
+# What analysis/debug_prints.py looks for on every line (naga's `coop_mat` types alone are no marker).
+_MARKER = b"coop:"
 # Where template list discovery stops for good, outside comments (see the module docstring).
 _DISCOVERY_ENDS = (b";", b"{", b":")
 
@@ -110,7 +112,7 @@ def plan(shown: Shown | None, parsed: Parsed, start: int, end: int, text: str, s
     old_line = data[line_start:line_end]
     inserted = text.encode("utf-8", errors="surrogatepass")
     new_line = old_line[:start - line_start] + inserted + old_line[end - line_start:]
-    if b"coop" in old_line or b"coop" in new_line or may_be_template(new_line) or may_be_template(data):
+    if _MARKER in old_line or _MARKER in new_line or may_be_template(new_line) or may_be_template(data):
         return None
     delta = len(inserted) - (end - start)
     moved = []
