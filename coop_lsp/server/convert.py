@@ -65,16 +65,29 @@ class ConvertedDiagnostics:
 
     def __init__(self) -> None:
         self._forms: dict[tuple, lsp.Diagnostic] = {}
+        self._keys: list[tuple] = []  # the last conversion's, in order
 
     def convert(self, convert: Converter, uri: str, findings) -> list[lsp.Diagnostic]:
         forms, kept = self._forms, {}
-        out = []
+        out, keys = [], []
         for finding in findings:
             key = (finding, convert.unit, convert.places(finding))
             form = forms.get(key)
             if form is None:
                 form = convert.diagnostic(uri, finding)
             kept[key] = form
+            keys.append(key)
             out.append(form)
         self._forms = kept  # only the last publication's: the cache never outgrows the document's findings
+        self._keys = keys
         return out
+
+    def moved(self, before, after) -> None:
+        """The last conversion's findings `before` became `after` (the same findings at the same lines and
+        columns, in text edited elsewhere): their forms serve the next conversion as they are."""
+        keys = self._keys
+        if len(keys) != len(before) or any(key[0] is not finding for key, finding in zip(keys, before)):
+            return  # something else was converted since: nothing to carry over
+        moved = [(finding, key[1], key[2]) for key, finding in zip(keys, after)]
+        self._forms = {new: self._forms[old] for old, new in zip(keys, moved)}
+        self._keys = moved

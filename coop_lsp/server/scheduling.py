@@ -16,7 +16,10 @@ version:
 
 An optional delay (``--debounce-ms``, the ``diagnosticsDelayMs`` setting)
 waits until the document has been quiet that long, for users who prefer
-diagnostics not to change while they type.
+diagnostics not to change while they type. An edit inside a comment, whose
+diagnostics were published at once (comment_edits.py), asks for a short one
+too: its check only confirms, and run between keystrokes it does not slow
+the next one down. The newest edit's delay is the one a check waits for.
 
 Publishing goes through `offer`, which refuses a result for a version that is
 no longer the document's newest, and any version older than one already
@@ -37,6 +40,7 @@ log = logging.getLogger(__name__)
 @dataclass(eq=False)
 class _Track:
     edited_at: float = 0.0
+    delay: float = 0.0  # the newest edit's: how long the document must be quiet before its check
     worker: asyncio.Task | None = None
     published_version: int | None = None
 
@@ -58,8 +62,9 @@ class DiagnosticsScheduler:
         track = self._tracks.setdefault(uri, _Track())
         loop = asyncio.get_running_loop()
         track.edited_at = loop.time()
+        track.delay = self.delay if delay is None else delay
         if track.worker is None or track.worker.done():
-            track.worker = loop.create_task(self._work(uri, track, self.delay if delay is None else delay))
+            track.worker = loop.create_task(self._work(uri, track))
 
     def forget(self, uri: str) -> None:
         """The document closed: stop its checks and what was published for it."""
@@ -109,11 +114,11 @@ class DiagnosticsScheduler:
         if version is not None:
             self._tracks.setdefault(uri, _Track()).published_version = version
 
-    async def _work(self, uri: str, track: _Track, delay: float) -> None:
+    async def _work(self, uri: str, track: _Track) -> None:
         loop = asyncio.get_running_loop()
         try:
             while True:
-                while delay > 0 and (remaining := track.edited_at + delay - loop.time()) > 0:
+                while track.delay > 0 and (remaining := track.edited_at + track.delay - loop.time()) > 0:
                     await asyncio.sleep(remaining)
                 before = self.current(uri)
                 if before is None:

@@ -43,6 +43,8 @@ from ..syntax.parser import Parsed
 from . import background
 from .capabilities import VERSION
 from .check_pool import CheckPool, WorkerDied, WorkerError
+from . import comment_edits
+from .comment_edits import CommentEdit, Shown
 from .idle_gc import IdleCollector
 from .open_cache import Entry, OpenCache
 from .scheduling import DiagnosticsScheduler
@@ -70,6 +72,9 @@ ABANDON_CHARS = 256 * 1024
 # A version with syntax errors is published from its incremental tree at once; once the document has been
 # quiet this long, a fresh parse confirms that tree (or its check replaces the published one).
 CONFIRM_AFTER_SECONDS = 0.05
+# The check of a version published at once by an edit inside a comment (comment_edits.py) only confirms
+# it: it waits until the document has been quiet this long, so that it does not slow the next keystroke.
+COMMENT_CHECK_AFTER_SECONDS = 0.05
 
 
 def format_options(uri: str) -> FormatOptions:
@@ -173,6 +178,7 @@ class DocumentState:
     published: list = field(default_factory=list)
     confirming: asyncio.Task | None = None  # the fresh parse behind a provisional analysis (see _confirm)
     converted: ConvertedDiagnostics = field(default_factory=ConvertedDiagnostics)
+    shown: Shown | None = None  # what the client was last sent, for an edit inside a comment to move
     tokens: tuple[str, list[int]] | None = None  # the semantic tokens last sent, and their result id
     had_template: bool = False  # inactive regions were sent for it: a plain version must clear them
     # What this document's last analysis leaves for the next (used on the analysis thread only).
@@ -208,6 +214,14 @@ class _Checked:
 
 
 @dataclass(eq=False, slots=True)
+class _Moved:
+    """An edit inside a comment: the diagnostics of the version before, moved (comment_edits.py)."""
+    key: object  # the Parsed of the edited version
+    version: int | None
+    shown: Shown
+
+
+@dataclass(eq=False, slots=True)
 class _CheckedAtRest:
     """A worker's check of a resting document: what the document keeps, and no analysis."""
     key: tuple  # the resting_text it was computed from
@@ -239,6 +253,10 @@ class CoopLanguageServer(LanguageServer):
         self._template_files = None
         self.config_finder = ConfigFinder()
         self.active_variants: dict[str, str] = {}
+        # Edits inside comments published without waiting for a check, and checks that then disagreed
+        # with what was published (never, by comment_edits.py's argument: tests watch the count).
+        self.comment_shortcuts = 0
+        self.comment_shortcut_misses = 0
 
     def start_io(self, stdin=None, stdout=None) -> None:
         """pygls's stdio loop, reading through stdio.MessageReader (one thread hand-off per message)."""
@@ -381,6 +399,7 @@ class CoopLanguageServer(LanguageServer):
         state.analysis = state.analysis_key = None
         state.tokens = None
         state.reuse = Reuse()
+        state.shown = None
         state.converted = ConvertedDiagnostics()  # its findings as keys: more than a resting document keeps
         return True
 
@@ -621,17 +640,33 @@ class CoopLanguageServer(LanguageServer):
         mark("resumed")
         return _Checked(key, analysis.version, analysis)
 
-    def _send_diagnostics(self, uri: str, checked: "_Checked | _CheckedAtRest") -> None:
+    def _send_diagnostics(self, uri: str, checked: "_Checked | _CheckedAtRest | _Moved") -> None:
         if isinstance(checked, _CheckedAtRest):
             self._send_rested(uri, checked)
             return
-        diagnostics = self.lsp_diagnostics(uri, checked.analysis)
+        if isinstance(checked, _Moved):
+            self._send_moved(uri, checked)
+            return
+        found, diagnostics = self._findings_and_forms(uri, checked.analysis)
         mark("converted")
-        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-            uri=uri, version=checked.version, diagnostics=diagnostics))
-        mark("written")
         state = self.documents.get(uri)
+        shown = state.shown if state is not None else None
+        if shown is not None and shown.moved and shown.key is checked.key and shown.version == checked.version \
+                and shown.forms == diagnostics:
+            mark("confirmed")  # the client has these very diagnostics for this version already
+        else:
+            if shown is not None and shown.moved and shown.key is checked.key:
+                self.comment_shortcut_misses += 1
+                log.error("an edit inside a comment of %s was published with diagnostics that its check does "
+                          "not give; the check's are published now", uri)
+            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+                uri=uri, version=checked.version, diagnostics=diagnostics))
+            mark("written")
         if state is not None:
+            analysis = checked.analysis
+            state.shown = Shown(checked.key, checked.version, tuple(found), diagnostics, self.settings,
+                                plain=analysis.template is None and not analysis.provisional
+                                and not host_macro_names(b"", analysis.diagnostics))
             self._send_inactive_regions(state, checked.analysis)
             state.resting_diagnostics = (checked.version, diagnostics)
             if checked.analysis.provisional:
@@ -639,6 +674,41 @@ class CoopLanguageServer(LanguageServer):
             if uri not in self.warm:
                 # Once the scheduler's check of it has ended.
                 asyncio.get_running_loop().call_soon(self._rest_if_cold, uri)
+
+    def comment_edit(self, state: DocumentState, start: int, end: int, text: str) -> CommentEdit | None:
+        """Before an edit is applied: whether it stays inside a comment and its version may be published
+        at once, as the version before's diagnostics moved (comment_edits.py)."""
+        if state.resting or state.had_template or self.scheduler.delay > 0 \
+                or self.settings.diagnostics_delay_ms is not None:
+            return None  # a delay asked for: diagnostics wait for it, moved ones too
+        runs = getattr(self, "kernel_runs", None)
+        if runs is not None and runs.last.get(state.uri):
+            return None
+        return comment_edits.plan(state.shown, state.document.parsed, start, end, text, self.settings)
+
+    def publish_moved(self, state: DocumentState, edit: CommentEdit) -> bool:
+        """After the edit `comment_edit` accepted: its version's diagnostics, published now; False when
+        they were not (its check publishes them)."""
+        parsed = state.document.parsed
+        if parsed.root.has_error:
+            return False  # cannot happen by comment_edits.py's argument
+        before = state.shown
+        shown = Shown(parsed, state.document.version, edit.findings, before.forms, before.settings, plain=True,
+                      moved=True)
+        state.converted.moved(before.findings, edit.findings)
+        if not self.scheduler.offer(state.uri, _Moved(parsed, shown.version, shown)):
+            return False
+        self.comment_shortcuts += 1
+        return True
+
+    def _send_moved(self, uri: str, moved: "_Moved") -> None:
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+            uri=uri, version=moved.version, diagnostics=moved.shown.forms))
+        mark("moved")
+        state = self.documents.get(uri)
+        if state is not None:
+            state.shown = moved.shown
+            state.resting_diagnostics = (moved.version, moved.shown.forms)
 
     def _stop_confirming(self, state: DocumentState) -> None:
         """The document is checked again (new settings, an included file changed): a confirmation made for
@@ -719,14 +789,20 @@ class CoopLanguageServer(LanguageServer):
             self.rest(state)
 
     def lsp_diagnostics(self, uri: str, analysis: Analysis) -> list[lsp.Diagnostic]:
+        return self._findings_and_forms(uri, analysis)[1]
+
+    def _findings_and_forms(self, uri: str, analysis: Analysis) -> tuple[list, list[lsp.Diagnostic]]:
+        """`lsp_diagnostics`, with the findings they are the LSP forms of."""
         template = analysis.template
         return self.lsp_findings(uri, analysis.source, analysis.version,
-                                 template.diagnostics if template is not None else analysis.diagnostics, analysis)
+                                 template.diagnostics if template is not None else analysis.diagnostics, analysis,
+                                 with_findings=True)
 
-    def lsp_findings(self, uri: str, source: SourceText, version, findings, analysis: Analysis | None = None
-                     ) -> list[lsp.Diagnostic]:
+    def lsp_findings(self, uri: str, source: SourceText, version, findings, analysis: Analysis | None = None,
+                     with_findings: bool = False):
         """What the client is sent: the findings its settings keep, and a kernel run's (blame needs the
-        analysis: a document opened from the cache has none until it is checked)."""
+        analysis: a document opened from the cache has none until it is checked); `with_findings`: as
+        (findings, LSP forms)."""
         convert = Converter(source, self.unit)
         found = self.settings.apply(findings)
         runs = getattr(self, "kernel_runs", None)
@@ -736,8 +812,10 @@ class CoopLanguageServer(LanguageServer):
                 found = found + runs.blame_diagnostics(uri, version, analysis)
         state = self.documents.get(uri)
         if state is None:
-            return [convert.diagnostic(uri, d) for d in found]
-        return state.converted.convert(convert, uri, found)
+            forms = [convert.diagnostic(uri, d) for d in found]
+        else:
+            forms = state.converted.convert(convert, uri, found)
+        return (found, forms) if with_findings else forms
 
     def republish(self, uri: str) -> None:
         """Publishes the document's diagnostics again, e.g. with the errors of a kernel run added. A document
@@ -767,6 +845,7 @@ class CoopLanguageServer(LanguageServer):
             if other.uri != uri and template is not None and resolved in template.included():
                 other.analysis = other.analysis_key = None
                 other.inflight = other.inflight_key = None
+                other.shown = None
                 self._stop_confirming(other)
                 self.schedule_diagnostics(other)
 
@@ -775,6 +854,7 @@ class CoopLanguageServer(LanguageServer):
         for state in self.documents.values():
             state.analysis = state.analysis_key = None
             state.inflight = state.inflight_key = None
+            state.shown = None
             self._stop_confirming(state)
             if state.resting:
                 # A new identity for the same text: a worker's check made with the old settings is stale.

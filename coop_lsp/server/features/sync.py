@@ -6,9 +6,9 @@ import logging
 
 from lsprotocol import types as lsp
 
-from ...core.text import Position
+from ...core.text import Position, Span
 from ...syntax import Document
-from ..server import CoopLanguageServer, DocumentState, _uri_path
+from ..server import COMMENT_CHECK_AFTER_SECONDS, CoopLanguageServer, DocumentState, _uri_path
 from ..trace import mark
 
 log = logging.getLogger(__name__)
@@ -41,18 +41,23 @@ def register(ls: CoopLanguageServer) -> None:
         version = params.text_document.version
         ls.touch(state.uri)
         unit = ls.unit
+        comment_edit = None
         for change in params.content_changes:
             if isinstance(change, lsp.TextDocumentContentChangePartial):
                 start, end = change.range.start, change.range.end
-                state.document.replace_range(Position(start.line, start.character),
-                                             Position(end.line, end.character), change.text, unit=unit,
-                                             version=version)
+                source = state.document.source
+                a, b = (source.offset(Position(p.line, p.character), unit) for p in (start, end))
+                span = Span(a, b)
+                if len(params.content_changes) == 1:
+                    comment_edit = ls.comment_edit(state, span.start, span.end, change.text)
+                state.document.replace(span, change.text, version=version)
             else:
                 state.document.set_text(change.text, version)
         state.document.version = version
         mark("parsed")
+        confirm_only = comment_edit is not None and ls.publish_moved(state, comment_edit)
         ls.drop_stale_check(state)
-        ls.schedule_diagnostics(state)
+        ls.schedule_diagnostics(state, delay=COMMENT_CHECK_AFTER_SECONDS if confirm_only else None)
         _overlay(ls, state.uri, state.document.text)
         ls.recheck_includers(state.uri)
         mark("changed")

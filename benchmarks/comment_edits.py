@@ -1,0 +1,153 @@
+"""Edit -> diagnostics of this checkout's server against another's (main), alternating in one run, on the
+1,061-line matrix-heavy document of benchmarks.server_matrix: typing a comment at the start of a middle
+line (`// xxx...`, as server_latency's measure_file), typing a statement, and toggling a syntax error.
+
+    .venv/bin/python -m benchmarks.comment_edits [--against /work/main] [--repeats 3] [--result comment_edits]
+
+The comment's first two keystrokes (`/`, then `//`, which comments out the rest of the line) change code;
+the others only the comment's text: both are reported apart too. The middle line is a `for` header
+(`for (...) {`), so commenting it out leaves its `}` unmatched: every later version has a syntax error,
+and an edit inside a comment of a file with errors takes the check's path (server/comment_edits.py).
+A fourth workload (in the toggles' server, after them) types ` // xxx...` after the `;` of a statement
+line of the second half, which keeps the file free of errors: its keystrokes after ` //` are the
+comment shortcut's. A fifth types 12 spaces at the start of the next statement line (indentation, which
+the shortcut takes too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+from lsprotocol import types as lsp
+
+from .common import write_result
+from .server_latency import SERVER, Editor, percentiles
+from .server_matrix import documents, toggle_edits
+
+COMMENT_CHARACTERS = 40
+STATEMENT = "let y = max(1.0, 2.0); "
+TOGGLES = 60
+INDENT = 12
+
+
+def _server(checkout: Path | None) -> dict:
+    if checkout is None:
+        return {"command": [sys.executable, "-m", "coop_lsp.server.main"], "cwd": None, "env": None}
+    return {"command": [str(checkout / ".venv" / "bin" / "python"), "-m", "coop_lsp.server.main"],
+            "cwd": str(checkout), "env": dict(os.environ, PYTHONDONTWRITEBYTECODE="1")}
+
+
+async def _session(server: dict, text: str) -> dict:
+    SERVER.update(server)
+    editor = Editor()
+    await editor.start()
+    try:
+        uri = "file:///bench/matrix_1000.wgsl"
+        await editor.open(uri, text)
+        await asyncio.sleep(0.5)
+        lines = text.split("\n")
+        middle = text.count("\n") // 2
+        comment = await editor.type_characters(uri, middle, ("// " + "x" * COMMENT_CHARACTERS)[:COMMENT_CHARACTERS])
+        version = 2 + COMMENT_CHARACTERS
+        code_line = next((i for i in range(middle + 1, len(lines)) if lines[i].startswith("  ") and
+                          lines[i].rstrip().endswith(";")), middle + 1)
+        statement = await editor.type_characters(uri, code_line, STATEMENT, first_version=version)
+        version += len(STATEMENT)
+    finally:
+        await editor.stop()
+    # The toggles in a server of their own, as server_matrix times them (versions from 2).
+    editor = Editor()
+    await editor.start()
+    try:
+        uri = "file:///bench/matrix_1000.wgsl"
+        await editor.open(uri, text)
+        await asyncio.sleep(0.5)
+        toggles = await toggle_edits(editor, uri, text, TOGGLES, versioned=True)
+        # Then (the toggles leave the text as it was) a comment after a statement of the second half:
+        # `//` after its `;` leaves the file free of errors.
+        lines = text.split("\n")
+        code_line = next(i for i in range(text.count("\n") // 2 + 3, len(lines)) if lines[i].startswith("  ")
+                         and lines[i].rstrip().endswith(";"))
+        trailing = await _type_at_end(editor, uri, code_line, len(lines[code_line]),
+                                      (" // " + "x" * COMMENT_CHARACTERS)[:COMMENT_CHARACTERS], 2 + TOGGLES)
+        # Then indentation: spaces typed at the start of the next statement line.
+        indent_line = next(i for i in range(code_line + 1, len(lines)) if lines[i].startswith("  ")
+                           and lines[i].rstrip().endswith(";"))
+        indenting = await _type_at_end(editor, uri, indent_line, 0, " " * INDENT,
+                                       2 + TOGGLES + COMMENT_CHARACTERS)
+    finally:
+        await editor.stop()
+    return {"comment": comment, "statement": statement, "toggles": toggles, "trailing": trailing,
+            "indenting": indenting}
+
+
+async def _type_at_end(editor: Editor, uri: str, line: int, column: int, text: str, first_version: int) -> list[float]:
+    """`Editor.type_characters`, from `column` of the line on instead of its start."""
+    samples = []
+    for index, char in enumerate(text):
+        version = first_version + index
+        event = editor.expect(uri, version)
+        start = time.perf_counter()
+        at = lsp.Position(line=line, character=column + index)
+        editor.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[lsp.TextDocumentContentChangePartial(range=lsp.Range(start=at, end=at), text=char)]))
+        await asyncio.wait_for(event.wait(), 120)
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+async def run(against: Path, repeats: int) -> dict:
+    text = documents(1, seed=1)[0]
+    servers = {"this_branch": _server(None), "main": _server(against)}
+    samples: dict = {name: {"comment": [], "comment_text_only": [], "comment_code_keystrokes": [], "statement": [],
+                            "toggles": [], "trailing": [], "trailing_text_only": [], "indenting": []} for name in servers}
+    load_start = os.getloadavg()
+    for _ in range(repeats):
+        for name, server in servers.items():
+            got = await _session(server, text)
+            mine = samples[name]
+            mine["comment"] += got["comment"]
+            mine["comment_code_keystrokes"] += got["comment"][:2]
+            mine["comment_text_only"] += got["comment"][2:]
+            mine["statement"] += got["statement"]
+            mine["toggles"].append(got["toggles"])
+            mine["trailing"] += got["trailing"]
+            mine["trailing_text_only"] += got["trailing"][3:]
+            mine["indenting"] += got["indenting"]
+    figures: dict = {"document": {"lines": text.count("\n"), "bytes": len(text.encode())},
+                     "repeats": repeats, "alternating": list(servers),
+                     "load_average_at_start": [round(x, 2) for x in load_start]}
+    for name, mine in samples.items():
+        figures[name] = {
+            "typing_a_comment": percentiles(mine["comment"]),
+            "typing_a_comment_after_the_first_two_keystrokes": percentiles(mine["comment_text_only"]),
+            "typing_a_comment_first_two_keystrokes": percentiles(mine["comment_code_keystrokes"]),
+            "typing_a_statement": percentiles(mine["statement"]),
+            "toggling_a_syntax_error_per_repeat": mine["toggles"],
+            "typing_a_comment_after_a_statement": percentiles(mine["trailing"]),
+            "typing_a_comment_after_a_statement_after_its_slashes": percentiles(mine["trailing_text_only"]),
+            "indenting_a_statement_line": percentiles(mine["indenting"]),
+        }
+    figures["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--against", type=Path, default=Path("/work/main"))
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--result", default="comment_edits")
+    parser.add_argument("--notes", default="")
+    args = parser.parse_args()
+    figures = asyncio.run(run(args.against.resolve(), args.repeats))
+    print(write_result(args.result, figures, args.notes))
+
+
+if __name__ == "__main__":
+    main()
