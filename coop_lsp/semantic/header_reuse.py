@@ -33,6 +33,7 @@ import tree_sitter as ts
 
 from ..core.text import Span
 from . import types as t
+from .kept import KeptRecords
 from .reuse import _UNRESOLVED, _environment, _structs_of
 
 _NOT_SET = object()
@@ -57,19 +58,21 @@ class HeaderReuse:
     """The recorded header steps of one document's last version, by step, header text and key."""
 
     def __init__(self) -> None:
-        self._previous: dict[tuple, HeaderRecord] = {}
-        self._current: dict[tuple, HeaderRecord] = {}
+        # HeaderRecord by key. A header's record holds no more than its fields and findings (a few KiB), and
+        # an edit to a declaration that every header reads leaves all of them spare at once.
+        self._records = KeptRecords(limit=64)
         self.module_text: tuple | None = None
         self.replayed = 0
         self.checked = 0
 
     def begin(self) -> None:
-        self._current, self.module_text = {}, None
+        self._records.begin()
+        self.module_text = None
         self._said_count, self._said = -1, None
         self.replayed = self.checked = 0
 
     def end(self) -> None:
-        self._previous = self._current
+        self._records.end()
 
     def _module(self, checker) -> tuple:
         """The text of the module's other declarations and directives, its enables and dialect: the same
@@ -104,9 +107,11 @@ class HeaderReuse:
         ctx = checker.ctx
         said, said_key = self._said_once(ctx)
         key = (step, ctx.source.data[node.start_byte:end], self._module(checker), said_key, own)
-        record = self._current.get(key) or self._previous.get(key)
-        if record is not None and self._replay(checker, record, symbol, node.start_byte):
-            self._current[key] = record
+        record = self._records.get(key)
+        if record is not None and (self._replay(checker, record, symbol, node.start_byte) or (
+                (record := self._records.other(key, record)) is not None
+                and self._replay(checker, record, symbol, node.start_byte))):
+            self._records.current[key] = record
             self.replayed += 1
             return
         self.checked += 1
@@ -224,7 +229,7 @@ class HeaderReuse:
         holder = _Holder(tuple(fields.values()), tuple(new_types.values()))
         structs = _structs_of([holder])
         said = (portability - before_portability, enables - before_enables, new_uses)
-        self._current[key] = HeaderRecord(
+        self._records.current[key] = HeaderRecord(
             start, key, signatures, fields, tuple(n for n, v in fields.items() if _has_span(v)), structs,
             diagnostics, dict(new_types), recorded_references,
             said if any(said) else None, frozenset(model.matrix_dialects - dialects_before))

@@ -36,6 +36,7 @@ import tree_sitter as ts
 from ..core.diagnostic import Diagnostic
 from ..core.text import Span
 from . import types as t
+from .kept import KeptRecords
 from .model import Replayed, Symbol
 
 _UNRESOLVED = object()  # the signature of a declaration not resolved yet: never equal to a recorded one
@@ -90,8 +91,7 @@ class BodyReuse:
     """The recorded body checks of one document's last version, by function text."""
 
     def __init__(self) -> None:
-        self._previous: dict[bytes, BodyRecord] = {}
-        self._current: dict[bytes, BodyRecord] = {}
+        self._records = KeptRecords()  # BodyRecord by function text
         # Function start -> the record replayed or made for it in the latest check; the uniformity
         # analysis reuses a function's results only where its semantic record was reused.
         self.used: dict[int, BodyRecord] = {}
@@ -112,14 +112,15 @@ class BodyReuse:
         self.headers = HeaderReuse()
 
     def begin(self) -> None:
-        self._current, self.used, self._signatures, self._reached = {}, {}, {}, {}
+        self._records.begin()
+        self.used, self._signatures, self._reached = {}, {}, {}
         self._structs_current, self._interned = {}, {}
         self.replayed = self.checked = self.remapped = 0
         self.headers.begin()
 
     def end(self) -> None:
         # Only what the latest version used is kept: memory stays proportional to the document.
-        self._previous = self._current
+        self._records.end()
         self._structs_previous = self._structs_current
         self._interned_previous = self._interned
         self.headers.end()
@@ -140,9 +141,13 @@ class BodyReuse:
     def replay(self, checker, symbol: Symbol, node: ts.Node) -> bool:
         """Adds the recorded check of this body if it is still valid; False when it must be checked."""
         text = checker.ctx.source.data[node.start_byte:node.end_byte]
-        record = self._current.get(text) or self._previous.get(text)
-        if record is None or not self._valid(checker, record, symbol):
+        record = self._records.get(text)
+        if record is None:
             return False
+        if not self._valid(checker, record, symbol):
+            record = self._records.other(text, record)
+            if record is None or not self._valid(checker, record, symbol):
+                return False
         ctx = checker.ctx
         delta = node.start_byte - record.start
         if record.diagnostics:
@@ -180,7 +185,7 @@ class BodyReuse:
             # Moved where the alias check reads it (most functions call none with pointers: never).
             checker.alias_facts[symbol] = record.alias
             checker.alias_deltas[symbol] = delta
-        self._current[text] = record
+        self._records.current[text] = record
         self.used[node.start_byte] = record
         self.replayed += 1
         return True
@@ -265,7 +270,7 @@ class BodyReuse:
         if record is not None:
             record.builtin_calls = builtin_calls
             text = ctx.source.data[recording.node.start_byte:recording.node.end_byte]
-            self._current[text] = record
+            self._records.current[text] = record
             self.used[recording.node.start_byte] = record
 
     def _record(self, checker, recording: _Recording, symbol: Symbol, types: dict, references: dict,
