@@ -27,6 +27,7 @@ over random edit sequences.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import tree_sitter as ts
@@ -37,6 +38,7 @@ from .kept import KeptRecords
 from .reuse import _UNRESOLVED, _environment, _structs_of
 
 _NOT_SET = object()
+_MODULE_NUMBERS = itertools.count()
 
 
 @dataclass(eq=False, slots=True)
@@ -61,7 +63,8 @@ class HeaderReuse:
         # HeaderRecord by key. A header's record holds no more than its fields and findings (a few KiB), and
         # an edit to a declaration that every header reads leaves all of them spare at once.
         self._records = KeptRecords(limit=64)
-        self.module_text: tuple | None = None
+        self.module_text: int | None = None  # the number of this check's module text (see _module)
+        self._module_numbers: dict[tuple, int] = {}
         self.replayed = 0
         self.checked = 0
 
@@ -80,9 +83,16 @@ class HeaderReuse:
         if self.module_text is None:
             ctx = checker.ctx
             data = ctx.source.data
-            self.module_text = (tuple(
-                (n.type, data[n.start_byte:n.end_byte]) for n in ctx.root.named_children
-                if n.type != "function_declaration" and not n.is_extra), _environment(ctx))
+            text = (tuple((n.type, data[n.start_byte:n.end_byte]) for n in ctx.root.named_children
+                          if n.type != "function_declaration" and not n.is_extra), _environment(ctx))
+            # Each step's key holds a number for this text rather than the text: a key is hashed at every
+            # lookup, and a tuple does not keep its hash. Equal texts get the same number in every version.
+            number = self._module_numbers.get(text)
+            if number is None:
+                number = self._module_numbers[text] = next(_MODULE_NUMBERS)
+            if len(self._module_numbers) > 64:  # (older texts: their records are gone from the spare list too)
+                del self._module_numbers[next(iter(self._module_numbers))]
+            self.module_text = number
         return self.module_text
 
     def _said_once(self, ctx) -> tuple:

@@ -52,12 +52,16 @@ class KeptRecords:
         not use become spare, the newest last."""
         current, spare = self.current, self.spare
         if self.limit:
+            # By the records' identities: a key (a function's text, a tuple) would be hashed again for
+            # every function of the document, each version.
+            kept = set(map(id, current.values()))
             for key, record in self.previous.items():
-                if current.get(key) is not record:
+                if id(record) not in kept:
                     spare.pop(key, None)
                     spare[key] = record
-            for key in [key for key, record in spare.items() if current.get(key) is record]:
-                del spare[key]
-            while len(spare) > self.limit:
-                del spare[next(iter(spare))]
+            if spare:
+                for key in [key for key, record in spare.items() if id(record) in kept]:
+                    del spare[key]
+                while len(spare) > self.limit:
+                    del spare[next(iter(spare))]
         self.previous = current

@@ -92,6 +92,7 @@ class BodyReuse:
 
     def __init__(self) -> None:
         self._records = KeptRecords()  # BodyRecord by function text
+        self._environment: tuple | None = None  # _environment(ctx) of the check under way, once computed
         # Function start -> the record replayed or made for it in the latest check; the uniformity
         # analysis reuses a function's results only where its semantic record was reused.
         self.used: dict[int, BodyRecord] = {}
@@ -114,6 +115,7 @@ class BodyReuse:
     def begin(self) -> None:
         self._records.begin()
         self.used, self._signatures, self._reached = {}, {}, {}
+        self._environment = None
         self._structs_current, self._interned = {}, {}
         self.replayed = self.checked = self.remapped = 0
         self.headers.begin()
@@ -225,10 +227,12 @@ class BodyReuse:
         own = self._signature(symbol)
         if own is not record.signature and own != record.signature:
             return False
-        if record.environment != _environment(ctx):
+        environment = self._environment
+        if environment is None:  # (the enables are read before any body: the same for the whole check)
+            environment = self._environment = _environment(ctx)
+        if record.environment != environment:
             return False
-        portability, enables, uses = ctx.said_once()
-        if record.said_before != (portability, enables, frozenset(uses)):
+        if record.said_before != self.headers._said_once(ctx)[1]:
             return False
         module = checker.module_scope.symbols
         signature_of, known = self._signature, self._signatures
