@@ -140,14 +140,17 @@ class HeaderReuse:
     # ------------------------------------------------------------ replay
     def _replay(self, checker, record: HeaderRecord, symbol, start: int) -> bool:
         module = checker.module_scope.symbols
-        signature = checker.reuse._signature
+        reuse = checker.reuse
+        named = reuse._named
         for name, recorded in record.lookups.items():
-            found = module.get(name)
-            current = signature(found) if found is not None else None
+            current = named.get(name, _UNRESOLVED)
+            if current is _UNRESOLVED:
+                current = reuse.named_signature(module, name)
             if current is not recorded and current != recorded:  # (interned: mostly the same object)
                 return False
-        if record.absent and not module.keys().isdisjoint(record.absent):
-            return False
+        for name in record.absent:  # (a loop: dict_keys.isdisjoint walks the larger of the two)
+            if name in module:
+                return False
         if record.struct_texts:
             data = checker.ctx.source.data
             for name, text in record.struct_texts.items():

@@ -93,6 +93,7 @@ class BodyReuse:
     def __init__(self) -> None:
         self._records = KeptRecords()  # BodyRecord by function text
         self._environment: tuple | None = None  # _environment(ctx) of the check under way, once computed
+        self._named: dict[str, object] = {}  # module-scope name -> named_signature, in the check under way
         # Function start -> the record replayed or made for it in the latest check; the uniformity
         # analysis reuses a function's results only where its semantic record was reused.
         self.used: dict[int, BodyRecord] = {}
@@ -116,6 +117,7 @@ class BodyReuse:
         self._records.begin()
         self.used, self._signatures, self._reached = {}, {}, {}
         self._environment = None
+        self._named = {}
         self._structs_current, self._interned = {}, {}
         self.replayed = self.checked = self.remapped = 0
         self.headers.begin()
@@ -234,20 +236,23 @@ class BodyReuse:
             return False
         if record.said_before != self.headers._said_once(ctx)[1]:
             return False
-        module = checker.module_scope.symbols
-        signature_of, known = self._signature, self._signatures
+        named = self._named
         for name, recorded in record.lookups.items():
-            found = module.get(name)
-            if found is None:  # (most names a body looks up are builtins and predeclared types: none)
-                if recorded is not None:
-                    return False
-                continue
-            current = known.get(id(found))
-            if current is None:
-                current = signature_of(found)
+            current = named.get(name, _UNRESOLVED)
+            if current is _UNRESOLVED:
+                current = self.named_signature(checker.module_scope.symbols, name)
             if current is not recorded and current != recorded:  # (interned: mostly the same object)
                 return False
         return True
+
+    def named_signature(self, module: dict, name: str) -> object:
+        """The signature of what `name` declares at module scope (None: nothing), once per name and check
+        where resolved: the records of every function compare the names they looked up with it."""
+        found = module.get(name)
+        signature = self._signature(found) if found is not None else None
+        if signature is not _UNRESOLVED:
+            self._named[name] = signature
+        return signature
 
     # ------------------------------------------------------------ record
     def start(self, checker, node: ts.Node) -> _Recording:
