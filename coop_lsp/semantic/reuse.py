@@ -67,6 +67,10 @@ class BodyRecord:
     calls: list[str] = field(default_factory=list)
     alias: object = None  # aliasing.AliasFacts of the body, spans as recorded
     builtin_calls: dict = field(default_factory=dict)  # the body's model.builtin_calls, spans as recorded
+    # `lookups` split for _valid: the names that named a declaration, with its signature, and the others
+    # (most: builtins and predeclared types), which need only be still undeclared.
+    declared: tuple = ()
+    undeclared: tuple = ()
 
 
 class _Recording:
@@ -236,11 +240,15 @@ class BodyReuse:
             return False
         if record.said_before != self.headers._said_once(ctx)[1]:
             return False
+        module = checker.module_scope.symbols
+        for name in record.undeclared:
+            if name in module:
+                return False
         named = self._named
-        for name, recorded in record.lookups.items():
+        for name, recorded in record.declared:
             current = named.get(name, _UNRESOLVED)
             if current is _UNRESOLVED:
-                current = self.named_signature(checker.module_scope.symbols, name)
+                current = self.named_signature(module, name)
             if current is not recorded and current != recorded:  # (interned: mostly the same object)
                 return False
         return True
@@ -329,7 +337,7 @@ class BodyReuse:
             if signature is _UNRESOLVED:
                 return None
             signatures[name] = signature
-        return BodyRecord(
+        record = BodyRecord(
             start, end, _environment(ctx),
             (before_portability, before_enables, frozenset(before_uses)), signatures, self._signature(symbol),
             _structs_of(list(lookups.values()) + [symbol]),
@@ -338,6 +346,9 @@ class BodyReuse:
             frozenset(ctx.model.matrix_dialects - recording.dialects_before),
             [(v.name, s) for v, s in var_uses], _in_order(var_uses), [f.name for f in calls],
             checker.alias_facts.get(symbol))
+        record.declared = tuple((name, signature) for name, signature in signatures.items() if signature is not None)
+        record.undeclared = tuple(name for name, signature in signatures.items() if signature is None)
+        return record
 
 
 def _in_order(var_uses: list) -> tuple[str, ...]:
