@@ -29,6 +29,7 @@ tests/test_incremental.py checks over random edit sequences.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
@@ -40,6 +41,9 @@ from .kept import KeptRecords
 from .model import Replayed, Symbol
 
 _UNRESOLVED = object()  # the signature of a declaration not resolved yet: never equal to a recorded one
+# What _signature reads of a symbol (with cycle_reported, which only some symbols have).
+_SIGNATURE_FIELDS = operator.attrgetter("kind", "type", "value", "components", "space", "access", "parameters",
+                                        "return_type", "stage", "must_use")
 
 
 @dataclass(eq=False)
@@ -112,6 +116,9 @@ class BodyReuse:
         # Signatures, one object per value across versions: a record's lookups then compare by identity.
         self._interned_previous: dict = {}
         self._interned: dict = {}
+        # Signatures by the identities of the fields they were made of, of the last check and of this one.
+        self._memo_previous: dict[tuple, tuple] = {}
+        self._memo: dict[tuple, tuple] = {}
         # The functions' signatures, attributes and stage IO, replayed alike (header_reuse.py imports this
         # module's helpers, hence the late import).
         from .header_reuse import HeaderReuse
@@ -122,7 +129,7 @@ class BodyReuse:
         self.used, self._signatures, self._reached = {}, {}, {}
         self._environment = None
         self._named = {}
-        self._structs_current, self._interned = {}, {}
+        self._structs_current, self._interned, self._memo = {}, {}, {}
         self.replayed = self.checked = self.remapped = 0
         self.headers.begin()
 
@@ -131,6 +138,7 @@ class BodyReuse:
         self._records.end()
         self._structs_previous = self._structs_current
         self._interned_previous = self._interned
+        self._memo_previous = self._memo
         self.headers.end()
 
     def stable_struct(self, struct: t.Struct) -> t.Struct:
@@ -219,13 +227,24 @@ class BodyReuse:
             return None
         found = self._signatures.get(id(symbol))
         if found is None:
-            found = _signature(symbol)
-            if found is not _UNRESOLVED:
+            if not symbol.resolved or symbol.resolving:
+                return _UNRESOLVED
+            # A replayed header sets the very objects it recorded: the signature made of the same objects in
+            # the last version is this one, without walking the types again. (The memo holds the objects,
+            # so an id in its key cannot have been reused by another.)
+            fields = _SIGNATURE_FIELDS(symbol) + (getattr(symbol, "cycle_reported", False),)
+            key = tuple(map(id, fields))
+            memo = self._memo_previous.get(key) or self._memo.get(key)
+            if memo is not None:
+                found = memo[1]
+            else:
+                found = _signature(symbol)
                 try:
                     found = self._interned.setdefault(found, self._interned_previous.get(found, found))
                 except TypeError:  # (a value that does not hash: compared by value only)
                     pass
-                self._signatures[id(symbol)] = found
+            self._memo[key] = (fields, found)
+            self._signatures[id(symbol)] = found
         return found
 
     def _valid(self, checker, record: BodyRecord, symbol: Symbol) -> bool:
