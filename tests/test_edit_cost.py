@@ -99,9 +99,11 @@ def test_a_changed_signature_rechecks_its_callers() -> None:
     # gemm_3 (its parameter's type changed) and main, whose call to it no longer types.
     assert editor.reuse.bodies.checked == 2
     assert [d for d in result.diagnostics if d.severity.name == "ERROR"]
-    # Back again: both checked once more, and the error is gone.
+    # Back again: both bodies replay the records of the first version, kept spare meanwhile, and the
+    # error is gone.
     result = editor.change(text)
-    assert editor.reuse.bodies.checked == 2
+    assert editor.reuse.bodies.checked == 0
+    assert editor.reuse.bodies.replayed == FUNCTIONS + 1
     assert not [d for d in result.diagnostics if d.severity.name == "ERROR"]
 
 
@@ -176,3 +178,24 @@ def test_a_line_added_in_one_function_moves_only_the_summaries_read() -> None:
     assert summaries.moved == 0
     # Headers: the edited function's body changed, not its header; every header is replayed.
     assert editor.reuse.bodies.headers.checked == 0
+
+
+def test_a_syntax_error_typed_and_deleted_again_rechecks_nothing() -> None:
+    """The server's toggle edit: `@@ ` typed inside a function (a version with a syntax error, whose
+    function is checked afresh and recorded nowhere), then deleted. The clean version's text is the one
+    before the error: every record of it was kept, so nothing is checked or analysed afresh."""
+    from benchmarks.server_matrix import _toggle_site, documents
+
+    text = documents(1, seed=1)[0]
+    editor = Editor(text)
+    line, column = _toggle_site(text)
+    lines = text.split("\n")
+    broken = "\n".join(lines[:line] + [lines[line][:column] + "@@ " + lines[line][column:]] + lines[line + 1:])
+    for _ in range(2):
+        editor.change(broken)
+        others = editor.reuse.bodies.replayed  # (the broken function is checked without a record)
+        editor.change(text)
+        reuse = editor.reuse
+        assert reuse.bodies.checked == 0 and reuse.bodies.replayed == others + 1
+        assert reuse.bodies.headers.checked == 0
+        assert reuse.summaries.analysed == 0 and reuse.accumulation.computed == 0

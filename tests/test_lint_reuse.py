@@ -153,15 +153,22 @@ def as_edit(old: bytes, new: bytes) -> tuple[Span, str]:
     return Span(prefix, len(old) - suffix), new[prefix:len(new) - suffix].decode()
 
 
-def check_sequence(text: str, rng: random.Random, steps: int, valid_only: bool = False) -> tuple[int, int]:
+def check_sequence(text: str, rng: random.Random, steps: int, valid_only: bool = False,
+                   undo: float = 0.0) -> tuple[int, int]:
     """Edits a document as the server does (incremental re-parse, analysis of a copy of its tree, with
-    the document's Reuse) and compares each version's analysis with a fresh lint of its text."""
+    the document's Reuse) and compares each version's analysis with a fresh lint of its text. With
+    `undo`, that share of the edits goes back to one of the last few versions' text instead."""
     reuse = Reuse()
     document = Document(text)
     Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
     replayed = [0, 0, 0]
+    history = [text]
     for step in range(steps):
-        text = valid_edit(text, rng, step) if valid_only else edit(text, rng)
+        if undo and len(history) > 1 and rng.random() < undo:
+            text = rng.choice(history[-6:-1])
+        else:
+            text = valid_edit(text, rng, step) if valid_only else edit(text, rng)
+        history.append(text)
         span, inserted = as_edit(document.source.data, text.encode())
         document.replace(span, inserted)
         assert document.text == text
@@ -190,6 +197,19 @@ def test_reuse_equals_fresh_lint_over_random_edits(seed: int) -> None:
         replayed[2] += headers
     # The test is only worth something if reuse actually happened.
     assert replayed[0] > 500 and replayed[1] > 100 and replayed[2] > 1000, replayed
+
+
+def test_reuse_equals_fresh_lint_when_edits_are_undone() -> None:
+    """Going back to an earlier version's text, after versions with syntax errors or other declarations,
+    replays records kept from before those versions: still a fresh lint's result."""
+    rng = random.Random(23)
+    replayed = [0, 0, 0]
+    for text in CORPUS[::4]:
+        bodies, summaries, headers = check_sequence(text, rng, steps=8, undo=0.4)
+        replayed[0] += bodies
+        replayed[1] += summaries
+        replayed[2] += headers
+    assert replayed[0] > 100 and replayed[1] > 20 and replayed[2] > 200, replayed
 
 
 def test_reuse_equals_fresh_lint_with_device_targets() -> None:

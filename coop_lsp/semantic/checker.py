@@ -104,10 +104,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self._check_enables(root)
         check_diagnostic_controls(self.ctx, [n for n in _module_children(root) if n.type == "diagnostic_directive"],
                                   "directive", allow_repeats=True)
-        for node in declarations:
-            self._declare(node, self.module_scope)
-        for node in declarations:
-            symbol = self._symbol_of(node, self.module_scope)
+        # (None for a declaration without a name, or of a name declared before: such a one is not checked)
+        declared = [(node, self._declare(node, self.module_scope)) for node in declarations]
+        for node, symbol in declared:
             if symbol is not None:
                 self.symbol_type(symbol)
                 if node.type == "function_declaration":
@@ -117,8 +116,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self._const_assert(node)
         self._call_cycles()
         self.check_aliasing()
-        for node in declarations:
-            symbol = self._symbol_of(node, self.module_scope)
+        for node, symbol in declared:
             if symbol is None:
                 continue
             if node.type != "function_declaration":
@@ -316,13 +314,6 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.ctx.model.written_symbols.append(symbol)
         self.ctx.model.written_references[(symbol.span.start, symbol.span.end)] = symbol
         return symbol
-
-    def _symbol_of(self, node: ts.Node, scope: Scope) -> Symbol | None:
-        name_node = node.child_by_field_name("name")
-        if name_node is None:
-            return None
-        symbol = scope.symbols.get(self.ctx.text(name_node))
-        return symbol if symbol is not None and symbol.declaration == node else None
 
     def lookup_symbol(self, name: str) -> Symbol | None:
         # Scope.lookup written out: every identifier of every body comes here.

@@ -8,14 +8,17 @@ and replayed like bodies, shifted to where the function now starts, when what
 they read is the same:
 
 - the function's header (its text up to the body), parsed without errors;
-- every other module-scope declaration and directive, as text: the types,
-  constants and overrides a header names, the struct members whose IO
-  attributes the stage check walks without naming them (the check reads
-  structs by name, not through a lookup), the enables and diagnostic filters;
+- the module's directives and whatever else at module scope is not a
+  declaration (an ERROR node, a const_assert), as text: the enables and
+  diagnostic filters;
 - the module's enables, configured dialect and what was said once per module
   before the step;
 - the signatures of the module-scope names the step looked up (a function's
-  return type, say, which lives in another header);
+  return type, say, which lives in another header), and of every other name
+  its text holds (an attribute's argument is read by name, not through a
+  lookup), or that they are still not declared;
+- the text of each struct its results or the symbol's own types hold (the
+  stage check walks their members' IO attributes without naming them);
 - for the checks after the bodies, the function's own resolved signature.
 
 A step is recorded only if everything it did stayed inside the header: its
@@ -27,22 +30,32 @@ over random edit sequences.
 
 from __future__ import annotations
 
+import itertools
+import re
 from dataclasses import dataclass
 
 import tree_sitter as ts
 
 from ..core.text import Span
 from . import types as t
+from .kept import KeptRecords
 from .reuse import _UNRESOLVED, _environment, _structs_of
 
 _NOT_SET = object()
+# What declares a module-scope name (checker._DECLARATION_KINDS): read through lookups and signatures.
+_DECLARATIONS = frozenset({"variable_declaration", "const_declaration", "override_declaration",
+                           "type_alias_declaration", "struct_declaration", "function_declaration", "let_declaration"})
+_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_MODULE_NUMBERS = itertools.count()
 
 
 @dataclass(eq=False, slots=True)
 class HeaderRecord:
     start: int
-    key: tuple  # step, module text, environment, said before, own signature
-    lookups: dict  # module-scope name -> its signature when recorded
+    key: tuple  # step, header text, number of the directives and environment, said before, own signature
+    lookups: dict  # module-scope name -> its signature when recorded (None: not declared)
+    absent: frozenset  # the other names of its text that named no module-scope declaration
+    struct_texts: dict  # struct name -> its declaration's text, for the structs in `structs`
     fields: dict  # symbol attribute -> value set by the step (spans as recorded)
     spanned: tuple  # the fields whose values hold spans, moved on replay (the others are set as they are)
     structs: dict  # struct name -> the struct object the recorded values hold
@@ -57,29 +70,39 @@ class HeaderReuse:
     """The recorded header steps of one document's last version, by step, header text and key."""
 
     def __init__(self) -> None:
-        self._previous: dict[tuple, HeaderRecord] = {}
-        self._current: dict[tuple, HeaderRecord] = {}
-        self.module_text: tuple | None = None
+        # HeaderRecord by key. A header's record holds no more than its fields and findings (a few KiB), and
+        # an edit to a declaration that every header reads leaves all of them spare at once.
+        self._records = KeptRecords(limit=64)
+        self.module_text: int | None = None  # the number of this check's module text (see _module)
+        self._module_numbers: dict[tuple, int] = {}
         self.replayed = 0
         self.checked = 0
 
     def begin(self) -> None:
-        self._current, self.module_text = {}, None
+        self._records.begin()
+        self.module_text = None
         self._said_count, self._said = -1, None
         self.replayed = self.checked = 0
 
     def end(self) -> None:
-        self._previous = self._current
+        self._records.end()
 
-    def _module(self, checker) -> tuple:
-        """The text of the module's other declarations and directives, its enables and dialect: the same
-        for every step of a check (the enables are read before any declaration)."""
+    def _module(self, checker) -> int:
+        """The text of the module's directives and of what else is no declaration, its enables and dialect:
+        the same for every step of a check (the enables are read before any declaration)."""
         if self.module_text is None:
             ctx = checker.ctx
             data = ctx.source.data
-            self.module_text = (tuple(
-                (n.type, data[n.start_byte:n.end_byte]) for n in ctx.root.named_children
-                if n.type != "function_declaration" and not n.is_extra), _environment(ctx))
+            text = (tuple((n.type, data[n.start_byte:n.end_byte]) for n in ctx.root.named_children
+                          if n.type not in _DECLARATIONS and not n.is_extra), _environment(ctx))
+            # Each step's key holds a number for this text rather than the text: a key is hashed at every
+            # lookup, and a tuple does not keep its hash. Equal texts get the same number in every version.
+            number = self._module_numbers.get(text)
+            if number is None:
+                number = self._module_numbers[text] = next(_MODULE_NUMBERS)
+            if len(self._module_numbers) > 64:  # (older texts: their records are gone from the spare list too)
+                del self._module_numbers[next(iter(self._module_numbers))]
+            self.module_text = number
         return self.module_text
 
     def _said_once(self, ctx) -> tuple:
@@ -104,9 +127,11 @@ class HeaderReuse:
         ctx = checker.ctx
         said, said_key = self._said_once(ctx)
         key = (step, ctx.source.data[node.start_byte:end], self._module(checker), said_key, own)
-        record = self._current.get(key) or self._previous.get(key)
-        if record is not None and self._replay(checker, record, symbol, node.start_byte):
-            self._current[key] = record
+        record = self._records.get(key)
+        if record is not None and (self._replay(checker, record, symbol, node.start_byte) or (
+                (record := self._records.other(key, record)) is not None
+                and self._replay(checker, record, symbol, node.start_byte))):
+            self._records.current[key] = record
             self.replayed += 1
             return
         self.checked += 1
@@ -115,12 +140,24 @@ class HeaderReuse:
     # ------------------------------------------------------------ replay
     def _replay(self, checker, record: HeaderRecord, symbol, start: int) -> bool:
         module = checker.module_scope.symbols
-        signature = checker.reuse._signature
+        reuse = checker.reuse
+        named = reuse._named
         for name, recorded in record.lookups.items():
-            found = module.get(name)
-            current = signature(found) if found is not None else None
+            current = named.get(name, _UNRESOLVED)
+            if current is _UNRESOLVED:
+                current = reuse.named_signature(module, name)
             if current is not recorded and current != recorded:  # (interned: mostly the same object)
                 return False
+        for name in record.absent:  # (a loop: dict_keys.isdisjoint walks the larger of the two)
+            if name in module:
+                return False
+        if record.struct_texts:
+            data = checker.ctx.source.data
+            for name, text in record.struct_texts.items():
+                declared = module.get(name)
+                node = declared.declaration if declared is not None else None
+                if node is None or data[node.start_byte:node.end_byte] != text:
+                    return False
         # Structs are nominal objects: the recorded values must hold this version's (equal text gives an
         # equal struct, which BodyReuse.stable_struct keeps as the same object; a record older than that
         # chain does not).
@@ -210,6 +247,19 @@ class HeaderReuse:
             if signature is _UNRESOLVED:
                 return
             signatures[name] = signature
+        absent = set()
+        for word in set(_NAME.findall(key[1])):
+            name = word.decode()
+            if name in signatures or name == symbol.name:
+                continue
+            found = module.get(name)
+            if found is None:
+                absent.add(name)
+                continue
+            signature = checker.reuse._signature(found)
+            if signature is _UNRESOLVED:
+                return
+            signatures[name] = signature
         fields = {}
         for name, value in vars(symbol).items():
             if before.get(name, _NOT_SET) is not value:
@@ -223,9 +273,19 @@ class HeaderReuse:
             return
         holder = _Holder(tuple(fields.values()), tuple(new_types.values()))
         structs = _structs_of([holder])
+        struct_texts = {}
+        # Also those of the symbol's own types: the stage check walks the members of its parameters' and
+        # return type's structs, whose IO attributes no type holds.
+        for name in structs.keys() | _structs_of([symbol]).keys():
+            declared = module.get(name)
+            node = declared.declaration if declared is not None else None
+            if node is None:
+                return
+            struct_texts[name] = ctx.source.data[node.start_byte:node.end_byte]
         said = (portability - before_portability, enables - before_enables, new_uses)
-        self._current[key] = HeaderRecord(
-            start, key, signatures, fields, tuple(n for n, v in fields.items() if _has_span(v)), structs,
+        self._records.current[key] = HeaderRecord(
+            start, key, signatures, frozenset(absent), struct_texts, fields,
+            tuple(n for n, v in fields.items() if _has_span(v)), structs,
             diagnostics, dict(new_types), recorded_references,
             said if any(said) else None, frozenset(model.matrix_dialects - dialects_before))
 

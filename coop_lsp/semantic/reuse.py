@@ -29,6 +29,7 @@ tests/test_incremental.py checks over random edit sequences.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
@@ -36,9 +37,13 @@ import tree_sitter as ts
 from ..core.diagnostic import Diagnostic
 from ..core.text import Span
 from . import types as t
+from .kept import KeptRecords
 from .model import Replayed, Symbol
 
 _UNRESOLVED = object()  # the signature of a declaration not resolved yet: never equal to a recorded one
+# What _signature reads of a symbol (with cycle_reported, which only some symbols have).
+_SIGNATURE_FIELDS = operator.attrgetter("kind", "type", "value", "components", "space", "access", "parameters",
+                                        "return_type", "stage", "must_use")
 
 
 @dataclass(eq=False)
@@ -66,6 +71,10 @@ class BodyRecord:
     calls: list[str] = field(default_factory=list)
     alias: object = None  # aliasing.AliasFacts of the body, spans as recorded
     builtin_calls: dict = field(default_factory=dict)  # the body's model.builtin_calls, spans as recorded
+    # `lookups` split for _valid: the names that named a declaration, with its signature, and the others
+    # (most: builtins and predeclared types), which need only be still undeclared.
+    declared: tuple = ()
+    undeclared: tuple = ()
 
 
 class _Recording:
@@ -90,8 +99,9 @@ class BodyReuse:
     """The recorded body checks of one document's last version, by function text."""
 
     def __init__(self) -> None:
-        self._previous: dict[bytes, BodyRecord] = {}
-        self._current: dict[bytes, BodyRecord] = {}
+        self._records = KeptRecords()  # BodyRecord by function text
+        self._environment: tuple | None = None  # _environment(ctx) of the check under way, once computed
+        self._named: dict[str, object] = {}  # module-scope name -> named_signature, in the check under way
         # Function start -> the record replayed or made for it in the latest check; the uniformity
         # analysis reuses a function's results only where its semantic record was reused.
         self.used: dict[int, BodyRecord] = {}
@@ -106,22 +116,29 @@ class BodyReuse:
         # Signatures, one object per value across versions: a record's lookups then compare by identity.
         self._interned_previous: dict = {}
         self._interned: dict = {}
+        # Signatures by the identities of the fields they were made of, of the last check and of this one.
+        self._memo_previous: dict[tuple, tuple] = {}
+        self._memo: dict[tuple, tuple] = {}
         # The functions' signatures, attributes and stage IO, replayed alike (header_reuse.py imports this
         # module's helpers, hence the late import).
         from .header_reuse import HeaderReuse
         self.headers = HeaderReuse()
 
     def begin(self) -> None:
-        self._current, self.used, self._signatures, self._reached = {}, {}, {}, {}
-        self._structs_current, self._interned = {}, {}
+        self._records.begin()
+        self.used, self._signatures, self._reached = {}, {}, {}
+        self._environment = None
+        self._named = {}
+        self._structs_current, self._interned, self._memo = {}, {}, {}
         self.replayed = self.checked = self.remapped = 0
         self.headers.begin()
 
     def end(self) -> None:
         # Only what the latest version used is kept: memory stays proportional to the document.
-        self._previous = self._current
+        self._records.end()
         self._structs_previous = self._structs_current
         self._interned_previous = self._interned
+        self._memo_previous = self._memo
         self.headers.end()
 
     def stable_struct(self, struct: t.Struct) -> t.Struct:
@@ -140,9 +157,13 @@ class BodyReuse:
     def replay(self, checker, symbol: Symbol, node: ts.Node) -> bool:
         """Adds the recorded check of this body if it is still valid; False when it must be checked."""
         text = checker.ctx.source.data[node.start_byte:node.end_byte]
-        record = self._current.get(text) or self._previous.get(text)
-        if record is None or not self._valid(checker, record, symbol):
+        record = self._records.get(text)
+        if record is None:
             return False
+        if not self._valid(checker, record, symbol):
+            record = self._records.other(text, record)
+            if record is None or not self._valid(checker, record, symbol):
+                return False
         ctx = checker.ctx
         delta = node.start_byte - record.start
         if record.diagnostics:
@@ -180,7 +201,7 @@ class BodyReuse:
             # Moved where the alias check reads it (most functions call none with pointers: never).
             checker.alias_facts[symbol] = record.alias
             checker.alias_deltas[symbol] = delta
-        self._current[text] = record
+        self._records.current[text] = record
         self.used[node.start_byte] = record
         self.replayed += 1
         return True
@@ -206,13 +227,24 @@ class BodyReuse:
             return None
         found = self._signatures.get(id(symbol))
         if found is None:
-            found = _signature(symbol)
-            if found is not _UNRESOLVED:
+            if not symbol.resolved or symbol.resolving:
+                return _UNRESOLVED
+            # A replayed header sets the very objects it recorded: the signature made of the same objects in
+            # the last version is this one, without walking the types again. (The memo holds the objects,
+            # so an id in its key cannot have been reused by another.)
+            fields = _SIGNATURE_FIELDS(symbol) + (getattr(symbol, "cycle_reported", False),)
+            key = tuple(map(id, fields))
+            memo = self._memo_previous.get(key) or self._memo.get(key)
+            if memo is not None:
+                found = memo[1]
+            else:
+                found = _signature(symbol)
                 try:
                     found = self._interned.setdefault(found, self._interned_previous.get(found, found))
                 except TypeError:  # (a value that does not hash: compared by value only)
                     pass
-                self._signatures[id(symbol)] = found
+            self._memo[key] = (fields, found)
+            self._signatures[id(symbol)] = found
         return found
 
     def _valid(self, checker, record: BodyRecord, symbol: Symbol) -> bool:
@@ -220,25 +252,34 @@ class BodyReuse:
         own = self._signature(symbol)
         if own is not record.signature and own != record.signature:
             return False
-        if record.environment != _environment(ctx):
+        environment = self._environment
+        if environment is None:  # (the enables are read before any body: the same for the whole check)
+            environment = self._environment = _environment(ctx)
+        if record.environment != environment:
             return False
-        portability, enables, uses = ctx.said_once()
-        if record.said_before != (portability, enables, frozenset(uses)):
+        if record.said_before != self.headers._said_once(ctx)[1]:
             return False
         module = checker.module_scope.symbols
-        signature_of, known = self._signature, self._signatures
-        for name, recorded in record.lookups.items():
-            found = module.get(name)
-            if found is None:  # (most names a body looks up are builtins and predeclared types: none)
-                if recorded is not None:
-                    return False
-                continue
-            current = known.get(id(found))
-            if current is None:
-                current = signature_of(found)
+        for name in record.undeclared:
+            if name in module:
+                return False
+        named = self._named
+        for name, recorded in record.declared:
+            current = named.get(name, _UNRESOLVED)
+            if current is _UNRESOLVED:
+                current = self.named_signature(module, name)
             if current is not recorded and current != recorded:  # (interned: mostly the same object)
                 return False
         return True
+
+    def named_signature(self, module: dict, name: str) -> object:
+        """The signature of what `name` declares at module scope (None: nothing), once per name and check
+        where resolved: the records of every function compare the names they looked up with it."""
+        found = module.get(name)
+        signature = self._signature(found) if found is not None else None
+        if signature is not _UNRESOLVED:
+            self._named[name] = signature
+        return signature
 
     # ------------------------------------------------------------ record
     def start(self, checker, node: ts.Node) -> _Recording:
@@ -265,7 +306,7 @@ class BodyReuse:
         if record is not None:
             record.builtin_calls = builtin_calls
             text = ctx.source.data[recording.node.start_byte:recording.node.end_byte]
-            self._current[text] = record
+            self._records.current[text] = record
             self.used[recording.node.start_byte] = record
 
     def _record(self, checker, recording: _Recording, symbol: Symbol, types: dict, references: dict,
@@ -315,7 +356,7 @@ class BodyReuse:
             if signature is _UNRESOLVED:
                 return None
             signatures[name] = signature
-        return BodyRecord(
+        record = BodyRecord(
             start, end, _environment(ctx),
             (before_portability, before_enables, frozenset(before_uses)), signatures, self._signature(symbol),
             _structs_of(list(lookups.values()) + [symbol]),
@@ -324,6 +365,9 @@ class BodyReuse:
             frozenset(ctx.model.matrix_dialects - recording.dialects_before),
             [(v.name, s) for v, s in var_uses], _in_order(var_uses), [f.name for f in calls],
             checker.alias_facts.get(symbol))
+        record.declared = tuple((name, signature) for name, signature in signatures.items() if signature is not None)
+        record.undeclared = tuple(name for name, signature in signatures.items() if signature is None)
+        return record
 
 
 def _in_order(var_uses: list) -> tuple[str, ...]:

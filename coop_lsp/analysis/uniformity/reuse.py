@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from ...core.text import Span
+from ...semantic.kept import KeptRecords
 from ...semantic.model import SemanticModel
 from ...semantic.reuse import BodyReuse
 from .analyzer import Failure, Note, Summary, _Pending
@@ -46,8 +47,7 @@ class SummaryReuse:
     """The uniformity results of one document's last version, by function text and level."""
 
     def __init__(self) -> None:
-        self._previous: dict[tuple, SummaryRecord] = {}
-        self._current: dict[tuple, SummaryRecord] = {}
+        self._records = KeptRecords()  # SummaryRecord by level, dialect and function text
         self.header: tuple = ()
         self.bodies: BodyReuse | None = None
         self.functions: dict[str, ts.Node] = {}
@@ -56,7 +56,7 @@ class SummaryReuse:
         self.moved = 0  # replayed summaries that a caller read, so that they had to be moved
 
     def begin(self, root: ts.Node, data: bytes, model: SemanticModel, bodies: BodyReuse) -> None:
-        self._current = {}
+        self._records.begin()
         self.bodies = bodies
         self.replayed = self.analysed = self.moved = 0
         self.header = tuple((n.start_byte, n.type, data[n.start_byte:n.end_byte]) for n in root.named_children
@@ -68,16 +68,21 @@ class SummaryReuse:
                 self.functions.setdefault(symbol.name, symbol.declaration)
 
     def end(self) -> None:
-        self._previous = self._current
+        self._records.end()
 
     def replay(self, analysis, function: ts.Node) -> tuple[object, list, SummaryRecord] | None:
         """The recorded summary and failures, moved to where `function` is now, if still valid."""
         text = analysis.data[function.start_byte:function.end_byte]
         key = (analysis.level, analysis.dialect, text)
-        record = self._current.get(key) or self._previous.get(key)
-        if record is None or self.bodies is None or self.bodies.used.get(function.start_byte) is not record.semantic \
-                or record.header != self.header:
+        record = self._records.get(key)
+        if record is None or self.bodies is None:
             return None
+        semantic = self.bodies.used.get(function.start_byte)
+        if record.semantic is not semantic or record.header != self.header:
+            # (a spare record may hold the result computed with the body's record replayed now)
+            record = self._records.other(key, record)
+            if record is None or record.semantic is not semantic or record.header != self.header:
+                return None
         for name, start, callee_record in record.calls:
             callee = self.functions.get(name)
             if callee is None or callee.start_byte != start:
@@ -89,7 +94,7 @@ class SummaryReuse:
             if analysis.records.get(start) is not callee_record:
                 return None
         delta = function.start_byte - record.start
-        self._current[key] = record
+        self._records.current[key] = record
         self.replayed += 1
         if not delta:  # nothing replayed is changed by its users, so it can be shared
             return record.summary, record.failures, record
@@ -112,7 +117,7 @@ class SummaryReuse:
         text = analysis.data[function.start_byte:function.end_byte]
         record = SummaryRecord(function.start_byte, function.end_byte, (analysis.level, analysis.dialect),
                                semantic, self.header, dependencies, summary, list(failures))
-        self._current[(analysis.level, analysis.dialect, text)] = record
+        self._records.current[(analysis.level, analysis.dialect, text)] = record
         return record
 
 
