@@ -78,3 +78,20 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     if call.when == "call" and outcome.get_result().failed:
         item.failed_call = True
+
+
+@pytest.fixture
+def counted(monkeypatch) -> list[int]:
+    """The length of every re-parse the syntax repairs make (tests of their cost)."""
+    from coop_lsp.syntax import diagnostics as syntax
+
+    parses: list[int] = []
+    parser = syntax._parser()
+
+    class Counting:
+        def parse(self, data, *args):
+            parses.append(len(data))
+            return parser.parse(data, *args)
+
+    monkeypatch.setattr(syntax, "_parser", Counting)
+    return parses

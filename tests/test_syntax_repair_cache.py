@@ -25,21 +25,6 @@ def _uncached(text: str) -> list:
     return _findings(text)
 
 
-@pytest.fixture
-def counted(monkeypatch) -> list[int]:
-    """The length of every re-parse the repairs make."""
-    parses: list[int] = []
-    parser = syntax._parser()
-
-    class Counting:
-        def parse(self, data, *args):
-            parses.append(len(data))
-            return parser.parse(data, *args)
-
-    monkeypatch.setattr(syntax, "_parser", Counting)
-    return parses
-
-
 @pytest.mark.parametrize("path", sorted((ROOT / "examples").rglob("*.wgsl")), ids=lambda p: p.name)
 def test_errors_kept_while_another_function_is_edited_are_explained_from_the_cache(path: Path, counted) -> None:
     rng = random.Random(path.name)

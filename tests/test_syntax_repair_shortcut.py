@@ -123,18 +123,10 @@ def test_after_a_settled_candidate_no_later_one_repairs_while_a_statement_is_typ
 
 
 # ------------------------------------------------------------ the cost
-def test_typing_below_another_error_of_the_function_parses_half_the_candidates(monkeypatch) -> None:
+def test_typing_below_another_error_of_the_function_parses_half_the_candidates(counted) -> None:
     """The latency benchmark's workload, every repair's parse counted. The errors that the typing leaves alone
     are explained from the repair cache after the first version, as in the server."""
-    parses: list[int] = []
-    parser = syntax._parser()
-
-    class Counting:
-        def parse(self, data, *args):
-            parses.append(len(data))
-            return parser.parse(data, *args)
-
-    monkeypatch.setattr(syntax, "_parser", Counting)
+    parses = counted
     syntax._tried.clear()
     syntax._tried_bytes = 0
     per_version = []
