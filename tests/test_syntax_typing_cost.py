@@ -91,20 +91,12 @@ def test_junk_inserted_anywhere_has_the_findings_of_the_whole_file_count(monkeyp
             assert _findings(parsed) == _whole_file(parsed, monkeypatch), (path.name, at)
 
 
-def test_typing_a_statement_re_parses_only_the_declarations_around_it(monkeypatch) -> None:
+def test_typing_a_statement_re_parses_only_the_declarations_around_it(counted) -> None:
     text = documents(1, seed=1)[0]
     lines = text.split("\n")
     line = next(i for i in _statement_starts(lines) if i > len(lines) // 2)
     document = Document(text)
-    parsed_sizes: list[int] = []
-    parser = syntax._parser()
-
-    class Counting:
-        def parse(self, data, *args):
-            parsed_sizes.append(len(data))
-            return parser.parse(data, *args)
-
-    monkeypatch.setattr(syntax, "_parser", Counting)
+    parsed_sizes = counted
     errored = 0
     for index, char in enumerate("let y = max(1.0, 2.0); "):
         document.replace_range(Position(line, index), Position(line, index), char)
