@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
-import time
 from pathlib import Path
-
-from lsprotocol import types as lsp
 
 from .common import write_result
 from .server_latency import SERVER, Editor, percentiles
@@ -42,14 +40,23 @@ def _server(checkout: Path | None) -> dict:
             "cwd": str(checkout), "env": dict(os.environ, PYTHONDONTWRITEBYTECODE="1")}
 
 
-async def _session(server: dict, text: str) -> dict:
-    SERVER.update(server)
+@contextlib.asynccontextmanager
+async def _opened(text: str):
+    """A fresh server (the one SERVER names) with the document open and its first diagnostics in."""
     editor = Editor()
     await editor.start()
     try:
         uri = "file:///bench/matrix_1000.wgsl"
         await editor.open(uri, text)
         await asyncio.sleep(0.5)
+        yield editor, uri
+    finally:
+        await editor.stop()
+
+
+async def _session(server: dict, text: str) -> dict:
+    SERVER.update(server)
+    async with _opened(text) as (editor, uri):
         lines = text.split("\n")
         middle = text.count("\n") // 2
         comment = await editor.type_characters(uri, middle, ("// " + "x" * COMMENT_CHARACTERS)[:COMMENT_CHARACTERS])
@@ -57,49 +64,22 @@ async def _session(server: dict, text: str) -> dict:
         code_line = next((i for i in range(middle + 1, len(lines)) if lines[i].startswith("  ") and
                           lines[i].rstrip().endswith(";")), middle + 1)
         statement = await editor.type_characters(uri, code_line, STATEMENT, first_version=version)
-        version += len(STATEMENT)
-    finally:
-        await editor.stop()
     # The toggles in a server of their own, as server_matrix times them (versions from 2).
-    editor = Editor()
-    await editor.start()
-    try:
-        uri = "file:///bench/matrix_1000.wgsl"
-        await editor.open(uri, text)
-        await asyncio.sleep(0.5)
+    async with _opened(text) as (editor, uri):
         toggles = await toggle_edits(editor, uri, text, TOGGLES, versioned=True)
         # Then (the toggles leave the text as it was) a comment after a statement of the second half:
         # `//` after its `;` leaves the file free of errors.
         lines = text.split("\n")
         code_line = next(i for i in range(text.count("\n") // 2 + 3, len(lines)) if lines[i].startswith("  ")
                          and lines[i].rstrip().endswith(";"))
-        trailing = await _type_at_end(editor, uri, code_line, len(lines[code_line]),
-                                      (" // " + "x" * COMMENT_CHARACTERS)[:COMMENT_CHARACTERS], 2 + TOGGLES)
+        typed = (" // " + "x" * COMMENT_CHARACTERS)[:COMMENT_CHARACTERS]
+        trailing = await editor.type_characters(uri, code_line, typed, 2 + TOGGLES, column=len(lines[code_line]))
         # Then indentation: spaces typed at the start of the next statement line.
         indent_line = next(i for i in range(code_line + 1, len(lines)) if lines[i].startswith("  ")
                            and lines[i].rstrip().endswith(";"))
-        indenting = await _type_at_end(editor, uri, indent_line, 0, " " * INDENT,
-                                       2 + TOGGLES + COMMENT_CHARACTERS)
-    finally:
-        await editor.stop()
+        indenting = await editor.type_characters(uri, indent_line, " " * INDENT, 2 + TOGGLES + COMMENT_CHARACTERS)
     return {"comment": comment, "statement": statement, "toggles": toggles, "trailing": trailing,
             "indenting": indenting}
-
-
-async def _type_at_end(editor: Editor, uri: str, line: int, column: int, text: str, first_version: int) -> list[float]:
-    """`Editor.type_characters`, from `column` of the line on instead of its start."""
-    samples = []
-    for index, char in enumerate(text):
-        version = first_version + index
-        event = editor.expect(uri, version)
-        start = time.perf_counter()
-        at = lsp.Position(line=line, character=column + index)
-        editor.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[lsp.TextDocumentContentChangePartial(range=lsp.Range(start=at, end=at), text=char)]))
-        await asyncio.wait_for(event.wait(), 120)
-        samples.append(time.perf_counter() - start)
-    return samples
 
 
 async def run(against: Path, repeats: int) -> dict:

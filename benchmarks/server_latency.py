@@ -123,17 +123,17 @@ class Editor:
             text_document=lsp.TextDocumentItem(uri=uri, language_id="wgsl", version=1, text=text)))
         await asyncio.wait_for(event.wait(), 120)
 
-    async def type_characters(self, uri: str, line: int, text: str, first_version: int = 2) -> list[float]:
+    async def type_characters(self, uri: str, line: int, text: str, first_version: int = 2,
+                              column: int = 0) -> list[float]:
         samples = []
         for index, char in enumerate(text):
             version = first_version + index
             event = self.expect(uri, version)
             start = time.perf_counter()
+            at = lsp.Position(line=line, character=column + index)
             self.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
                 text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                content_changes=[lsp.TextDocumentContentChangePartial(
-                    range=lsp.Range(start=lsp.Position(line=line, character=index),
-                                    end=lsp.Position(line=line, character=index)), text=char)]))
+                content_changes=[lsp.TextDocumentContentChangePartial(range=lsp.Range(start=at, end=at), text=char)]))
             await asyncio.wait_for(event.wait(), 120)
             samples.append(time.perf_counter() - start)
         return samples
