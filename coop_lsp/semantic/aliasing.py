@@ -170,34 +170,13 @@ class AliasChecker:
     def check_aliasing(self) -> None:
         """After all bodies: each function's calls against its callees' accesses, callees first."""
         module = self.module_scope.symbols
-        done: dict[str, _Accesses] = {}
-        visiting: set[str] = set()
         deltas = self.alias_deltas
         by_name = {symbol.name: (facts, deltas.get(symbol, 0)) for symbol, facts in self.alias_facts.items()
                    if module.get(symbol.name) is symbol}
-
-        def accesses(name: str) -> _Accesses | None:
-            if name in done:
-                return done[name]
-            facts, delta = by_name.get(name, (None, 0))
-            if facts is None or name in visiting:  # no body, or a call cycle (reported elsewhere)
-                return None
-            if delta:
-                facts = facts.shifted(delta)
-            visiting.add(name)
-            own = _Accesses(dict(facts.module_reads), dict(facts.module_writes),
-                            set(facts.param_reads), set(facts.param_writes))
-            for call in facts.calls:
-                callee = accesses(call.callee)
-                if callee is not None:
-                    self._check_call(name, call, callee, own)
-            visiting.discard(name)
-            done[name] = own
-            return own
-
+        walk = _AccessWalk(self, by_name)
         # Only calls are checked: a function that makes none is visited when a caller needs its accesses.
         for name in sorted((n for n, (facts, _) in by_name.items() if facts.calls), key=lambda n: module[n].span.start):
-            accesses(name)
+            walk.accesses(name)
 
     def _check_call(self, caller: str, call: CallFacts, callee: _Accesses, own: _Accesses) -> None:
         reads: dict[tuple, PointerArgument] = {}
@@ -241,3 +220,35 @@ class AliasChecker:
                                 "function must not reach the same memory through two names; pass one pointer, or "
                                 "copy the value into a local variable first",
                         argument.span, related=(Related(other, "the other access to the same memory"),))
+
+
+class _AccessWalk:
+    """What each function accesses, its callees' included, found callees first.
+
+    A method rather than a recursive closure: a closure that calls itself is a reference cycle, and this one
+    would hold the checker and with it the whole semantic model, so that only the cyclic garbage collector
+    could free a lint's model (coop-lint paid for that collection on every file)."""
+
+    def __init__(self, checker, by_name: dict) -> None:
+        self.checker, self.by_name = checker, by_name
+        self.done: dict[str, _Accesses] = {}
+        self.visiting: set[str] = set()
+
+    def accesses(self, name: str) -> _Accesses | None:
+        if name in self.done:
+            return self.done[name]
+        facts, delta = self.by_name.get(name, (None, 0))
+        if facts is None or name in self.visiting:  # no body, or a call cycle (reported elsewhere)
+            return None
+        if delta:
+            facts = facts.shifted(delta)
+        self.visiting.add(name)
+        own = _Accesses(dict(facts.module_reads), dict(facts.module_writes),
+                        set(facts.param_reads), set(facts.param_writes))
+        for call in facts.calls:
+            callee = self.accesses(call.callee)
+            if callee is not None:
+                self.checker._check_call(name, call, callee, own)
+        self.visiting.discard(name)
+        self.done[name] = own
+        return own

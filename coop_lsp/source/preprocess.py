@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from ..core.text import Span
@@ -342,24 +343,26 @@ class _Expander(ModuleImports):
         for name in _IDENT.findall(text):
             if name not in ("defined", "true", "false"):
                 self.result.macro_names.add(name)
-        depth = [0]
-
-        def value_of(name: str):
-            if name not in self.macros:
-                return 0
-            depth[0] += 1
-            if depth[0] > MAX_EXPANSION_DEPTH:
-                raise ExpressionError(f"'{name}' expands too deeply")
-            try:
-                return value_of_text(self.macros[name], self.macros.__contains__, value_of)
-            finally:
-                depth[0] -= 1
+        # A bound method, not a closure calling itself: that would be a reference cycle holding the expander.
+        value_of = partial(self._macro_value, [0])
 
         try:
             return evaluate(text, self.macros.__contains__, value_of)
         except (ExpressionError, RecursionError) as error:
             self._problem(file, span, BAD_DIRECTIVE.code, f"cannot evaluate '#if {text.strip()}': {error}")
             return False
+
+    def _macro_value(self, depth: list[int], name: str):
+        """An `#if` operand's value: a macro's text evaluated in its turn (0 for a name not defined)."""
+        if name not in self.macros:
+            return 0
+        depth[0] += 1
+        if depth[0] > MAX_EXPANSION_DEPTH:
+            raise ExpressionError(f"'{name}' expands too deeply")
+        try:
+            return value_of_text(self.macros[name], self.macros.__contains__, partial(self._macro_value, depth))
+        finally:
+            depth[0] -= 1
 
     def _include(self, file, data, rest_start, end, span, chain, template: TemplateFile) -> None:
         match = _INCLUDE.match(data, rest_start, end)
@@ -505,31 +508,32 @@ class _Expander(ModuleImports):
         return expanded
 
     def _expand_uncached(self, name: str, value: str, file: int, span: Span) -> str:
-        budget = [MAX_EXPANSION_DEPTH * 64]
+        return self._expand_within(name, file, span, [MAX_EXPANSION_DEPTH * 64], value, frozenset({name}), 1)
 
-        def expand(text: str, active: frozenset[str], depth: int) -> str:
-            if depth > MAX_EXPANSION_DEPTH or budget[0] <= 0:
-                self._problem(file, span, RECURSIVE_MACRO.code,
-                              f"expanding '{name}' went past {MAX_EXPANSION_DEPTH} levels; expansion stopped")
-                budget[0] = 0
-                return text
+    def _expand_within(self, name: str, file: int, span: Span, budget: list[int], text: str,
+                       active: frozenset[str], depth: int) -> str:
+        """`text` with the macros it names expanded, for the expansion of `name` (a method calling itself
+        rather than a closure: that would be a reference cycle holding the expander)."""
+        if depth > MAX_EXPANSION_DEPTH or budget[0] <= 0:
+            self._problem(file, span, RECURSIVE_MACRO.code,
+                          f"expanding '{name}' went past {MAX_EXPANSION_DEPTH} levels; expansion stopped")
+            budget[0] = 0
+            return text
 
-            def one(match: re.Match) -> str:
-                inner = match.group(0)
-                if inner in active:
-                    if inner == name:
-                        self._problem(file, span, RECURSIVE_MACRO.code,
-                                      f"'{name}' expands to itself; the name is left unexpanded")
-                    return inner
-                replacement = self.macros.get(inner)
-                if replacement is None:
-                    return inner
-                budget[0] -= 1
-                return expand(replacement, active | {inner}, depth + 1)
+        def one(match: re.Match) -> str:
+            inner = match.group(0)
+            if inner in active:
+                if inner == name:
+                    self._problem(file, span, RECURSIVE_MACRO.code,
+                                  f"'{name}' expands to itself; the name is left unexpanded")
+                return inner
+            replacement = self.macros.get(inner)
+            if replacement is None:
+                return inner
+            budget[0] -= 1
+            return self._expand_within(name, file, span, budget, replacement, active | {inner}, depth + 1)
 
-            return _IDENT.sub(one, text)
-
-        return expand(value, frozenset({name}), 1)
+        return _IDENT.sub(one, text)
 
 
 def _scan_line(data: bytes, start: int, end: int) -> tuple[frozenset[str], bool, bool]:

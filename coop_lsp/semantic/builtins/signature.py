@@ -360,25 +360,27 @@ def _completions(candidate: Overload, bindings: dict, arg_types):
 
 def _mentioned_variables(candidate: Overload) -> list[str]:
     seen: list[str] = []
-
-    def visit(pattern: Pattern) -> None:
-        head = pattern.head
-        names = [head]
-        if head.startswith("vec") and not head[3:].isdigit():
-            names.append(head[3:])
-        if head.startswith("mat") and "x" in head:
-            names.extend(head[3:].split("x"))
-        for name in names:
-            if _is_variable(name, candidate) and name not in seen:
-                seen.append(name)
-        for arg in pattern.args:
-            visit(arg)
-
     for parameter in candidate.templates + candidate.parameters:
-        visit(parameter.pattern)
+        _mention(parameter.pattern, candidate, seen)
     if candidate.result is not None:
-        visit(candidate.result)
+        _mention(candidate.result, candidate, seen)
     return seen
+
+
+def _mention(pattern: Pattern, candidate: Overload, seen: list[str]) -> None:
+    """Adds to `seen` the template variables `pattern` names, depth first (a function of the module, not a
+    recursive closure: that would be a reference cycle left to the cyclic garbage collector on every call)."""
+    head = pattern.head
+    names = [head]
+    if head.startswith("vec") and not head[3:].isdigit():
+        names.append(head[3:])
+    if head.startswith("mat") and "x" in head:
+        names.extend(head[3:].split("x"))
+    for name in names:
+        if _is_variable(name, candidate) and name not in seen:
+            seen.append(name)
+    for arg in pattern.args:
+        _mention(arg, candidate, seen)
 
 
 def parameter_types(match: Match) -> list[t.Type | None]:
