@@ -6,6 +6,12 @@ the name of a `let` in the middle of the document, then taken out again (every o
 syntax error). Each version goes the server's way: Document.replace, then Analysis.of_parsed on a copy
 of the tree with the document's Reuse. CPU milliseconds per edit (other processes share the machine).
 
+Two workloads. `toggle` returns every other version to a text seen two versions before, which the
+records kept of earlier versions replay (semantic/kept.py): the edited function costs little there.
+`counter` makes a new text every version: the literal `16u` of that `let`'s line counts up (17u, 18u,
+...), with `@@ ` before it in every other version, so the edited function is checked afresh each
+time and what is left is the cost of the edit itself plus what every unchanged function costs.
+
 For the clean versions it also records the most work any of them did afresh: function headers checked
 (signatures, attributes, stage IO, module declarations), uniformity summaries analysed and moved, and
 functions the accumulation check looked at; null where the checkout does not count it.
@@ -40,8 +46,31 @@ def _document(kernels: int) -> str:
     return matrix_kernel_file(random.Random(1), kernels) + BROKEN.format(i=0)
 
 
-def measure(kernels: int, edits: int) -> dict:
+WORKLOADS = ("toggle", "counter")
+
+
+def _edits(text: str, workload: str, edits: int):
+    """(start, end, new text) of each version's edit, in the byte offsets of the version before it."""
     from benchmarks.server_matrix import _toggle_site
+    line, column = _toggle_site(text)
+    line_start = len("".join(part + "\n" for part in text.split("\n")[:line]).encode())
+    if workload == "toggle":
+        offset = line_start + column
+        for index in range(edits):
+            insert = index % 2 == 0
+            yield offset, offset + (0 if insert else 3), "@@ " if insert else ""
+        return
+    site_line = text.split("\n")[line]
+    column = site_line.index("16u", column)
+    offset, current = line_start + len(site_line[:column].encode()), "16u"
+    for index in range(edits):
+        number = f"{17 + index}u"
+        replacement = f"@@ {number}" if index % 2 == 0 else number
+        yield offset, offset + len(current), replacement
+        current = replacement
+
+
+def measure(kernels: int, edits: int, workload: str = "toggle") -> dict:
     from coop_lsp.core.text import Span
     from coop_lsp.ide import Analysis
     from coop_lsp.lint import Reuse
@@ -53,16 +82,14 @@ def measure(kernels: int, edits: int) -> dict:
     text = _document(kernels)
     document, reuse = Document(text), Reuse()
     Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
-    line, column = _toggle_site(text)
-    offset = len("".join(part + "\n" for part in text.split("\n")[:line]).encode()) + column
     samples, broken, clean, checked = [], [], [], 0
     # What the clean versions did afresh rather than replay (None where this checkout does not count it).
     headers = getattr(reuse.bodies, "headers", None)
     fresh = {"headers_checked": [], "summaries_analysed": [], "summaries_moved": [], "accumulation_computed": []}
-    for index in range(edits):
-        insert = index % 2 == 0
+    for index, (begin, end, replacement) in enumerate(_edits(text, workload, edits)):
+        insert = index % 2 == 0  # (the versions with a syntax error)
         start = time.process_time()
-        document.replace(Span(offset, offset + (0 if insert else 3)), "@@ " if insert else "")
+        document.replace(Span(begin, end), replacement)
         analysis = Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
         elapsed = (time.process_time() - start) * 1000
         samples.append(elapsed)
@@ -75,9 +102,9 @@ def measure(kernels: int, edits: int) -> dict:
                                ("accumulation_computed", getattr(getattr(reuse, "accumulation", None), "computed",
                                                                  None))):
                 fresh[key].append(value)
-    assert document.text == text
+    assert document.text == text or workload != "toggle"
     samples.sort()
-    return {"lines": text.count("\n") + 1, "edits": edits,
+    return {"workload": workload, "lines": text.count("\n") + 1, "edits": edits,
             "median_ms": round(statistics.median(samples), 2),
             "p95_ms": round(samples[min(len(samples) - 1, int(len(samples) * 0.95))], 2),
             "median_ms_syntax_error_versions": round(statistics.median(broken), 2),
@@ -91,7 +118,8 @@ def measure(kernels: int, edits: int) -> dict:
 def _worker(edits: int) -> None:
     sys.setrecursionlimit(100_000)
     for kernels in KERNELS:
-        print(json.dumps(measure(kernels, edits)), flush=True)
+        for workload in WORKLOADS:
+            print(json.dumps(measure(kernels, edits, workload)), flush=True)
 
 
 def _run_checkout(checkout: Path, edits: int) -> dict:

@@ -3,7 +3,9 @@ declaration it may read, changed; otherwise its checks are replayed, and the res
 
 `reuse.bodies.headers.checked` counts the header steps run afresh: two per function (the signature's
 resolution, and the attribute and stage-IO checks after the bodies) and two per other module declaration
-(its resolution, and its attributes' check), `replayed` those replayed.
+(its resolution, and its attributes' check), `replayed` those replayed. A declaration or function header
+without an '@' has no attributes to check: it costs its resolution only, a step that is neither run nor
+replayed after the first version.
 """
 
 from __future__ import annotations
@@ -49,7 +51,16 @@ fn cs(@builtin(local_invocation_index) lid: u32) {
 """
 FUNCTIONS = 4
 DECLARATIONS = 4  # WG, BLOCK, Vec, VertexOut
-STEPS = 2 * (FUNCTIONS + DECLARATIONS)
+WITHOUT_ATTRIBUTES = {"WG", "BLOCK", "Vec", "helper"}
+
+
+def steps(names) -> int:
+    """The header steps of these declarations: two each, one for those without attributes."""
+    return sum(1 if name in WITHOUT_ATTRIBUTES else 2 for name in names)
+
+
+STEPS = steps({"WG", "BLOCK", "Vec", "VertexOut", "helper", "vs", "fs", "cs"})
+assert STEPS == 2 * (FUNCTIONS + DECLARATIONS) - len(WITHOUT_ATTRIBUTES)
 
 
 def test_the_first_version_checks_every_header() -> None:
@@ -85,7 +96,7 @@ def test_an_edited_signature_rechecks_that_header_only() -> None:
 
 
 # Each edits a module declaration that some header reads, and names the declarations and functions whose
-# header steps (two each) read it and run again; Editor.change compares with a fresh check.
+# header steps (see steps()) read it and run again; Editor.change compares with a fresh check.
 DECLARATION_EDITS = [
     # the vertex stage loses its position output (found in vs' header, which walks VertexOut's members)
     ("@builtin(position) pos", "pos", {"VertexOut", "vs"}),
@@ -106,8 +117,8 @@ def test_an_edited_declaration_rechecks_the_headers_that_read_it(old: str, new: 
     changed = MODULE.replace(old, new, 1)
     assert changed != MODULE
     editor.change(changed)
-    assert editor.reuse.bodies.headers.checked == 2 * len(readers)
-    assert editor.reuse.bodies.headers.replayed == STEPS - 2 * len(readers)
+    assert editor.reuse.bodies.headers.checked == steps(readers)
+    assert editor.reuse.bodies.headers.replayed == STEPS - steps(readers)
     # Undone: the first version's records were kept spare, and replay.
     editor.change(MODULE)
     assert editor.reuse.bodies.headers.checked == 0
@@ -123,7 +134,7 @@ def test_a_new_declaration_of_a_name_a_header_holds_rechecks_it() -> None:
     editor = Editor(module)
     result = editor.change(module.replace("override BLOCK: u32 = 4u;", "override BLOCK: u32 = 4u;\nconst SIZE = 2u;"))
     assert not [d for d in result.diagnostics if "SIZE" in d.message]
-    assert editor.reuse.bodies.headers.checked == 2 * len({"SIZE", "cs"})
+    assert editor.reuse.bodies.headers.checked == 1 + 2  # SIZE's resolution (it has no attributes), cs' two
 
 
 def test_random_declaration_edits_equal_a_fresh_check() -> None:
@@ -148,3 +159,18 @@ def test_random_declaration_edits_equal_a_fresh_check() -> None:
         if old in text:
             text = text.replace(old, new, 1)
             editor.change(text)
+
+
+def test_a_function_without_attributes_costs_one_header_step_per_version() -> None:
+    """Its signature's resolution replays; the checks of its attributes, having none to check, are skipped
+    rather than replayed (two steps each before)."""
+    module = "".join(f"fn f{i}(x: u32) -> u32 {{\n  return x + {i}u;\n}}\n" for i in range(10))
+    editor = Editor(module)
+    editor.change(module.replace("x + 3u", "x + 33u"))
+    assert editor.reuse.bodies.checked == 1
+    assert editor.reuse.bodies.headers.checked == 0
+    assert editor.reuse.bodies.headers.replayed == 10
+    # An attribute typed into one of them makes it two again (and the @must_use is checked afresh).
+    editor.change(module.replace("fn f5(", "@must_use fn f5("))
+    assert editor.reuse.bodies.headers.checked == 2
+    assert editor.reuse.bodies.headers.replayed == 9

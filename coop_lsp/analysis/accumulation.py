@@ -90,11 +90,11 @@ def accumulation_diagnostics(root: ts.Node, source: SourceText, model: SemanticM
     out.extend(_findings(root, data, model, loose, tiles))
     for index, found_here in by_function.items():
         function = functions[index]
-        text, record = data[function.start_byte:function.end_byte], bodies.used.get(function.start_byte)
-        found = reuse.replay(text, record, function.start_byte)
+        record = bodies.used.get(function.start_byte)
+        found = reuse.replay(record, function.start_byte)
         if found is None:
             found = _findings(root, data, model, found_here, tiles)
-            reuse.record(text, record, function.start_byte, found)
+            reuse.record(record, function.start_byte, found)
         out.extend(found)
     reuse.end()
     return sorted(out, key=lambda d: d.span.start)

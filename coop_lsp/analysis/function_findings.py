@@ -4,7 +4,9 @@ function depends only on its text and on its body's semantic check.
 Such a finding is the same, moved to where the function now starts, when the function's text is the
 same and its body's check is the same record (coop_lsp.semantic.reuse: the record replayed in this
 version is the one the findings were computed with, so the types and local symbols they read are
-too). A function whose body was not recorded is computed afresh every version.
+too). The findings are kept by that record alone: BodyReuse finds a record by its function's text and
+by nothing else, so the same record means the same text, and no function's text is sliced and hashed
+again here every version. A function whose body was not recorded is computed afresh every version.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from ..semantic.kept import KeptRecords
 
 
 class FunctionFindings:
-    """One pass's findings per function text, of one document's last version."""
+    """One pass's findings per function, by its body's record, of one document's last version."""
 
     def __init__(self) -> None:
-        self._records = KeptRecords()  # (semantic record, start, findings) by function text
+        # (start, findings) by body record. Records hash by identity; as a key the record stays alive while
+        # its entry does, so no other record can come to have its id meanwhile.
+        self._records = KeptRecords()
         self.reused = 0
         self.computed = 0
 
@@ -28,20 +32,18 @@ class FunctionFindings:
     def end(self) -> None:
         self._records.end()  # what this version used, and a few spare: memory stays with the document
 
-    def replay(self, text: bytes, record: object, start: int) -> list[Diagnostic] | None:
-        """The findings recorded for this text with this semantic record, moved to `start`; else None."""
+    def replay(self, record: object, start: int) -> list[Diagnostic] | None:
+        """The findings recorded with this semantic record, moved to `start`; else None."""
         if record is None:
             return None
-        found = self._records.get(text)
-        if found is not None and found[0] is not record:
-            found = self._records.other(text, found)
-        if found is None or found[0] is not record:
+        found = self._records.get(record)
+        if found is None:
             return None
-        self._records.current[text] = found
+        self._records.current[record] = found
         self.reused += 1
-        return [d.shifted(start - found[1]) for d in found[2]]
+        return [d.shifted(start - found[0]) for d in found[1]]
 
-    def record(self, text: bytes, record: object, start: int, findings: list[Diagnostic]) -> None:
+    def record(self, record: object, start: int, findings: list[Diagnostic]) -> None:
         self.computed += 1
         if record is not None:
-            self._records.current[text] = (record, start, list(findings))
+            self._records.current[record] = (start, list(findings))

@@ -116,13 +116,16 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self._const_assert(node)
         self._call_cycles()
         self.check_aliasing()
+        data = self.ctx.source.data
         for node, symbol in declared:
             if symbol is None:
                 continue
             if node.type != "function_declaration":
                 if self.reuse is None:
                     self._declaration_attributes(node, symbol)
-                else:
+                elif data.find(b"@", node.start_byte, node.end_byte) >= 0:
+                    # (Without an '@' in its text, nor in a struct's members, every list of attributes
+                    # _declaration_attributes checks is empty: there is nothing to replay.)
                     self.reuse.headers.run(self, "checks", symbol, node,
                                            lambda: self._declaration_attributes(node, symbol),
                                            self.reuse._signature(symbol))
@@ -130,6 +133,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             stage = _stage_of(node, self.ctx)
             if self.reuse is None:
                 self._header_checks(node, symbol, stage)
+            elif not _may_hold_attributes(node, data):
+                pass  # (nothing to check: see _may_hold_attributes)
             else:
                 self.reuse.headers.run(self, "checks", symbol, node, lambda: self._header_checks(node, symbol, stage),
                                        self.reuse._signature(symbol))
@@ -1181,6 +1186,16 @@ def _stage_of(node: ts.Node, ctx: Context) -> str | None:
             if name is not None and ctx.text(name) in ("compute", "vertex", "fragment"):
                 return ctx.text(name)
     return None
+
+
+def _may_hold_attributes(node: ts.Node, data: bytes) -> bool:
+    """Whether a function's header has an '@' (else no attribute of it, its parameters or its return value,
+    and no stage). With none, its checks after the bodies (_header_checks) find nothing: every list
+    check_attributes gets is empty, so it reports nothing, and no stage means no shader IO to check; nor do
+    they set anything on the symbol. An edit's versions skip the step then rather than replay a record of
+    nothing (the fresh check still runs it, and the reuse tests compare the two)."""
+    body = node.child_by_field_name("body")
+    return data.find(b"@", node.start_byte, body.start_byte if body is not None else node.end_byte) >= 0
 
 
 def _module_children(root: ts.Node):

@@ -75,6 +75,10 @@ class HeaderReuse:
         self._records = KeptRecords(limit=64)
         self.module_text: int | None = None  # the number of this check's module text (see _module)
         self._module_numbers: dict[tuple, int] = {}
+        # The function's own signature in a key, as a number too (see _own): signature -> number, and by the
+        # signature object's id the object (kept alive, so that its id is not another's) and its number.
+        self._own_numbers: dict[object, int] = {}
+        self._own_ids: dict[int, tuple[object, int]] = {}
         self.replayed = 0
         self.checked = 0
 
@@ -105,6 +109,26 @@ class HeaderReuse:
             self.module_text = number
         return self.module_text
 
+    def _own(self, own: object) -> object:
+        """A number for the signature `own`, equal for equal signatures. The signature holds types nested in
+        tuples and dataclasses, whose hash is computed anew at each of the key's lookups (up to three per
+        step, each function's every version); the number's hash is its value. The same signature object
+        comes back for an unchanged function (reuse.py interns them), so it is found by id at once."""
+        if own is None:
+            return None
+        entry = self._own_ids.get(id(own))
+        if entry is not None and entry[0] is own:
+            return entry[1]
+        if len(self._own_ids) >= 4096:
+            # Numbers are never given twice, so a signature numbered again only misses its old records.
+            self._own_numbers.clear()
+            self._own_ids.clear()
+        number = self._own_numbers.get(own)
+        if number is None:
+            number = self._own_numbers[own] = next(_MODULE_NUMBERS)
+        self._own_ids[id(own)] = (own, number)
+        return number
+
     def _said_once(self, ctx) -> tuple:
         """ctx.said_once(), and the same as a key (the first use of each dialect family compared by family,
         as a body's record does), made again only when it changed."""
@@ -126,7 +150,7 @@ class HeaderReuse:
         end = body.start_byte if body is not None else node.end_byte
         ctx = checker.ctx
         said, said_key = self._said_once(ctx)
-        key = (step, ctx.source.data[node.start_byte:end], self._module(checker), said_key, own)
+        key = (step, ctx.source.data[node.start_byte:end], self._module(checker), said_key, self._own(own))
         record = self._records.get(key)
         if record is not None and (self._replay(checker, record, symbol, node.start_byte) or (
                 (record := self._records.other(key, record)) is not None
