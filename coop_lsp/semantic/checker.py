@@ -868,7 +868,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                         self.ctx.span(name_node if named else node), node)
         symbol.type = self._value_declaration(symbol, node, module_scope=False)
         symbol.resolved = True
-        if t.contains(symbol.type, _holds_matrix):
+        family = symbol.type.__class__
+        # t.contains written out for the flat types most locals have (only arrays and structs hold others).
+        if family is t.CoopMatrix or (family is t.Array or family is t.Struct) and t.contains(symbol.type,
+                                                                                             _holds_matrix):
             self.note_matrix_in_stage(node.child_by_field_name("value") or node)
         if symbol.kind == "var" and symbol.space not in ("function",):
             self.ctx.report("T003", f"a variable inside a function must be in the 'function' address space, "

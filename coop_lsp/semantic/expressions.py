@@ -85,9 +85,15 @@ class ExpressionChecker:
 
     def value(self, node: ts.Node) -> Typed:
         """An expression used as a value: references are loaded."""
-        # `expression` written out: this runs for most nodes of a body, and one call less shows.
+        # `expression` written out: this runs for most nodes of a body, and one call less shows. So are
+        # _expression's two commonest kinds (a MISSING node is an error whatever its kind).
         kind = node.type
-        typed = self._expression(node, kind)
+        if kind == "identifier" and not node.is_missing:
+            typed = self._identifier(node)
+        elif kind == "binary_expression" and not node.is_missing:
+            typed = self._binary(node)
+        else:
+            typed = self._expression(node, kind)
         value_type = typed.type
         self.ctx.model.written_types[(node.start_byte, node.end_byte, kind)] = value_type
         family = value_type.__class__
@@ -988,8 +994,11 @@ class ExpressionChecker:
         it does not fit (and that is reported, naming `where` the value goes when given)."""
         if not typed.const:
             return True
-        source, goal = _leaf_scalar(typed.type), _leaf_scalar(target)
-        if source is None or goal is None or not source.is_abstract or goal.is_abstract:
+        source = _leaf_scalar(typed.type)
+        if source is None or not source.is_abstract:
+            return True  # most constants are concrete already (`16u`): the target need not be looked at
+        goal = _leaf_scalar(target)
+        if goal is None or goal.is_abstract:
             return True
         known = (typed.value,) if isinstance(typed.type, t.Scalar) else (typed.components or ())
         for value in known:
