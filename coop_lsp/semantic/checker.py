@@ -304,12 +304,16 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                             self.ctx.report("T013", "naga does not implement the extension 'subgroups' yet: wgpu "
                                                     "rejects this module (Tint accepts it)", self.ctx.span(extension))
 
-    def _declare(self, node: ts.Node, scope: Scope) -> Symbol | None:
-        name_node = node.child_by_field_name("name")
-        if name_node is None or name_node.is_missing:
-            return None
-        name = self.ctx.text(name_node)
-        symbol = Symbol(name, _DECLARATION_KINDS.get(node.type, "parameter"), self.ctx.span(name_node), node)
+    def _declare(self, node: ts.Node, scope: Scope, symbol: Symbol | None = None) -> Symbol | None:
+        """Declares `node`'s name in `scope`; `symbol`, where given, is the one made for it already (its
+        name and span those of the name), as a local's is while its initializer is checked."""
+        if symbol is None:
+            name_node = node.child_by_field_name("name")
+            if name_node is None or name_node.is_missing:
+                return None
+            name = self.ctx.text(name_node)
+            symbol = Symbol(name, _DECLARATION_KINDS.get(node.type, "parameter"), self.ctx.span(name_node), node)
+        name = symbol.name
         previous = scope.symbols.get(name)
         if previous is not None:
             self.ctx.report("T002", f"redeclaration of '{name}'", symbol.span,
@@ -570,12 +574,16 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         symbol.space, symbol.access = space, access
 
     def _check_var_type(self, symbol: Symbol, node: ts.Node, var_type: t.Type) -> None:
-        where = self.ctx.span(node.child_by_field_name("type") or node.child_by_field_name("name") or node)
         space = symbol.space
+        if space == "function" and var_type.__class__ in _FLAT_TYPES:
+            # Most of a body's variables: nothing below can apply to a flat type in function memory, and
+            # each check walks the type.
+            return
+        where = self.ctx.span(node.child_by_field_name("type") or node.child_by_field_name("name") or node)
         # Matrices live in registers: in Tint only function variables (and lets, parameters) may
         # hold them; naga also allows private ones.
-        forbidden = ("storage", "uniform", "push_constant", "workgroup") if self._naga_matrices(var_type) \
-            else ("storage", "uniform", "push_constant", "workgroup", "private")
+        forbidden = ("storage", "uniform", "push_constant", "workgroup") if space != "private" \
+            else (() if self._naga_matrices(var_type) else ("private",))
         if space in forbidden and t.contains(var_type, _holds_matrix):
             hint = ("load it from an array of scalars instead" if space in ("storage", "uniform")
                     else "declare it inside the function")
@@ -858,11 +866,17 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
 
     def _local(self, node: ts.Node) -> None:
         name_node = node.child_by_field_name("name")
+        named = name_node is not None and not name_node.is_missing
+        # One symbol, made before the initializer is checked and declared after it (a local is not in scope
+        # in its own initializer): nothing reads its span until then.
         symbol = Symbol(self.ctx.text(name_node) if name_node else "", _DECLARATION_KINDS[node.type],
-                        self.ctx.span(node), node)
+                        self.ctx.span(name_node if named else node), node)
         symbol.type = self._value_declaration(symbol, node, module_scope=False)
         symbol.resolved = True
-        if t.contains(symbol.type, _holds_matrix):
+        family = symbol.type.__class__
+        # t.contains written out for the flat types most locals have (only arrays and structs hold others).
+        if family is t.CoopMatrix or (family is t.Array or family is t.Struct) and t.contains(symbol.type,
+                                                                                             _holds_matrix):
             self.note_matrix_in_stage(node.child_by_field_name("value") or node)
         if symbol.kind == "var" and symbol.space not in ("function",):
             self.ctx.report("T003", f"a variable inside a function must be in the 'function' address space, "
@@ -873,13 +887,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                                     "constructible values, pointers, textures and samplers", self.ctx.span(where))
         root = self.alias_root(node.child_by_field_name("value")) \
             if symbol.kind == "let" and isinstance(symbol.type, t.Pointer) else None
-        declared = self._declare(node, self.scope)
+        declared = self._declare(node, self.scope, symbol) if named else None
         if declared is not None:
             if root is not None:
                 self.pointer_roots[declared] = root
-            declared.type, declared.value, declared.resolved = symbol.type, symbol.value, True
-            declared.components = symbol.components
-            declared.space, declared.access = symbol.space, symbol.access
             self.note_loop_declaration(declared)
 
     _stmt_variable_declaration = _local
@@ -1225,6 +1236,10 @@ def _phony_assignable(value_type: t.Type) -> bool:
     if isinstance(value_type, t.Array) and isinstance(value_type.count, str):
         return True  # override-sized: reported where it is declared
     return _constructible(value_type)
+
+
+# Types that hold no other type: no atomic, array or struct inside them.
+_FLAT_TYPES = frozenset({t.Scalar, t.Vector, t.Matrix, t.CoopMatrix})
 
 
 def _runtime_sized(value_type: t.Type) -> bool:

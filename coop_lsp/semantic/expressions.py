@@ -67,6 +67,7 @@ def _vector_part(typed: Typed, repeated: bool = False) -> Typed:
 
 
 ERROR = Typed(t.ERROR, const=True, override=True)  # an error is never reported twice
+_REFERENCE, _TYPE_OF = t.Reference, t.TypeOf  # compared by class in `value`: no type subclasses them
 
 # Builtins that are not const-evaluable: they read memory, synchronize or talk across invocations.
 _RUNTIME_ONLY_CATEGORIES = {"texture", "atomic", "synchronization", "subgroup", "derivative", "array", "subgroup matrix",
@@ -84,10 +85,20 @@ class ExpressionChecker:
 
     def value(self, node: ts.Node) -> Typed:
         """An expression used as a value: references are loaded."""
-        # `expression` written out: this runs for most nodes of a body, and one call less shows.
+        # `expression` written out: this runs for most nodes of a body, and one call less shows. So are
+        # _expression's two commonest kinds (a MISSING node is an error whatever its kind).
         kind = node.type
-        typed = self._expression(node, kind)
-        self.ctx.model.written_types[(node.start_byte, node.end_byte, kind)] = typed.type
+        if kind == "identifier" and not node.is_missing:
+            typed = self._identifier(node)
+        elif kind == "binary_expression" and not node.is_missing:
+            typed = self._binary(node)
+        else:
+            typed = self._expression(node, kind)
+        value_type = typed.type
+        self.ctx.model.written_types[(node.start_byte, node.end_byte, kind)] = value_type
+        family = value_type.__class__
+        if family is not _REFERENCE and family is not _TYPE_OF and value_type is not _VOID:
+            return typed  # most expressions: already a value, and Typed is never changed once made
         if isinstance(typed.type, t.TypeOf):
             if typed.type.type is t.ERROR:
                 return ERROR
@@ -426,10 +437,11 @@ class ExpressionChecker:
             if not self.check_materialized(right_node, right, t.U32):
                 return ERROR
         else:
-            # An abstract operand takes the other's concrete type.
-            for side_node, operand, other in ((left_node, left, right), (right_node, right, left)):
-                if operand.const and not self.check_materialized(side_node, operand, t.store_type(other.type)):
-                    return ERROR
+            # An abstract operand takes the other's concrete type (left first: the first misfit is reported).
+            if left.const and not self.check_materialized(left_node, left, t.store_type(right.type)):
+                return ERROR
+            if right.const and not self.check_materialized(right_node, right, t.store_type(left.type)):
+                return ERROR
         value = components = None
         if skipped and right.const:
             value = left.value  # what short-circuiting gives, whatever X would have been
@@ -982,8 +994,11 @@ class ExpressionChecker:
         it does not fit (and that is reported, naming `where` the value goes when given)."""
         if not typed.const:
             return True
-        source, goal = _leaf_scalar(typed.type), _leaf_scalar(target)
-        if source is None or goal is None or not source.is_abstract or goal.is_abstract:
+        source = _leaf_scalar(typed.type)
+        if source is None or not source.is_abstract:
+            return True  # most constants are concrete already (`16u`): the target need not be looked at
+        goal = _leaf_scalar(target)
+        if goal is None or goal.is_abstract:
             return True
         known = (typed.value,) if isinstance(typed.type, t.Scalar) else (typed.components or ())
         for value in known:

@@ -313,6 +313,11 @@ def element_scalar(value_type: Type) -> Scalar | None:
 
 def concretize(value_type: Type) -> Type:
     """Abstract numbers become i32 / f32 when nothing else decides (WGSL's default conversion)."""
+    kind = value_type.__class__
+    if kind is not Scalar and kind is not Vector and kind is not Matrix and kind is not Array:
+        # Every declaration comes here: a struct, a cooperative matrix or a reference is itself, known
+        # without four comparisons (each a generated __eq__ call).
+        return value_type
     if value_type == ABSTRACT_INT:
         return I32
     if value_type == ABSTRACT_FLOAT:

@@ -32,7 +32,8 @@ class VariableChecker:
         template = node.child_by_field_name("template")
         arguments = list(template.named_children) if template is not None else []
         space = symbol.space
-        keyword = _var_keyword(node) or node
+        # Read only for these two (finding it walks the declaration's children).
+        keyword = (_var_keyword(node) or node) if module_scope or isinstance(var_type, t.Pointer) else node
         if len(arguments) > 1 and space not in ("storage", "handle"):
             ctx.report("T017", f"only variables in the 'storage' address space may have an access mode; "
                                f"'{space}' memory is always '{t.default_access(space)}'",
@@ -126,6 +127,8 @@ class VariableChecker:
 
     def _array_limits(self, var_type: t.Type, space: str, node: ts.Node) -> None:
         """Tint caps array counts outside storage buffers, and buffer arrays at 4 GiB."""
+        if not isinstance(var_type, t.Array):
+            return  # most variables; finding where to report would cost two field look-ups for nothing
         where = node.child_by_field_name("type") or node.child_by_field_name("name") or node
         value_type = var_type
         while isinstance(value_type, t.Array):
