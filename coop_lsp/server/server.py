@@ -754,11 +754,17 @@ class CoopLanguageServer(LanguageServer):
 
     def _confirmed(self, analysis: Analysis, current, targets, reuse, dialect: str, uri: str) -> Analysis | None:
         """On the analysis thread: None when the provisional analysis holds (or its version is stale), else
-        the version's check from a fresh parse."""
-        if not current() or analysis.agrees_with_fresh_parse(lambda: not current()) is not False:
+        the version's check of the fresh parse that disagreed (checked as the fresh tree it is: one parse)."""
+        if not current():
+            return None
+        agrees, fresh = analysis.against_fresh_parse(lambda: not current())
+        if agrees is not False:
             return None  # it holds, or a newer version came and the scheduler checks that one next
-        parsed = analysis.result.parsed
-        return self._analyse(Parsed(parsed.source, parsed.tree), analysis.version, targets, reuse, dialect, uri)
+        if fresh is None:
+            parsed = analysis.result.parsed
+            return self._analyse(Parsed(parsed.source, parsed.tree), analysis.version, targets, reuse, dialect,
+                                 uri)
+        return self._analyse(fresh, analysis.version, targets, reuse, dialect, uri, False, False)
 
     def _send_rested(self, uri: str, checked: "_CheckedAtRest") -> None:
         text, version = checked.key
