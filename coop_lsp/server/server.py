@@ -257,6 +257,8 @@ class CoopLanguageServer(LanguageServer):
         # with what was published (never, by comment_edits.py's argument: tests watch the count).
         self.comment_shortcuts = 0
         self.comment_shortcut_misses = 0
+        # Versions the shortcut published in a file with errors whose fresh parse then gave other findings.
+        self.comment_shortcut_fresh_misses = 0
 
     def start_io(self, stdin=None, stdout=None) -> None:
         """pygls's stdio loop, reading through stdio.MessageReader (one thread hand-off per message)."""
@@ -664,9 +666,11 @@ class CoopLanguageServer(LanguageServer):
             mark("written")
         if state is not None:
             analysis = checked.analysis
+            own = analysis.result.parsed is not None and _same_root(analysis.result.parsed.tree, checked.key.tree)
             state.shown = Shown(checked.key, checked.version, tuple(found), diagnostics, self.settings,
-                                plain=analysis.template is None and not analysis.provisional
-                                and not host_macro_names(b"", analysis.diagnostics))
+                                plain=analysis.template is None and not host_macro_names(b"", analysis.diagnostics),
+                                own_tree=own, shortcut=shown is not None and shown.moved
+                                and shown.key is checked.key and shown.forms == diagnostics)
             self._send_inactive_regions(state, checked.analysis)
             state.resting_diagnostics = (checked.version, diagnostics)
             if checked.analysis.provisional:
@@ -690,11 +694,15 @@ class CoopLanguageServer(LanguageServer):
         """After the edit `comment_edit` accepted: its version's diagnostics, published now; False when
         they were not (its check publishes them)."""
         parsed = state.document.parsed
-        if parsed.root.has_error:
-            return False  # cannot happen by comment_edits.py's argument
         before = state.shown
+        if edit.errored:
+            # The previous version's tree was edited in place by the Document: compared as it moved it.
+            if not comment_edits.same_after_edit(before.key.tree, parsed.tree):
+                return False
+        elif parsed.root.has_error:
+            return False  # cannot happen by comment_edits.py's argument
         shown = Shown(parsed, state.document.version, edit.findings, before.forms, before.settings, plain=True,
-                      moved=True)
+                      moved=True, shortcut=True)
         state.converted.moved(before.findings, edit.findings)
         if not self.scheduler.offer(state.uri, _Moved(parsed, shown.version, shown)):
             return False
@@ -745,6 +753,9 @@ class CoopLanguageServer(LanguageServer):
             state.analysis, state.analysis_key = fresh, key
             diagnostics = self.lsp_diagnostics(state.uri, fresh)
             if state.resting_diagnostics is None or state.resting_diagnostics[1] != diagnostics:
+                shown = state.shown
+                if shown is not None and shown.key is key and shown.shortcut:
+                    self.comment_shortcut_fresh_misses += 1
                 self.publish(state, fresh)
         except asyncio.CancelledError:
             pass
@@ -882,6 +893,14 @@ class CoopLanguageServer(LanguageServer):
             return
         if result:
             self.settings = Settings.from_json(result[0])
+
+
+def _same_root(a, b) -> bool:
+    """Whether two trees share their root (a tree and its copy, until one is edited). A node's id is the
+    address of its slot in its parent's list of children; both trees alive, the same address for a first
+    child means one root list, owned by one root."""
+    x, y = a.root_node, b.root_node
+    return x.child_count > 0 and y.child_count > 0 and x.child(0).id == y.child(0).id
 
 
 def _uri_path(uri: str) -> Path | None:
