@@ -110,9 +110,11 @@ class CommentEdit:
     errored: bool = False  # in a tree with errors: taken only if `same_after_edit` holds once it is applied
 
 
-def plan(shown: Shown | None, parsed: Parsed, start: int, end: int, text: str, settings) -> CommentEdit | None:
+def plan(shown: Shown | None, parsed: Parsed, start: int, end: int, text: str, settings,
+         unmarked: bool = False) -> CommentEdit | None:
     """The shortcut for replacing bytes [start, end) of `parsed` (the version `shown` was published
-    for) with `text`, or None when the edit must wait for a check."""
+    for) with `text`, or None when the edit must wait for a check. `unmarked`: `parsed`'s bytes are known
+    to hold no template mark (not scanned again)."""
     if shown is None or shown.key is not parsed or not shown.plain or shown.settings is not settings:
         return None
     if any(mark in text for mark in _BREAKS):
@@ -141,7 +143,8 @@ def plan(shown: Shown | None, parsed: Parsed, start: int, end: int, text: str, s
     old_line = data[line_start:line_end]
     inserted = text.encode("utf-8", errors="surrogatepass")
     new_line = old_line[:start - line_start] + inserted + old_line[end - line_start:]
-    if _MARKER in old_line or _MARKER in new_line or may_be_template(new_line) or may_be_template(data):
+    if _MARKER in old_line or _MARKER in new_line or may_be_template(new_line) \
+            or not unmarked and may_be_template(data):
         return None
     delta = len(inserted) - (end - start)
     moved = []

@@ -181,6 +181,9 @@ class DocumentState:
     shown: Shown | None = None  # what the client was last sent, for an edit inside a comment to move
     tokens: tuple[str, list[int]] | None = None  # the semantic tokens last sent, and their result id
     had_template: bool = False  # inactive regions were sent for it: a plain version must clear them
+    # The Parsed whose bytes are known to hold no template mark (source.sniff), kept up from edit to edit
+    # by looking at the edited bytes alone (sync.py): the check then skips scanning the whole text.
+    unmarked: object = None
     # What this document's last analysis leaves for the next (used on the analysis thread only).
     reuse: Reuse = field(default_factory=Reuse)
     # A document no one is editing keeps its text, and what the client may ask of it without an edit:
@@ -334,7 +337,8 @@ class CoopLanguageServer(LanguageServer):
             self._event_loop = loop
             state.inflight_work = self.analysis_executor.submit_at(
                 priority, self._analyse, snapshot, state.document.version, self.settings.targets, state.reuse,
-                self.settings.dialect or "auto", state.uri, keep, state.document.incremental)
+                self.settings.dialect or "auto", state.uri, keep, state.document.incremental,
+                state.unmarked is key)
             state.inflight = asyncio.wrap_future(state.inflight_work, loop=loop)
             state.inflight_key, state.inflight_priority = key, priority
         future = state.inflight
@@ -445,11 +449,12 @@ class CoopLanguageServer(LanguageServer):
             return ()
 
     def _analyse(self, parsed: Parsed, version, targets, reuse, dialect: str, uri: str,
-                 keep: bool = False, incremental: bool | None = None) -> Analysis:
+                 keep: bool = False, incremental: bool | None = None, unmarked: bool = False) -> Analysis:
         """On the analysis thread: the document's analysis, and for a template its active variant's; with
         `keep`, a plain document's findings and symbols go to the result cache. `incremental`: whether the
         tree was re-parsed after an edit (with errors, checked as it is: see `_confirm`) or parsed from the
-        whole text (its errors are a fresh parse's); None: not known, a tree with errors is parsed again."""
+        whole text (its errors are a fresh parse's); None: not known, a tree with errors is parsed again.
+        `unmarked`: the text is known to hold no template mark (DocumentState.unmarked)."""
         mark("analyse")
         analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect, provisional=bool(incremental),
                                       fresh=incremental is False)
@@ -458,7 +463,7 @@ class CoopLanguageServer(LanguageServer):
         path = _path_of(uri)
         tables = self._variant_tables(uri)
         macros: frozenset[str] = frozenset()
-        if not may_need_templates(data, None, bool(tables)):
+        if not tables and unmarked or not may_need_templates(data, None, bool(tables)):
             # Plain WGSL (lint.files makes these choices for coop-lint too), unless its unresolved names
             # are its host's macros.
             macros = frozenset(host_macro_names(data, analysis.diagnostics))
@@ -688,7 +693,8 @@ class CoopLanguageServer(LanguageServer):
         runs = getattr(self, "kernel_runs", None)
         if runs is not None and runs.last.get(state.uri):
             return None
-        return comment_edits.plan(state.shown, state.document.parsed, start, end, text, self.settings)
+        parsed = state.document.parsed
+        return comment_edits.plan(state.shown, parsed, start, end, text, self.settings, state.unmarked is parsed)
 
     def publish_moved(self, state: DocumentState, edit: CommentEdit) -> bool:
         """After the edit `comment_edit` accepted: its version's diagnostics, published now; False when
