@@ -314,6 +314,37 @@ async def test_in_a_file_with_errors_findings_of_a_fresh_parse_that_differed_are
     session.stop()
 
 
+@asynchronous
+async def test_a_shortcut_version_that_the_fresh_parse_corrects_is_counted(monkeypatch):
+    """The confirmation of a version the shortcut published in a file with errors: a fresh parse that gives
+    other findings (injected) is published over it and counted."""
+    from coop_lsp.core.diagnostic import Diagnostic
+    from coop_lsp.core.text import Span
+    from coop_lsp.ide.analysis import Analysis
+    from coop_lsp.server import server as server_module
+    monkeypatch.setattr(server_module, "CONFIRM_AFTER_SECONDS", 0.0)
+    text = KERNEL.replace("let i = id.x;", "let i = id.x")
+    session = await Session(text).start()
+    disagree = []
+    real, real_of_parsed = Analysis.against_fresh_parse, Analysis.of_parsed.__func__
+    monkeypatch.setattr(Analysis, "against_fresh_parse",
+                        lambda self, stale=None: (False, real(self, stale)[1]) if disagree else real(self, stale))
+
+    def of_fresh(cls, parsed, *args, **kwargs):
+        analysis = real_of_parsed(cls, parsed, *args, **kwargs)
+        if disagree and kwargs.get("fresh") and parsed.root.has_error:
+            analysis.result.diagnostics.append(Diagnostic("syntax-error", "the fresh tree's", Span(0, 1)))
+        return analysis
+    monkeypatch.setattr(Analysis, "of_parsed", classmethod(of_fresh))
+    at = session.state.document.text.index("scales")
+    disagree.append(True)
+    assert session.edit(at, at, "x")
+    await session.settled()
+    assert session.ls.comment_shortcut_misses == 0 and session.ls.comment_shortcut_fresh_misses == 1
+    assert session.recorder.of(URI)[-1].diagnostics[-1].message == "the fresh tree's"
+    session.stop()
+
+
 def test_a_tree_is_the_same_after_an_edit_only_where_no_node_but_the_edited_one_changed():
     from coop_lsp.syntax import Document
     from coop_lsp.core.text import Span
