@@ -75,3 +75,18 @@ async def test_what_the_server_keeps_is_a_whole_scan_and_checks_do_not_scan(monk
             assert len(scans) == before, "a check of a text known to hold no mark scanned it"
     assert 5 <= unmarked_checks < 40  # both kinds of version
     ls.analysis_executor.shutdown(wait=False)
+
+
+@asynchronous
+async def test_a_resting_document_keeps_no_tree_for_its_marks():
+    ls = create_server()
+    recorder = Recorder(ls)
+    open_document(ls, URI, TEXT)
+    state = ls.documents[URI]
+    await until(lambda: any(p.version == 1 for p in recorder.of(URI)) and not ls.scheduler.busy(URI))
+    assert state.unmarked is state.document.parsed
+    assert ls.rest(state) and state.unmarked is None
+    _change(ls, URI, 2, state.document, 0, 0, " ")
+    assert state.unmarked is state.document.parsed
+    await until(lambda: any(p.version == 2 for p in recorder.of(URI)) and not ls.scheduler.busy(URI))
+    ls.analysis_executor.shutdown(wait=False)

@@ -405,7 +405,7 @@ class CoopLanguageServer(LanguageServer):
         state.analysis = state.analysis_key = None
         state.tokens = None
         state.reuse = Reuse()
-        state.shown = None
+        state.shown = state.unmarked = None  # both hold a Parsed: its tree would outlive the rest
         state.converted = ConvertedDiagnostics()  # its findings as keys: more than a resting document keeps
         return True
 
