@@ -1,17 +1,21 @@
 """Edit -> diagnostics of this checkout's server against another's (main), alternating in one run, on the
-1,061-line matrix-heavy document of benchmarks.server_matrix: typing a comment at the start of a middle
-line (`// xxx...`, as server_latency's measure_file), typing a statement, and toggling a syntax error.
+1,061-line matrix-heavy document of benchmarks.server_matrix: commenting out a middle line (`// xxx...` at
+its start, as server_latency's measure_file), typing a statement, a comment in a file with errors, toggling
+a syntax error (plain, and with a counter), a comment after a statement, and indentation.
 
     .venv/bin/python -m benchmarks.comment_edits [--against /work/main] [--repeats 3] [--result comment_edits]
 
-The comment's first two keystrokes (`/`, then `//`, which comments out the rest of the line) change code;
-the others only the comment's text: both are reported apart too. The middle line is a `for` header
-(`for (...) {`), so commenting it out leaves its `}` unmatched: every later version has a syntax error,
-and an edit inside a comment of a file with errors takes the check's path (server/comment_edits.py).
-A fourth workload (in the toggles' server, after them) types ` // xxx...` after the `;` of a statement
-line of the second half, which keeps the file free of errors: its keystrokes after ` //` are the
-comment shortcut's. A fifth types 12 spaces at the start of the next statement line (indentation, which
-the shortcut takes too).
+The middle line is a `for` header (`for (...) {`): commenting it out leaves its `}` unmatched, and every
+later version has a syntax error. Its first two keystrokes (`/`, then `//`) change code, the others only
+the comment's text: both are reported apart too. Until session 14 this workload was called "typing a
+comment"; it is editing code. In the same (errored) file, after the statement, ` // xxx...` is typed
+after the `;` of a statement line near the end of the document, in a function away from the error
+(server/comment_edits.py: the shortcut for files with errors).
+
+In a second server: the toggles (server_matrix.toggle_edits, plain, then with a counter so that every
+version is new text), then ` // xxx...` after the `;` of a statement line of the second half, which keeps
+the file free of errors (its keystrokes after ` //` are the comment shortcut's), then 12 spaces at the
+start of the next statement line (indentation, which the shortcut takes too).
 """
 
 from __future__ import annotations
@@ -64,29 +68,38 @@ async def _session(server: dict, text: str) -> dict:
         code_line = next((i for i in range(middle + 1, len(lines)) if lines[i].startswith("  ") and
                           lines[i].rstrip().endswith(";")), middle + 1)
         statement = await editor.type_characters(uri, code_line, STATEMENT, first_version=version)
+        version += len(STATEMENT)
+        far = next(i for i in range(len(lines) * 7 // 8, len(lines)) if lines[i].startswith("  ")
+                   and lines[i].rstrip().endswith(";"))
+        typed = (" // " + "x" * COMMENT_CHARACTERS)[:COMMENT_CHARACTERS]
+        errored = await editor.type_characters(uri, far, typed, version, column=len(lines[far]))
     # The toggles in a server of their own, as server_matrix times them (versions from 2).
     async with _opened(text) as (editor, uri):
         toggles = await toggle_edits(editor, uri, text, TOGGLES, versioned=True)
+        counted = await toggle_edits(editor, uri, text, TOGGLES, versioned=True, counter=True,
+                                     first_version=2 + TOGGLES)
+        version = 2 + 2 * TOGGLES
+        # The counted toggles end on a `let` with ` + N` added: the lines below are as they were.
         # Then (the toggles leave the text as it was) a comment after a statement of the second half:
         # `//` after its `;` leaves the file free of errors.
         lines = text.split("\n")
         code_line = next(i for i in range(text.count("\n") // 2 + 3, len(lines)) if lines[i].startswith("  ")
                          and lines[i].rstrip().endswith(";"))
         typed = (" // " + "x" * COMMENT_CHARACTERS)[:COMMENT_CHARACTERS]
-        trailing = await editor.type_characters(uri, code_line, typed, 2 + TOGGLES, column=len(lines[code_line]))
+        trailing = await editor.type_characters(uri, code_line, typed, version, column=len(lines[code_line]))
         # Then indentation: spaces typed at the start of the next statement line.
         indent_line = next(i for i in range(code_line + 1, len(lines)) if lines[i].startswith("  ")
                            and lines[i].rstrip().endswith(";"))
-        indenting = await editor.type_characters(uri, indent_line, " " * INDENT, 2 + TOGGLES + COMMENT_CHARACTERS)
-    return {"comment": comment, "statement": statement, "toggles": toggles, "trailing": trailing,
-            "indenting": indenting}
+        indenting = await editor.type_characters(uri, indent_line, " " * INDENT, version + COMMENT_CHARACTERS)
+    return {"comment": comment, "statement": statement, "errored": errored, "toggles": toggles,
+            "counted": counted, "trailing": trailing, "indenting": indenting}
 
 
 async def run(against: Path, repeats: int) -> dict:
     text = documents(1, seed=1)[0]
     servers = {"this_branch": _server(None), "main": _server(against)}
     samples: dict = {name: {"comment": [], "comment_text_only": [], "comment_code_keystrokes": [], "statement": [],
-                            "toggles": [], "trailing": [], "trailing_text_only": [], "indenting": []} for name in servers}
+                            "errored": [], "errored_text_only": [], "toggles": [], "counted": [], "trailing": [], "trailing_text_only": [], "indenting": []} for name in servers}
     load_start = os.getloadavg()
     for _ in range(repeats):
         for name, server in servers.items():
@@ -96,7 +109,10 @@ async def run(against: Path, repeats: int) -> dict:
             mine["comment_code_keystrokes"] += got["comment"][:2]
             mine["comment_text_only"] += got["comment"][2:]
             mine["statement"] += got["statement"]
+            mine["errored"] += got["errored"]
+            mine["errored_text_only"] += got["errored"][3:]
             mine["toggles"].append(got["toggles"])
+            mine["counted"].append(got["counted"])
             mine["trailing"] += got["trailing"]
             mine["trailing_text_only"] += got["trailing"][3:]
             mine["indenting"] += got["indenting"]
@@ -105,11 +121,15 @@ async def run(against: Path, repeats: int) -> dict:
                      "load_average_at_start": [round(x, 2) for x in load_start]}
     for name, mine in samples.items():
         figures[name] = {
-            "typing_a_comment": percentiles(mine["comment"]),
-            "typing_a_comment_after_the_first_two_keystrokes": percentiles(mine["comment_text_only"]),
-            "typing_a_comment_first_two_keystrokes": percentiles(mine["comment_code_keystrokes"]),
+            # Named "typing_a_comment" (and its two parts likewise) until session 14.
+            "commenting_out_a_loop_header": percentiles(mine["comment"]),
+            "commenting_out_a_loop_header_after_the_first_two_keystrokes": percentiles(mine["comment_text_only"]),
+            "commenting_out_a_loop_header_first_two_keystrokes": percentiles(mine["comment_code_keystrokes"]),
             "typing_a_statement": percentiles(mine["statement"]),
+            "typing_a_comment_in_a_file_with_errors": percentiles(mine["errored"]),
+            "typing_a_comment_in_a_file_with_errors_after_its_slashes": percentiles(mine["errored_text_only"]),
             "toggling_a_syntax_error_per_repeat": mine["toggles"],
+            "toggling_a_syntax_error_with_a_counter_per_repeat": mine["counted"],
             "typing_a_comment_after_a_statement": percentiles(mine["trailing"]),
             "typing_a_comment_after_a_statement_after_its_slashes": percentiles(mine["trailing_text_only"]),
             "indenting_a_statement_line": percentiles(mine["indenting"]),

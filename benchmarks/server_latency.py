@@ -4,8 +4,10 @@
   `initialize` (also the CPU time the process had used by then, which a busy
   machine does not inflate);
 - one character at a time in the middle of the example GEMM kernel and of
-  generated 1,000- and 5,000-line kernels (a comment, then a statement):
-  each edit until the diagnostics of that version arrive; hover and completion;
+  generated 1,000- and 5,000-line kernels (`// xxx` at the start of a middle
+  line, commenting it out; then a statement; then, in a fresh copy, a comment
+  after a statement's `;` and a comment on a new line of its own): each edit
+  until the diagnostics of that version arrive; hover and completion;
 - fast typing on 1,000 lines: an edit every 30 ms for 3 s without waiting,
   then the time from the last keystroke to the diagnostics of the final
   version (and how many versions were published on the way);
@@ -168,11 +170,13 @@ async def measure_file(editor: Editor, name: str, text: str, characters: int) ->
     await editor.open(uri, text)
     opened = time.perf_counter() - start
     middle = text.count("\n") // 2
-    # Type a comment at the start of a middle line: each keystroke is a new version to check.
-    typing = await editor.type_characters(uri, middle, ("// " + "x" * characters)[:characters])
+    lines = text.split("\n")
+    # `// xxx` typed at the start of a middle line, whatever that line holds (in the matrix kernels a
+    # `for (...) {`: the brace is commented out, and every later version has a syntax error). It was
+    # reported as "typing a comment" until session 14; it is editing code.
+    commenting_out = await editor.type_characters(uri, middle, ("// " + "x" * characters)[:characters])
     # Then a statement, at the start of a statement line further down: most versions do not parse
     # (`let y = max(1.0,` ...), so this is what checking costs while code is being written.
-    lines = text.split("\n")
     code_line = next((i for i in range(middle + 1, len(lines)) if lines[i].startswith("  ") and
                       lines[i].rstrip().endswith(";")), middle + 1)
     statement = "let y = max(1.0, 2.0); "
@@ -190,9 +194,31 @@ async def measure_file(editor: Editor, name: str, text: str, characters: int) ->
         (lambda p=p: editor.client.text_document_completion_async(lsp.CompletionParams(
             text_document=identifier, position=p))) for p in targets * 5])
     return {"lines": text.count("\n"), "bytes": len(text.encode()), "open_to_diagnostics_ms": round(opened * 1000, 1),
-            "edit_to_diagnostics": percentiles(typing),
+            "edit_to_diagnostics_commenting_out_a_line": percentiles(commenting_out),
+            "commented_out_line": lines[middle].strip(),
             "edit_to_diagnostics_typing_a_statement": percentiles(typing_code), "hover": percentiles(hovers),
-            "completion": percentiles(completions)}
+            "completion": percentiles(completions),
+            **await typing_comments(editor, f"{name}_comments", text, code_line, characters)}
+
+
+async def typing_comments(editor: Editor, name: str, text: str, line: int, characters: int) -> dict:
+    """Comments as people type them, into a copy of the document as it was opened (no syntax error): after
+    the `;` of the statement on `line`, and on a new line of their own above it (Enter, then the comment;
+    Enter itself moves every later line, so it is timed apart)."""
+    uri = f"file:///bench/{name}.wgsl"
+    await editor.open(uri, text)
+    lines = text.split("\n")
+    after = (" // " + "note " * characters)[:characters]
+    after_statement = await editor.type_characters(uri, line, after, column=len(lines[line]))
+    version = 2 + characters
+    above = line - 1
+    enter = await editor.type_characters(uri, above, "\n", first_version=version, column=len(lines[above]))
+    indent = lines[line][:len(lines[line]) - len(lines[line].lstrip())]
+    own_line = await editor.type_characters(uri, above + 1, (indent + "// " + "why " * characters)[:characters],
+                                            first_version=version + 1)
+    return {"edit_to_diagnostics_typing_a_comment_after_a_statement": percentiles(after_statement),
+            "edit_to_diagnostics_typing_a_comment_line": percentiles(own_line),
+            "edit_to_diagnostics_enter_before_it_ms": round(enter[0] * 1000, 2)}
 
 
 def rss_mib(pid: int | None) -> float | None:

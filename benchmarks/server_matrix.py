@@ -5,10 +5,14 @@
 Documents come from benchmarks/matrix_kernels.py (tiled GEMM kernels, 21 a document: about 1,000 lines).
 Whole server processes over stdio, default settings, as an editor starts them:
 
-- edit -> diagnostics on a 1,000-line document. Two workloads: typing a comment and then a statement into
-  the middle of the document (coop-lsp only: every version gets its own diagnostics, so each keystroke is
-  timed to its version's); and "toggle" edits, which insert `@@ ` after the name of a `let` and take it
-  out again, so that every edit adds or removes syntax errors. wgsl-analyzer publishes diagnostics without
+- edit -> diagnostics on a 1,000-line document. Workloads: commenting out a middle line (`// xxx` at the
+  start of a `for (...) {` line: the brace goes, so every later version has a syntax error), typing a
+  statement, and typing a comment after a statement and on a line of its own (server_latency.measure_file;
+  coop-lsp only: every version gets its own diagnostics, so each keystroke is timed to its version's); and
+  "toggle" edits, which insert `@@ ` after the name of a `let` and take it out again, so that every edit
+  adds or removes syntax errors. Plain toggles return to a text seen two versions before, which coop-lsp's
+  kept records replay; the toggles "with a counter" also add ` + N` to the `let`'s value as they take `@@ `
+  out, N new each time, so that every version is new text and is checked. wgsl-analyzer publishes diagnostics without
   a version and only when they changed (and, by default, reports no unresolved names: a renaming toggle
   changed nothing it publishes); the toggle changes them on every edit, so both servers are timed on it,
   from sending the edit to the next publication for the document. wgsl-analyzer v0.9.5 parses neither
@@ -95,17 +99,29 @@ def _toggle_site(text: str) -> tuple[int, int]:
     raise ValueError("no `let` to rename in the second half of the document")
 
 
-async def toggle_edits(editor: Editor, uri: str, text: str, count: int, versioned: bool) -> dict:
-    """`count` edits, each inserting `@@ ` into a `let` or taking it out; each timed to the next diagnostics."""
+async def toggle_edits(editor: Editor, uri: str, text: str, count: int, versioned: bool, counter: bool = False,
+                       first_version: int = 2) -> dict:
+    """`count` edits, each inserting `@@ ` into a `let` or taking it out; each timed to the next diagnostics.
+    With `counter`, taking it out also adds ` + N` to the `let`'s value, N counting up: every version is
+    text the server has not seen (without it, each clean version is the text of two versions before, and
+    the server replays what it kept of that one's check)."""
     line, column = _toggle_site(text)
+    statement = text.split("\n")[line]
+    value = base = statement[column:statement.index(";", column)]  # ` = expression`, up to the `;`
     samples = []
     for index in range(count):
-        version = 2 + index
+        version = first_version + index
         insert = index % 2 == 0
+        if insert:
+            end, new_text = column, "@@ "
+        else:
+            end = column + 3 + len(value)
+            if counter:
+                value = f"{base} + {1000 + index}"
+            new_text = value
         change = lsp.TextDocumentContentChangePartial(
-            range=lsp.Range(start=lsp.Position(line=line, character=column),
-                            end=lsp.Position(line=line, character=column + (0 if insert else 3))),
-            text="@@ " if insert else "")
+            range=lsp.Range(start=lsp.Position(line=line, character=column), end=lsp.Position(line=line, character=end)),
+            text=new_text)
         before = editor.arrivals.get(uri, 0)
         event = editor.expect(uri, version) if versioned else None
         start = time.perf_counter()
@@ -133,6 +149,9 @@ async def edit_latency(command: list[str] | None, text: str, count: int, version
         figures = {"lines": text.count("\n"), "open_to_diagnostics_ms": round(opened * 1000, 1),
                    "findings_after_open": editor.findings.get(uri),
                    "toggle_edit_to_diagnostics": await toggle_edits(editor, uri, text, count, versioned)}
+        # `count` toggles leave the text as it was opened; these then count up from there.
+        figures["toggle_with_a_counter_edit_to_diagnostics"] = await toggle_edits(
+            editor, uri, text, count, versioned, counter=True, first_version=2 + count)
     finally:
         await editor.stop()
     return figures

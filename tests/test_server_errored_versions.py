@@ -95,16 +95,21 @@ async def test_an_errored_version_is_published_before_any_fresh_parse_and_correc
     for module, name in ((ide_analysis, "parse_unless"), (engine, "parse")):
         real = getattr(module, name)
         monkeypatch.setattr(module, name, lambda *args, real=real: (events.append("fresh parse"), real(*args))[1])
-    monkeypatch.setattr(Analysis, "agrees_with_fresh_parse", lambda self, stale=None: (events.append("compared"),
-                                                                                      False)[1])
-    real_of = Analysis.of.__func__
+    real_against = Analysis.against_fresh_parse
+
+    def disagreeing(self, stale=None):
+        events.append("compared")
+        return False, real_against(self, stale)[1]
+    monkeypatch.setattr(Analysis, "against_fresh_parse", disagreeing)
+    real_of_parsed = Analysis.of_parsed.__func__
     injected = Diagnostic("syntax-error", "what the fresh parse found", Span(0, 1))
 
-    def of_fresh(cls, text, *args, **kwargs):
-        analysis = real_of(cls, text, *args, **kwargs)
-        analysis.result.diagnostics.append(injected)
+    def of_fresh(cls, parsed, *args, **kwargs):
+        analysis = real_of_parsed(cls, parsed, *args, **kwargs)
+        if kwargs.get("fresh") and parsed.root.has_error:
+            analysis.result.diagnostics.append(injected)
         return analysis
-    monkeypatch.setattr(Analysis, "of", classmethod(of_fresh))
+    monkeypatch.setattr(Analysis, "of_parsed", classmethod(of_fresh))
 
     ls = create_server()
     recorder = Recorder(ls)
@@ -120,6 +125,8 @@ async def test_an_errored_version_is_published_before_any_fresh_parse_and_correc
     await until(_settled(ls, URI, recorder, 2))
     text = state.document.text
     assert events[0] == "published 2" and "fresh parse" not in events[:events.index("published 2")]
+    # The confirmation checks the tree of its one fresh parse: the text is not parsed a second time.
+    assert events.count("fresh parse") == 1 and events.count("compared") == 1
     first, last = [p for p in recorder.of(URI) if p.version == 2][0], recorder.of(URI)[-1]
     assert last.version == 2
     honest = ls.lsp_diagnostics(URI, Analysis(text, 2, engine.lint_source(text)))

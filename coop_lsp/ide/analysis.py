@@ -63,16 +63,21 @@ class Analysis:
         """For a provisional analysis: whether a fresh parse of its text gives the very tree it was linted on
         (then its findings are a fresh check's too). Costs a parse and a walk of both trees; None when
         `stale()` turns true meanwhile (a newer version: the answer no longer matters)."""
+        return self.against_fresh_parse(stale)[0]
+
+    def against_fresh_parse(self, stale=None) -> tuple[bool | None, Parsed | None]:
+        """`agrees_with_fresh_parse`, with the fresh parse it made: a caller that has to check the text
+        again when they disagree checks that tree rather than parse the same text a second time."""
         if not self.provisional:
-            return True
+            return True, None
         stale = stale or (lambda: False)
         fresh = parse_unless(self.source, stale)
         if fresh is None:
-            return None if stale() else False  # no tree at all: the caller checks the text afresh
+            return (None if stale() else False), None  # no tree at all: the caller checks the text afresh
         agrees = same_tree(self.result.parsed.tree, fresh.tree, stale)
         if agrees:
             self.provisional = False
-        return agrees
+        return agrees, fresh
 
     # ------------------------------------------------------------ basics
     @property

@@ -37,6 +37,29 @@ Why the moved diagnostics are exactly a fresh check's, under the conditions `pla
 - No line break is inserted or removed, so every line number stays, and every finding lies wholly before
   the edited line or wholly after it: its LSP form (lines and UTF-16 columns) is unchanged, and its byte
   spans move by the edit's change in length if it lies after the edit.
+
+In a file with syntax errors the first point fails: tree-sitter's error recovery weighs how many bytes it
+skips, so a longer comment may change how an error elsewhere is read. The shortcut is then taken only on
+what the new version's tree shows, after the edit is applied (`same_after_edit`), and as far from the
+errors as their explanations read:
+
+- The published findings are the check of the previous version's own tree (`Shown.own_tree`: the
+  incremental tree the server keeps, not a fresh parse that a confirmation found different from it).
+- The new incremental tree is that tree, as tree.edit moved it, node for node: kind, byte range, field
+  and MISSING flag of every node, ERROR nodes included. Then the checks that read only nodes find what
+  they found before, at the moved places, as in the error-free case; the conditions above still hold for
+  the raw bytes.
+- The syntax checker also re-parses text of its own to word an error's message and test its fix (one
+  token inserted into the module-scope declarations around the error: the one holding it and its
+  neighbours). The edit must lie inside a module-scope declaration that is none of these for any error:
+  it and both its neighbours are free of errors. Those re-parses then read none of the edited bytes,
+  except when a fix's test falls back to the whole file; there the edited declaration is error-free and
+  parses the same with the comment longer or shorter (the premise the syntax checker's own windows rest
+  on: module-scope declarations do not depend on each other's syntax).
+
+The version is still checked 50 ms later, as every version published this way, and that provisional check
+is then confirmed by a fresh parse as usual (server.py's `_confirm`); each one that publishes something
+else counts as a miss (`comment_shortcut_misses`, `comment_shortcut_fresh_misses`).
 """
 
 from __future__ import annotations
@@ -70,6 +93,10 @@ class Shown:
     settings: object  # the server's Settings they were filtered with
     plain: bool  # no template, and no unresolved name that would make host-macro detection read the words
     moved: bool = False
+    # The findings are the check of `key`'s own tree (not of a fresh parse that differed from it).
+    own_tree: bool = True
+    # Published by the shortcut, or a check that confirmed such a publication.
+    shortcut: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +107,14 @@ class CommentEdit:
     end: int
     delta: int  # the change in length
     findings: tuple[Diagnostic, ...]  # the old version's findings, in the new version's bytes
+    errored: bool = False  # in a tree with errors: taken only if `same_after_edit` holds once it is applied
 
 
-def plan(shown: Shown | None, parsed: Parsed, start: int, end: int, text: str, settings) -> CommentEdit | None:
+def plan(shown: Shown | None, parsed: Parsed, start: int, end: int, text: str, settings,
+         unmarked: bool = False) -> CommentEdit | None:
     """The shortcut for replacing bytes [start, end) of `parsed` (the version `shown` was published
-    for) with `text`, or None when the edit must wait for a check."""
+    for) with `text`, or None when the edit must wait for a check. `unmarked`: `parsed`'s bytes are known
+    to hold no template mark (not scanned again)."""
     if shown is None or shown.key is not parsed or not shown.plain or shown.settings is not settings:
         return None
     if any(mark in text for mark in _BREAKS):
@@ -95,7 +125,8 @@ def plan(shown: Shown | None, parsed: Parsed, start: int, end: int, text: str, s
     if b"\n" in removed or b"\r" in removed or any(mark.encode() in removed for mark in _BREAKS[2:]):
         return None
     root = parsed.tree.root_node
-    if root.has_error or start < 1:
+    errored = root.has_error
+    if start < 1 or errored and not (shown.own_tree and _away_from_errors(root, start, end)):
         return None
     comment = root.descendant_for_byte_range(start - 1, start)
     if comment is not None and _inside(comment, data, start, end, text):
@@ -112,7 +143,8 @@ def plan(shown: Shown | None, parsed: Parsed, start: int, end: int, text: str, s
     old_line = data[line_start:line_end]
     inserted = text.encode("utf-8", errors="surrogatepass")
     new_line = old_line[:start - line_start] + inserted + old_line[end - line_start:]
-    if _MARKER in old_line or _MARKER in new_line or may_be_template(new_line) or may_be_template(data):
+    if _MARKER in old_line or _MARKER in new_line or may_be_template(new_line) \
+            or not unmarked and may_be_template(data):
         return None
     delta = len(inserted) - (end - start)
     moved = []
@@ -120,7 +152,59 @@ def plan(shown: Shown | None, parsed: Parsed, start: int, end: int, text: str, s
         if any(span.start <= line_end and span.end >= line_start for span in finding.spans()):
             return None
         moved.append(_moved(finding, end, delta))
-    return CommentEdit(start, end, delta, tuple(moved))
+    return CommentEdit(start, end, delta, tuple(moved), errored)
+
+
+def _away_from_errors(root, start: int, end: int) -> bool:
+    """Whether [start, end) lies inside one module-scope declaration that, with both its neighbours, has no
+    error: outside every window the syntax checker re-parses to explain an error."""
+    if root.type != "source_file":
+        return False
+    children = root.children
+    low, high = 0, len(children)
+    while low < high:  # the first child that ends after `start`
+        middle = (low + high) // 2
+        if children[middle].end_byte <= start:
+            low = middle + 1
+        else:
+            high = middle
+    if low == len(children):
+        return False
+    inside = children[low]
+    if not (inside.start_byte < start and end <= inside.end_byte):
+        return False
+    return not any(child.has_error for child in children[max(0, low - 1):low + 2])
+
+
+def same_after_edit(old, new) -> bool:
+    """Whether `new` (the incremental parse) is `old` (the tree it was parsed from, which tree.edit has moved
+    by the edit) node for node: kind, byte range, field and MISSING flag. A node's id is the address of its
+    slot in its parent's list of children: the same id in both trees means a parent the parse reused, and
+    so the same subtree; at the same start it holds the same nodes, and is not walked. Both trees are
+    alive, so no address can stand for two lists."""
+    left, right = old.walk(), new.walk()
+    while True:
+        x, y = left.node, right.node
+        if x.kind_id != y.kind_id or x.start_byte != y.start_byte or x.end_byte != y.end_byte \
+                or left.field_id != right.field_id or x.is_missing != y.is_missing:
+            return False
+        if x.id != y.id:
+            down = left.goto_first_child()
+            if down != right.goto_first_child():
+                return False
+            if down:
+                continue
+        while True:
+            across = left.goto_next_sibling()
+            if across != right.goto_next_sibling():
+                return False
+            if across:
+                break
+            up = left.goto_parent()
+            if up != right.goto_parent():
+                return False
+            if not up:
+                return True
 
 
 def _inside(comment, data: bytes, start: int, end: int, text: str) -> bool:

@@ -181,6 +181,9 @@ class DocumentState:
     shown: Shown | None = None  # what the client was last sent, for an edit inside a comment to move
     tokens: tuple[str, list[int]] | None = None  # the semantic tokens last sent, and their result id
     had_template: bool = False  # inactive regions were sent for it: a plain version must clear them
+    # The Parsed whose bytes are known to hold no template mark (source.sniff), kept up from edit to edit
+    # by looking at the edited bytes alone (sync.py): the check then skips scanning the whole text.
+    unmarked: object = None
     # What this document's last analysis leaves for the next (used on the analysis thread only).
     reuse: Reuse = field(default_factory=Reuse)
     # A document no one is editing keeps its text, and what the client may ask of it without an edit:
@@ -257,6 +260,8 @@ class CoopLanguageServer(LanguageServer):
         # with what was published (never, by comment_edits.py's argument: tests watch the count).
         self.comment_shortcuts = 0
         self.comment_shortcut_misses = 0
+        # Versions the shortcut published in a file with errors whose fresh parse then gave other findings.
+        self.comment_shortcut_fresh_misses = 0
 
     def start_io(self, stdin=None, stdout=None) -> None:
         """pygls's stdio loop, reading through stdio.MessageReader (one thread hand-off per message)."""
@@ -332,7 +337,8 @@ class CoopLanguageServer(LanguageServer):
             self._event_loop = loop
             state.inflight_work = self.analysis_executor.submit_at(
                 priority, self._analyse, snapshot, state.document.version, self.settings.targets, state.reuse,
-                self.settings.dialect or "auto", state.uri, keep, state.document.incremental)
+                self.settings.dialect or "auto", state.uri, keep, state.document.incremental,
+                state.unmarked is key)
             state.inflight = asyncio.wrap_future(state.inflight_work, loop=loop)
             state.inflight_key, state.inflight_priority = key, priority
         future = state.inflight
@@ -399,7 +405,7 @@ class CoopLanguageServer(LanguageServer):
         state.analysis = state.analysis_key = None
         state.tokens = None
         state.reuse = Reuse()
-        state.shown = None
+        state.shown = state.unmarked = None  # both hold a Parsed: its tree would outlive the rest
         state.converted = ConvertedDiagnostics()  # its findings as keys: more than a resting document keeps
         return True
 
@@ -443,11 +449,12 @@ class CoopLanguageServer(LanguageServer):
             return ()
 
     def _analyse(self, parsed: Parsed, version, targets, reuse, dialect: str, uri: str,
-                 keep: bool = False, incremental: bool | None = None) -> Analysis:
+                 keep: bool = False, incremental: bool | None = None, unmarked: bool = False) -> Analysis:
         """On the analysis thread: the document's analysis, and for a template its active variant's; with
         `keep`, a plain document's findings and symbols go to the result cache. `incremental`: whether the
         tree was re-parsed after an edit (with errors, checked as it is: see `_confirm`) or parsed from the
-        whole text (its errors are a fresh parse's); None: not known, a tree with errors is parsed again."""
+        whole text (its errors are a fresh parse's); None: not known, a tree with errors is parsed again.
+        `unmarked`: the text is known to hold no template mark (DocumentState.unmarked)."""
         mark("analyse")
         analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect, provisional=bool(incremental),
                                       fresh=incremental is False)
@@ -456,7 +463,7 @@ class CoopLanguageServer(LanguageServer):
         path = _path_of(uri)
         tables = self._variant_tables(uri)
         macros: frozenset[str] = frozenset()
-        if not may_need_templates(data, None, bool(tables)):
+        if not tables and unmarked or not may_need_templates(data, None, bool(tables)):
             # Plain WGSL (lint.files makes these choices for coop-lint too), unless its unresolved names
             # are its host's macros.
             macros = frozenset(host_macro_names(data, analysis.diagnostics))
@@ -664,9 +671,11 @@ class CoopLanguageServer(LanguageServer):
             mark("written")
         if state is not None:
             analysis = checked.analysis
+            own = analysis.result.parsed is not None and _same_root(analysis.result.parsed.tree, checked.key.tree)
             state.shown = Shown(checked.key, checked.version, tuple(found), diagnostics, self.settings,
-                                plain=analysis.template is None and not analysis.provisional
-                                and not host_macro_names(b"", analysis.diagnostics))
+                                plain=analysis.template is None and not host_macro_names(b"", analysis.diagnostics),
+                                own_tree=own, shortcut=shown is not None and shown.moved
+                                and shown.key is checked.key and shown.forms == diagnostics)
             self._send_inactive_regions(state, checked.analysis)
             state.resting_diagnostics = (checked.version, diagnostics)
             if checked.analysis.provisional:
@@ -684,17 +693,22 @@ class CoopLanguageServer(LanguageServer):
         runs = getattr(self, "kernel_runs", None)
         if runs is not None and runs.last.get(state.uri):
             return None
-        return comment_edits.plan(state.shown, state.document.parsed, start, end, text, self.settings)
+        parsed = state.document.parsed
+        return comment_edits.plan(state.shown, parsed, start, end, text, self.settings, state.unmarked is parsed)
 
     def publish_moved(self, state: DocumentState, edit: CommentEdit) -> bool:
         """After the edit `comment_edit` accepted: its version's diagnostics, published now; False when
         they were not (its check publishes them)."""
         parsed = state.document.parsed
-        if parsed.root.has_error:
-            return False  # cannot happen by comment_edits.py's argument
         before = state.shown
+        if edit.errored:
+            # The previous version's tree was edited in place by the Document: compared as it moved it.
+            if not comment_edits.same_after_edit(before.key.tree, parsed.tree):
+                return False
+        elif parsed.root.has_error:
+            return False  # cannot happen by comment_edits.py's argument
         shown = Shown(parsed, state.document.version, edit.findings, before.forms, before.settings, plain=True,
-                      moved=True)
+                      moved=True, shortcut=True)
         state.converted.moved(before.findings, edit.findings)
         if not self.scheduler.offer(state.uri, _Moved(parsed, shown.version, shown)):
             return False
@@ -745,6 +759,9 @@ class CoopLanguageServer(LanguageServer):
             state.analysis, state.analysis_key = fresh, key
             diagnostics = self.lsp_diagnostics(state.uri, fresh)
             if state.resting_diagnostics is None or state.resting_diagnostics[1] != diagnostics:
+                shown = state.shown
+                if shown is not None and shown.key is key and shown.shortcut:
+                    self.comment_shortcut_fresh_misses += 1
                 self.publish(state, fresh)
         except asyncio.CancelledError:
             pass
@@ -754,11 +771,17 @@ class CoopLanguageServer(LanguageServer):
 
     def _confirmed(self, analysis: Analysis, current, targets, reuse, dialect: str, uri: str) -> Analysis | None:
         """On the analysis thread: None when the provisional analysis holds (or its version is stale), else
-        the version's check from a fresh parse."""
-        if not current() or analysis.agrees_with_fresh_parse(lambda: not current()) is not False:
+        the version's check of the fresh parse that disagreed (checked as the fresh tree it is: one parse)."""
+        if not current():
+            return None
+        agrees, fresh = analysis.against_fresh_parse(lambda: not current())
+        if agrees is not False:
             return None  # it holds, or a newer version came and the scheduler checks that one next
-        parsed = analysis.result.parsed
-        return self._analyse(Parsed(parsed.source, parsed.tree), analysis.version, targets, reuse, dialect, uri)
+        if fresh is None:
+            parsed = analysis.result.parsed
+            return self._analyse(Parsed(parsed.source, parsed.tree), analysis.version, targets, reuse, dialect,
+                                 uri)
+        return self._analyse(fresh, analysis.version, targets, reuse, dialect, uri, False, False)
 
     def _send_rested(self, uri: str, checked: "_CheckedAtRest") -> None:
         text, version = checked.key
@@ -876,6 +899,14 @@ class CoopLanguageServer(LanguageServer):
             return
         if result:
             self.settings = Settings.from_json(result[0])
+
+
+def _same_root(a, b) -> bool:
+    """Whether two trees share their root (a tree and its copy, until one is edited). A node's id is the
+    address of its slot in its parent's list of children; both trees alive, the same address for a first
+    child means one root list, owned by one root."""
+    x, y = a.root_node, b.root_node
+    return x.child_count > 0 and y.child_count > 0 and x.child(0).id == y.child(0).id
 
 
 def _uri_path(uri: str) -> Path | None:

@@ -7,6 +7,7 @@ import logging
 from lsprotocol import types as lsp
 
 from ...core.text import Position, Span
+from ...source.sniff import marks_near, may_be_template
 from ...syntax import Document
 from ..server import COMMENT_CHECK_AFTER_SECONDS, CoopLanguageServer, DocumentState, _uri_path
 from ..trace import mark
@@ -26,6 +27,8 @@ def register(ls: CoopLanguageServer) -> None:
         if ls.open_in_background(item.uri, item.text, item.version) is not None:
             return  # a worker process checks it: resting here until someone works on it
         state = DocumentState(item.uri, Document(item.text, item.version), opened_version=item.version)
+        if not may_be_template(state.document.source.data):
+            state.unmarked = state.document.parsed
         ls.documents[item.uri] = state
         ls.touch(item.uri)
         # Checked after the documents being edited or asked about (work_queue.py).
@@ -42,6 +45,8 @@ def register(ls: CoopLanguageServer) -> None:
         ls.touch(state.uri)
         unit = ls.unit
         comment_edit = None
+        unmarked = state.unmarked is state.document.parsed
+        edited = None  # (start, inserted length) of a lone partial change
         for change in params.content_changes:
             if isinstance(change, lsp.TextDocumentContentChangePartial):
                 start, end = change.range.start, change.range.end
@@ -50,10 +55,17 @@ def register(ls: CoopLanguageServer) -> None:
                 span = Span(a, b)
                 if len(params.content_changes) == 1:
                     comment_edit = ls.comment_edit(state, span.start, span.end, change.text)
+                    edited = (span.start, len(change.text.encode("utf-8", errors="surrogatepass")))
                 state.document.replace(span, change.text, version=version)
             else:
                 state.document.set_text(change.text, version)
         state.document.version = version
+        parsed = state.document.parsed
+        if unmarked and edited is not None:
+            unmarked = not marks_near(parsed.source.data, *edited)
+        else:
+            unmarked = not may_be_template(parsed.source.data)
+        state.unmarked = parsed if unmarked else None
         mark("parsed")
         confirm_only = comment_edit is not None and ls.publish_moved(state, comment_edit)
         ls.drop_stale_check(state)
