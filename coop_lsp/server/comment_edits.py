@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from ..core.diagnostic import Diagnostic, Edit, Fix, Related
 from ..core.text import Span
 from ..source.sniff import may_be_template
-from ..syntax.parser import Parsed
+from ..syntax.parser import Parsed, same_tree
 
 # What the lexer or SourceText may read as a line break (WGSL's and LSP's, and the scanner's blanks).
 _BREAKS = ("\n", "\r", "\x0b", "\x0c", "\x85", "\u2028", "\u2029")
@@ -178,33 +178,8 @@ def _away_from_errors(root, start: int, end: int) -> bool:
 
 def same_after_edit(old, new) -> bool:
     """Whether `new` (the incremental parse) is `old` (the tree it was parsed from, which tree.edit has moved
-    by the edit) node for node: kind, byte range, field and MISSING flag. A node's id is the address of its
-    slot in its parent's list of children: the same id in both trees means a parent the parse reused, and
-    so the same subtree; at the same start it holds the same nodes, and is not walked. Both trees are
-    alive, so no address can stand for two lists."""
-    left, right = old.walk(), new.walk()
-    while True:
-        x, y = left.node, right.node
-        if x.kind_id != y.kind_id or x.start_byte != y.start_byte or x.end_byte != y.end_byte \
-                or left.field_id != right.field_id or x.is_missing != y.is_missing:
-            return False
-        if x.id != y.id:
-            down = left.goto_first_child()
-            if down != right.goto_first_child():
-                return False
-            if down:
-                continue
-        while True:
-            across = left.goto_next_sibling()
-            if across != right.goto_next_sibling():
-                return False
-            if across:
-                break
-            up = left.goto_parent()
-            if up != right.goto_parent():
-                return False
-            if not up:
-                return True
+    by the edit) node for node, the subtrees the parse reused not walked again."""
+    return bool(same_tree(old, new, reused=True))
 
 
 def _inside(comment, data: bytes, start: int, end: int, text: str) -> bool:

@@ -145,11 +145,16 @@ def parse_unless(source: SourceText, stale) -> Parsed | None:
     return Parsed(source, tree)
 
 
-def same_tree(a: ts.Tree, b: ts.Tree, stale=None) -> bool | None:
+def same_tree(a: ts.Tree, b: ts.Tree, stale=None, reused: bool = False) -> bool | None:
     """Whether two trees of the same text have the same nodes: kind, byte range, field and MISSING flag of
     every node, anonymous ones included. tree-sitter's own `changed_ranges` is no proof of this: it passes
     over two leaves of one kind that start at different bytes. None once `stale()` is true (asked every
-    thousand nodes or so)."""
+    thousand nodes or so).
+
+    `reused`: `b` was parsed incrementally from `a` (which `tree.edit` has moved by the edit), and both are
+    alive. A node's id is the address of its slot in its parent's list of children, so the same id in both
+    means a parent the parse reused, and the same subtree below it: it is not walked (an unchanged file's
+    comparison then costs about the edited declaration's nodes, not the whole tree's)."""
     left, right = a.walk(), b.walk()
     visited = 0
     while True:
@@ -160,11 +165,12 @@ def same_tree(a: ts.Tree, b: ts.Tree, stale=None) -> bool | None:
         if x.kind_id != y.kind_id or x.start_byte != y.start_byte or x.end_byte != y.end_byte \
                 or left.field_id != right.field_id or x.is_missing != y.is_missing:
             return False
-        down = left.goto_first_child()
-        if down != right.goto_first_child():
-            return False
-        if down:
-            continue
+        if not (reused and x.id == y.id):
+            down = left.goto_first_child()
+            if down != right.goto_first_child():
+                return False
+            if down:
+                continue
         while True:
             across = left.goto_next_sibling()
             if across != right.goto_next_sibling():
