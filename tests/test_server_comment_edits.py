@@ -16,8 +16,7 @@ from lsprotocol import types as lsp
 
 from coop_lsp.server import comment_edits
 from coop_lsp.server.server import create_server
-from tests.support.server_documents import Recorder, open_document, until
-from tests.test_server_errored_versions import _change, _fresh
+from tests.support.server_documents import Recorder, edit_document, fresh_diagnostics, open_document, until
 
 asynchronous = pytest.mark.asyncio(loop_scope="function")
 
@@ -66,7 +65,7 @@ class Session:
         """Applies the edit; True when its diagnostics were published before any check of it ran."""
         self.version += 1
         checks, published = len(self.recorder.analysed), len(self.recorder.published)
-        _change(self.ls, URI, self.version, self.state.document, start, end, text)
+        edit_document(self.ls, URI, self.version, self.state.document, start, end, text)
         sent = self.recorder.published[published:]
         early = bool(sent) and sent[-1].version == self.version and len(self.recorder.analysed) == checks
         if early:
@@ -77,7 +76,7 @@ class Session:
         """After the version settled: the client has a fresh check's diagnostics, and a version published
         early got them in that first publication and was not published again."""
         await self.settled()
-        fresh = _fresh(self.ls, URI, self.state.document.text)
+        fresh = fresh_diagnostics(self.ls, URI, self.state.document.text)
         mine = [p for p in self.recorder.of(URI) if p.version == self.version]
         assert mine[-1].diagnostics == fresh
         if self.version in self.early:
@@ -373,7 +372,7 @@ async def test_a_shortcut_that_a_check_contradicts_is_published_again_and_counte
     await session.settled()
     assert session.ls.comment_shortcut_misses == 1
     mine = [p for p in session.recorder.of(URI) if p.version == session.version]
-    assert len(mine) == 2 and mine[-1].diagnostics == _fresh(session.ls, URI, session.state.document.text)
+    assert len(mine) == 2 and mine[-1].diagnostics == fresh_diagnostics(session.ls, URI, session.state.document.text)
     session.stop()
 
 
@@ -484,7 +483,7 @@ async def test_random_comment_edits_in_a_file_with_errors_end_with_a_fresh_check
             continue
         await session.settled()
         mine = [p for p in session.recorder.of(URI) if p.version == session.version]
-        assert mine[-1].diagnostics == _fresh(session.ls, URI, state.document.text), (path, session.version)
+        assert mine[-1].diagnostics == fresh_diagnostics(session.ls, URI, state.document.text), (path, session.version)
         assert session.ls.comment_shortcut_misses == 0
     session.stop()
 

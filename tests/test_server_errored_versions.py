@@ -10,18 +10,17 @@ import random
 from pathlib import Path
 
 import pytest
-from lsprotocol import types as lsp
 
 from coop_lsp.core.diagnostic import Diagnostic
 from coop_lsp.core.text import SourceText, Span
 from coop_lsp.ide import analysis as ide_analysis
 from coop_lsp.ide.analysis import Analysis
-from coop_lsp.lint import Reuse, engine
+from coop_lsp.lint import engine
 from coop_lsp.server import server as server_module
 from coop_lsp.server.server import create_server
 from coop_lsp.syntax import Document, parse
 from coop_lsp.syntax.parser import parse_unless, same_tree
-from tests.support.server_documents import Recorder, open_document, until
+from tests.support.server_documents import Recorder, edit_document, fresh_diagnostics, open_document, until
 
 asynchronous = pytest.mark.asyncio(loop_scope="function")
 
@@ -39,27 +38,10 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 JUNK = ["@@ ", "{", "}", "(", ";", "let = ", "fn (", "<", "var<", "/*", ")", "1u 2u", ".", "->"]
 
 
-def _change(ls, uri: str, version: int, document: Document, start: int, end: int, text: str) -> None:
-    """An incremental change, in the client's UTF-16 positions of the server's current text."""
-    source = document.source
-    a, b = source.position(start, "utf16"), source.position(end, "utf16")
-    ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_CHANGE](lsp.DidChangeTextDocumentParams(
-        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[lsp.TextDocumentContentChangePartial(
-            range=lsp.Range(start=lsp.Position(line=a.line, character=a.column),
-                            end=lsp.Position(line=b.line, character=b.column)), text=text)]))
-
-
 def _settled(ls, uri: str, recorder: Recorder, version: int):
     state = ls.documents[uri]
     return lambda: any(p.version == version for p in recorder.of(uri)) and state.confirming is None \
         and not ls.scheduler.busy(uri)
-
-
-def _fresh(ls, uri: str, text: str) -> list[lsp.Diagnostic]:
-    """What the server publishes for `text` checked from a fresh parse, with nothing reused."""
-    return ls.lsp_diagnostics(uri, ls._analyse(parse(text), None, ls.settings.targets, Reuse(),
-                                               ls.settings.dialect or "auto", uri))
 
 
 def test_same_tree_tells_trees_of_one_text_from_different_ones() -> None:
@@ -121,7 +103,7 @@ async def test_an_errored_version_is_published_before_any_fresh_parse_and_correc
     events.clear()
     state = ls.documents[URI]
     offset = KERNEL.index("let y")
-    _change(ls, URI, 2, state.document, offset, offset, "@@ ")
+    edit_document(ls, URI, 2, state.document, offset, offset, "@@ ")
     await until(_settled(ls, URI, recorder, 2))
     text = state.document.text
     assert events[0] == "published 2" and "fresh parse" not in events[:events.index("published 2")]
@@ -145,11 +127,11 @@ async def test_a_confirmed_version_is_published_once(monkeypatch):
     await until(_settled(ls, URI, recorder, 1))
     state = ls.documents[URI]
     offset = KERNEL.index("let y")
-    _change(ls, URI, 2, state.document, offset, offset, "@@ ")
+    edit_document(ls, URI, 2, state.document, offset, offset, "@@ ")
     await until(_settled(ls, URI, recorder, 2))
     assert [p.version for p in recorder.of(URI)] == [1, 2]
     assert state.analysis.result.parsed.root.has_error and not state.analysis.provisional
-    assert recorder.of(URI)[-1].diagnostics == _fresh(ls, URI, state.document.text)
+    assert recorder.of(URI)[-1].diagnostics == fresh_diagnostics(ls, URI, state.document.text)
     ls.analysis_executor.shutdown(wait=False)
 
 
@@ -177,11 +159,11 @@ async def test_random_error_edits_end_with_a_fresh_checks_diagnostics(path: Path
         source = state.document.source
         # On character boundaries (the client speaks UTF-16).
         start, end = (source.offset(source.position(o, "char"), "char") for o in (start, end))
-        _change(ls, URI, version, state.document, start, max(start, end), rng.choice(JUNK))
+        edit_document(ls, URI, version, state.document, start, max(start, end), rng.choice(JUNK))
         await until(_settled(ls, URI, recorder, version))
         last = recorder.of(URI)[-1]
         assert last.version == version
-        assert last.diagnostics == _fresh(ls, URI, state.document.text), (path, version)
+        assert last.diagnostics == fresh_diagnostics(ls, URI, state.document.text), (path, version)
     ls.analysis_executor.shutdown(wait=False)
 
 
@@ -195,7 +177,7 @@ async def test_a_recheck_stops_the_confirmation_of_the_check_it_replaces(monkeyp
     await until(_settled(ls, URI, recorder, 1))
     state = ls.documents[URI]
     offset = KERNEL.index("let y")
-    _change(ls, URI, 2, state.document, offset, offset, "@@ ")
+    edit_document(ls, URI, 2, state.document, offset, offset, "@@ ")
     await until(lambda: any(p.version == 2 for p in recorder.of(URI)) and state.confirming is not None)
     waiting = state.confirming
     ls.republish_all()

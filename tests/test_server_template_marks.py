@@ -11,8 +11,7 @@ import pytest
 from coop_lsp.server import server as server_module
 from coop_lsp.server.server import create_server
 from coop_lsp.source.sniff import marks_near, may_be_template
-from tests.support.server_documents import Recorder, open_document, until
-from tests.test_server_errored_versions import _change
+from tests.support.server_documents import Recorder, edit_document, open_document, until
 
 asynchronous = pytest.mark.asyncio(loop_scope="function")
 
@@ -65,7 +64,7 @@ async def test_what_the_server_keeps_is_a_whole_scan_and_checks_do_not_scan(monk
         source = state.document.source
         start, end = (source.offset(source.position(o, "char"), "char") for o in (start, end))
         before = len(scans)
-        _change(ls, URI, version, state.document, start, max(start, end), rng.choice(PIECES))
+        edit_document(ls, URI, version, state.document, start, max(start, end), rng.choice(PIECES))
         unmarked = not may_be_template(state.document.source.data)
         assert (state.unmarked is state.document.parsed) == unmarked, version
         await until(lambda: any(p.version == version for p in recorder.of(URI)) and not ls.scheduler.busy(URI)
@@ -86,7 +85,7 @@ async def test_a_resting_document_keeps_no_tree_for_its_marks():
     await until(lambda: any(p.version == 1 for p in recorder.of(URI)) and not ls.scheduler.busy(URI))
     assert state.unmarked is state.document.parsed
     assert ls.rest(state) and state.unmarked is None
-    _change(ls, URI, 2, state.document, 0, 0, " ")
+    edit_document(ls, URI, 2, state.document, 0, 0, " ")
     assert state.unmarked is state.document.parsed
     await until(lambda: any(p.version == 2 for p in recorder.of(URI)) and not ls.scheduler.busy(URI))
     ls.analysis_executor.shutdown(wait=False)

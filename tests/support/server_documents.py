@@ -47,6 +47,26 @@ def change_document(ls, uri: str, version: int, text: str) -> None:
         content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)]))
 
 
+def edit_document(ls, uri: str, version: int, document, start: int, end: int, text: str) -> None:
+    """An incremental change of bytes [start, end) of `document` (the server's current text), sent in the
+    client's UTF-16 positions."""
+    source = document.source
+    a, b = source.position(start, "utf16"), source.position(end, "utf16")
+    ls.protocol.fm.features[lsp.TEXT_DOCUMENT_DID_CHANGE](lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(start=lsp.Position(line=a.line, character=a.column),
+                            end=lsp.Position(line=b.line, character=b.column)), text=text)]))
+
+
+def fresh_diagnostics(ls, uri: str, text: str) -> list[lsp.Diagnostic]:
+    """What the server publishes for `text` checked from a fresh parse, with nothing reused."""
+    from coop_lsp.lint import Reuse
+    from coop_lsp.syntax import parse
+    return ls.lsp_diagnostics(uri, ls._analyse(parse(text), None, ls.settings.targets, Reuse(),
+                                               ls.settings.dialect or "auto", uri))
+
+
 class Recorder:
     """What the server published, in order, and which documents its analysis thread checked."""
 
