@@ -380,6 +380,26 @@ def _corpus() -> list[Path]:
     return sorted((ROOT / "examples").rglob("*.wgsl")) + sorted((ROOT / "tests" / "spec").rglob("*.wgsl"))
 
 
+def _edit_inside_a_comment(session, source, node, rng) -> bool:
+    """Types or deletes a few characters inside `node`'s text, past its opening (False: no room there)."""
+    low = node.start_byte + 2
+    high = node.end_byte - (2 if node.type == "block_comment" else 0)
+    if high < low:
+        return False
+    start = _char_boundary(source, rng.randint(low, high))
+    end = _char_boundary(source, min(high, start + rng.choice([0, 0, 1, 2, 5])))
+    session.edit(start, max(start, end), rng.choice(PIECES) if rng.random() < 0.8 else "")
+    return True
+
+
+def _edit_blanks(session, source, blanks, rng, typed) -> None:
+    """Spaces and tabs typed into or deleted from blanks (and, now and then, a token's neighbour)."""
+    start = rng.choice(blanks) + rng.choice([0, 0, 1])
+    end = start + rng.choice([0, 0, 1, 2])
+    end = start if end > len(source.data) or source.data[start:end].strip(b" \t") else end
+    session.edit(start, end, rng.choice(typed))
+
+
 @asynchronous
 @pytest.mark.parametrize("path", _corpus(), ids=lambda p: str(p.relative_to(ROOT)))
 async def test_random_comment_edits_give_a_fresh_checks_diagnostics(path: Path):
@@ -391,22 +411,11 @@ async def test_random_comment_edits_give_a_fresh_checks_diagnostics(path: Path):
         comments = _comments(state)
         blanks = [i for i, byte in enumerate(source.data) if byte in b" \t"]
         if blanks and rng.random() < 0.25:
-            # Spaces and tabs typed into or deleted from blanks (and, now and then, a token's neighbour).
-            start = rng.choice(blanks) + rng.choice([0, 0, 1])
-            end = start + rng.choice([0, 0, 1, 2])
-            end = start if end > len(source.data) or source.data[start:end].strip(b" \t") else end
-            session.edit(start, end, rng.choice([" ", "\t", "  ", "", "\n  "]))
+            _edit_blanks(session, source, blanks, rng, [" ", "\t", "  ", "", "\n  "])
             await session.check()
         elif comments and rng.random() < 0.8:
-            node = rng.choice(comments)
-            low = node.start_byte + 2
-            high = node.end_byte - (2 if node.type == "block_comment" else 0)
-            if high < low:
-                continue
-            start = _char_boundary(source, rng.randint(low, high))
-            end = _char_boundary(source, min(high, start + rng.choice([0, 0, 1, 2, 5])))
-            session.edit(start, max(start, end), rng.choice(PIECES) if rng.random() < 0.8 else "")
-            await session.check()
+            if _edit_inside_a_comment(session, source, rng.choice(comments), rng):
+                await session.check()
         else:
             # A comment typed at a line start, one character at a time.
             line = rng.randrange(source.line_count)
@@ -466,19 +475,10 @@ async def test_random_comment_edits_in_a_file_with_errors_end_with_a_fresh_check
         comments = _comments(state)
         blanks = [i for i, byte in enumerate(source.data) if byte in b" \t"]
         if comments and rng.random() < 0.7:
-            node = rng.choice(comments)
-            low = node.start_byte + 2
-            high = node.end_byte - (2 if node.type == "block_comment" else 0)
-            if high < low:
+            if not _edit_inside_a_comment(session, source, rng.choice(comments), rng):
                 continue
-            start = _char_boundary(source, rng.randint(low, high))
-            end = _char_boundary(source, min(high, start + rng.choice([0, 0, 1, 2, 5])))
-            session.edit(start, max(start, end), rng.choice(PIECES) if rng.random() < 0.8 else "")
         elif blanks:
-            start = rng.choice(blanks) + rng.choice([0, 0, 1])
-            end = start + rng.choice([0, 0, 1, 2])
-            end = start if end > len(source.data) or source.data[start:end].strip(b" \t") else end
-            session.edit(start, end, rng.choice([" ", "\t", "  ", ""]))
+            _edit_blanks(session, source, blanks, rng, [" ", "\t", "  ", ""])
         else:
             continue
         await session.settled()
