@@ -1,0 +1,31 @@
+"""benchmarks/instructions.py's workloads run as written in a checkout, without valgrind: the script each
+checkout's interpreter runs under callgrind must not rot when the benchmarks it borrows from change."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks import instructions
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("workload", sorted(instructions.UNITS))
+@pytest.mark.parametrize("repeat", [0, 1])
+def test_each_workload_runs_with_and_without_its_work(workload, repeat):
+    script = instructions._WORKLOAD.replace("VERSIONS", "2")
+    completed = subprocess.run([sys.executable, "-c", script, workload, str(repeat), str(ROOT)], cwd=ROOT,
+                               capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                               timeout=600)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+
+
+def test_a_units_count_is_the_work_done_once():
+    from benchmarks.typing_cost import STATEMENT
+    assert instructions._units("typing") == len(STATEMENT)
+    assert instructions._units("cold") == 3 and instructions._units("counter") == instructions.VERSIONS
