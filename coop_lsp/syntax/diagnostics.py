@@ -17,7 +17,7 @@ import tree_sitter as ts
 
 from ..core.diagnostic import MAX_PER_CODE, Diagnostic, Edit, Fix, Related, Severity
 from ..core.text import SourceText, Span
-from . import rules, settling
+from . import lookahead, rules, settling
 from .keywords import KEYWORDS, RESERVED_WORDS
 from .parser import Parsed, wgsl_language
 from .reuse import DeclarationReuse
@@ -420,14 +420,42 @@ def _first_repair(parsed: Parsed, window: Span, text: bytes, node: ts.Node) -> t
 
 
 def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int) -> tuple[int, str] | None:
+    ahead: lookahead.Ahead | None | object = _UNKNOWN  # asked once a candidate has failed: most first ones repair
     for at in positions:
+        if isinstance(ahead, lookahead.Ahead) and ahead.cut is not None and ahead.cut <= at:
+            return None  # every candidate from here on fails (syntax/lookahead.py, 4.)
         for token in _REPAIR_TOKENS:
+            if isinstance(ahead, lookahead.Ahead) and at == positions[0] and not lookahead.may_shift(ahead.state, token):
+                continue  # it fails on the inserted token (syntax/lookahead.py, 3.)
             first_error, settled = _repair_parse(text, at, token)
             if _repairs(first_error, next_token, token):
                 return at, token
             if REPAIR_SHORTCUT and settled is not None:
                 return None
+            if ahead is _UNKNOWN:
+                ahead = _probe(text, positions) if REPAIR_LOOKAHEAD else None
     return None
+
+
+# Whether the candidates are first sorted out by one probe parse of the window (`_probe`); off, each is parsed,
+# which this must always agree with (tests/test_syntax_repair_lookahead.py).
+REPAIR_LOOKAHEAD = True
+
+
+def _probe(text: bytes, positions: tuple[int, ...]) -> lookahead.Ahead | None:
+    """What one parse of the window with comments inserted shows about the candidates (syntax/lookahead.py)."""
+    key = (text, positions, "", "probe")
+    known = _tried.get(key, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return known
+    ahead = None
+    plan = lookahead.plan(text, positions[0], positions[-1])
+    if plan is not None:
+        tree = _parser().parse(plan.data)
+        if tree is not None:
+            ahead = lookahead.read(plan, tree, text)
+    _remember(key, ahead)
+    return ahead
 
 
 def _repairs(first_error: int | None, next_token: int, token: str) -> bool:

@@ -1,0 +1,196 @@
+"""Which repair candidates cannot be shifted where they are inserted, read from one parse of the window.
+
+`diagnostics._first_repair` parses the window once per candidate (a token inserted at a position). Most fail,
+and many fail on the inserted token itself: the parser, once it has read the tokens before the insertion
+point, has no action for it. One probe parse of the window, with a line comment inserted at the first
+position and before each word of the error, tells the parser's state there, and so which candidates fail
+without parsing them, and often that the error was decided before the later positions, so that none of their
+candidates can repair either. The argument, from tree-sitter 0.26's lib/src/parser.c and this grammar:
+
+1. One stack version until the first error is handled. The grammar declares no conflicts (grammar.js
+   `conflicts: []`), so every entry of its parse table has one action, except the pairs REDUCE of a repetition
+   helper + SHIFT_REPEAT that tree-sitter emits for `repeat()` (tests read src/parser.c for this).
+   `ts_parser__advance` skips a SHIFT_REPEAT (`if (action.shift.repetition) break;`), and the REDUCE pops one
+   path of a stack that has never been merged (merging needs two versions), so it yields one version, which
+   replaces the current one. A fresh parse reuses no nodes; a version splits otherwise only in error handling.
+   With one version, each lookahead is lexed once, in the state the version is in after the previous token's
+   shift, and a token with no action in that state (an entry of count 0: the lookahead iterator does not list
+   it) pauses the version; with no other version, the condense that follows handles the error at that token.
+2. The state after a token is read from a line comment inserted after it: comments are extras, shifted in
+   every state but the error state without changing it (a test checks each state through the language), so
+   the comment is lexed, and its leaf made (`ts_parser__lex` stores the state it was lexed in), in the state
+   after the previous token, and it moves nothing: the tokens and states before the first error are those of
+   the window without comments. Two conditions keep the comments from changing what is lexed: they are
+   inserted where whitespace or the first position separates tokens and a comment cannot reach (no '/' in the
+   stretch), and no '<' lies between the last ';', '{' or ':' before the first position and the end of the
+   stretch: the external scanner's look-ahead from a '<', the only one that reads past its token, ends at the
+   first of those three outside comments (tree-sitter-wgsl/src/scanner.c), so no look-ahead crosses a comment.
+3. The state at the first position holds when the probe's first error starts at or after that position: an
+   error handled at a lookahead d leaves an error starting at or before d in the final tree (settling.py, 2.),
+   so none was handled at the tokens before it. A candidate there whose token has no action in that state
+   (';' ')' ']' '}' ',' lex only as themselves before a space; ' > ' as '>' or the scanner's template end, which
+   it returns whenever that is valid; 'x' as an identifier) has its first error handled at the inserted token,
+   which starts one byte after the position, before the next token's end that a repair must pass
+   (`diagnostics._repairs`): it fails, and the search goes on to the next candidate. A skipped candidate that
+   would have settled an error before its position and ended the search leaves the answer as it was: every
+   later candidate fails then (`_first_repair`'s argument).
+4. The first word of the stretch whose state has no action for it (as a keyword where it is one and has an
+   action, else as an identifier: `ts_parser__lex` and the keyword fallback in `ts_parser__advance`) bounds
+   the first error: either the parse fails there, or earlier (the comments after a failure may show any
+   state, but up to it they are right, and a failure before that word is earlier still). The bytes read until
+   that error was handled end at the word's end plus the character the lexer decoded after it (no token before
+   it reads past the whitespace before it, and no '<' look-ahead passes the stretch's stop). Every candidate
+   inserted at or after that bound shares those bytes, handles the same error at or before that word, and so
+   has an error starting before its own insertion point: none repairs.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from .parser import wgsl_language
+from .settling import DECODED
+
+# What each candidate token may be lexed as, before the space that follows it (diagnostics._padded).
+_LEXED_AS = {";": (";", False), "}": ("}", False), ")": (")", False), "]": ("]", False), ",": (",", False),
+             ">": (">", False), "x": ("identifier", True)}
+_TEMPLATE_END = "_template_end"
+_COMMENT = b" //\n"
+# Words probed at most; a longer stretch is probed up to here.
+MAX_PROBES = 24
+
+# A word after whitespace starts a token (no comment can hold it: the stretch has no '/'), and the token is the
+# whole word: identifiers and keywords are the only tokens made of letters (grammar.js, `word: identifier`).
+_ENDS_A_TOKEN = frozenset(bytes([c]) for c in b" \t\n\r()[]{},;:")
+_WORD = re.compile(rb"(?<=[\t\n\r ])[A-Za-z][A-Za-z0-9_]*")
+# Outside printable ASCII, the characters that start no token (lexed in error mode, across whitespace), and
+# the two that could open a comment or a template list's look-ahead.
+_UNSAFE = re.compile(rb"[^\t\n\r -~]|[\"#$'?\\`/<]")
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The probe's text; its comments go before each gap: the first position, then the words' starts."""
+    data: bytes
+    gaps: tuple[int, ...]
+    words: dict[int, bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """The parser's state at the first position, and the bound past which no candidate can repair (or None)."""
+    state: int
+    cut: int | None
+
+
+def plan(text: bytes, first: int, last: int) -> Plan | None:
+    """The probe for the repairs of `text` from `first` (the first position tried) to `last` (the last one), or
+    None where the stretch between them is not plain enough (2.)."""
+    if _UNSAFE.search(text, first, last):
+        return None
+    words = {}
+    # A comment at the first position may split a token there ('>=' read as '>' '='), which only the candidates
+    # share; the words' states must be those of the window itself (4.): after whitespace, or after a character
+    # that is a whole token wherever it stands (no token continues it), nothing is split.
+    if first == 0 or text[first - 1 : first] in _ENDS_A_TOKEN:
+        for word in _WORD.finditer(text, first):
+            if word.end() > last or len(words) >= MAX_PROBES:
+                break  # a cut past the last position skips nothing
+            words[word.start()] = word.group()
+    gaps = sorted({first} | words.keys())
+    pieces, previous = [], 0
+    for gap in gaps:
+        pieces += [text[previous:gap], _COMMENT]
+        previous = gap
+    pieces.append(text[previous:])
+    return Plan(b"".join(pieces), tuple(gaps), words)
+
+
+def read(probe: Plan, tree: ts.Tree, text: bytes) -> Ahead | None:
+    """What the probe's tree shows (the module's argument), or None where it shows nothing."""
+    root = tree.root_node
+    first = probe.gaps[0]
+    error = _first_error_start(root)
+    if error is not None and error < first:
+        return None  # 3.: an error may have been handled before the first position
+    if not _stop_before(root, text, first):
+        return None
+    states = []
+    for index, gap in enumerate(probe.gaps):
+        at = gap + index * len(_COMMENT) + 1
+        leaf = root.descendant_for_byte_range(at, at + 2)
+        if leaf is None or leaf.type != "line_comment" or leaf.start_byte != at or leaf.end_byte != at + 2:
+            return None
+        states.append(leaf.parse_state)
+    if not _valid(states[0]):
+        return None
+    cut = None
+    for gap, state in zip(probe.gaps, states):
+        word = probe.words.get(gap)
+        if word is not None and _valid(state) and not _word_may_shift(state, word):
+            cut = gap + len(word) + DECODED
+            break
+    return Ahead(states[0], cut)
+
+
+def _stop_before(root: ts.Node, text: bytes, first: int) -> bool:
+    """Whether a ';', '{' or ':' token comes after the last '<' outside comments before `first` (2.): the probe's
+    tree has no error before `first`, so its tokens there are those the parser read."""
+    end = first
+    while True:
+        at = max(text.rfind(b";", 0, end), text.rfind(b"{", 0, end), text.rfind(b":", 0, end),
+                 text.rfind(b"<", 0, end))
+        if at < 0:
+            return False
+        leaf = root.descendant_for_byte_range(at, at + 1)
+        if leaf is None:
+            return False
+        if leaf.type in ("line_comment", "block_comment"):
+            end = leaf.start_byte
+            continue
+        return leaf.start_byte == at and leaf.type == text[at : at + 1].decode() and leaf.type != "<"
+
+
+def may_shift(state: int, token: str) -> bool:
+    """Whether the candidate `token`, lexed in `state`, may have an action there (3.)."""
+    valid = _symbols(state)
+    if _id(*_LEXED_AS[token]) in valid:
+        return True
+    return token == ">" and _id(_TEMPLATE_END, False) in valid
+
+
+def _word_may_shift(state: int, word: bytes) -> bool:
+    valid = _symbols(state)
+    keyword = _id(word.decode(), False)
+    return (keyword != 0 and keyword in valid) or _id("identifier", True) in valid
+
+
+def _valid(state: int) -> bool:
+    # 0 is the error state; 65535 (TS_TREE_STATE_NONE) marks a node made while versions were several.
+    return 0 < state < wgsl_language().parse_state_count
+
+
+@functools.cache
+def _symbols(state: int) -> frozenset[int]:
+    return frozenset(symbol for symbol, _ in wgsl_language().lookahead_iterator(state))
+
+
+@functools.cache
+def _id(name: str, named: bool) -> int:
+    return wgsl_language().id_for_node_kind(name, named) or 0
+
+
+def _first_error_start(root: ts.Node) -> int | None:
+    """Where the first ERROR or MISSING node starts, as diagnostics._error_nodes finds them."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            return node.start_byte
+        if node.has_error:
+            stack.extend(reversed(node.children))
+    return None
