@@ -425,7 +425,8 @@ def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int) -
         if isinstance(ahead, lookahead.Ahead) and ahead.cut is not None and ahead.cut <= at:
             return None  # every candidate from here on fails (syntax/lookahead.py, 4.)
         for token in _REPAIR_TOKENS:
-            if isinstance(ahead, lookahead.Ahead) and at == positions[0] and not lookahead.may_shift(ahead.state, token):
+            if isinstance(ahead, lookahead.Ahead) and at == positions[0] and ahead.state is not None \
+                    and not lookahead.may_shift(ahead.state, token):
                 continue  # it fails on the inserted token (syntax/lookahead.py, 3.)
             first_error, settled = _repair_parse(text, at, token)
             if _repairs(first_error, next_token, token):
@@ -448,12 +449,9 @@ def _probe(text: bytes, positions: tuple[int, ...]) -> lookahead.Ahead | None:
     known = _tried.get(key, _UNKNOWN)
     if known is not _UNKNOWN:
         return known
-    ahead = None
     plan = lookahead.plan(text, positions[0], positions[-1])
-    if plan is not None:
-        tree = _parser().parse(plan.data)
-        if tree is not None:
-            ahead = lookahead.read(plan, tree, text)
+    tree = _parser().parse(plan.data)
+    ahead = None if tree is None else lookahead.read(plan, tree, text)
     _remember(key, ahead)
     return ahead
 

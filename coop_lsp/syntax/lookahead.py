@@ -19,29 +19,32 @@ candidates can repair either. The argument, from tree-sitter 0.26's lib/src/pars
 2. The state after a token is read from a line comment inserted after it: comments are extras, shifted in
    every state but the error state without changing it (a test checks each state through the language), so
    the comment is lexed, and its leaf made (`ts_parser__lex` stores the state it was lexed in), in the state
-   after the previous token, and it moves nothing: the tokens and states before the first error are those of
-   the window without comments. Two conditions keep the comments from changing what is lexed: they are
-   inserted where whitespace or the first position separates tokens and a comment cannot reach (no '/' in the
-   stretch), and no '<' lies between the last ';', '{' or ':' before the first position and the end of the
-   stretch: the external scanner's look-ahead from a '<', the only one that reads past its token, ends at the
-   first of those three outside comments (tree-sitter-wgsl/src/scanner.c), so no look-ahead crosses a comment.
-3. The state at the first position holds when the probe's first error starts at or after that position: an
-   error handled at a lookahead d leaves an error starting at or before d in the final tree (settling.py, 2.),
-   so none was handled at the tokens before it. A candidate there whose token has no action in that state
-   (';' ')' ']' '}' ',' lex only as themselves before a space; ' > ' as '>' or the scanner's template end, which
-   it returns whenever that is valid; 'x' as an identifier) has its first error handled at the inserted token,
-   which starts one byte after the position, before the next token's end that a repair must pass
-   (`diagnostics._repairs`): it fails, and the search goes on to the next candidate. A skipped candidate that
-   would have settled an error before its position and ended the search leaves the answer as it was: every
-   later candidate fails then (`_first_repair`'s argument).
-4. The first word of the stretch whose state has no action for it (as a keyword where it is one and has an
-   action, else as an identifier: `ts_parser__lex` and the keyword fallback in `ts_parser__advance`) bounds
-   the first error: either the parse fails there, or earlier (the comments after a failure may show any
-   state, but up to it they are right, and a failure before that word is earlier still). The bytes read until
-   that error was handled end at the word's end plus the character the lexer decoded after it (no token before
-   it reads past the whitespace before it, and no '<' look-ahead passes the stretch's stop). Every candidate
-   inserted at or after that bound shares those bytes, handles the same error at or before that word, and so
-   has an error starting before its own insertion point: none repairs.
+   the parser is in after the tokens before it, and it moves nothing after it. What precedes the first
+   position is the same bytes and then a space in the probe and in each candidate; no token continues over a
+   space, and the only look-ahead past a token, the external scanner's from a '<' (tree-sitter-wgsl/src/
+   scanner.c), ends at the first ';', '{' or ':' outside comments: a test of the probe's tree that one of
+   those tokens follows the last '<' before the first position keeps every look-ahead short of it.
+3. The state at the first position is the parser's when no error was handled at a token before it: an error
+   handled at a lookahead d leaves an error starting at or before d in the final tree (settling.py, 2.), so a
+   probe whose first error starts after the last token before the first position had none. A candidate there
+   whose token has no action in that state (';' ')' ']' '}' ',' lex only as themselves before a space; ' > '
+   as '>' or the scanner's template end, which it returns whenever that is valid; 'x' as an identifier) has
+   its first error handled at the inserted token, one byte after the position and so before the end of the
+   next token, which a repair must pass (`diagnostics._repairs`): it fails, and the search goes on to the
+   next candidate. A skipped candidate that would have settled an error before its position and ended the
+   search leaves the answer as it was: every later candidate fails then (`_first_repair`'s argument).
+4. The words of the error's stretch are probed too, where the stretch holds only printable ASCII with no
+   '/' (no comment), no '<' and no character that starts no token, and the first position follows whitespace
+   or a character that is a token alone ('(' ',' ...): then each comment goes between two tokens of the
+   window, after whitespace, splitting none, and the probe's tokens and states are the window's up to its
+   first error. The first word whose state has no action for it (as a keyword where it is one and has an
+   action there, else as an identifier: `ts_parser__lex` and the keyword fallback in `ts_parser__advance`;
+   only identifiers and keywords are made of letters, `word: identifier`) bounds the first error: the parse
+   fails there, or earlier (the comments after a failure may show any state, but up to it they are right).
+   The bytes read until that error was handled end with the character the lexer decoded after that word: no
+   token before it reads past the whitespace before it, and no look-ahead passes the stop of 2. Every
+   candidate inserted at or after that bound shares those bytes, handles the same error at or before that
+   word, and so has an error starting before its own insertion point: none repairs.
 """
 
 from __future__ import annotations
@@ -63,9 +66,8 @@ _COMMENT = b" //\n"
 # Words probed at most; a longer stretch is probed up to here.
 MAX_PROBES = 24
 
-# A word after whitespace starts a token (no comment can hold it: the stretch has no '/'), and the token is the
-# whole word: identifiers and keywords are the only tokens made of letters (grammar.js, `word: identifier`).
-_ENDS_A_TOKEN = frozenset(bytes([c]) for c in b" \t\n\r()[]{},;:")
+# A word after whitespace starts a token where no comment can hold it, and the token is the whole word (4.).
+_ENDS_A_TOKEN = tuple(bytes([c]) for c in b" \t\n\r()[]{},;:")  # whitespace first
 _WORD = re.compile(rb"(?<=[\t\n\r ])[A-Za-z][A-Za-z0-9_]*")
 # Outside printable ASCII, the characters that start no token (lexed in error mode, across whitespace), and
 # the two that could open a comment or a template list's look-ahead.
@@ -82,21 +84,18 @@ class Plan:
 
 @dataclass(frozen=True, slots=True)
 class Ahead:
-    """The parser's state at the first position, and the bound past which no candidate can repair (or None)."""
-    state: int
+    """The parser's state at the first position (3.), and the bound past which no candidate can repair (4.); None
+    where the probe does not show it."""
+    state: int | None
     cut: int | None
 
 
-def plan(text: bytes, first: int, last: int) -> Plan | None:
-    """The probe for the repairs of `text` from `first` (the first position tried) to `last` (the last one), or
-    None where the stretch between them is not plain enough (2.)."""
-    if _UNSAFE.search(text, first, last):
-        return None
+def plan(text: bytes, first: int, last: int) -> Plan:
+    """The probe for the repairs of `text` from `first` (the first position tried) to `last` (the last one)."""
     words = {}
     # A comment at the first position may split a token there ('>=' read as '>' '='), which only the candidates
-    # share; the words' states must be those of the window itself (4.): after whitespace, or after a character
-    # that is a whole token wherever it stands (no token continues it), nothing is split.
-    if first == 0 or text[first - 1 : first] in _ENDS_A_TOKEN:
+    # share; the words' states must be those of the window itself (4.).
+    if (first == 0 or text[first - 1 : first] in _ENDS_A_TOKEN) and not _UNSAFE.search(text, first, last):
         for word in _WORD.finditer(text, first):
             if word.end() > last or len(words) >= MAX_PROBES:
                 break  # a cut past the last position skips nothing
@@ -114,9 +113,6 @@ def read(probe: Plan, tree: ts.Tree, text: bytes) -> Ahead | None:
     """What the probe's tree shows (the module's argument), or None where it shows nothing."""
     root = tree.root_node
     first = probe.gaps[0]
-    error = _first_error_start(root)
-    if error is not None and error < first:
-        return None  # 3.: an error may have been handled before the first position
     if not _stop_before(root, text, first):
         return None
     states = []
@@ -126,15 +122,34 @@ def read(probe: Plan, tree: ts.Tree, text: bytes) -> Ahead | None:
         if leaf is None or leaf.type != "line_comment" or leaf.start_byte != at or leaf.end_byte != at + 2:
             return None
         states.append(leaf.parse_state)
-    if not _valid(states[0]):
-        return None
+    state = states[0] if _valid(states[0]) else None
+    error = _first_error_start(root)
+    if error is not None and error <= _previous_token_start(root, text, first):
+        state = None  # 3.: an error may have been handled at a token before the first position
     cut = None
-    for gap, state in zip(probe.gaps, states):
+    for gap, known in zip(probe.gaps, states):
         word = probe.words.get(gap)
-        if word is not None and _valid(state) and not _word_may_shift(state, word):
-            cut = gap + len(word) + DECODED
+        if word is not None and _valid(known) and not _word_may_shift(known, word):
+            end = gap + len(word)
+            cut = end + (1 if end < len(text) and text[end] < 0x80 else DECODED)  # the character decoded after it
             break
-    return Ahead(states[0], cut)
+    return None if state is None and cut is None else Ahead(state, cut)
+
+
+def _previous_token_start(root: ts.Node, text: bytes, first: int) -> int:
+    """Where the last token before `first` starts (-1: none), over whitespace and comments."""
+    end = first
+    while True:
+        while end > 0 and text[end - 1 : end] in _ENDS_A_TOKEN[:4]:
+            end -= 1
+        if end == 0:
+            return -1
+        leaf = root.descendant_for_byte_range(end - 1, end)
+        if leaf is None:
+            return first  # shows nothing: the caller stands aside
+        if leaf.type not in ("line_comment", "block_comment"):
+            return leaf.start_byte
+        end = leaf.start_byte
 
 
 def _stop_before(root: ts.Node, text: bytes, first: int) -> bool:
@@ -181,7 +196,13 @@ def _symbols(state: int) -> frozenset[int]:
 
 @functools.cache
 def _id(name: str, named: bool) -> int:
-    return wgsl_language().id_for_node_kind(name, named) or 0
+    language = wgsl_language()
+    found = language.id_for_node_kind(name, named)
+    if found:
+        return found
+    # Hidden symbols (the scanner's template end) are not found by name: their kinds are searched.
+    return next((symbol for symbol in range(1, language.node_kind_count)
+                 if language.node_kind_for_id(symbol) == name and language.node_kind_is_named(symbol) == named), 0)
 
 
 def _first_error_start(root: ts.Node) -> int | None:
