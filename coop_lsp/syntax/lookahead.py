@@ -145,16 +145,17 @@ def _previous_token_start(root: ts.Node, text: bytes, first: int) -> int:
         if end == 0:
             return -1
         leaf = root.descendant_for_byte_range(end - 1, end)
-        if leaf is None:
-            return first  # shows nothing: the caller stands aside
+        if leaf is None or leaf.child_count or leaf.end_byte != end:
+            return first  # no token ends there (other whitespace): the caller stands aside
         if leaf.type not in ("line_comment", "block_comment"):
             return leaf.start_byte
         end = leaf.start_byte
 
 
 def _stop_before(root: ts.Node, text: bytes, first: int) -> bool:
-    """Whether a ';', '{' or ':' token comes after the last '<' outside comments before `first` (2.): the probe's
-    tree has no error before `first`, so its tokens there are those the parser read."""
+    """Whether a ';', '{' or ':' token comes after the last '<' outside comments before `first` (2.). A leaf of the
+    probe's tree is a token the parser read, inside an error or not; a leaf of another type over that byte, or none,
+    shows nothing."""
     end = first
     while True:
         at = max(text.rfind(b";", 0, end), text.rfind(b"{", 0, end), text.rfind(b":", 0, end),
