@@ -166,3 +166,44 @@ def test_the_records_validated_per_version_do_not_grow_with_the_functions(monkey
     small, large = _validations(6, monkeypatch), _validations(24, monkeypatch)
     assert small == large, (small, large)
     assert large <= 1
+
+
+COLLIDING = """\
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(0) var<storage, read> b: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+
+fn first(i: u32) -> f32 {
+  let x = f32(i) * 1.0;
+  return x;
+}
+
+fn reads_b(i: u32) -> f32 {
+  return b[i];
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+  out[id.x] = a[id.x] + first(id.x);
+  out[id.x] = reads_b(id.x);
+}
+"""
+
+
+@pytest.mark.parametrize("statement", [
+    "let y = 2.0;",  # calls and uses nothing: the entry point's finding is carried, moved
+    "let y = b[0];",  # `first` now uses b: the finding is found again
+    "let y = reads_b(0u);",  # and calls a function that does
+], ids=["same uses", "a new use", "a new call"])
+def test_an_entry_points_binding_findings_are_carried_only_while_the_edited_body_uses_the_same(
+        statement: str) -> None:
+    editor = Editor(COLLIDING)
+    text = COLLIDING
+    for number in range(2, 7):
+        text = re.sub(r"f32\(i\) \* \d+\.0", f"f32(i) * {number * 1111}.0", text)
+        result = editor.change(text)  # (longer each time: the entry point after the edit moves)
+        assert any(d.code == "T017" and "share" in d.message for d in result.diagnostics)
+        edited = _first_body(text, statement)
+        result = editor.change(edited)
+        assert (editor.reuse.bodies.carry.collisions() is not None) == statement.endswith("2.0;")
+        editor.change(text)

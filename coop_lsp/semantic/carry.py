@@ -35,6 +35,13 @@ step is applied again at once. Why that equals a fresh check:
   symbols) is read only after every step: the call cycles, aliasing, bindings and stage IO checks run
   as always, over every function.
 
+The binding check of each entry point (`binding_collisions`) reads, besides the module's variables and
+their attributes, which variables each function it reaches uses first and which functions each calls.
+When every step was carried or did the same (the carrying still on after the bodies) and the edited
+body calls the same functions and first uses the same variables in the same order as it did then,
+each entry point's findings are that version's, moved (`collisions`); they name declarations only,
+none inside the edited body.
+
 A carried step still adds its record's findings and model entries, moved by the edit's delta where
 it lies after the edit, and keeps its record in the tables for the next version: the work per
 unchanged function is what applying a record costs, without making a key or validating it.
@@ -42,16 +49,20 @@ unchanged function is what applying a record costs, without making a key or vali
 
 from __future__ import annotations
 
+from ..core.diagnostic import Diagnostic, Edit, Fix, Related
+from ..core.text import Span
+
 
 class _Steps:
     """One clean version's steps, in the order they happened: per step, (kind, start, end, key, record,
     neutral), `end` being where the text the step reads ends (a function's header ends at its body)."""
 
-    __slots__ = ("data", "dialect", "children", "entries")
+    __slots__ = ("data", "dialect", "children", "entries", "collisions")
 
     def __init__(self, data: bytes, dialect, children: list) -> None:
         self.data, self.dialect, self.children = data, dialect, children
         self.entries: list[tuple] = []
+        self.collisions: dict[int, list] = {}  # entry point's start -> its binding findings, where any
 
 
 EDITED = object()  # what `step` answers for the edited body
@@ -69,11 +80,14 @@ class Carry:
         self._prefix = self._suffix_start = self._delta = 0
         self._edited_start = -1
         self._inside_edited = False
+        self._same_outside = True  # whether the edited body calls and first uses what it did then
+        self.index_of_edited = -1
 
     def begin(self, data: bytes, dialect, children: list, clean: bool) -> None:
         """`children`: the module's named children that are not extras (the checker's _module_children)."""
         self.index = self.carried = 0
         self.active, self._inside_edited, self._edited_start = False, False, -1
+        self._same_outside = True
         if not clean:
             self.current = None
             return
@@ -139,6 +153,7 @@ class Carry:
                 return None
         elif kind == "body" and start == self._edited_start and entry[1] == start and entry[5]:
             self._inside_edited = True
+            self.index_of_edited = index
             return EDITED
         else:
             self.active = False
@@ -150,10 +165,36 @@ class Carry:
         self.carried += 1
         return entry
 
-    def edited_done(self, neutral: bool) -> None:
+    def edited_done(self, neutral: bool, record) -> None:
+        """The edited body was checked (`record`: what it replayed or recorded, None for neither)."""
         self._inside_edited = False
         if not neutral:
             self.active = False
+        old = self.last.entries[self.index_of_edited][4]
+        self._same_outside = old is not None and record is not None and old.calls == record.calls \
+            and old.var_order == record.var_order
+
+    def collisions(self):
+        """A function of an entry point's start giving its binding findings from the last clean version,
+        moved; None where they must be found again."""
+        if not (self.active and self._same_outside):
+            return None
+        found, prefix, suffix_start, delta = self.last.collisions, self._prefix, self._suffix_start, self._delta
+        current = self.current
+
+        def carried(start: int) -> list:
+            was = start if start < prefix else start - delta
+            diagnostics = found.get(was)
+            if not diagnostics:
+                return []
+            moved = [_moved(d, prefix, suffix_start - delta, delta) for d in diagnostics]
+            current.collisions[start] = moved
+            return moved
+        return carried
+
+    def note_collisions(self, start: int, diagnostics: list) -> None:
+        if self.current is not None and diagnostics:
+            self.current.collisions[start] = diagnostics
 
     def stop(self) -> None:
         """The step that was offered cannot be carried after all: the ordinary way from here on."""
@@ -171,6 +212,21 @@ class Carry:
         if self.current is not None:
             self.last = self.current
         self.current = None
+
+
+def _moved(diagnostic: Diagnostic, prefix: int, suffix_start: int, delta: int) -> Diagnostic:
+    """`diagnostic` of the last clean version in this one's places: its spans before the edit stay, those
+    after it (from `suffix_start`, in that version) move by `delta`."""
+    def move(span: Span) -> Span:
+        return span if span.end <= prefix or not delta else Span(span.start + delta, span.end + delta)
+
+    if not delta or all(s.end <= prefix for s in diagnostic.spans()):
+        return diagnostic
+    assert all(s.end <= prefix or s.start >= suffix_start for s in diagnostic.spans())
+    return Diagnostic(diagnostic.code, diagnostic.message, move(diagnostic.span), diagnostic.severity,
+                      tuple(Related(move(r.span), r.message) for r in diagnostic.related),
+                      tuple(Fix(f.title, tuple(Edit(move(e.span), e.new_text) for e in f.edits), f.safe)
+                            for f in diagnostic.fixes))
 
 
 def _common_prefix(a: bytes, b: bytes) -> int:

@@ -121,6 +121,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self._call_cycles()
         self.check_aliasing()
         data = self.ctx.source.data
+        # Each entry point's binding findings as the last clean version found them, where they are its.
+        collisions = self.reuse.carry.collisions() if self.reuse is not None else None
         for node, symbol in declared:
             if symbol is None:
                 continue
@@ -142,7 +144,13 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.reuse.headers.run(self, "checks", symbol, node, lambda: self._header_checks(node, symbol, stage),
                                        own=True)
             if stage is not None:
-                self.binding_collisions(symbol, self.var_uses, self.calls)
+                if collisions is not None:
+                    self.ctx.diagnostics.extend(collisions(node.start_byte))
+                else:
+                    before = len(self.ctx.diagnostics)
+                    self.binding_collisions(symbol, self.var_uses, self.calls)
+                    if self.reuse is not None:
+                        self.reuse.carry.note_collisions(node.start_byte, self.ctx.diagnostics[before:])
             if stage in ("vertex", "fragment"):
                 self.entry_point_io(node, stage, symbol)
                 self.stage_resources(symbol, stage, self.var_uses, self.calls)
@@ -815,7 +823,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         neutral = before == (self.resolutions, self.ctx.said_count(), len(model.matrix_dialects),
                              len(self.module_scope.symbols))
         if carried is EDITED:
-            carry.edited_done(neutral)
+            carry.edited_done(neutral, reuse.applied[1] if reuse.applied is not None else None)
         carry.note(index, ("body", start, end) + (reuse.applied or (None, None)) + (neutral,))
 
     def _function_body(self, symbol: Symbol, node: ts.Node) -> None:
