@@ -207,3 +207,24 @@ def test_an_entry_points_binding_findings_are_carried_only_while_the_edited_body
         result = editor.change(edited)
         assert (editor.reuse.bodies.carry.collisions() is not None) == statement.endswith("2.0;")
         editor.change(text)
+
+
+def test_the_common_ends_of_two_texts_are_found_as_a_byte_by_byte_walk_finds_them() -> None:
+    from coop_lsp.semantic.carry import _common_prefix, _common_suffix
+    rng = random.Random(2)
+    for _ in range(200):
+        size = rng.choice([0, 1, 3, 40, 40, 40, 140_000])  # (past one block of the search, 65,536 bytes)
+        a = bytes(rng.choice(b"ab") for _ in range(size)) if size < 100 else rng.randbytes(size)
+        b = bytearray(a)
+        for _ in range(rng.randrange(0, 3)):
+            at = rng.randrange(len(b) + 1)
+            b[at:at + rng.randrange(0, 3)] = bytes(rng.choice(b"abc") for _ in range(rng.randrange(0, 4)))
+        b = bytes(b)
+        prefix = 0
+        while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
+            prefix += 1
+        limit = min(len(a), len(b)) - prefix
+        suffix = 0
+        while suffix < limit and a[-1 - suffix] == b[-1 - suffix]:
+            suffix += 1
+        assert (_common_prefix(a, b), _common_suffix(a, b, limit)) == (prefix, suffix)

@@ -248,10 +248,20 @@ def _common_prefix(a: bytes, b: bytes) -> int:
 
 
 def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
-    """The length of the bytes `a` and `b` end with alike, at most `limit`."""
+    """The length of the bytes `a` and `b` end with alike, at most `limit`: the same search from the end."""
     if limit <= 0:
         return 0
-    if a[len(a) - limit:] == b[len(b) - limit:]:
+    end_a, end_b = len(a), len(b)
+    if a[end_a - limit:] == b[end_b - limit:]:
         return limit
-    # The same search on the reversed ends (a slice reversed by C).
-    return _common_prefix(a[len(a) - limit:][::-1], b[len(b) - limit:][::-1])
+    low, block = 0, 65536  # `low` bytes at the end are alike
+    while low + block <= limit and a[end_a - low - block:end_a - low] == b[end_b - low - block:end_b - low]:
+        low += block
+    high = min(limit, low + block)  # the last difference lies within `high` bytes of the end
+    while high - low > 1:
+        middle = (low + high) // 2
+        if a[end_a - middle:end_a - low] == b[end_b - middle:end_b - low]:
+            low = middle
+        else:
+            high = middle
+    return high if a[end_a - high:end_a - low] == b[end_b - high:end_b - low] else low
