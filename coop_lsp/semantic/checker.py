@@ -135,7 +135,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                     self.reuse.headers.run(self, "checks", symbol, node,
                                            lambda: self._declaration_attributes(node, symbol), own=True)
                 continue
-            stage = _stage_of(node, self.ctx)
+            # (every declared function's signature was resolved above, which set its stage from the header:
+            # read, not found again among the declaration's children)
+            stage = symbol.stage
             if self.reuse is None:
                 self._header_checks(node, symbol, stage)
             elif not _may_hold_attributes(node, data):
