@@ -228,3 +228,17 @@ def test_the_common_ends_of_two_texts_are_found_as_a_byte_by_byte_walk_finds_the
         while suffix < limit and a[-1 - suffix] == b[-1 - suffix]:
             suffix += 1
         assert (_common_prefix(a, b), _common_suffix(a, b, limit)) == (prefix, suffix)
+
+
+def test_another_configured_dialect_carries_nothing() -> None:
+    from coop_lsp.lint import Reuse, lint_source
+    text = matrix_library_kernel(random.Random(5), functions=4)
+    reuse = Reuse()
+    lint_source(text, reuse=reuse)
+    for dialect in ("wgpu", "auto", "chromium"):
+        result = lint_source(text, reuse=reuse, dialect=dialect)
+        assert not reuse.bodies.carry.active
+        assert result.diagnostics == lint_source(text, dialect=dialect).diagnostics, dialect
+        result = lint_source(text, reuse=reuse, dialect=dialect)  # (the same text and dialect again)
+        assert reuse.bodies.carry.active
+        assert result.diagnostics == lint_source(text, dialect=dialect).diagnostics, dialect
