@@ -18,6 +18,9 @@ coop_lsp is the checkout's. A typing or counter run spends minutes on its set-up
   provisional): the unit is one typed character.
 - counter: benchmarks/replay_cost.py's counter edit on the 1,061-line document (a literal counts up, every
   other version has a syntax error): the unit is one version.
+- clean, clean100: the counter's literal counted up without the syntax errors, so that every version is
+  clean and new text (an edit inside one body, as semantic/carry.py carries), on the 1,062-line and the
+  4,904-line documents; three such versions are part of the set-up: the unit is one of the ten after them.
 
 Instruction counts are not time: a cache miss costs more than an add. They tell whether a change did less
 work, and by how much; the timing benchmarks tell what a user gets.
@@ -67,7 +70,7 @@ else:
         text, middle, code_line = _workload()
     else:
         from benchmarks.replay_cost import _document, _edits
-        text = _document(21)
+        text = _document(100 if name == "clean100" else 21)
     document, reuse = Document(text), Reuse()
     Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse, fresh=True)
     if name == "typing":
@@ -81,6 +84,22 @@ else:
             for index, char in enumerate(STATEMENT):
                 document.replace_range(Position(code_line, index), Position(code_line, index), char)
                 version()
+    elif name.startswith("clean"):
+        from benchmarks.server_matrix import _toggle_site
+        line, column = _toggle_site(text)
+        site_line = text.split("\n")[line]
+        offset = len("".join(part + "\n" for part in text.split("\n")[:line]).encode()) \
+            + len(site_line[:site_line.index("16u", column)].encode())
+        current = ["16u"]
+        def version(number):
+            document.replace(Span(offset, offset + len(current[0])), f"{number}u")
+            current[0] = f"{number}u"
+            Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
+        for number in range(17, 20):
+            version(number)
+        for _ in range(repeat):
+            for number in range(20, 30):  # (ten: the unit count below)
+                version(number)
     else:
         # As replay_cost: an errored version is parsed afresh before its check.
         for _ in range(repeat):
@@ -90,8 +109,10 @@ else:
 """
 
 VERSIONS = 20
+CLEAN_VERSIONS = 10  # the clean workloads' versions of work (written in _WORKLOAD's text)
 HARNESS = Path(__file__).resolve().parent.parent
-UNITS = {"cold": 3, "typing": None, "counter": VERSIONS}  # typing: the statement's length, read below
+UNITS = {"cold": 3, "typing": None, "counter": VERSIONS,  # typing: the statement's length, read below
+         "clean": CLEAN_VERSIONS, "clean100": CLEAN_VERSIONS}
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
@@ -139,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     checkouts = [_checkout(text) for text in args.checkout] or [_checkout(str(HARNESS))]
     workloads = args.workload or sorted(UNITS)
-    figures: dict = {"unit": {"cold": "file", "typing": "typed character", "counter": "version"},
+    figures: dict = {"unit": {"cold": "file", "typing": "typed character", "counter": "version",
+                              "clean": "version", "clean100": "version"},
                      "workloads": workloads, "checkouts": {}}
     for root, python in checkouts:
         per = {}

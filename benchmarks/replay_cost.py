@@ -14,7 +14,9 @@ time and what is left is the cost of the edit itself plus what every unchanged f
 
 For the clean versions it also records the most work any of them did afresh: function headers checked
 (signatures, attributes, stage IO, module declarations), uniformity summaries analysed and moved, and
-functions the accumulation check looked at; null where the checkout does not count it.
+functions the accumulation check looked at; and the fewest of the semantic checker's steps carried over
+from the last clean version without validation (semantic/carry.py) against all its steps; null where
+the checkout does not count it.
 
 Each checkout is measured by its own interpreter in its own process, the two in turn for each round,
 with the load average before each; both run this file, so the only difference is the code under coop_lsp/.
@@ -83,6 +85,7 @@ def measure(kernels: int, edits: int, workload: str = "toggle") -> dict:
     document, reuse = Document(text), Reuse()
     Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
     samples, broken, clean, checked = [], [], [], 0
+    carried = []  # per clean version: (steps carried over from the last clean version, steps), where counted
     # What the clean versions did afresh rather than replay (None where this checkout does not count it).
     headers = getattr(reuse.bodies, "headers", None)
     fresh = {"headers_checked": [], "summaries_analysed": [], "summaries_moved": [], "accumulation_computed": []}
@@ -102,6 +105,9 @@ def measure(kernels: int, edits: int, workload: str = "toggle") -> dict:
                                ("accumulation_computed", getattr(getattr(reuse, "accumulation", None), "computed",
                                                                  None))):
                 fresh[key].append(value)
+            carry = getattr(reuse.bodies, "carry", None)
+            if carry is not None:
+                carried.append((carry.carried, carry.index))
     assert document.text == text or workload != "toggle"
     samples.sort()
     return {"workload": workload, "lines": text.count("\n") + 1, "edits": edits,
@@ -112,6 +118,8 @@ def measure(kernels: int, edits: int, workload: str = "toggle") -> dict:
             "bodies_checked_per_edit": checked, "bodies_replayed": reuse.bodies.replayed,
             "clean_versions_fresh_at_most": {key: max(values) if None not in values else None
                                              for key, values in fresh.items()},
+            "clean_versions_steps_carried_at_least": min(carried)[0] if carried else None,
+            "clean_versions_steps": max(carried)[1] if carried else None,
             "diagnostics": len(analysis.diagnostics)}
 
 

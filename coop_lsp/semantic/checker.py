@@ -21,6 +21,7 @@ from . import constants as c
 from .expressions import VOID, ExpressionChecker, Typed, binary_result_type
 from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
+from .carry import EDITED
 from .reuse import BodyReuse
 from .typenames import TypeResolver, is_type_name
 from .variables import BindingChecker, VariableChecker
@@ -95,14 +96,17 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
     def run(self) -> None:
         root = self.ctx.root
         declarations = []
-        for node in _module_children(root):
+        children = _module_children(root)
+        if self.reuse is not None:
+            self.reuse.carry.begin(self.ctx.source.data, self.ctx.configured_dialect, children, not root.has_error)
+        for node in children:
             if node.type == "enable_directive":
                 for extension in node.children_by_field_name("extension"):
                     self.ctx.model.enables.add(self.ctx.text(extension))
             elif node.type in _DECLARATION_KINDS:
                 declarations.append(node)
         self._check_enables(root)
-        check_diagnostic_controls(self.ctx, [n for n in _module_children(root) if n.type == "diagnostic_directive"],
+        check_diagnostic_controls(self.ctx, [n for n in children if n.type == "diagnostic_directive"],
                                   "directive", allow_repeats=True)
         # (None for a declaration without a name, or of a name declared before: such a one is not checked)
         declared = [(node, self._declare(node, self.module_scope)) for node in declarations]
@@ -111,12 +115,14 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.symbol_type(symbol)
                 if node.type == "function_declaration":
                     self._checked_body(symbol, node)
-        for node in _module_children(root):
+        for node in children:
             if node.type == "const_assert_statement":
                 self._const_assert(node)
         self._call_cycles()
         self.check_aliasing()
         data = self.ctx.source.data
+        # Each entry point's binding findings as the last clean version found them, where they are its.
+        collisions = self.reuse.carry.collisions() if self.reuse is not None else None
         for node, symbol in declared:
             if symbol is None:
                 continue
@@ -127,19 +133,26 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                     # (Without an '@' in its text, nor in a struct's members, every list of attributes
                     # _declaration_attributes checks is empty: there is nothing to replay.)
                     self.reuse.headers.run(self, "checks", symbol, node,
-                                           lambda: self._declaration_attributes(node, symbol),
-                                           self.reuse._signature(symbol))
+                                           lambda: self._declaration_attributes(node, symbol), own=True)
                 continue
-            stage = _stage_of(node, self.ctx)
+            # (every declared function's signature was resolved above, which set its stage from the header:
+            # read, not found again among the declaration's children)
+            stage = symbol.stage
             if self.reuse is None:
                 self._header_checks(node, symbol, stage)
             elif not _may_hold_attributes(node, data):
                 pass  # (nothing to check: see _may_hold_attributes)
             else:
                 self.reuse.headers.run(self, "checks", symbol, node, lambda: self._header_checks(node, symbol, stage),
-                                       self.reuse._signature(symbol))
+                                       own=True)
             if stage is not None:
-                self.binding_collisions(symbol, self.var_uses, self.calls)
+                if collisions is not None:
+                    self.ctx.diagnostics.extend(collisions(node.start_byte))
+                else:
+                    before = len(self.ctx.diagnostics)
+                    self.binding_collisions(symbol, self.var_uses, self.calls)
+                    if self.reuse is not None:
+                        self.reuse.carry.note_collisions(node.start_byte, self.ctx.diagnostics[before:])
             if stage in ("vertex", "fragment"):
                 self.entry_point_io(node, stage, symbol)
                 self.stage_resources(symbol, stage, self.var_uses, self.calls)
@@ -788,15 +801,32 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if reuse is None or node.has_error:
             self._function_body(symbol, node)
             return
-        if reuse.replay(self, symbol, node):
+        start, end = node.start_byte, node.end_byte
+        carry = reuse.carry
+        carried = carry.step("body", start, end)
+        index = carry.index - 1
+        if carried is not None and carried is not EDITED:
+            # The record the last clean version replayed or made here (carry.py says why it is valid).
+            reuse.apply(self, carried[4], symbol, node, carried[3])
+            carry.note(index, ("body", start, end) + carried[3:])
             return
-        recording = reuse.start(self, node)
-        completed = False
-        try:
-            self._function_body(symbol, node)
-            completed = True
-        finally:
-            reuse.finish(self, recording, symbol, completed)
+        # Whether the check leaves the state later steps read as it found it (see carry.py).
+        model = self.ctx.model
+        before = (self.resolutions, self.ctx.said_count(), len(model.matrix_dialects), len(self.module_scope.symbols))
+        reuse.applied = None
+        if not reuse.replay(self, symbol, node):
+            recording = reuse.start(self, node)
+            completed = False
+            try:
+                self._function_body(symbol, node)
+                completed = True
+            finally:
+                reuse.finish(self, recording, symbol, completed)
+        neutral = before == (self.resolutions, self.ctx.said_count(), len(model.matrix_dialects),
+                             len(self.module_scope.symbols))
+        if carried is EDITED:
+            carry.edited_done(neutral, reuse.applied[1] if reuse.applied is not None else None)
+        carry.note(index, ("body", start, end) + (reuse.applied or (None, None)) + (neutral,))
 
     def _function_body(self, symbol: Symbol, node: ts.Node) -> None:
         self.function = symbol

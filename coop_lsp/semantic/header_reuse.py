@@ -138,28 +138,48 @@ class HeaderReuse:
             self._said_count, self._said = count, (said, (said[0], said[1], frozenset(said[2])))
         return self._said
 
-    def run(self, checker, step: str, symbol, node: ts.Node, check, own: object = None) -> None:
-        """Runs `check()` for the header of `node`, or replays its record; `own` is what the step reads of
-        the function's own resolved symbol (None for the signature, which sets it)."""
+    def run(self, checker, step: str, symbol, node: ts.Node, check, own: bool = False) -> None:
+        """Runs `check()` for the header of `node`, or replays its record; `own`: whether the step reads
+        the function's own resolved signature (not the signature step, which sets it)."""
+        body = node.child_by_field_name("body") if node.type == "function_declaration" else None
+        start = node.start_byte
+        end = body.start_byte if body is not None else node.end_byte
+        carry = checker.reuse.carry
+        carried = carry.step(step, start, end)
+        index = carry.index - 1
         if node.has_error or len(checker._resolution) > 1:
             # (resolved on the way from another declaration: a cycle through it would reach outside)
+            if carried is not None:
+                carry.stop()
             self.checked += 1
             check()
+            carry.note(index, (step, start, end, None, None, True))
             return
-        body = node.child_by_field_name("body") if node.type == "function_declaration" else None
-        end = body.start_byte if body is not None else node.end_byte
+        if carried is not None:
+            # The record the last clean version applied at this step (carry.py says why it is valid);
+            # struct objects are compared still, as they are not text.
+            record = carried[4]
+            if self._same_structs(checker, record, symbol):
+                self._apply(checker, record, symbol, start)
+                self._records.current[carried[3]] = record
+                self.replayed += 1
+                carry.note(index, (step, start, end, carried[3], record, True))
+                return
+            carry.stop()
         ctx = checker.ctx
         said, said_key = self._said_once(ctx)
-        key = (step, ctx.source.data[node.start_byte:end], self._module(checker), said_key, self._own(own))
+        key = (step, ctx.source.data[start:end], self._module(checker), said_key,
+               self._own(checker.reuse._signature(symbol)) if own else None)
         record = self._records.get(key)
-        if record is not None and (self._replay(checker, record, symbol, node.start_byte) or (
+        if record is not None and (self._replay(checker, record, symbol, start) or (
                 (record := self._records.other(key, record)) is not None
-                and self._replay(checker, record, symbol, node.start_byte))):
+                and self._replay(checker, record, symbol, start))):
             self._records.current[key] = record
             self.replayed += 1
+            carry.note(index, (step, start, end, key, record, True))
             return
         self.checked += 1
-        self._record(checker, key, symbol, node.start_byte, end, check, said)
+        carry.note(index, (step, start, end, key, self._record(checker, key, symbol, start, end, check, said), True))
 
     # ------------------------------------------------------------ replay
     def _replay(self, checker, record: HeaderRecord, symbol, start: int) -> bool:
@@ -182,23 +202,39 @@ class HeaderReuse:
                 node = declared.declaration if declared is not None else None
                 if node is None or data[node.start_byte:node.end_byte] != text:
                     return False
-        # Structs are nominal objects: the recorded values must hold this version's (equal text gives an
-        # equal struct, which BodyReuse.stable_struct keeps as the same object; a record older than that
-        # chain does not).
         if record.references and not all(name in module for name in record.references.values()):
             return False  # (a reference's target is named through a lookup, but a bypass must not break replay)
+        if not self._same_structs(checker, record, symbol):
+            return False
+        self._apply(checker, record, symbol, start)
+        return True
+
+    @staticmethod
+    def _same_structs(checker, record: HeaderRecord, symbol) -> bool:
+        """Structs are nominal objects: the recorded values must hold this version's (equal text gives an
+        equal struct, which BodyReuse.stable_struct keeps as the same object; a record older than that
+        chain does not)."""
+        if not record.structs:
+            return True
+        module = checker.module_scope.symbols
         own = symbol.name if symbol.kind == "struct" else None  # (being resolved: its type is the record's)
         for name, struct in record.structs.items():
             declared = module.get(name)
             if name != own and (declared is None or not declared.resolved or declared.type is not struct):
                 return False
+        return True
+
+    def _apply(self, checker, record: HeaderRecord, symbol, start: int) -> None:
+        """Sets what the step set and adds what it added, moved to `start`."""
+        module = checker.module_scope.symbols
+        own = symbol.kind == "struct"
         delta = start - record.start
         ctx = checker.ctx
         symbol.__dict__.update(record.fields)
         if delta:
             for name in record.spanned:
                 setattr(symbol, name, _shifted(record.fields[name], delta))
-        if own is not None and isinstance(symbol.type, t.Struct):
+        if own and isinstance(symbol.type, t.Struct):
             # As a fresh resolution does, so that the next version keeps this struct object too.
             symbol.type = checker.reuse.stable_struct(symbol.type)
         if record.diagnostics:
@@ -216,10 +252,10 @@ class HeaderReuse:
                               {family: Span(s.start + delta, s.end + delta) for family, s in uses.items()})
         if record.dialects:
             model.matrix_dialects |= record.dialects
-        return True
 
     # ------------------------------------------------------------ record
-    def _record(self, checker, key: tuple, symbol, start: int, end: int, check, said_before: tuple) -> None:
+    def _record(self, checker, key: tuple, symbol, start: int, end: int, check,
+                said_before: tuple) -> HeaderRecord | None:
         ctx = checker.ctx
         model = ctx.model
         before = dict(vars(symbol))
@@ -307,11 +343,12 @@ class HeaderReuse:
                 return
             struct_texts[name] = ctx.source.data[node.start_byte:node.end_byte]
         said = (portability - before_portability, enables - before_enables, new_uses)
-        self._records.current[key] = HeaderRecord(
+        record = self._records.current[key] = HeaderRecord(
             start, key, signatures, frozenset(absent), struct_texts, fields,
             tuple(n for n, v in fields.items() if _has_span(v)), structs,
             diagnostics, dict(new_types), recorded_references,
             said if any(said) else None, frozenset(model.matrix_dialects - dialects_before))
+        return record
 
 
 class _Holder:

@@ -37,6 +37,7 @@ import tree_sitter as ts
 from ..core.diagnostic import Diagnostic
 from ..core.text import Span
 from . import types as t
+from .carry import Carry
 from .kept import KeptRecords
 from .model import Replayed, Symbol
 
@@ -123,6 +124,9 @@ class BodyReuse:
         # module's helpers, hence the late import).
         from .header_reuse import HeaderReuse
         self.headers = HeaderReuse()
+        # The last clean version's steps, carried over without validation where only one body changed.
+        self.carry = Carry()
+        self.applied: tuple | None = None  # (key, record) of the latest body replayed or recorded
 
     def begin(self) -> None:
         self._records.begin()
@@ -131,6 +135,7 @@ class BodyReuse:
         self._named = {}
         self._structs_current, self._interned, self._memo = {}, {}, {}
         self.replayed = self.checked = self.remapped = 0
+        self.applied = None
         self.headers.begin()
 
     def end(self) -> None:
@@ -140,6 +145,7 @@ class BodyReuse:
         self._interned_previous = self._interned
         self._memo_previous = self._memo
         self.headers.end()
+        self.carry.end()
 
     def stable_struct(self, struct: t.Struct) -> t.Struct:
         """The last version's struct of this name where it is the same type, else `struct`.
@@ -164,6 +170,11 @@ class BodyReuse:
             record = self._records.other(text, record)
             if record is None or not self._valid(checker, record, symbol):
                 return False
+        self.apply(checker, record, symbol, node, text)
+        return True
+
+    def apply(self, checker, record: BodyRecord, symbol: Symbol, node: ts.Node, text: bytes) -> None:
+        """Adds a valid record's check of this body (`text`, its key), moved to where the body is now."""
         ctx = checker.ctx
         delta = node.start_byte - record.start
         if record.diagnostics:
@@ -204,7 +215,7 @@ class BodyReuse:
         self._records.current[text] = record
         self.used[node.start_byte] = record
         self.replayed += 1
-        return True
+        self.applied = (text, record)
 
     def _reached_structs(self, symbols) -> dict[str, t.Struct]:
         """_structs_of(symbols), from each resolved symbol's own part computed once per check."""
@@ -308,6 +319,7 @@ class BodyReuse:
             text = ctx.source.data[recording.node.start_byte:recording.node.end_byte]
             self._records.current[text] = record
             self.used[recording.node.start_byte] = record
+            self.applied = (text, record)
 
     def _record(self, checker, recording: _Recording, symbol: Symbol, types: dict, references: dict,
                 lookups: dict) -> BodyRecord | None:

@@ -7,7 +7,10 @@ starts, when:
 
 - its text is the same and its body's semantic check was itself replayed
   from the record this result was computed with (coop_lsp.semantic.reuse:
-  same text, same meaning of every module-scope name it uses);
+  same text, same meaning of every module-scope name it uses). A result is
+  kept by that record (with the level and dialect) rather than by the text:
+  BodyReuse finds a record by its function's text alone, so the same record
+  means the same text, and no function's text is sliced and hashed here;
 - the module's other declarations (variables, constants, structs...) have
   the same text at the same places (their positions are keys and notes);
 - the analysis level and matrix dialect are the same;
@@ -47,7 +50,7 @@ class SummaryReuse:
     """The uniformity results of one document's last version, by function text and level."""
 
     def __init__(self) -> None:
-        self._records = KeptRecords()  # SummaryRecord by level, dialect and function text
+        self._records = KeptRecords()  # SummaryRecord by level, dialect and the body's semantic record
         self.header: tuple = ()
         self.bodies: BodyReuse | None = None
         self.functions: dict[str, ts.Node] = {}
@@ -59,8 +62,10 @@ class SummaryReuse:
         self._records.begin()
         self.bodies = bodies
         self.replayed = self.analysed = self.moved = 0
-        self.header = tuple((n.start_byte, n.type, data[n.start_byte:n.end_byte]) for n in root.named_children
-                            if n.type != "function_declaration" and not n.is_extra)
+        header = tuple((n.start_byte, n.type, data[n.start_byte:n.end_byte]) for n in root.named_children
+                       if n.type != "function_declaration" and not n.is_extra)
+        # The last version's object when equal: every record's comparison with it is then one of identity.
+        self.header = self.header if header == self.header else header
         # A name's function is the first one declared with it, as the checker resolves it.
         self.functions = {}
         for symbol in model.written_symbols:  # (functions are module-scope declarations: all written)
@@ -72,16 +77,20 @@ class SummaryReuse:
 
     def replay(self, analysis, function: ts.Node) -> tuple[object, list, SummaryRecord] | None:
         """The recorded summary and failures, moved to where `function` is now, if still valid."""
-        text = analysis.data[function.start_byte:function.end_byte]
-        key = (analysis.level, analysis.dialect, text)
-        record = self._records.get(key)
-        if record is None or self.bodies is None:
+        if self.bodies is None:
             return None
         semantic = self.bodies.used.get(function.start_byte)
-        if record.semantic is not semantic or record.header != self.header:
-            # (a spare record may hold the result computed with the body's record replayed now)
+        if semantic is None:
+            return None
+        key = (analysis.level, analysis.dialect, semantic)
+        record = self._records.get(key)
+        if record is None:
+            return None
+        header = self.header
+        if record.header is not header and record.header != header:
+            # (a spare record may hold the result computed with this version's declarations)
             record = self._records.other(key, record)
-            if record is None or record.semantic is not semantic or record.header != self.header:
+            if record is None or (record.header is not header and record.header != header):
                 return None
         for name, start, callee_record in record.calls:
             callee = self.functions.get(name)
@@ -114,10 +123,9 @@ class SummaryReuse:
                     or self.functions[name].start_byte != start:
                 return None
             dependencies.append((name, start, callee_record))
-        text = analysis.data[function.start_byte:function.end_byte]
         record = SummaryRecord(function.start_byte, function.end_byte, (analysis.level, analysis.dialect),
                                semantic, self.header, dependencies, summary, list(failures))
-        self._records.current[(analysis.level, analysis.dialect, text)] = record
+        self._records.current[(analysis.level, analysis.dialect, semantic)] = record
         return record
 
 

@@ -1,0 +1,267 @@
+"""Carrying the replays of the last clean version over, step by step, without validating them again.
+
+Every version, each unchanged declaration's steps (its resolution or signature, its body, its header
+checks after the bodies) find their record by a key made of their text and state, and validate it:
+the names it looked up still mean the same, what was said once before it is the same, and so on.
+When a version differs from the last clean one (a tree without errors) only inside one function's
+body, that validation gives the same answer it gave then, so the record that version applied at each
+step is applied again at once. Why that equals a fresh check:
+
+- The steps are the checker's calls of `HeaderReuse.run` and `Checker._checked_body`, numbered in the
+  order they happen. What a step reads is its node's text and the checker's state when it starts:
+  the module's declarations (their names and what their steps set on their symbols), what was said
+  once (portability notes, enables asked for, first dialect uses), the matrix dialects used, the
+  enables and the configured dialect, and which declarations were resolved already.
+- `begin` requires: both trees without errors; the same configured dialect; the same module-scope
+  children in the same order at the same places (after the edit, moved by its delta) except one
+  function, whose header is the same and whose body holds every changed byte. Both texts are then
+  the same outside that body, so every other step's node has the same text (and, parsed without
+  errors, the same subtree) at the mapped place.
+- By induction on the step number: if every step before step i did what the last clean version did
+  at its step i, the state at step i is that version's, and a step with the same number, kind and
+  text does the same. The record it applied then passed every check that `replay` makes; those
+  checks read only that state and that text, so they pass again and find it. A step that was checked
+  afresh there goes the ordinary way here, and does the same from the same state (a fresh check reads
+  nothing else; the struct objects it makes are mapped to the earlier ones by `stable_struct`, and a
+  carried record's structs are compared as objects still). A step whose counterpart is missing or has
+  another number ends the carrying: it and every later step go the ordinary way, which is exact
+  whatever came before.
+- The edited body is the one step that reads other text. It leaves the state as it found it when its
+  check resolves no declaration, says nothing once, uses no new dialect and declares nothing at module
+  scope (`neutral`). When it is neutral in both versions the state after it is equal in both, and
+  the induction goes on; else the carrying ends there. Steps inside it (a declaration it resolves
+  first) end it too: such a step runs in a state that the body's partial check made.
+- What the edited body changes outside the state above (its calls, variable uses, alias facts, local
+  symbols) is read only after every step: the call cycles, aliasing, bindings and stage IO checks run
+  as always, over every function.
+
+The binding check of each entry point (`binding_collisions`) reads, besides the module's variables and
+their attributes, which variables each function it reaches uses first and which functions each calls.
+When every step was carried or did the same (the carrying still on after the bodies) and the edited
+body calls the same functions and first uses the same variables in the same order as it did then,
+each entry point's findings are that version's, moved (`collisions`); they name declarations only,
+none inside the edited body.
+
+A carried step still adds its record's findings and model entries, moved by the edit's delta where
+it lies after the edit, and keeps its record in the tables for the next version: the work per
+unchanged function is what applying a record costs, without making a key or validating it.
+"""
+
+from __future__ import annotations
+
+from ..core.diagnostic import Diagnostic, Edit, Fix, Related
+from ..core.text import Span
+
+
+class _Steps:
+    """One clean version's steps, in the order they happened: per step, (kind, start, end, key, record,
+    neutral), `end` being where the text the step reads ends (a function's header ends at its body)."""
+
+    __slots__ = ("data", "dialect", "children", "entries", "collisions")
+
+    def __init__(self, data: bytes, dialect, children: list) -> None:
+        self.data, self.dialect, self.children = data, dialect, children
+        self.entries: list[tuple] = []
+        self.collisions: dict[int, list] = {}  # entry point's start -> its binding findings, where any
+
+
+EDITED = object()  # what `step` answers for the edited body
+
+
+class Carry:
+    """The steps of one document's last clean version, and where this version stands against them."""
+
+    def __init__(self) -> None:
+        self.last: _Steps | None = None
+        self.current: _Steps | None = None
+        self.active = False
+        self.index = 0
+        self.carried = 0  # steps carried in the latest check
+        self._prefix = self._suffix_start = self._delta = 0
+        self._edited_start = -1
+        self._inside_edited = False
+        self._same_outside = True  # whether the edited body calls and first uses what it did then
+        self.index_of_edited = -1
+
+    def begin(self, data: bytes, dialect, children: list, clean: bool) -> None:
+        """`children`: the module's named children that are not extras (the checker's _module_children)."""
+        self.index = self.carried = 0
+        self.active, self._inside_edited, self._edited_start = False, False, -1
+        self._same_outside = True
+        if not clean:
+            self.current = None
+            return
+        shapes = [(n.type, n.start_byte, n.end_byte) for n in children]
+        self.current = _Steps(data, dialect, shapes)
+        last = self.last
+        if last is None or last.dialect != dialect or len(last.children) != len(shapes):
+            return
+        old = last.data
+        prefix = _common_prefix(old, data)
+        suffix = _common_suffix(old, data, min(len(old), len(data)) - prefix)
+        delta = len(data) - len(old)
+        suffix_start = len(data) - suffix  # where the unchanged end begins in this version
+        edited = None
+        for index, (shape, was) in enumerate(zip(shapes, last.children)):
+            kind, start, end = shape
+            if end <= prefix:
+                if shape != was:
+                    return
+            elif start >= suffix_start:
+                if (kind, start - delta, end - delta) != was:
+                    return
+            elif edited is None and kind == "function_declaration" and was[0] == kind and was[1] == start \
+                    and start < prefix and end >= suffix_start and was[2] >= len(old) - suffix:
+                edited = children[index]
+            else:
+                return
+        if edited is None:
+            if prefix != len(old) or delta:
+                return
+        else:
+            body = edited.child_by_field_name("body")
+            # Every changed byte inside the body, in both versions (the header's text is the same: the
+            # step that reads it finds its counterpart ending at the same byte).
+            if body is None or body.start_byte > prefix:
+                return
+            self._edited_start = edited.start_byte
+        self._prefix, self._suffix_start, self._delta = prefix, suffix_start, delta
+        self.active = True
+
+    def step(self, kind: str, start: int, end: int):
+        """Counts a step over this version's bytes [start, end) and answers the last clean version's
+        entry to apply, EDITED for the edited body, or None (the ordinary way, and no carrying after)."""
+        index = self.index
+        self.index = index + 1
+        if self.current is not None:
+            self.current.entries.append(None)  # (filled by `note` once the step is done: steps nest)
+        if not self.active:
+            return None
+        entries = self.last.entries
+        entry = entries[index] if index < len(entries) else None
+        if entry is None or entry[0] != kind or self._inside_edited:
+            self.active = False
+            return None
+        if end <= self._prefix:
+            if entry[1] != start or entry[2] != end:
+                self.active = False
+                return None
+        elif start >= self._suffix_start:
+            delta = self._delta
+            if entry[1] != start - delta or entry[2] != end - delta:
+                self.active = False
+                return None
+        elif kind == "body" and start == self._edited_start and entry[1] == start and entry[5]:
+            self._inside_edited = True
+            self.index_of_edited = index
+            return EDITED
+        else:
+            self.active = False
+            return None
+        if entry[4] is None:
+            # Checked afresh there (a body that resolves a declaration first, say): the ordinary way
+            # here does the same from the same state, so the steps after it may still be carried.
+            return None
+        self.carried += 1
+        return entry
+
+    def edited_done(self, neutral: bool, record) -> None:
+        """The edited body was checked (`record`: what it replayed or recorded, None for neither)."""
+        self._inside_edited = False
+        if not neutral:
+            self.active = False
+        old = self.last.entries[self.index_of_edited][4]
+        self._same_outside = old is not None and record is not None and old.calls == record.calls \
+            and old.var_order == record.var_order
+
+    def collisions(self):
+        """A function of an entry point's start giving its binding findings from the last clean version,
+        moved; None where they must be found again."""
+        if not (self.active and self._same_outside):
+            return None
+        found, prefix, suffix_start, delta = self.last.collisions, self._prefix, self._suffix_start, self._delta
+        current = self.current
+
+        def carried(start: int) -> list:
+            was = start if start < prefix else start - delta
+            diagnostics = found.get(was)
+            if not diagnostics:
+                return []
+            moved = [_moved(d, prefix, suffix_start - delta, delta) for d in diagnostics]
+            current.collisions[start] = moved
+            return moved
+        return carried
+
+    def note_collisions(self, start: int, diagnostics: list) -> None:
+        if self.current is not None and diagnostics:
+            self.current.collisions[start] = diagnostics
+
+    def stop(self) -> None:
+        """The step that was offered cannot be carried after all: the ordinary way from here on."""
+        self.active = False
+        self.carried -= 1
+
+    def note(self, index: int, entry: tuple) -> None:
+        """What this version's step number `index` applied, for the next version: (kind, start, end, key,
+        record, neutral), the record None where it was checked and not recorded."""
+        current = self.current
+        if current is not None:
+            current.entries[index] = entry
+
+    def end(self) -> None:
+        if self.current is not None:
+            self.last = self.current
+        self.current = None
+
+
+def _moved(diagnostic: Diagnostic, prefix: int, suffix_start: int, delta: int) -> Diagnostic:
+    """`diagnostic` of the last clean version in this one's places: its spans before the edit stay, those
+    after it (from `suffix_start`, in that version) move by `delta`."""
+    def move(span: Span) -> Span:
+        return span if span.end <= prefix or not delta else Span(span.start + delta, span.end + delta)
+
+    if not delta or all(s.end <= prefix for s in diagnostic.spans()):
+        return diagnostic
+    assert all(s.end <= prefix or s.start >= suffix_start for s in diagnostic.spans())
+    return Diagnostic(diagnostic.code, diagnostic.message, move(diagnostic.span), diagnostic.severity,
+                      tuple(Related(move(r.span), r.message) for r in diagnostic.related),
+                      tuple(Fix(f.title, tuple(Edit(move(e.span), e.new_text) for e in f.edits), f.safe)
+                            for f in diagnostic.fixes))
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """The length of the bytes `a` and `b` start with alike: compared in blocks, by C, not byte by byte."""
+    limit = min(len(a), len(b))
+    if a[:limit] == b[:limit]:
+        return limit
+    low, block = 0, 65536
+    while low + block <= limit and a[low:low + block] == b[low:low + block]:
+        low += block
+    high = min(limit, low + block)  # the first difference lies in [low, high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle
+    return low if a[low:low + 1] != b[low:low + 1] else high
+
+
+def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
+    """The length of the bytes `a` and `b` end with alike, at most `limit`: the same search from the end."""
+    if limit <= 0:
+        return 0
+    end_a, end_b = len(a), len(b)
+    if a[end_a - limit:] == b[end_b - limit:]:
+        return limit
+    low, block = 0, 65536  # `low` bytes at the end are alike
+    while low + block <= limit and a[end_a - low - block:end_a - low] == b[end_b - low - block:end_b - low]:
+        low += block
+    high = min(limit, low + block)  # the last difference lies within `high` bytes of the end
+    while high - low > 1:
+        middle = (low + high) // 2
+        if a[end_a - middle:end_a - low] == b[end_b - middle:end_b - low]:
+            low = middle
+        else:
+            high = middle
+    return high if a[end_a - high:end_a - low] == b[end_b - high:end_b - low] else low

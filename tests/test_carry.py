@@ -1,0 +1,244 @@
+"""A version that differs from the last clean one only inside one function body carries that version's
+replays over without validating them again (coop_lsp/semantic/carry.py); its findings and model are a
+fresh check's.
+
+Every `Editor.change` compares the version with a fresh lint of the same text. The cases: a body edited
+again and again (carried), with a syntax error typed and undone between (carried from the last clean
+version), edits whose body becomes the first to resolve a declaration, to ask for a missing `enable`, to
+use a matrix dialect, or to declare at module scope (each ends the carrying where it happens), and edits
+outside any body (nothing carried). The cost case counts the records validated per version: they do not
+grow with the number of functions.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from benchmarks.common import matrix_library_kernel
+from coop_lsp.semantic.header_reuse import HeaderReuse
+from coop_lsp.semantic.reuse import BodyReuse
+from tests.test_edit_cost import Editor
+
+MODULE = """\
+const SCALE: f32 = 2.0;
+
+struct Params {
+  n: u32,
+  alpha: f32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+
+fn first(i: u32) -> f32 {
+  let x = f32(i) * 1.0;
+  return x * SCALE;
+}
+
+fn middle(p: Params, t: u32) -> u32 {
+  let m = p.n + t * 3u;
+  return m;
+}
+
+@compute @workgroup_size(64)
+fn last(@builtin(global_invocation_id) id: vec3<u32>) {
+  let h = 1.0h;
+  let t = middle(params, id.x) + LATE;
+  out[t] = first(t) + f32(h);
+}
+
+const LATE: u32 = 1.5;
+"""
+
+
+def _first_body(text: str, statement: str) -> str:
+    """`first`'s body with `statement` as its first line."""
+    return text.replace("fn first(i: u32) -> f32 {\n", f"fn first(i: u32) -> f32 {{\n  {statement}\n", 1)
+
+
+def _carried(editor: Editor) -> int:
+    return editor.reuse.bodies.carry.carried
+
+
+def test_a_body_edited_again_and_again_is_carried_and_equals_a_fresh_check() -> None:
+    text = MODULE
+    editor = Editor(text)
+    for number in range(4, 9):
+        text = re.sub(r"t \* \d+u;", f"t * {number}u;", text)
+        editor.change(text)
+        # The edited body, and `last`'s, which resolves LATE first and so is never recorded: checked
+        # afresh in every version, and the steps after it carried all the same.
+        assert editor.reuse.bodies.checked == 2
+        # Every step but the edited body: the declarations' resolutions, the signatures, the other
+        # bodies and the header checks after them.
+        assert _carried(editor) > 0 and editor.reuse.bodies.carry.active
+
+
+def test_a_syntax_error_between_two_clean_versions_carries_from_the_last_clean_one() -> None:
+    text = MODULE
+    editor = Editor(text)
+    for number in range(4, 8):
+        editor.change(re.sub(r"t \* \d+u;", f"t * @@ {number}u;", text))
+        assert _carried(editor) == 0  # (a tree with errors goes the ordinary way)
+        text = re.sub(r"t \* \d+u;", f"t * {number}u;", text)
+        editor.change(text)
+        assert _carried(editor) > 0
+
+
+@pytest.mark.parametrize("statement", [
+    "let late = LATE;",  # the first use of LATE: its resolution (and its finding) happens in `first` now
+    "let g = 2.0h;",  # asks for the missing 'enable f16' before `last` does: said once, here now
+    "let z = 1.0h + f16(LATE);",  # both
+    "let s = SCALE;",  # a use of a declaration already resolved: nothing moves
+], ids=["resolves first", "enable asked first", "both", "neutral"])
+def test_an_edited_body_that_changes_what_later_steps_read_equals_a_fresh_check(statement: str) -> None:
+    editor = Editor(MODULE)
+    counted = MODULE
+    for number in range(3, 6):
+        counted = re.sub(r"f32\(i\) \* \d+\.0", f"f32(i) * {number}.0", counted)
+        editor.change(counted)  # (the last clean version: `first` as it was)
+        editor.change(_first_body(counted, statement))
+        if statement.startswith("let s"):
+            assert _carried(editor) > 0 and editor.reuse.bodies.carry.active
+        else:
+            assert not editor.reuse.bodies.carry.active, "the edited body moved what later steps read"
+        editor.change(counted)
+
+
+def test_edits_outside_a_body_carry_nothing_and_equal_a_fresh_check() -> None:
+    text = MODULE
+    editor = Editor(text)
+    for changed in (text.replace("const SCALE: f32 = 2.0;", "const SCALE: f32 = 3.0;"),
+                    text.replace("@workgroup_size(64)", "@workgroup_size(32)"),
+                    text.replace("fn middle(", "// a note\nfn middle("),
+                    text.replace("  alpha: f32,\n", "  alpha: f32,\n  beta: f32,\n")):
+        editor.change(changed)
+        assert not editor.reuse.bodies.carry.active
+        editor.change(text)
+
+
+def test_random_body_edits_in_a_matrix_kernel_equal_a_fresh_check() -> None:
+    rng = random.Random(15)
+    text = matrix_library_kernel(random.Random(3), functions=8)
+    editor = Editor(text)
+    bounds = [m.start(1) for m in re.finditer(r"k < (\d+)u", text)]
+    assert len(bounds) >= 4
+    for step in range(16):
+        sites = list(re.finditer(r"k < (\d+)u", text))
+        site = rng.choice(sites)
+        changed = f"{text[:site.start(1)]}{rng.randrange(8, 9999)}{text[site.end(1):]}"
+        if rng.random() < 0.25:
+            editor.change(f"{changed[:site.start(1)]}@@ {changed[site.start(1):]}")
+        text = changed
+        editor.change(text)
+        assert _carried(editor) > 0
+
+
+def _validations(functions: int, monkeypatch) -> int:
+    """Records validated (a body's or a header step's) in a clean version whose edit lies inside one body."""
+    counts = {"n": 0}
+    body_valid, header_replay = BodyReuse._valid, HeaderReuse._replay
+
+    def counted_body(self, *args):
+        counts["n"] += 1
+        return body_valid(self, *args)
+
+    def counted_header(self, *args):
+        counts["n"] += 1
+        return header_replay(self, *args)
+
+    monkeypatch.setattr(BodyReuse, "_valid", counted_body)
+    monkeypatch.setattr(HeaderReuse, "_replay", counted_header)
+    text = matrix_library_kernel(random.Random(5), functions=functions)
+    editor = Editor(text)
+    text = re.sub(r"(fn gemm_1\(.*?k < )\d+u", r"\g<1>47u", text, count=1, flags=re.S)
+    editor.change(text)
+    counts["n"] = 0
+    text = re.sub(r"(fn gemm_1\(.*?k < )\d+u", r"\g<1>48u", text, count=1, flags=re.S)
+    editor.change(text)
+    return counts["n"]
+
+
+def test_the_records_validated_per_version_do_not_grow_with_the_functions(monkeypatch) -> None:
+    small, large = _validations(6, monkeypatch), _validations(24, monkeypatch)
+    assert small == large, (small, large)
+    assert large <= 1
+
+
+COLLIDING = """\
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(0) var<storage, read> b: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+
+fn first(i: u32) -> f32 {
+  let x = f32(i) * 1.0;
+  return x;
+}
+
+fn reads_b(i: u32) -> f32 {
+  return b[i];
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+  out[id.x] = a[id.x] + first(id.x);
+  out[id.x] = reads_b(id.x);
+}
+"""
+
+
+@pytest.mark.parametrize("statement", [
+    "let y = 2.0;",  # calls and uses nothing: the entry point's finding is carried, moved
+    "let y = b[0];",  # `first` now uses b: the finding is found again
+    "let y = reads_b(0u);",  # and calls a function that does
+], ids=["same uses", "a new use", "a new call"])
+def test_an_entry_points_binding_findings_are_carried_only_while_the_edited_body_uses_the_same(
+        statement: str) -> None:
+    editor = Editor(COLLIDING)
+    text = COLLIDING
+    for number in range(2, 7):
+        text = re.sub(r"f32\(i\) \* \d+\.0", f"f32(i) * {number * 1111}.0", text)
+        result = editor.change(text)  # (longer each time: the entry point after the edit moves)
+        assert any(d.code == "T017" and "share" in d.message for d in result.diagnostics)
+        edited = _first_body(text, statement)
+        result = editor.change(edited)
+        assert (editor.reuse.bodies.carry.collisions() is not None) == statement.endswith("2.0;")
+        editor.change(text)
+
+
+def test_the_common_ends_of_two_texts_are_found_as_a_byte_by_byte_walk_finds_them() -> None:
+    from coop_lsp.semantic.carry import _common_prefix, _common_suffix
+    rng = random.Random(2)
+    for _ in range(200):
+        size = rng.choice([0, 1, 3, 40, 40, 40, 140_000])  # (past one block of the search, 65,536 bytes)
+        a = bytes(rng.choice(b"ab") for _ in range(size)) if size < 100 else rng.randbytes(size)
+        b = bytearray(a)
+        for _ in range(rng.randrange(0, 3)):
+            at = rng.randrange(len(b) + 1)
+            b[at:at + rng.randrange(0, 3)] = bytes(rng.choice(b"abc") for _ in range(rng.randrange(0, 4)))
+        b = bytes(b)
+        prefix = 0
+        while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
+            prefix += 1
+        limit = min(len(a), len(b)) - prefix
+        suffix = 0
+        while suffix < limit and a[-1 - suffix] == b[-1 - suffix]:
+            suffix += 1
+        assert (_common_prefix(a, b), _common_suffix(a, b, limit)) == (prefix, suffix)
+
+
+def test_another_configured_dialect_carries_nothing() -> None:
+    from coop_lsp.lint import Reuse, lint_source
+    text = matrix_library_kernel(random.Random(5), functions=4)
+    reuse = Reuse()
+    lint_source(text, reuse=reuse)
+    for dialect in ("wgpu", "auto", "chromium"):
+        result = lint_source(text, reuse=reuse, dialect=dialect)
+        assert not reuse.bodies.carry.active
+        assert result.diagnostics == lint_source(text, dialect=dialect).diagnostics, dialect
+        result = lint_source(text, reuse=reuse, dialect=dialect)  # (the same text and dialect again)
+        assert reuse.bodies.carry.active
+        assert result.diagnostics == lint_source(text, dialect=dialect).diagnostics, dialect
