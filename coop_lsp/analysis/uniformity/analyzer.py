@@ -264,10 +264,19 @@ class _FunctionAnalysis:
         failures = []
         # Which requirements can reach a goal at all, found once for all of them: only those need the
         # search for their path (the same path as before: the question is only skipped where it has none).
+        # Each set is read only for the targets of one scope's requirements (non_uniform and split for the
+        # subgroup scope's, in_workgroup for the workgroup's), so a goal none of them depends on needs no
+        # backward search: an empty set answers alike. In a correct kernel that is every goal.
         asked = bool(self.pending)
-        non_uniform = graph.reaching((MAY_BE_NON_UNIFORM,)) if asked else set()
-        in_workgroup = graph.reaching((MAY_BE_NON_UNIFORM_IN_WORKGROUP,), known=non_uniform) if asked else set()
-        split = graph.reaching((self.split_goal,)) if asked and self.owner.level == SUBGROUP else set()
+        seen: set[int] = set()
+        graph.spread([p.target for p in self.pending if p.requirement.scope != "subgroup uniform"], seen)
+        workgroup_met = MAY_BE_NON_UNIFORM in seen or MAY_BE_NON_UNIFORM_IN_WORKGROUP in seen
+        graph.spread([p.target for p in self.pending if p.requirement.scope == "subgroup uniform"], seen)
+        non_uniform = graph.reaching((MAY_BE_NON_UNIFORM,)) if MAY_BE_NON_UNIFORM in seen else set()
+        in_workgroup = graph.reaching((MAY_BE_NON_UNIFORM_IN_WORKGROUP,), known=non_uniform) \
+            if workgroup_met else set()
+        split = graph.reaching((self.split_goal,)) if self.split_goal in seen and self.owner.level == SUBGROUP \
+            else set()
         for pending in _tint_order(self.pending):
             subgroup = pending.requirement.scope == "subgroup uniform"
             target = pending.target

@@ -119,6 +119,25 @@ class Graph:
     def reaches(self, start: int, goal: int) -> bool:
         return goal in self._search(start)[0]
 
+    def spread(self, starts, seen: set[int]) -> set[int]:
+        """Adds to `seen` the starts and every node they depend on, directly or not, and returns it; what is
+        in `seen` already is not searched again.
+
+        A forward search touches only what the starts depend on, each edge once: where it meets no goal,
+        no start reaches one, and the backward searches of reaching (with the incoming-edge index of the
+        whole graph that they need) are not worth making.
+        """
+        edges = self.edges
+        stack = [start for start in starts if start not in seen]
+        seen.update(stack)
+        pop, push, add = stack.pop, stack.append, seen.add
+        while stack:
+            for target in edges[pop()]:
+                if target not in seen:
+                    add(target)
+                    push(target)
+        return seen
+
     def reaching(self, goals, known: set[int] | None = None) -> set[int]:
         """Every node from which some goal can be reached (the goals included).
 
