@@ -540,7 +540,7 @@ class _FunctionAnalysis:
                 cf = self.statement(initializer, cf)
         # Placeholders: the value of each variable at the top of an iteration depends on the
         # previous iteration too; the back edges are added when the body is known.
-        placeholders = {key: graph.node(value) for key, value in self.variables.items()}
+        placeholders = dict(zip(self.variables, graph.copies(self.variables.values())))
         self.variables = dict(placeholders)
         loop_cf = graph.node(cf)
         body_cf = loop_cf
@@ -575,11 +575,11 @@ class _FunctionAnalysis:
         graph.add_edge(loop_cf, end)
         for continued in continues + breaks:
             graph.add_edge(loop_cf, continued)
-        for key, placeholder in placeholders.items():
-            graph.add_edge(placeholder, self.variables.get(key, placeholder))
-        for key in list(self.variables):
-            if key not in placeholders:
-                del self.variables[key]  # declared inside the loop
+        variables = self.variables
+        graph.add_edges([(placeholder, variables.get(key, placeholder)) for key, placeholder in placeholders.items()])
+        if len(variables) != len(placeholders):
+            # Those declared inside the loop end with it (every placeholder's key is still there).
+            self.variables = {key: value for key, value in variables.items() if key in placeholders}
         return graph.node(end) if _escapes(node, self.owner.exit_cache, allow_break=True, allow_continue=True) else cf
 
     def store(self, target: ts.Node, cf: int, value: int, compound: bool) -> int:
