@@ -400,12 +400,12 @@ class _FunctionAnalysis:
                 return cf
             if kind == "variable_declaration":
                 self._matrix_variable(node, cf)
-            cf, value = self.expression(value_node, cf) if value_node is not None else (cf, cf)
+            value = self.expression(value_node, cf) if value_node is not None else cf
             self.variables[node.start_byte] = value
             return cf
         if kind == "assignment_statement" or kind == "compound_assignment_statement":
             right = sn.right(node)
-            cf, value = self.expression(right, cf) if right is not None else (cf, cf)
+            value = self.expression(right, cf) if right is not None else cf
             left = sn.left(node)
             if left is not None and left.type != "phony":
                 cf = self.store(left, cf, value, compound=kind == "compound_assignment_statement")
@@ -415,7 +415,9 @@ class _FunctionAnalysis:
             return self.store(operand, cf, cf, compound=True) if operand is not None else cf
         if kind == "call_statement":
             call = node.named_children[0] if node.named_children else None
-            return self.expression(call, cf)[0] if call is not None else cf
+            if call is not None:
+                self.expression(call, cf)
+            return cf
         if kind == "if_statement":
             return self._if(node, cf)
         if kind == "switch_statement":
@@ -425,8 +427,7 @@ class _FunctionAnalysis:
         if kind == "return_statement":
             value = sn.value(node)
             if value is not None:
-                cf, result = self.expression(value, cf)
-                self.graph.add_edge(self.value_return, result)
+                self.graph.add_edge(self.value_return, self.expression(value, cf))
             self.graph.add_edge(self.value_return, cf)
             return cf
         if kind == "break_statement":
@@ -439,7 +440,7 @@ class _FunctionAnalysis:
             return cf
         if kind == "break_if_statement":
             condition = sn.condition(node)
-            cf, value = self.expression(condition, cf) if condition is not None else (cf, cf)
+            value = self.expression(condition, cf) if condition is not None else cf
             if self.breaks:
                 self.breaks[-1].append(self._branch(_keyword(node, "break"), cf, value))
             return cf
@@ -478,7 +479,7 @@ class _FunctionAnalysis:
 
     def _if(self, node: ts.Node, cf: int) -> int:
         condition = sn.condition(node)
-        cf, value = self.expression(condition, cf) if condition is not None else (cf, cf)
+        value = self.expression(condition, cf) if condition is not None else cf
         if self.owner.level == SUBGROUP and condition is not None:
             sizes, invocations = self._sizes_and_invocations()
             split = branch_split(condition, self.math, sizes, invocations)
@@ -504,7 +505,7 @@ class _FunctionAnalysis:
 
     def _switch(self, node: ts.Node, cf: int) -> int:
         selector = sn.value(node)
-        cf, value = self.expression(selector, cf) if selector is not None else (cf, cf)
+        value = self.expression(selector, cf) if selector is not None else cf
         branch = self._branch(_keyword(node, "switch"), cf, value)
         before = dict(self.variables)
         states, ends = [], []
@@ -549,7 +550,7 @@ class _FunctionAnalysis:
         keyword = _keyword(node, {"loop_statement": "loop", "for_statement": "for", "while_statement": "while"}[node.type])
         condition = sn.condition(node)
         if condition is not None:
-            body_cf, value = self.expression(condition, loop_cf)
+            value = self.expression(condition, loop_cf)
             if self.owner.level == SUBGROUP:
                 sizes = self._sizes_and_invocations()[0]
                 split = loop_split(node, self.math, sizes, lambda body, name: _assigns(body, name, self.owner))
@@ -589,8 +590,7 @@ class _FunctionAnalysis:
             if root.type == "index_expression":
                 index = sn.index(root)
                 if index is not None:
-                    cf, index_value = self.expression(index, cf)
-                    value = self.graph.node(value, index_value)
+                    value = self.graph.node(value, self.expression(index, cf))
             inner = sn.value(root) or sn.operand(root)
             if inner is None and root.named_children:
                 inner = root.named_children[0]
@@ -620,31 +620,51 @@ class _FunctionAnalysis:
         return cf
 
     # ----------------------------------------------------------------- expressions
-    def expression(self, node: ts.Node, cf: int) -> tuple[int, int]:
-        """(control flow after, value) of an expression evaluated in control flow `cf`."""
+    def expression(self, node: ts.Node, cf: int) -> int:
+        """The value of an expression evaluated in control flow `cf`.
+
+        An expression never changes the control flow: a call's requirements are on the control flow it
+        is made in, and what follows runs in that same control flow (a `&&`'s right operand aside, whose
+        control flow stays inside it). So the walk hands back the value only. The kinds are tested most
+        frequent first, and an operand that is a name or a literal is answered without a call of its own.
+        """
         kind = node.type
-        if kind in ("int_literal", "float_literal", "bool_literal", "templated_identifier"):
-            return cf, cf
-        if kind == "paren_expression":
-            return self.expression(node.named_children[0], cf) if node.named_children else (cf, cf)
         if kind == "identifier":
-            return cf, self._identifier(node, cf)
+            return self._identifier(node, cf)
         if kind == "binary_expression":
-            operator = sn.operator(node)
             left, right = sn.left(node), sn.right(node)
             if left is None or right is None:
-                return cf, cf
-            cf, left_value = self.expression(left, cf)
-            if operator is not None and self.owner.text(operator) in ("&&", "||"):
+                return cf
+            operator = sn.operator(node)
+            leaf = left.type
+            left_value = self._identifier(left, cf) if leaf == "identifier" else \
+                cf if leaf in _CONSTANT_LEAVES else self.expression(left, cf)
+            # The type of an operator token is its text, except for one the parser made up (missing).
+            if operator is not None and operator.type in ("&&", "||") and self.owner.text(operator) in ("&&", "||"):
                 # The right operand runs only where the left allows: a branch.
                 rhs_cf = self.graph.node(cf, left_value, label=Label(
                     "branch", "control flow depends on possibly non-uniform value",
                     Span(node.start_byte, node.end_byte)))
-                _, right_value = self.expression(right, rhs_cf)
                 # The result is the right operand's, computed where the left one allowed (Tint's path).
-                return cf, self.graph.node(right_value, rhs_cf)
-            cf, right_value = self.expression(right, cf)
-            return cf, self.graph.node(left_value, right_value)
+                return self.graph.node(self.expression(right, rhs_cf), rhs_cf)
+            leaf = right.type
+            right_value = self._identifier(right, cf) if leaf == "identifier" else \
+                cf if leaf in _CONSTANT_LEAVES else self.expression(right, cf)
+            return self.graph.node(left_value, right_value)
+        if kind in _CONSTANT_LEAVES:
+            return cf
+        if kind == "call_expression":
+            return self.call(node, cf)
+        if kind == "member_expression":
+            base = sn.value(node)
+            return self.expression(base, cf) if base is not None else cf
+        if kind == "paren_expression":
+            return self.expression(node.named_children[0], cf) if node.named_children else cf
+        if kind == "index_expression":
+            base, index = sn.value(node), sn.index(node)
+            base_value = self.expression(base, cf) if base is not None else cf
+            index_value = self.expression(index, cf) if index is not None else cf
+            return self.graph.node(base_value, index_value)
         if kind == "unary_expression":
             operand = sn.operand(node)
             operator = sn.operator(node)
@@ -654,32 +674,21 @@ class _FunctionAnalysis:
                     and operand.type == "identifier":
                 pointee = self._dereference(operand, cf)
                 if pointee is not None:
-                    return cf, pointee
-            return self.expression(operand, cf) if operand is not None else (cf, cf)
-        if kind == "index_expression":
-            base, index = sn.value(node), sn.index(node)
-            cf, base_value = self.expression(base, cf) if base is not None else (cf, cf)
-            cf, index_value = self.expression(index, cf) if index is not None else (cf, cf)
-            return cf, self.graph.node(base_value, index_value)
-        if kind == "member_expression":
-            base = sn.value(node)
-            return self.expression(base, cf) if base is not None else (cf, cf)
-        if kind == "call_expression":
-            return self.call(node, cf)
-        return cf, cf
+                    return pointee
+            return self.expression(operand, cf) if operand is not None else cf
+        return cf
 
-    def _address_of(self, operand: ts.Node | None, cf: int) -> tuple[int, int]:
+    def _address_of(self, operand: ts.Node | None, cf: int) -> int:
         """A pointer is as uniform as the indices that select its element; the memory is not read."""
         value = cf
         while operand is not None and operand.type in ("index_expression", "member_expression", "paren_expression"):
             if operand.type == "index_expression":
                 index = sn.index(operand)
                 if index is not None:
-                    cf, index_value = self.expression(index, cf)
-                    value = self.graph.node(value, index_value)
+                    value = self.graph.node(value, self.expression(index, cf))
             operand = sn.value(operand) or (
                 operand.named_children[0] if operand.named_children else None)
-        return cf, value
+        return value
 
     def _dereference(self, pointer: ts.Node, cf: int) -> int | None:
         symbol = self.owner.model.symbol_at(pointer.start_byte, pointer.end_byte)
@@ -748,7 +757,7 @@ class _FunctionAnalysis:
             return cf
         return self._labelled(cf, MAY_BE_NON_UNIFORM, Label("source", message, span))
 
-    def call(self, node: ts.Node, cf: int) -> tuple[int, int]:
+    def call(self, node: ts.Node, cf: int) -> int:
         callee = sn.callee(node)
         arguments = sn.arguments(node)
         arg_nodes = [a for a in (arguments.named_children if arguments is not None else [])
@@ -756,10 +765,7 @@ class _FunctionAnalysis:
         name_node = sn.name(callee) if callee is not None and \
             callee.type == "templated_identifier" else callee
         name = self.owner.text(name_node) if name_node is not None else ""
-        values = []
-        for arg in arg_nodes:
-            cf, value = self.expression(arg, cf)
-            values.append(value)
+        values = [self.expression(arg, cf) for arg in arg_nodes]
         span = Span(name_node.start_byte, name_node.end_byte) if name_node is not None else Span(0, 0)
         symbol = self.owner.model.symbol_at(name_node.start_byte, name_node.end_byte) if name_node else None
         if symbol is not None and symbol.kind == "function" and symbol.declaration is not None:
@@ -792,7 +798,7 @@ class _FunctionAnalysis:
                                              f"{constructed.describe()} constructor requires argument {index} "
                                              "to be uniform", value, builtin=constructed.describe(), call=span))
         if builtin is None:
-            return cf, self.graph.node(call_node, *values)
+            return self.graph.node(call_node, *values)
         if needed is not None:
             self.pending.append(_Pending(needed, span, f"'{name}' must only be called from {needed.scope} "
                                                        "control flow", call_node, builtin=name, call=span,
@@ -807,20 +813,20 @@ class _FunctionAnalysis:
                 self.pending.append(_Pending(requirement(builtin, None), Span(arg_nodes[0].start_byte,
                                              arg_nodes[0].end_byte), f"'{name}' requires argument 0 to be uniform",
                                              values[0], builtin=name, call=span))
-            return cf, cf  # the loaded value is uniform by definition
+            return cf  # the loaded value is uniform by definition
         if builtin.result == NON_UNIFORM:
-            return cf, self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
+            return self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
                 "source", f"return value of '{name}' may be non-uniform", span))
         if builtin.result == SUBGROUP_UNIFORM:
             if self.owner.level == SUBGROUP:
-                return cf, self.graph.node(cf)  # the same value in every active invocation of the subgroup
+                return self.graph.node(cf)  # the same value in every active invocation of the subgroup
             # Tint: uniform at subgroup scope only when the arguments are; never across the workgroup.
             workgroup = self.graph.node(MAY_BE_NON_UNIFORM_IN_WORKGROUP, label=Label(
                 "source", f"return value of '{name}' may be non-uniform", span))
-            return cf, self.graph.node(workgroup, call_node, *values)
-        return cf, self.graph.node(call_node, *values)
+            return self.graph.node(workgroup, call_node, *values)
+        return self.graph.node(call_node, *values)
 
-    def _user_call(self, symbol: Symbol, span: Span, cf: int, values: list[int], arg_nodes) -> tuple[int, int]:
+    def _user_call(self, symbol: Symbol, span: Span, cf: int, values: list[int], arg_nodes) -> int:
         summary = self.owner.summary(symbol.declaration)
         call_node = self.graph.node(cf) if summary.call_site else cf  # Tint's call node, as in call()
         # A callee's requirements are inherited at every call: one note of each kind per call, shared by its
@@ -868,7 +874,7 @@ class _FunctionAnalysis:
         if summary.return_non_uniform:
             self.graph.add_edge(result, self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
                 "source", f"return value of '{symbol.name}' may be non-uniform", span)))
-        return cf, result
+        return result
 
 
     def _pointee_value(self, arg: ts.Node, cf: int) -> int:
@@ -985,6 +991,8 @@ def _escapes(node: ts.Node, cache: dict, allow_break: bool = False, allow_contin
 
 
 _NO_EXITS: frozenset[str] = frozenset()
+# Expressions whose value is uniform wherever it is computed: it depends on the control flow only.
+_CONSTANT_LEAVES = ("int_literal", "float_literal", "bool_literal", "templated_identifier")
 # Statements whose parts are expressions, types and names, never statements.
 _NO_EXIT_STATEMENTS = frozenset({
     "let_declaration", "variable_declaration", "const_declaration", "assignment_statement",
