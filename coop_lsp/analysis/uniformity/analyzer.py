@@ -11,6 +11,7 @@ non-uniform control flow, with the call chain as notes, as Tint does.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -91,7 +92,7 @@ class UniformityAnalysis:
         self.level, self.dialect = level, dialect
         self.sizes = tuple(sizes) or ALL_SIZES  # the subgroup sizes the targets allow
         self.summaries: dict[int, Summary] = {}
-        self.exit_cache: dict = {}  # how control leaves each statement, computed once per analysis
+        self.exit_cache = _ExitIndex(data)  # how control leaves each statement, computed once per analysis
         self.failures: list[Failure] = []
         self._in_progress: set[int] = set()
         # Reuse of the previous version's results (see reuse.py): the record each function's summary
@@ -984,7 +985,31 @@ def _keyword(node: ts.Node, word: str) -> ts.Node:
     return node
 
 
-def _escapes(node: ts.Node, cache: dict, allow_break: bool = False, allow_continue: bool = False) -> bool:
+class _ExitIndex:
+    """What _exits knows: the ways out of the statements it walked, and where 'return', 'break' and
+    'continue' are spelled in the source (inside longer names and comments too: a place too many only
+    costs a walk). A statement without an error whose text spells none of them has no way out, since
+    each way out is a statement that begins with one of those words: most loops and branches of a kernel
+    are answered so, without a walk of the statements inside."""
+
+    def __init__(self, data: bytes) -> None:
+        self.known: dict = {}
+        words = []
+        for word in (b"return", b"break", b"continue"):
+            at = data.find(word)
+            while at >= 0:
+                words.append(at)
+                at = data.find(word, at + 1)
+        words.sort()
+        self.words = words
+
+    def none_within(self, node: ts.Node) -> bool:
+        words = self.words
+        at = bisect_left(words, node.start_byte)
+        return (at == len(words) or words[at] >= node.end_byte) and not node.has_error
+
+
+def _escapes(node: ts.Node, cache: _ExitIndex, allow_break: bool = False, allow_continue: bool = False) -> bool:
     """Whether control can leave `node` other than by falling through its end."""
     exits = _exits(node, cache)
     return "return" in exits or ("break" in exits and not allow_break) or ("continue" in exits and not allow_continue)
@@ -1002,7 +1027,7 @@ _NO_EXIT_STATEMENTS = frozenset({
 _RETURN, _BREAK, _CONTINUE = frozenset({"return"}), frozenset({"break"}), frozenset({"continue"})
 
 
-def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
+def _exits(node: ts.Node, cache: _ExitIndex) -> frozenset[str]:
     """The ways out of `node` ("return", "break", "continue"), computed once per node.
 
     Loops keep only returns (their breaks and continues stay inside); a
@@ -1020,9 +1045,11 @@ def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
         return _NO_EXITS  # holds expressions only: no statement, so no way out (unless the parser gave up in it)
     if node.named_child_count == 0 or kind.endswith("_expression") or kind == "function_declaration":
         return _NO_EXITS
+    if cache.none_within(node):
+        return _NO_EXITS
     # Only the nodes that need a walk are kept: the leaves above are answered faster than looked up.
     key = (node.start_byte, node.end_byte, kind)
-    cached = cache.get(key)
+    cached = cache.known.get(key)
     if cached is not None:
         return cached
     # Named children only: every way out is a named statement, and tokens are most of the children.
@@ -1035,11 +1062,11 @@ def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
         found = found & {"return"}
     elif kind == "switch_statement":
         found = found - {"break"}
-    cache[key] = found
+    cache.known[key] = found
     return found
 
 
-def _falls_through(node: ts.Node, cache: dict) -> bool:
+def _falls_through(node: ts.Node, cache: _ExitIndex) -> bool:
     """Whether control can reach the statement after `node` (the spec's behavior "next"), decided
     the way Tint decides it: without evaluating conditions, so `while true {}` falls through and
     `loop {}` without a break does not."""
