@@ -591,7 +591,7 @@ class _FunctionAnalysis:
             if root.type == "index_expression":
                 index = sn.index(root)
                 if index is not None:
-                    value = self.graph.node(value, self.expression(index, cf))
+                    value = self.graph.pair(value, self.expression(index, cf))
             inner = sn.value(root) or sn.operand(root)
             if inner is None and root.named_children:
                 inner = root.named_children[0]
@@ -608,16 +608,16 @@ class _FunctionAnalysis:
         key = self.aliases.get(symbol.declaration.start_byte, symbol.declaration.start_byte)
         if key in self.parameter_symbols:  # writing through a pointer parameter
             index = self.parameter_symbols[key]
-            written = self.graph.node(value, cf)
+            written = self.graph.pair(value, cf)
             previous = self.pointer_writes.get(index)
-            self.pointer_writes[index] = self.graph.node(written, previous) if previous is not None else written
+            self.pointer_writes[index] = self.graph.pair(written, previous) if previous is not None else written
             return cf
         if key in self.variables:
             previous = self.variables[key]
             # As in Tint, the new value depends on the control flow only through the value assigned
             # (every value carries the control flow it was computed in), so a value made in non-uniform
             # control flow keeps pointing at the call that made it.
-            self.variables[key] = self.graph.node(value, previous) if compound else self.graph.node(value)
+            self.variables[key] = self.graph.pair(value, previous) if compound else self.graph.node(value)
         return cf
 
     # ----------------------------------------------------------------- expressions
@@ -651,7 +651,7 @@ class _FunctionAnalysis:
             leaf = right.type
             right_value = self._identifier(right, cf) if leaf == "identifier" else \
                 cf if leaf in _CONSTANT_LEAVES else self.expression(right, cf)
-            return self.graph.node(left_value, right_value)
+            return self.graph.pair(left_value, right_value)
         if kind in _CONSTANT_LEAVES:
             return cf
         if kind == "call_expression":
@@ -665,7 +665,7 @@ class _FunctionAnalysis:
             base, index = sn.value(node), sn.index(node)
             base_value = self.expression(base, cf) if base is not None else cf
             index_value = self.expression(index, cf) if index is not None else cf
-            return self.graph.node(base_value, index_value)
+            return self.graph.pair(base_value, index_value)
         if kind == "unary_expression":
             operand = sn.operand(node)
             operator = sn.operator(node)
@@ -686,7 +686,7 @@ class _FunctionAnalysis:
             if operand.type == "index_expression":
                 index = sn.index(operand)
                 if index is not None:
-                    value = self.graph.node(value, self.expression(index, cf))
+                    value = self.graph.pair(value, self.expression(index, cf))
             operand = sn.value(operand) or (
                 operand.named_children[0] if operand.named_children else None)
         return value
@@ -697,7 +697,7 @@ class _FunctionAnalysis:
             return None
         key = symbol.declaration.start_byte
         if key in self.aliases:
-            return self.graph.node(cf, self.variables.get(self.aliases[key], cf))
+            return self.graph.pair(cf, self.variables.get(self.aliases[key], cf))
         if key in self.parameter_symbols and isinstance(symbol.type, t.Pointer):
             index = self.parameter_symbols[key]
             if index not in self.pointees:
@@ -730,7 +730,7 @@ class _FunctionAnalysis:
                 control_span=None if self.stage else symbol.span))
         key = symbol.declaration.start_byte
         if key in self.variables:
-            return self.graph.node(cf, self.variables[key])
+            return self.graph.pair(cf, self.variables[key])
         if symbol.kind == "var":
             return self._module_variable(symbol, Span(node.start_byte, node.end_byte), cf)
         return cf  # const, override, module-scope let-like values are uniform
@@ -739,7 +739,7 @@ class _FunctionAnalysis:
         """A value that depends on the control flow and on a source of non-uniformity; the label names the
         source, so it goes on a node of its own: a path that reaches the control flow instead must not
         name it."""
-        return self.graph.node(cf, self.graph.node(source, label=label))
+        return self.graph.pair(cf, self.graph.node(source, label=label))
 
     def _module_variable(self, symbol: Symbol, span: Span, cf: int) -> int:
         space, access = symbol.space, symbol.access
@@ -788,7 +788,7 @@ class _FunctionAnalysis:
             # argument point at them, and so does the result, so that a value computed in non-uniform
             # control flow is blamed on the call that computed it, as Tint blames it.
             call_node = self.graph.node(cf)
-            values = [self.graph.node(value) for value in values]
+            values = list(self.graph.copies(values))
         if isinstance(constructed, t.CoopMatrix) and symbol is None and not is_builtin:
             rule = matrix_constructor_requirement(constructed.kind.dialect)
             self.pending.append(_Pending(rule, span, f"'{name}' must only be called from subgroup uniform "
@@ -979,6 +979,9 @@ def _struct_builtins(parameter_type) -> list[str]:
 
 
 def _keyword(node: ts.Node, word: str) -> ts.Node:
+    first = node.child(0)
+    if first is not None and first.type == word:
+        return first  # where the keyword almost always stands, found without making every child
     for child in node.children:
         if child.type == word:
             return child

@@ -47,6 +47,13 @@ class Graph:
             self.labels[len(edges) - 1] = label
         return len(edges) - 1
 
+    def pair(self, first: int, second: int) -> int:
+        """node(first, second) for two nodes known to exist: the walk's most frequent node (a binary
+        operation, a variable read in some control flow), made without node()'s general handling."""
+        edges = self.edges
+        edges.append([first, second])
+        return len(edges) - 1
+
     def copies(self, values) -> range:
         """One unlabelled node per value, each depending on it (a loop's placeholders), numbered in order."""
         edges = self.edges
