@@ -578,10 +578,12 @@ class _FunctionAnalysis:
         for continued in continues + breaks:
             graph.add_edge(loop_cf, continued)
         variables = self.variables
-        graph.add_edges([(placeholder, variables.get(key, placeholder)) for key, placeholder in placeholders.items()])
+        # Each variable known at the top, with its value at the end; those declared inside end with the
+        # loop. (Merges keep every key they are given, in order, so the keys known at the top come first.)
+        kept = dict(zip(placeholders, map(variables.get, placeholders, placeholders.values())))
+        graph.add_edges(zip(placeholders.values(), kept.values()))
         if len(variables) != len(placeholders):
-            # Those declared inside the loop end with it (every placeholder's key is still there).
-            self.variables = {key: value for key, value in variables.items() if key in placeholders}
+            self.variables = kept
         return graph.node(end) if _escapes(node, self.owner.exit_cache, allow_break=True, allow_continue=True) else cf
 
     def store(self, target: ts.Node, cf: int, value: int, compound: bool) -> int:
