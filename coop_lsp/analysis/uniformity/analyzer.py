@@ -278,7 +278,8 @@ class _FunctionAnalysis:
             if workgroup_met else set()
         split = graph.reaching((self.split_goal,)) if self.split_goal in seen and self.owner.level == SUBGROUP \
             else set()
-        for pending in _tint_order(self.pending):
+        # Where no goal can be reached, no requirement fails, and the order they are asked in is moot.
+        for pending in _tint_order(self.pending) if non_uniform or in_workgroup or split else ():
             subgroup = pending.requirement.scope == "subgroup uniform"
             target = pending.target
             path = None
