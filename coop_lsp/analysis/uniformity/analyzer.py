@@ -383,15 +383,17 @@ class _FunctionAnalysis:
             # or an if whose branches all leave) are unreachable and are not analysed: a barrier there
             # never runs, so it cannot be called from non-uniform control flow. A loop's continuing
             # block is reached by 'continue', not by falling through, so it is analysed regardless.
-            if not reachable and child.type != "continuing_statement":
+            kind = child.type
+            if not reachable and kind != "continuing_statement":
                 continue
-            cf = self.statement(child, cf)
-            if reachable and not _falls_through(child, self.owner.exit_cache):
+            cf = self.statement(child, cf, kind)
+            if reachable and kind in _MAY_STOP and not _falls_through(child, self.owner.exit_cache):
                 reachable = False
         return cf
 
-    def statement(self, node: ts.Node, cf: int) -> int:
-        kind = node.type
+    def statement(self, node: ts.Node, cf: int, kind: str | None = None) -> int:
+        if kind is None:
+            kind = node.type
         if kind in ("compound_statement",):
             return self.block(node, cf)
         if kind in ("let_declaration", "const_declaration", "variable_declaration"):
@@ -1030,6 +1032,9 @@ _NO_EXIT_STATEMENTS = frozenset({
     "compound_assignment_statement", "increment_statement", "decrement_statement", "call_statement",
     "const_assert_statement", "discard_statement", "empty_statement",
 })
+# The statements after which control may not go on (_falls_through answers yes for every other kind).
+_MAY_STOP = frozenset({"return_statement", "break_statement", "continue_statement", "compound_statement",
+                       "if_statement", "switch_statement", "loop_statement", "for_statement", "while_statement"})
 _RETURN, _BREAK, _CONTINUE = frozenset({"return"}), frozenset({"break"}), frozenset({"continue"})
 
 
