@@ -20,6 +20,7 @@ import tree_sitter as ts
 from ...core.text import Span
 from ...semantic.model import SemanticModel, Symbol
 from ...semantic import types as t
+from ...semantic.context import Context
 from .graph import MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP, Graph, Label
 from .quiet import quiet_functions
 from .splits import ALL_SIZES, LaneMath, Split, branch_split, loop_split
@@ -472,14 +473,14 @@ class _FunctionAnalysis:
             return
         rule = matrix_constructor_requirement(self.owner.dialect or "chromium")
         keyword = _keyword(node, "var")
-        span = Span(keyword.start_byte, keyword.end_byte)
+        span = _span(keyword)
         self.pending.append(_Pending(rule, span, "variables that contain subgroup matrix types cannot be declared "
                                                  "in non-uniform control flow", self.graph.node(cf), builtin="var", call=span,
                                      control_flow=True))
 
     def _branch(self, keyword: ts.Node, cf: int, value: int) -> int:
         return self.graph.node(cf, value, label=Label("branch", "control flow depends on possibly non-uniform "
-                                                               "value", Span(keyword.start_byte, keyword.end_byte)))
+                                                               "value", _span(keyword)))
 
     def _if(self, node: ts.Node, cf: int) -> int:
         condition = sn.condition(node)
@@ -488,7 +489,7 @@ class _FunctionAnalysis:
             sizes, invocations = self._sizes_and_invocations()
             split = branch_split(condition, self.math, sizes, invocations)
             if split is not None:
-                value = self._split_value(split, value, Span(condition.start_byte, condition.end_byte))
+                value = self._split_value(split, value, _span(condition))
         branch = self._branch(_keyword(node, "if"), cf, value)
         before = dict(self.variables)
         ends, states = [], []
@@ -650,7 +651,7 @@ class _FunctionAnalysis:
                 # The right operand runs only where the left allows: a branch.
                 rhs_cf = self.graph.node(cf, left_value, label=Label(
                     "branch", "control flow depends on possibly non-uniform value",
-                    Span(node.start_byte, node.end_byte)))
+                    _span(node)))
                 # The result is the right operand's, computed where the left one allowed (Tint's path).
                 return self.graph.node(self.expression(right, rhs_cf), rhs_cf)
             leaf = right.type
@@ -717,7 +718,7 @@ class _FunctionAnalysis:
         if symbol is None or symbol.declaration is None:
             return cf
         if symbol.kind == "parameter":
-            span = Span(node.start_byte, node.end_byte)
+            span = _span(node)
             parameter = self.parameters.get(symbol.declaration.start_byte)
             if parameter is None:
                 return cf
@@ -737,7 +738,7 @@ class _FunctionAnalysis:
         if key in self.variables:
             return self.graph.pair(cf, self.variables[key])
         if symbol.kind == "var":
-            return self._module_variable(symbol, Span(node.start_byte, node.end_byte), cf)
+            return self._module_variable(symbol, _span(node), cf)
         return cf  # const, override, module-scope let-like values are uniform
 
     def _labelled(self, cf: int, source: int, label: Label) -> int:
@@ -772,7 +773,7 @@ class _FunctionAnalysis:
             callee.type == "templated_identifier" else callee
         name = self.owner.text(name_node) if name_node is not None else ""
         values = [self.expression(arg, cf) for arg in arg_nodes]
-        span = Span(name_node.start_byte, name_node.end_byte) if name_node is not None else Span(0, 0)
+        span = _span(name_node) if name_node is not None else Span(0, 0)
         symbol = self.owner.model.symbol_at(name_node.start_byte, name_node.end_byte) if name_node else None
         if symbol is not None and symbol.kind == "function" and symbol.declaration is not None:
             return self._user_call(symbol, span, cf, values, arg_nodes)
@@ -800,7 +801,7 @@ class _FunctionAnalysis:
                                                      "control flow", call_node, builtin=name, call=span,
                                          control_flow=True))
             for index, (value, arg) in enumerate(zip(values, arg_nodes)):
-                self.pending.append(_Pending(rule, Span(arg.start_byte, arg.end_byte),
+                self.pending.append(_Pending(rule, _span(arg),
                                              f"{constructed.describe()} constructor requires argument {index} "
                                              "to be uniform", value, builtin=constructed.describe(), call=span))
         if builtin is None:
@@ -811,14 +812,14 @@ class _FunctionAnalysis:
                                          control_flow=True))
             if needed.arguments:
                 for index, (value, arg) in enumerate(zip(values, arg_nodes)):
-                    self.pending.append(_Pending(needed, Span(arg.start_byte, arg.end_byte),
+                    self.pending.append(_Pending(needed, _span(arg),
                                                  f"'{name}' requires argument {index} to be uniform", value,
                                                  builtin=name, call=span))
         if name == "workgroupUniformLoad":
             if values:
-                self.pending.append(_Pending(requirement(builtin, None), Span(arg_nodes[0].start_byte,
-                                             arg_nodes[0].end_byte), f"'{name}' requires argument 0 to be uniform",
-                                             values[0], builtin=name, call=span))
+                self.pending.append(_Pending(requirement(builtin, None), _span(arg_nodes[0]),
+                                             f"'{name}' requires argument 0 to be uniform", values[0], builtin=name,
+                                             call=span))
             return cf  # the loaded value is uniform by definition
         if builtin.result == NON_UNIFORM:
             return self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
@@ -856,7 +857,7 @@ class _FunctionAnalysis:
             arg = arg_nodes[index]
             pointee = self._pointee_value(arg, cf)
             passed = self.graph.node(pointee, label=Label(
-                "passed", "possibly non-uniform value passed via pointer here", Span(arg.start_byte, arg.end_byte)))
+                "passed", "possibly non-uniform value passed via pointer here", _span(arg)))
             for inner in requirements:
                 self.pending.append(_Pending(inner.requirement, inner.span, inner.message, passed,
                                              list(inner.inner_notes), inner.builtin, span, inherited=True))
@@ -870,7 +871,7 @@ class _FunctionAnalysis:
                 continue
             arg = arg_nodes[index]
             passed = self.graph.node(values[index], label=Label(
-                "passed", "possibly non-uniform value passed here", Span(arg.start_byte, arg.end_byte)))
+                "passed", "possibly non-uniform value passed here", _span(arg)))
             passed_values[index] = passed  # Tint's argument node: the requirement and the result share it
             for inner in requirements:
                 self.pending.append(_Pending(inner.requirement, inner.span, inner.message, passed,
@@ -907,7 +908,7 @@ class _FunctionAnalysis:
         if non_uniform:
             sources.append(self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
                 "source", f"'{callee.name}' may write a non-uniform value through this pointer",
-                Span(arg.start_byte, arg.end_byte))))
+                _span(arg))))
         self.variables[key] = self.graph.node(*sources)
 
 
@@ -1023,6 +1024,9 @@ def _escapes(node: ts.Node, cache: _ExitIndex, allow_break: bool = False, allow_
     return "return" in exits or ("break" in exits and not allow_break) or ("continue" in exits and not allow_continue)
 
 
+# A node's span, made without Span's bounds check (a node's offsets always meet it): the walk makes one
+# for every call, argument requirement, branch and parameter read.
+_span = Context.span
 _NO_EXITS: frozenset[str] = frozenset()
 # Expressions whose value is uniform wherever it is computed: it depends on the control flow only.
 _CONSTANT_LEAVES = ("int_literal", "float_literal", "bool_literal", "templated_identifier")
