@@ -11,6 +11,7 @@ non-uniform control flow, with the call chain as notes, as Tint does.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,7 @@ import tree_sitter as ts
 from ...core.text import Span
 from ...semantic.model import SemanticModel, Symbol
 from ...semantic import types as t
+from ...semantic.context import Context
 from .graph import MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP, Graph, Label
 from .quiet import quiet_functions
 from .splits import ALL_SIZES, LaneMath, Split, branch_split, loop_split
@@ -91,7 +93,7 @@ class UniformityAnalysis:
         self.level, self.dialect = level, dialect
         self.sizes = tuple(sizes) or ALL_SIZES  # the subgroup sizes the targets allow
         self.summaries: dict[int, Summary] = {}
-        self.exit_cache: dict = {}  # how control leaves each statement, computed once per analysis
+        self.exit_cache = _ExitIndex(data)  # how control leaves each statement, computed once per analysis
         self.failures: list[Failure] = []
         self._in_progress: set[int] = set()
         # Reuse of the previous version's results (see reuse.py): the record each function's summary
@@ -264,11 +266,21 @@ class _FunctionAnalysis:
         failures = []
         # Which requirements can reach a goal at all, found once for all of them: only those need the
         # search for their path (the same path as before: the question is only skipped where it has none).
+        # Each set is read only for the targets of one scope's requirements (non_uniform and split for the
+        # subgroup scope's, in_workgroup for the workgroup's), so a goal none of them depends on needs no
+        # backward search: an empty set answers alike. In a correct kernel that is every goal.
         asked = bool(self.pending)
-        non_uniform = graph.reaching((MAY_BE_NON_UNIFORM,)) if asked else set()
-        in_workgroup = graph.reaching((MAY_BE_NON_UNIFORM_IN_WORKGROUP,), known=non_uniform) if asked else set()
-        split = graph.reaching((self.split_goal,)) if asked and self.owner.level == SUBGROUP else set()
-        for pending in _tint_order(self.pending):
+        seen: set[int] = set()
+        graph.spread([p.target for p in self.pending if p.requirement.scope != "subgroup uniform"], seen)
+        workgroup_met = MAY_BE_NON_UNIFORM in seen or MAY_BE_NON_UNIFORM_IN_WORKGROUP in seen
+        graph.spread([p.target for p in self.pending if p.requirement.scope == "subgroup uniform"], seen)
+        non_uniform = graph.reaching((MAY_BE_NON_UNIFORM,)) if MAY_BE_NON_UNIFORM in seen else set()
+        in_workgroup = graph.reaching((MAY_BE_NON_UNIFORM_IN_WORKGROUP,), known=non_uniform) \
+            if workgroup_met else set()
+        split = graph.reaching((self.split_goal,)) if self.split_goal in seen and self.owner.level == SUBGROUP \
+            else set()
+        # Where no goal can be reached, no requirement fails, and the order they are asked in is moot.
+        for pending in _tint_order(self.pending) if non_uniform or in_workgroup or split else ():
             subgroup = pending.requirement.scope == "subgroup uniform"
             target = pending.target
             path = None
@@ -372,15 +384,17 @@ class _FunctionAnalysis:
             # or an if whose branches all leave) are unreachable and are not analysed: a barrier there
             # never runs, so it cannot be called from non-uniform control flow. A loop's continuing
             # block is reached by 'continue', not by falling through, so it is analysed regardless.
-            if not reachable and child.type != "continuing_statement":
+            kind = child.type
+            if not reachable and kind != "continuing_statement":
                 continue
-            cf = self.statement(child, cf)
-            if reachable and not _falls_through(child, self.owner.exit_cache):
+            cf = self.statement(child, cf, kind)
+            if reachable and kind in _MAY_STOP and not _falls_through(child, self.owner.exit_cache):
                 reachable = False
         return cf
 
-    def statement(self, node: ts.Node, cf: int) -> int:
-        kind = node.type
+    def statement(self, node: ts.Node, cf: int, kind: str | None = None) -> int:
+        if kind is None:
+            kind = node.type
         if kind in ("compound_statement",):
             return self.block(node, cf)
         if kind in ("let_declaration", "const_declaration", "variable_declaration"):
@@ -391,12 +405,12 @@ class _FunctionAnalysis:
                 return cf
             if kind == "variable_declaration":
                 self._matrix_variable(node, cf)
-            cf, value = self.expression(value_node, cf) if value_node is not None else (cf, cf)
+            value = self.expression(value_node, cf) if value_node is not None else cf
             self.variables[node.start_byte] = value
             return cf
         if kind == "assignment_statement" or kind == "compound_assignment_statement":
             right = sn.right(node)
-            cf, value = self.expression(right, cf) if right is not None else (cf, cf)
+            value = self.expression(right, cf) if right is not None else cf
             left = sn.left(node)
             if left is not None and left.type != "phony":
                 cf = self.store(left, cf, value, compound=kind == "compound_assignment_statement")
@@ -406,7 +420,9 @@ class _FunctionAnalysis:
             return self.store(operand, cf, cf, compound=True) if operand is not None else cf
         if kind == "call_statement":
             call = node.named_children[0] if node.named_children else None
-            return self.expression(call, cf)[0] if call is not None else cf
+            if call is not None:
+                self.expression(call, cf)
+            return cf
         if kind == "if_statement":
             return self._if(node, cf)
         if kind == "switch_statement":
@@ -416,8 +432,7 @@ class _FunctionAnalysis:
         if kind == "return_statement":
             value = sn.value(node)
             if value is not None:
-                cf, result = self.expression(value, cf)
-                self.graph.add_edge(self.value_return, result)
+                self.graph.add_edge(self.value_return, self.expression(value, cf))
             self.graph.add_edge(self.value_return, cf)
             return cf
         if kind == "break_statement":
@@ -430,7 +445,7 @@ class _FunctionAnalysis:
             return cf
         if kind == "break_if_statement":
             condition = sn.condition(node)
-            cf, value = self.expression(condition, cf) if condition is not None else (cf, cf)
+            value = self.expression(condition, cf) if condition is not None else cf
             if self.breaks:
                 self.breaks[-1].append(self._branch(_keyword(node, "break"), cf, value))
             return cf
@@ -458,23 +473,23 @@ class _FunctionAnalysis:
             return
         rule = matrix_constructor_requirement(self.owner.dialect or "chromium")
         keyword = _keyword(node, "var")
-        span = Span(keyword.start_byte, keyword.end_byte)
+        span = _span(keyword)
         self.pending.append(_Pending(rule, span, "variables that contain subgroup matrix types cannot be declared "
                                                  "in non-uniform control flow", self.graph.node(cf), builtin="var", call=span,
                                      control_flow=True))
 
     def _branch(self, keyword: ts.Node, cf: int, value: int) -> int:
         return self.graph.node(cf, value, label=Label("branch", "control flow depends on possibly non-uniform "
-                                                               "value", Span(keyword.start_byte, keyword.end_byte)))
+                                                               "value", _span(keyword)))
 
     def _if(self, node: ts.Node, cf: int) -> int:
         condition = sn.condition(node)
-        cf, value = self.expression(condition, cf) if condition is not None else (cf, cf)
+        value = self.expression(condition, cf) if condition is not None else cf
         if self.owner.level == SUBGROUP and condition is not None:
             sizes, invocations = self._sizes_and_invocations()
             split = branch_split(condition, self.math, sizes, invocations)
             if split is not None:
-                value = self._split_value(split, value, Span(condition.start_byte, condition.end_byte))
+                value = self._split_value(split, value, _span(condition))
         branch = self._branch(_keyword(node, "if"), cf, value)
         before = dict(self.variables)
         ends, states = [], []
@@ -495,7 +510,7 @@ class _FunctionAnalysis:
 
     def _switch(self, node: ts.Node, cf: int) -> int:
         selector = sn.value(node)
-        cf, value = self.expression(selector, cf) if selector is not None else (cf, cf)
+        value = self.expression(selector, cf) if selector is not None else cf
         branch = self._branch(_keyword(node, "switch"), cf, value)
         before = dict(self.variables)
         states, ends = [], []
@@ -531,7 +546,7 @@ class _FunctionAnalysis:
                 cf = self.statement(initializer, cf)
         # Placeholders: the value of each variable at the top of an iteration depends on the
         # previous iteration too; the back edges are added when the body is known.
-        placeholders = {key: graph.node(value) for key, value in self.variables.items()}
+        placeholders = dict(zip(self.variables, graph.copies(self.variables.values())))
         self.variables = dict(placeholders)
         loop_cf = graph.node(cf)
         body_cf = loop_cf
@@ -540,7 +555,7 @@ class _FunctionAnalysis:
         keyword = _keyword(node, {"loop_statement": "loop", "for_statement": "for", "while_statement": "while"}[node.type])
         condition = sn.condition(node)
         if condition is not None:
-            body_cf, value = self.expression(condition, loop_cf)
+            value = self.expression(condition, loop_cf)
             if self.owner.level == SUBGROUP:
                 sizes = self._sizes_and_invocations()[0]
                 split = loop_split(node, self.math, sizes, lambda body, name: _assigns(body, name, self.owner))
@@ -566,11 +581,13 @@ class _FunctionAnalysis:
         graph.add_edge(loop_cf, end)
         for continued in continues + breaks:
             graph.add_edge(loop_cf, continued)
-        for key, placeholder in placeholders.items():
-            graph.add_edge(placeholder, self.variables.get(key, placeholder))
-        for key in list(self.variables):
-            if key not in placeholders:
-                del self.variables[key]  # declared inside the loop
+        variables = self.variables
+        # Each variable known at the top, with its value at the end; those declared inside end with the
+        # loop. (Merges keep every key they are given, in order, so the keys known at the top come first.)
+        kept = dict(zip(placeholders, map(variables.get, placeholders, placeholders.values())))
+        graph.add_edges(zip(placeholders.values(), kept.values()))
+        if len(variables) != len(placeholders):
+            self.variables = kept
         return graph.node(end) if _escapes(node, self.owner.exit_cache, allow_break=True, allow_continue=True) else cf
 
     def store(self, target: ts.Node, cf: int, value: int, compound: bool) -> int:
@@ -580,8 +597,7 @@ class _FunctionAnalysis:
             if root.type == "index_expression":
                 index = sn.index(root)
                 if index is not None:
-                    cf, index_value = self.expression(index, cf)
-                    value = self.graph.node(value, index_value)
+                    value = self.graph.pair(value, self.expression(index, cf))
             inner = sn.value(root) or sn.operand(root)
             if inner is None and root.named_children:
                 inner = root.named_children[0]
@@ -598,44 +614,64 @@ class _FunctionAnalysis:
         key = self.aliases.get(symbol.declaration.start_byte, symbol.declaration.start_byte)
         if key in self.parameter_symbols:  # writing through a pointer parameter
             index = self.parameter_symbols[key]
-            written = self.graph.node(value, cf)
+            written = self.graph.pair(value, cf)
             previous = self.pointer_writes.get(index)
-            self.pointer_writes[index] = self.graph.node(written, previous) if previous is not None else written
+            self.pointer_writes[index] = self.graph.pair(written, previous) if previous is not None else written
             return cf
         if key in self.variables:
             previous = self.variables[key]
             # As in Tint, the new value depends on the control flow only through the value assigned
             # (every value carries the control flow it was computed in), so a value made in non-uniform
             # control flow keeps pointing at the call that made it.
-            self.variables[key] = self.graph.node(value, previous) if compound else self.graph.node(value)
+            self.variables[key] = self.graph.pair(value, previous) if compound else self.graph.node(value)
         return cf
 
     # ----------------------------------------------------------------- expressions
-    def expression(self, node: ts.Node, cf: int) -> tuple[int, int]:
-        """(control flow after, value) of an expression evaluated in control flow `cf`."""
+    def expression(self, node: ts.Node, cf: int) -> int:
+        """The value of an expression evaluated in control flow `cf`.
+
+        An expression never changes the control flow: a call's requirements are on the control flow it
+        is made in, and what follows runs in that same control flow (a `&&`'s right operand aside, whose
+        control flow stays inside it). So the walk hands back the value only. The kinds are tested most
+        frequent first, and an operand that is a name or a literal is answered without a call of its own.
+        """
         kind = node.type
-        if kind in ("int_literal", "float_literal", "bool_literal", "templated_identifier"):
-            return cf, cf
-        if kind == "paren_expression":
-            return self.expression(node.named_children[0], cf) if node.named_children else (cf, cf)
         if kind == "identifier":
-            return cf, self._identifier(node, cf)
+            return self._identifier(node, cf)
         if kind == "binary_expression":
-            operator = sn.operator(node)
             left, right = sn.left(node), sn.right(node)
             if left is None or right is None:
-                return cf, cf
-            cf, left_value = self.expression(left, cf)
-            if operator is not None and self.owner.text(operator) in ("&&", "||"):
+                return cf
+            operator = sn.operator(node)
+            leaf = left.type
+            left_value = self._identifier(left, cf) if leaf == "identifier" else \
+                cf if leaf in _CONSTANT_LEAVES else self.expression(left, cf)
+            # The type of an operator token is its text, except for one the parser made up (missing).
+            if operator is not None and operator.type in ("&&", "||") and self.owner.text(operator) in ("&&", "||"):
                 # The right operand runs only where the left allows: a branch.
                 rhs_cf = self.graph.node(cf, left_value, label=Label(
                     "branch", "control flow depends on possibly non-uniform value",
-                    Span(node.start_byte, node.end_byte)))
-                _, right_value = self.expression(right, rhs_cf)
+                    _span(node)))
                 # The result is the right operand's, computed where the left one allowed (Tint's path).
-                return cf, self.graph.node(right_value, rhs_cf)
-            cf, right_value = self.expression(right, cf)
-            return cf, self.graph.node(left_value, right_value)
+                return self.graph.node(self.expression(right, rhs_cf), rhs_cf)
+            leaf = right.type
+            right_value = self._identifier(right, cf) if leaf == "identifier" else \
+                cf if leaf in _CONSTANT_LEAVES else self.expression(right, cf)
+            return self.graph.pair(left_value, right_value)
+        if kind in _CONSTANT_LEAVES:
+            return cf
+        if kind == "call_expression":
+            return self.call(node, cf)
+        if kind == "member_expression":
+            base = sn.value(node)
+            return self.expression(base, cf) if base is not None else cf
+        if kind == "paren_expression":
+            return self.expression(node.named_children[0], cf) if node.named_children else cf
+        if kind == "index_expression":
+            base, index = sn.value(node), sn.index(node)
+            base_value = self.expression(base, cf) if base is not None else cf
+            index_value = self.expression(index, cf) if index is not None else cf
+            return self.graph.pair(base_value, index_value)
         if kind == "unary_expression":
             operand = sn.operand(node)
             operator = sn.operator(node)
@@ -645,32 +681,21 @@ class _FunctionAnalysis:
                     and operand.type == "identifier":
                 pointee = self._dereference(operand, cf)
                 if pointee is not None:
-                    return cf, pointee
-            return self.expression(operand, cf) if operand is not None else (cf, cf)
-        if kind == "index_expression":
-            base, index = sn.value(node), sn.index(node)
-            cf, base_value = self.expression(base, cf) if base is not None else (cf, cf)
-            cf, index_value = self.expression(index, cf) if index is not None else (cf, cf)
-            return cf, self.graph.node(base_value, index_value)
-        if kind == "member_expression":
-            base = sn.value(node)
-            return self.expression(base, cf) if base is not None else (cf, cf)
-        if kind == "call_expression":
-            return self.call(node, cf)
-        return cf, cf
+                    return pointee
+            return self.expression(operand, cf) if operand is not None else cf
+        return cf
 
-    def _address_of(self, operand: ts.Node | None, cf: int) -> tuple[int, int]:
+    def _address_of(self, operand: ts.Node | None, cf: int) -> int:
         """A pointer is as uniform as the indices that select its element; the memory is not read."""
         value = cf
         while operand is not None and operand.type in ("index_expression", "member_expression", "paren_expression"):
             if operand.type == "index_expression":
                 index = sn.index(operand)
                 if index is not None:
-                    cf, index_value = self.expression(index, cf)
-                    value = self.graph.node(value, index_value)
+                    value = self.graph.pair(value, self.expression(index, cf))
             operand = sn.value(operand) or (
                 operand.named_children[0] if operand.named_children else None)
-        return cf, value
+        return value
 
     def _dereference(self, pointer: ts.Node, cf: int) -> int | None:
         symbol = self.owner.model.symbol_at(pointer.start_byte, pointer.end_byte)
@@ -678,7 +703,7 @@ class _FunctionAnalysis:
             return None
         key = symbol.declaration.start_byte
         if key in self.aliases:
-            return self.graph.node(cf, self.variables.get(self.aliases[key], cf))
+            return self.graph.pair(cf, self.variables.get(self.aliases[key], cf))
         if key in self.parameter_symbols and isinstance(symbol.type, t.Pointer):
             index = self.parameter_symbols[key]
             if index not in self.pointees:
@@ -693,7 +718,7 @@ class _FunctionAnalysis:
         if symbol is None or symbol.declaration is None:
             return cf
         if symbol.kind == "parameter":
-            span = Span(node.start_byte, node.end_byte)
+            span = _span(node)
             parameter = self.parameters.get(symbol.declaration.start_byte)
             if parameter is None:
                 return cf
@@ -711,16 +736,16 @@ class _FunctionAnalysis:
                 control_span=None if self.stage else symbol.span))
         key = symbol.declaration.start_byte
         if key in self.variables:
-            return self.graph.node(cf, self.variables[key])
+            return self.graph.pair(cf, self.variables[key])
         if symbol.kind == "var":
-            return self._module_variable(symbol, Span(node.start_byte, node.end_byte), cf)
+            return self._module_variable(symbol, _span(node), cf)
         return cf  # const, override, module-scope let-like values are uniform
 
     def _labelled(self, cf: int, source: int, label: Label) -> int:
         """A value that depends on the control flow and on a source of non-uniformity; the label names the
         source, so it goes on a node of its own: a path that reaches the control flow instead must not
         name it."""
-        return self.graph.node(cf, self.graph.node(source, label=label))
+        return self.graph.pair(cf, self.graph.node(source, label=label))
 
     def _module_variable(self, symbol: Symbol, span: Span, cf: int) -> int:
         space, access = symbol.space, symbol.access
@@ -739,7 +764,7 @@ class _FunctionAnalysis:
             return cf
         return self._labelled(cf, MAY_BE_NON_UNIFORM, Label("source", message, span))
 
-    def call(self, node: ts.Node, cf: int) -> tuple[int, int]:
+    def call(self, node: ts.Node, cf: int) -> int:
         callee = sn.callee(node)
         arguments = sn.arguments(node)
         arg_nodes = [a for a in (arguments.named_children if arguments is not None else [])
@@ -747,11 +772,8 @@ class _FunctionAnalysis:
         name_node = sn.name(callee) if callee is not None and \
             callee.type == "templated_identifier" else callee
         name = self.owner.text(name_node) if name_node is not None else ""
-        values = []
-        for arg in arg_nodes:
-            cf, value = self.expression(arg, cf)
-            values.append(value)
-        span = Span(name_node.start_byte, name_node.end_byte) if name_node is not None else Span(0, 0)
+        values = [self.expression(arg, cf) for arg in arg_nodes]
+        span = _span(name_node) if name_node is not None else Span(0, 0)
         symbol = self.owner.model.symbol_at(name_node.start_byte, name_node.end_byte) if name_node else None
         if symbol is not None and symbol.kind == "function" and symbol.declaration is not None:
             return self._user_call(symbol, span, cf, values, arg_nodes)
@@ -772,46 +794,46 @@ class _FunctionAnalysis:
             # argument point at them, and so does the result, so that a value computed in non-uniform
             # control flow is blamed on the call that computed it, as Tint blames it.
             call_node = self.graph.node(cf)
-            values = [self.graph.node(value) for value in values]
+            values = list(self.graph.copies(values))
         if isinstance(constructed, t.CoopMatrix) and symbol is None and not is_builtin:
             rule = matrix_constructor_requirement(constructed.kind.dialect)
             self.pending.append(_Pending(rule, span, f"'{name}' must only be called from subgroup uniform "
                                                      "control flow", call_node, builtin=name, call=span,
                                          control_flow=True))
             for index, (value, arg) in enumerate(zip(values, arg_nodes)):
-                self.pending.append(_Pending(rule, Span(arg.start_byte, arg.end_byte),
+                self.pending.append(_Pending(rule, _span(arg),
                                              f"{constructed.describe()} constructor requires argument {index} "
                                              "to be uniform", value, builtin=constructed.describe(), call=span))
         if builtin is None:
-            return cf, self.graph.node(call_node, *values)
+            return self.graph.node(call_node, *values)
         if needed is not None:
             self.pending.append(_Pending(needed, span, f"'{name}' must only be called from {needed.scope} "
                                                        "control flow", call_node, builtin=name, call=span,
                                          control_flow=True))
             if needed.arguments:
                 for index, (value, arg) in enumerate(zip(values, arg_nodes)):
-                    self.pending.append(_Pending(needed, Span(arg.start_byte, arg.end_byte),
+                    self.pending.append(_Pending(needed, _span(arg),
                                                  f"'{name}' requires argument {index} to be uniform", value,
                                                  builtin=name, call=span))
         if name == "workgroupUniformLoad":
             if values:
-                self.pending.append(_Pending(requirement(builtin, None), Span(arg_nodes[0].start_byte,
-                                             arg_nodes[0].end_byte), f"'{name}' requires argument 0 to be uniform",
-                                             values[0], builtin=name, call=span))
-            return cf, cf  # the loaded value is uniform by definition
+                self.pending.append(_Pending(requirement(builtin, None), _span(arg_nodes[0]),
+                                             f"'{name}' requires argument 0 to be uniform", values[0], builtin=name,
+                                             call=span))
+            return cf  # the loaded value is uniform by definition
         if builtin.result == NON_UNIFORM:
-            return cf, self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
+            return self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
                 "source", f"return value of '{name}' may be non-uniform", span))
         if builtin.result == SUBGROUP_UNIFORM:
             if self.owner.level == SUBGROUP:
-                return cf, self.graph.node(cf)  # the same value in every active invocation of the subgroup
+                return self.graph.node(cf)  # the same value in every active invocation of the subgroup
             # Tint: uniform at subgroup scope only when the arguments are; never across the workgroup.
             workgroup = self.graph.node(MAY_BE_NON_UNIFORM_IN_WORKGROUP, label=Label(
                 "source", f"return value of '{name}' may be non-uniform", span))
-            return cf, self.graph.node(workgroup, call_node, *values)
-        return cf, self.graph.node(call_node, *values)
+            return self.graph.node(workgroup, call_node, *values)
+        return self.graph.node(call_node, *values)
 
-    def _user_call(self, symbol: Symbol, span: Span, cf: int, values: list[int], arg_nodes) -> tuple[int, int]:
+    def _user_call(self, symbol: Symbol, span: Span, cf: int, values: list[int], arg_nodes) -> int:
         summary = self.owner.summary(symbol.declaration)
         call_node = self.graph.node(cf) if summary.call_site else cf  # Tint's call node, as in call()
         # A callee's requirements are inherited at every call: one note of each kind per call, shared by its
@@ -835,7 +857,7 @@ class _FunctionAnalysis:
             arg = arg_nodes[index]
             pointee = self._pointee_value(arg, cf)
             passed = self.graph.node(pointee, label=Label(
-                "passed", "possibly non-uniform value passed via pointer here", Span(arg.start_byte, arg.end_byte)))
+                "passed", "possibly non-uniform value passed via pointer here", _span(arg)))
             for inner in requirements:
                 self.pending.append(_Pending(inner.requirement, inner.span, inner.message, passed,
                                              list(inner.inner_notes), inner.builtin, span, inherited=True))
@@ -849,7 +871,7 @@ class _FunctionAnalysis:
                 continue
             arg = arg_nodes[index]
             passed = self.graph.node(values[index], label=Label(
-                "passed", "possibly non-uniform value passed here", Span(arg.start_byte, arg.end_byte)))
+                "passed", "possibly non-uniform value passed here", _span(arg)))
             passed_values[index] = passed  # Tint's argument node: the requirement and the result share it
             for inner in requirements:
                 self.pending.append(_Pending(inner.requirement, inner.span, inner.message, passed,
@@ -859,7 +881,7 @@ class _FunctionAnalysis:
         if summary.return_non_uniform:
             self.graph.add_edge(result, self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
                 "source", f"return value of '{symbol.name}' may be non-uniform", span)))
-        return cf, result
+        return result
 
 
     def _pointee_value(self, arg: ts.Node, cf: int) -> int:
@@ -886,7 +908,7 @@ class _FunctionAnalysis:
         if non_uniform:
             sources.append(self.graph.node(MAY_BE_NON_UNIFORM, label=Label(
                 "source", f"'{callee.name}' may write a non-uniform value through this pointer",
-                Span(arg.start_byte, arg.end_byte))))
+                _span(arg))))
         self.variables[key] = self.graph.node(*sources)
 
 
@@ -963,29 +985,64 @@ def _struct_builtins(parameter_type) -> list[str]:
 
 
 def _keyword(node: ts.Node, word: str) -> ts.Node:
+    first = node.child(0)
+    if first is not None and first.type == word:
+        return first  # where the keyword almost always stands, found without making every child
     for child in node.children:
         if child.type == word:
             return child
     return node
 
 
-def _escapes(node: ts.Node, cache: dict, allow_break: bool = False, allow_continue: bool = False) -> bool:
+class _ExitIndex:
+    """What _exits knows: the ways out of the statements it walked, and where 'return', 'break' and
+    'continue' are spelled in the source (inside longer names and comments too: a place too many only
+    costs a walk). A statement without an error whose text spells none of them has no way out, since
+    each way out is a statement that begins with one of those words: most loops and branches of a kernel
+    are answered so, without a walk of the statements inside."""
+
+    def __init__(self, data: bytes) -> None:
+        self.known: dict = {}
+        words = []
+        for word in (b"return", b"break", b"continue"):
+            at = data.find(word)
+            while at >= 0:
+                words.append(at)
+                at = data.find(word, at + 1)
+        words.sort()
+        self.words = words
+
+    def none_within(self, node: ts.Node) -> bool:
+        words = self.words
+        at = bisect_left(words, node.start_byte)
+        return (at == len(words) or words[at] >= node.end_byte) and not node.has_error
+
+
+def _escapes(node: ts.Node, cache: _ExitIndex, allow_break: bool = False, allow_continue: bool = False) -> bool:
     """Whether control can leave `node` other than by falling through its end."""
     exits = _exits(node, cache)
     return "return" in exits or ("break" in exits and not allow_break) or ("continue" in exits and not allow_continue)
 
 
+# A node's span, made without Span's bounds check (a node's offsets always meet it): the walk makes one
+# for every call, argument requirement, branch and parameter read.
+_span = Context.span
 _NO_EXITS: frozenset[str] = frozenset()
+# Expressions whose value is uniform wherever it is computed: it depends on the control flow only.
+_CONSTANT_LEAVES = ("int_literal", "float_literal", "bool_literal", "templated_identifier")
 # Statements whose parts are expressions, types and names, never statements.
 _NO_EXIT_STATEMENTS = frozenset({
     "let_declaration", "variable_declaration", "const_declaration", "assignment_statement",
     "compound_assignment_statement", "increment_statement", "decrement_statement", "call_statement",
     "const_assert_statement", "discard_statement", "empty_statement",
 })
+# The statements after which control may not go on (_falls_through answers yes for every other kind).
+_MAY_STOP = frozenset({"return_statement", "break_statement", "continue_statement", "compound_statement",
+                       "if_statement", "switch_statement", "loop_statement", "for_statement", "while_statement"})
 _RETURN, _BREAK, _CONTINUE = frozenset({"return"}), frozenset({"break"}), frozenset({"continue"})
 
 
-def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
+def _exits(node: ts.Node, cache: _ExitIndex) -> frozenset[str]:
     """The ways out of `node` ("return", "break", "continue"), computed once per node.
 
     Loops keep only returns (their breaks and continues stay inside); a
@@ -1003,9 +1060,11 @@ def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
         return _NO_EXITS  # holds expressions only: no statement, so no way out (unless the parser gave up in it)
     if node.named_child_count == 0 or kind.endswith("_expression") or kind == "function_declaration":
         return _NO_EXITS
+    if cache.none_within(node):
+        return _NO_EXITS
     # Only the nodes that need a walk are kept: the leaves above are answered faster than looked up.
     key = (node.start_byte, node.end_byte, kind)
-    cached = cache.get(key)
+    cached = cache.known.get(key)
     if cached is not None:
         return cached
     # Named children only: every way out is a named statement, and tokens are most of the children.
@@ -1018,11 +1077,11 @@ def _exits(node: ts.Node, cache: dict) -> frozenset[str]:
         found = found & {"return"}
     elif kind == "switch_statement":
         found = found - {"break"}
-    cache[key] = found
+    cache.known[key] = found
     return found
 
 
-def _falls_through(node: ts.Node, cache: dict) -> bool:
+def _falls_through(node: ts.Node, cache: _ExitIndex) -> bool:
     """Whether control can reach the statement after `node` (the spec's behavior "next"), decided
     the way Tint decides it: without evaluating conditions, so `while true {}` falls through and
     `loop {}` without a break does not."""

@@ -35,23 +35,56 @@ class Graph:
     _searches: dict[int, tuple[dict, dict | None]] = field(default_factory=dict, repr=False, compare=False)
     # Each node's incoming edges (see reaching); forgotten with the searches.
     _incoming_edges: list[list[int]] | None = field(default=None, repr=False, compare=False)
+    # How many nodes the graph had when the two above were made: a new node makes them stale, and is found
+    # so when they are next read. The graph gains tens of thousands of nodes between two reads, so node()
+    # does not forget them itself. An edge added to an old node forgets them at once.
+    _made_at: int = field(default=-1, repr=False, compare=False)
 
     def node(self, *depends_on: int, label: Label | None = None) -> int:
-        if self._searches:
-            self._searches.clear()
-        self._incoming_edges = None
-        self.edges.append([d for d in depends_on if d is not None] if None in depends_on else list(depends_on))
-        index = len(self.edges) - 1
+        edges = self.edges
+        edges.append([d for d in depends_on if d is not None] if None in depends_on else list(depends_on))
         if label is not None:
-            self.labels[index] = label
-        return index
+            self.labels[len(edges) - 1] = label
+        return len(edges) - 1
+
+    def pair(self, first: int, second: int) -> int:
+        """node(first, second) for two nodes known to exist: the walk's most frequent node (a binary
+        operation, a variable read in some control flow), made without node()'s general handling."""
+        edges = self.edges
+        edges.append([first, second])
+        return len(edges) - 1
+
+    def copies(self, values) -> range:
+        """One unlabelled node per value, each depending on it (a loop's placeholders), numbered in order."""
+        edges = self.edges
+        start = len(edges)
+        edges.extend([value] for value in values)
+        return range(start, len(edges))
 
     def add_edge(self, source: int, target: int) -> None:
         if target is not None:
-            if self._searches:
-                self._searches.clear()
-            self._incoming_edges = None
+            self._forget()
             self.edges[source].append(target)
+
+    def add_edges(self, pairs) -> None:
+        """add_edge for each (source, target) pair, in order. An edge from a node to itself is left out:
+        every search has met the node before it reads its edges, so such an edge changes no answer."""
+        self._forget()
+        edges = self.edges
+        for source, target in pairs:
+            if target is not None and target != source:
+                edges[source].append(target)
+
+    def _forget(self) -> None:
+        if self._searches:
+            self._searches.clear()
+        self._incoming_edges = None
+
+    def _current(self) -> None:
+        """Forgets the searches and the incoming edges if nodes were added since they were made."""
+        if self._made_at != len(self.edges):
+            self._forget()
+            self._made_at = len(self.edges)
 
     def path_to(self, start: int, goal: int | set[int] = MAY_BE_NON_UNIFORM) -> list[int] | None:
         """A shortest dependency path from `start` to a goal node, or None.
@@ -60,6 +93,7 @@ class Graph:
         first wins. A whole search from `start` made before (by reaches) answers
         any goal; without one, the search stops at the first goal it meets.
         """
+        self._current()
         found = self._searches.get(start)
         if found is None:
             return self._first_path(start, goal if isinstance(goal, set) else (goal,))
@@ -93,6 +127,7 @@ class Graph:
     def _search(self, start: int) -> tuple[dict, dict | None]:
         """Every node reachable from `start`, each with the node it was first reached from, in the order
         a breadth-first search meets them (a dict keeps its insertion order)."""
+        self._current()
         found = self._searches.get(start)
         if found is None:
             found = self._searches[start] = (self._breadth_first(start, ())[0], None)
@@ -118,6 +153,25 @@ class Graph:
 
     def reaches(self, start: int, goal: int) -> bool:
         return goal in self._search(start)[0]
+
+    def spread(self, starts, seen: set[int]) -> set[int]:
+        """Adds to `seen` the starts and every node they depend on, directly or not, and returns it; what is
+        in `seen` already is not searched again.
+
+        A forward search touches only what the starts depend on, each edge once: where it meets no goal,
+        no start reaches one, and the backward searches of reaching (with the incoming-edge index of the
+        whole graph that they need) are not worth making.
+        """
+        edges = self.edges
+        stack = [start for start in starts if start not in seen]
+        seen.update(stack)
+        pop, push, add = stack.pop, stack.append, seen.add
+        while stack:
+            for target in edges[pop()]:
+                if target not in seen:
+                    add(target)
+                    push(target)
+        return seen
 
     def reaching(self, goals, known: set[int] | None = None) -> set[int]:
         """Every node from which some goal can be reached (the goals included).
@@ -148,6 +202,7 @@ class Graph:
         return found
 
     def _incoming(self) -> list[list[int]]:
+        self._current()
         incoming = self._incoming_edges
         if incoming is None:
             incoming = [[] for _ in self.edges]

@@ -16,6 +16,7 @@ analysing: a name in a comment or a shadowed name merely keeps a function in.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 import tree_sitter as ts
 
@@ -39,13 +40,16 @@ _NAMED_DECLARATIONS = ("function_declaration", "type_alias_declaration", "struct
 def quiet_functions(root: ts.Node, data: bytes, model: SemanticModel) -> set[int]:
     """The start bytes of the module's functions that can have no uniformity failure of their own."""
     declarations = root.named_children
-    functions = [(node.start_byte, node.end_byte) for node in declarations if node.type == "function_declaration"]
+    functions = [node for node in declarations if node.type == "function_declaration"]
+    starts = [node.start_byte for node in functions]  # in source order: the module's children are
+    ends = [node.end_byte for node in functions]
     # Module-scope declarations are all written ones; a replayed body's locals are not needed (inside a
     # function), and listing them would make them.
     for symbol in model.written_symbols:
-        if symbol.kind in ("var", "const", "override", "let") and t.contains(symbol.type, _is_matrix) and not \
-                any(start <= symbol.span.start < end for start, end in functions):
-            return set()  # a module-scope matrix can reach any function by its name: analyse them all
+        if symbol.kind in ("var", "const", "override", "let") and t.contains(symbol.type, _is_matrix):
+            at = bisect_right(starts, symbol.span.start) - 1
+            if at < 0 or symbol.span.start >= ends[at]:
+                return set()  # a module-scope matrix can reach any function by its name: analyse them all
     names = set()
     for node in declarations:
         if node.type in _NAMED_DECLARATIONS:
