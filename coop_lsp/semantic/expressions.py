@@ -412,8 +412,15 @@ class ExpressionChecker:
 
     def _binary(self, node: ts.Node) -> Typed:
         ctx = self.ctx
-        operator = ctx.text(node.child_by_field_name("operator"))
-        left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
+        children = node.children
+        if len(children) == 3 and not node.has_error:
+            # Without comments or errors the three children are the three fields, and the operator, an
+            # anonymous token, is named by its text: one list instead of three field searches.
+            left_node, operator_node, right_node = children
+            operator = operator_node.type
+        else:
+            operator = ctx.text(node.child_by_field_name("operator"))
+            left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
         left = self.value(left_node)
         # `false && X` and `true || X`: X is checked but never evaluated (Tint reports no value error in it).
         skipped = operator in ("&&", "||") and left.value is (operator == "||") and left.const
