@@ -67,7 +67,9 @@ def _vector_part(typed: Typed, repeated: bool = False) -> Typed:
 
 
 ERROR = Typed(t.ERROR, const=True, override=True)  # an error is never reported twice
-_REFERENCE, _TYPE_OF = t.Reference, t.TypeOf  # compared by class in `value`: no type subclasses them
+_REFERENCE, _TYPE_OF, _SCALAR = t.Reference, t.TypeOf, t.Scalar  # compared by class: no type subclasses them
+# _binary's results by operator and the identities of the operands' types: (left, right, result).
+_RESULTS: dict[tuple[str, int, int], tuple] = {}
 
 # Builtins that are not const-evaluable: they read memory, synchronize or talk across invocations.
 _RUNTIME_ONLY_CATEGORIES = {"texture", "atomic", "synchronization", "subgroup", "derivative", "array", "subgroup matrix",
@@ -92,6 +94,9 @@ class ExpressionChecker:
             typed = self._identifier(node)
         elif kind == "binary_expression" and not node.is_missing:
             typed = self._binary(node)
+        elif kind == "int_literal" and not node.is_missing:
+            # A literal seen before in this module: its Typed is kept by text (see _expression).
+            typed = self.ctx.int_literals.get(self.ctx.text(node)) or self._expression(node, kind)
         else:
             typed = self._expression(node, kind)
         value_type = typed.type
@@ -432,9 +437,21 @@ class ExpressionChecker:
                 ctx.unevaluated -= 1
         else:
             right = self.value(right_node)
-        if left.type is t.ERROR or right.type is t.ERROR:
+        left_type, right_type = left.type, right.type
+        if left_type is t.ERROR or right_type is t.ERROR:
             return ERROR
-        result = binary_result_type(operator, left.type, right.type)
+        # binary_result_type's memo hashes its key's types through their generated __hash__; most operands'
+        # types are a few shared objects, so they are kept by identity first (the entry holds them alive,
+        # so an id in a key is never another object's).
+        key = (operator, id(left_type), id(right_type))
+        known_result = _RESULTS.get(key)
+        if known_result is not None:
+            result = known_result[2]
+        else:
+            result = binary_result_type(operator, left_type, right_type)
+            if len(_RESULTS) >= 4096:
+                _RESULTS.clear()
+            _RESULTS[key] = (left_type, right_type, result)
         if result is None:
             ctx.report("T004", f"no matching overload for operator '{operator}' ({left.type.describe()}, "
                                f"{right.type.describe()})", Span(node.start_byte, node.end_byte))
@@ -445,9 +462,12 @@ class ExpressionChecker:
                 return ERROR
         else:
             # An abstract operand takes the other's concrete type (left first: the first misfit is reported).
-            if left.const and not self.check_materialized(left_node, left, t.store_type(right.type)):
+            # A concrete scalar constant (`16u`, the commonest) is one check_materialized passes at once.
+            if left.const and not (left_type.__class__ is _SCALAR and not left_type.name.startswith("abstract")) \
+                    and not self.check_materialized(left_node, left, t.store_type(right_type)):
                 return ERROR
-            if right.const and not self.check_materialized(right_node, right, t.store_type(left.type)):
+            if right.const and not (right_type.__class__ is _SCALAR and not right_type.name.startswith("abstract")) \
+                    and not self.check_materialized(right_node, right, t.store_type(left_type)):
                 return ERROR
         value = components = None
         if skipped and right.const:
@@ -464,7 +484,9 @@ class ExpressionChecker:
             components = self._fold_componentwise(node, operator, left, right, result.size)
         if operator in _CHECKED_RIGHT_OPERATORS and left.value is None and left.components is None and right.const:
             known = right.components if right.components is not None else (right.value,)
-            if all(isinstance(v, int) and not isinstance(v, bool) for v in known):
+            # A divisor is wrong only when zero (or holding one): most constant divisors need no closer look.
+            if (operator in ("<<", ">>") or 0 in known) and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                for v in known):
                 self._check_constant_right_operand(node, operator, left.type, known)
         return Typed(result, value, const=left.const and right.const,
                      override=left.override and right.override, components=components)
