@@ -13,7 +13,6 @@ from .builtins.core import CORE_BUILTINS
 from .builtins.language import (DIALECT_ENABLES, DIALECTS, DIALECTS_BY_PRECEDENCE, ENABLE_DIALECTS,  # noqa: F401
                                 EXTENSIONS, STANDARD_ENABLE, TINT_ENABLE)
 from .builtins.table import Builtin, BuiltinTable
-from . import types as t
 from .model import SemanticModel
 
 CORE_TABLE = BuiltinTable("core", CORE_BUILTINS)
@@ -43,9 +42,11 @@ class Context:
         # entry_points.attributes() by (node id, field): a function's parameters are read by several checks.
         self.attribute_memo: dict[tuple[int, str | None], dict] = {}
         # Answers that are the same at every use within a module (a Typed is never changed once made):
-        # an int literal's type and value by its text, a variable's reference type by its symbol.
+        # an int literal's Typed by its text; a variable's reference and its load, and any other value
+        # declaration's Typed, by its symbol (kept while the symbol's fields they were made of stay).
         self.int_literals: dict[str, object] = {}
-        self.reference_types: dict[object, t.Reference] = {}
+        self.variable_uses: dict[object, tuple] = {}
+        self.value_uses: dict[object, object] = {}
 
     # ----------------------------------------------------------- reporting
     def report(self, code: str, message: str, span: Span, related: tuple[Related, ...] = (),

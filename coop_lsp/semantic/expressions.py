@@ -77,7 +77,8 @@ _RUNTIME_ONLY_CATEGORIES = {"texture", "atomic", "synchronization", "subgroup", 
 
 
 class ExpressionChecker:
-    """Mixin of the checker: needs `ctx`, `lookup_symbol`, `symbol_type`, `resolve_type`."""
+    """Mixin of the checker: needs `ctx`, `lookup_symbol` (and the `_visible` locals it reads first),
+    `symbol_type`, `resolve_type`."""
 
     def expression(self, node: ts.Node) -> Typed:
         kind = node.type
@@ -118,12 +119,17 @@ class ExpressionChecker:
             return ERROR
         if not isinstance(typed.type, t.Reference):
             return typed  # already a value; Typed is never changed once made, so it can be shared
-        if self.function is not None and not (kind == "identifier" and typed.symbol is not None
-                                              and typed.symbol.kind == "var"
-                                              and self.module_scope.symbols.get(typed.symbol.name) is not typed.symbol):
+        symbol = typed.symbol
+        if kind == "identifier" and symbol is not None and symbol.kind == "var":
             # A plain read of a function's own variable never aliases: only the rest goes to the alias analysis.
+            if self.function is not None and self.module_scope.symbols.get(symbol.name) is symbol:
+                self.note_access(node, read=True, write=False)
+            uses = self.ctx.variable_uses.get(symbol)
+            if uses is not None and uses[0] is typed:
+                return uses[1]  # the load _identifier made with this reference
+        elif self.function is not None:
             self.note_access(node, read=True, write=False)
-        return Typed(typed.type.store, typed.value, typed.symbol, typed.const, typed.override, typed.components)
+        return Typed(typed.type.store, typed.value, symbol, typed.const, typed.override, typed.components)
 
     def template_value(self, node: ts.Node) -> Typed:
         """A template argument: a type, an enumerant (`storage`, `row_major`, `A`) or a constant."""
@@ -195,7 +201,9 @@ class ExpressionChecker:
     def _identifier(self, node: ts.Node) -> Typed:
         ctx = self.ctx
         name = ctx.text(node)
-        symbol = self.lookup_symbol(name)
+        # A parameter or local in scope, the commonest, is looked up without lookup_symbol's call (which would
+        # find the same and record nothing).
+        symbol = self._visible.get(name) or self.lookup_symbol(name)
         if symbol is None:
             if is_type_name(name):
                 return Typed(t.TypeOf(self.resolve_type(node)))
@@ -213,12 +221,13 @@ class ExpressionChecker:
             self.check_continuing_use(symbol, node)
         kind = symbol.kind
         if kind == "var":
-            self.note_use(symbol, node)
             if self.function is None:
                 ctx.report("T003", f"'var {name}' cannot be referenced at module scope: module-scope "
                                    "expressions are evaluated before any variable exists", ctx.span(node),
                            related=(Related(symbol.span, f"'{name}' is declared here"),))
                 return ERROR
+            if self.module_scope.symbols.get(name) is symbol:
+                self.note_use(symbol, node)  # (a module-scope variable: note_use passes over a local one)
         if kind in ("struct", "alias"):
             return Typed(t.TypeOf(self.symbol_type(symbol, via=node)), const=True)
         if kind == "function":
@@ -229,16 +238,28 @@ class ExpressionChecker:
             ctx.report("T003", f"function '{name}' cannot be used as a value; call it", ctx.span(node))
             return ERROR
         value_type = symbol.type if symbol.resolved else self.symbol_type(symbol, via=node)
+        # The Typed of a name is the same at every use (and a Typed is never changed once made): made on its
+        # first use from the symbol's fields, and again only if one of them has changed since.
         if kind == "var":
-            # One reference type per variable, made on its first use: it is the same at every use.
-            reference = ctx.reference_types.get(symbol)
-            if reference is None or reference.store is not value_type or reference.space != symbol.space \
-                    or reference.access != symbol.access:
-                reference = ctx.reference_types[symbol] = t.Reference(symbol.space, value_type, symbol.access)
-            return Typed(reference, symbol=symbol)
+            uses = ctx.variable_uses.get(symbol)
+            if uses is not None:
+                reference = uses[0].type
+                if reference.store is value_type and reference.space == symbol.space \
+                        and reference.access == symbol.access:
+                    return uses[0]
+            typed = Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
+            ctx.variable_uses[symbol] = (typed, Typed(value_type, symbol=symbol))  # with its load, for value()
+            return typed
+        typed = ctx.value_uses.get(symbol)
+        if typed is not None and typed.type is value_type and (
+                kind != "const" or typed.value is symbol.value and typed.components is symbol.components):
+            return typed
         if kind == "const":
-            return Typed(value_type, symbol.value, symbol, const=True, override=True, components=symbol.components)
-        return Typed(value_type, None, symbol, override=kind == "override")
+            typed = Typed(value_type, symbol.value, symbol, const=True, override=True, components=symbol.components)
+        else:
+            typed = Typed(value_type, None, symbol, override=kind == "override")
+        ctx.value_uses[symbol] = typed
+        return typed
 
     # ------------------------------------------------------------ accessors
     def _index(self, node: ts.Node) -> Typed:
