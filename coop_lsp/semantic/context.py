@@ -28,7 +28,9 @@ _set_field = object.__setattr__  # Span is frozen
 class Context:
     def __init__(self, source: SourceText, root: ts.Node) -> None:
         self.source = source
-        self._ascii = source.text if source.text.isascii() else None  # most kernels are plain ASCII
+        # The text where it is plain ASCII (most kernels), else None: then byte offsets are character offsets,
+        # and a node's text is a slice of it (read directly by the checker's commonest expressions).
+        self.ascii_text = source.text if source.text.isascii() else None
         self.root = root
         self.model = SemanticModel()
         self.diagnostics: list[Diagnostic] = []
@@ -61,8 +63,8 @@ class Context:
             self.report("T014", message, span)
 
     def text(self, node: ts.Node) -> str:
-        if self._ascii is not None:  # byte offsets are character offsets: slice, no decoding
-            return self._ascii[node.start_byte : node.end_byte]
+        if self.ascii_text is not None:  # byte offsets are character offsets: slice, no decoding
+            return self.ascii_text[node.start_byte : node.end_byte]
         return self.source.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
     @staticmethod

@@ -89,19 +89,25 @@ class ExpressionChecker:
     def value(self, node: ts.Node) -> Typed:
         """An expression used as a value: references are loaded."""
         # `expression` written out: this runs for most nodes of a body, and one call less shows. So are
-        # _expression's two commonest kinds (a MISSING node is an error whatever its kind).
+        # _expression's three commonest kinds. A MISSING node, an error whatever its kind, is the only kind
+        # of empty node these can be: an empty one goes to _expression, which tells.
         kind = node.type
-        if kind == "identifier" and not node.is_missing:
-            typed = self._identifier(node)
-        elif kind == "binary_expression" and not node.is_missing:
+        start, end = node.start_byte, node.end_byte
+        if start == end:
+            typed = self._expression(node, kind)
+        elif kind == "identifier":
+            typed = self._identifier(node, start, end)
+        elif kind == "binary_expression":
             typed = self._binary(node)
-        elif kind == "int_literal" and not node.is_missing:
+        elif kind == "int_literal":
             # A literal seen before in this module: its Typed is kept by text (see _expression).
-            typed = self.ctx.int_literals.get(self.ctx.text(node)) or self._expression(node, kind)
+            text = self.ctx.ascii_text
+            typed = self.ctx.int_literals.get(text[start:end] if text is not None else self.ctx.text(node)) \
+                or self._expression(node, kind)
         else:
             typed = self._expression(node, kind)
         value_type = typed.type
-        self.ctx.model.written_types[(node.start_byte, node.end_byte, kind)] = value_type
+        self.ctx.model.written_types[(start, end, kind)] = value_type
         family = value_type.__class__
         if family is not _REFERENCE and family is not _TYPE_OF and value_type is not _VOID:
             return typed  # most expressions: already a value, and Typed is never changed once made
@@ -157,7 +163,7 @@ class ExpressionChecker:
         if kind == "ERROR" or node.is_missing:  # an ERROR node always has an error
             return ERROR
         if kind == "identifier":
-            return self._identifier(node)
+            return self._identifier(node, node.start_byte, node.end_byte)
         if kind == "binary_expression":
             return self._binary(node)
         if kind == "int_literal":
@@ -198,9 +204,11 @@ class ExpressionChecker:
             self.ctx.report("T014", str(error), self.ctx.span(node))
             return Typed(scalar, const=True, override=True)
 
-    def _identifier(self, node: ts.Node) -> Typed:
+    def _identifier(self, node: ts.Node, start: int, end: int) -> Typed:
+        """A name, at `start`..`end` (the node's bytes, which the caller has read already)."""
         ctx = self.ctx
-        name = ctx.text(node)
+        text = ctx.ascii_text
+        name = text[start:end] if text is not None else ctx.text(node)
         # A parameter or local in scope, the commonest, is looked up without lookup_symbol's call (which would
         # find the same and record nothing).
         symbol = self._visible.get(name) or self.lookup_symbol(name)
@@ -216,7 +224,7 @@ class ExpressionChecker:
                 return ERROR
             ctx.report("T001", f"unresolved identifier '{name}'", ctx.span(node))
             return ERROR
-        ctx.model.written_references[(node.start_byte, node.end_byte)] = symbol
+        ctx.model.written_references[(start, end)] = symbol
         if self.continuing_blocks:
             self.check_continuing_use(symbol, node)
         kind = symbol.kind
