@@ -49,6 +49,10 @@ class Context:
         self.int_literals: dict[str, object] = {}
         self.variable_uses: dict[object, tuple] = {}
         self.value_uses: dict[object, object] = {}
+        # Template arguments: an enumerant's Typed by its text; a templated type's, with what resolving it
+        # read and wrote, by its text (ExpressionChecker._templated_type says when it is kept).
+        self.enumerants: dict[str, object] = {}
+        self.templated_types: dict[str, tuple] = {}
 
     # ----------------------------------------------------------- reporting
     def report(self, code: str, message: str, span: Span, related: tuple[Related, ...] = (),

@@ -142,16 +142,70 @@ class ExpressionChecker:
         text = self.ctx.text(node)
         if node.type == "identifier" and self.lookup_symbol(text) is None:
             if text in TEMPLATE_ENUMERANTS:
-                return Typed(t.Enumerant(text), const=True)
+                enumerants = self.ctx.enumerants
+                typed = enumerants.get(text)
+                if typed is None:
+                    typed = enumerants[text] = Typed(t.Enumerant(text), const=True)
+                return typed
             if is_type_name(text):
                 return Typed(t.TypeOf(self.resolve_type(node)), const=True)
         if node.type == "templated_identifier":
-            return Typed(t.TypeOf(self.resolve_type(node)), const=True)
+            return self._templated_type(node, text)
         typed = self.expression(node)
         if isinstance(typed.type, t.TypeOf):
             return typed
         return Typed(t.store_type(typed.type), typed.value, typed.symbol, typed.const, typed.override,
                      typed.components)
+
+    def _templated_type(self, node: ts.Node, text: str) -> Typed:
+        """A type with a template as a template argument: the matrix of every `subgroupMatrixLoad<...>`.
+
+        Resolved once per text in a module and kept, where resolving it found no declaration, said
+        nothing, evaluated nothing it could report and resolved no call. Its result then depends only on
+        its text and on the names it looked up staying undeclared; what else it did, once said, is not
+        done again by the same text (a dialect's first use, a missing enable); and a use of the kept one
+        adds what a fresh one would: its names' lookups and its expressions' types where it stands."""
+        ctx = self.ctx
+        visible, module = self._visible, self.module_scope.symbols
+        kept = ctx.templated_types.get(text)
+        if kept is not None:
+            typed, watched, looked_up, types = kept
+            for name in watched:
+                if visible.get(name) is not None or module.get(name) is not None:
+                    break
+            else:
+                lookups = self.module_lookups
+                if lookups is not None:
+                    for name in looked_up:
+                        lookups.setdefault(name, None)
+                written, start = ctx.model.written_types, node.start_byte
+                for begin, end, kind, value_type in types:
+                    written[(begin + start, end + start, kind)] = value_type
+                return typed
+        names = _identifier_texts(node, ctx)
+        if ctx.unevaluated or any(visible.get(name) is not None or module.get(name) is not None for name in names):
+            return Typed(t.TypeOf(self.resolve_type(node)), const=True)
+        # Resolved with what it writes caught, then merged into the tables it would have gone to.
+        model, reported = ctx.model, len(ctx.diagnostics)
+        outer = (self.module_lookups, model.written_types, model.written_references, model.written_calls)
+        self.module_lookups, model.written_types, model.written_references, model.written_calls = {}, {}, {}, {}
+        try:
+            typed = Typed(t.TypeOf(self.resolve_type(node)), const=True)
+        finally:
+            caught = (self.module_lookups, model.written_types, model.written_references, model.written_calls)
+            self.module_lookups, model.written_types, model.written_references, model.written_calls = outer
+            if outer[0] is not None:
+                for name, symbol in caught[0].items():
+                    outer[0].setdefault(name, symbol)
+            for table, entries in zip(outer[1:], caught[1:]):
+                table.update(entries)
+        looked_up, types, references, calls = caught
+        if len(ctx.diagnostics) == reported and not references and not calls \
+                and all(symbol is None for symbol in looked_up.values()):
+            start = node.start_byte
+            ctx.templated_types[text] = (typed, tuple(dict.fromkeys(names + tuple(looked_up))), tuple(looked_up), tuple(
+                (begin - start, end - start, kind, value_type) for (begin, end, kind), value_type in types.items()))
+        return typed
 
     def const_int(self, node: ts.Node) -> int | None:
         typed = self.value(node)
@@ -1075,6 +1129,18 @@ class _Void(t.Type):
 
 
 _VOID = _Void()
+
+
+def _identifier_texts(node: ts.Node, ctx) -> tuple[str, ...]:
+    """The names written in a subtree, each once."""
+    names, stack = {}, [node]
+    while stack:
+        inner = stack.pop()
+        if inner.type == "identifier":
+            names[ctx.text(inner)] = None
+        else:
+            stack.extend(inner.children)
+    return tuple(names)
 
 
 def _other_dialect_builtin(name: str) -> tuple | None:
