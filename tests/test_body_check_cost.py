@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from coop_lsp.lint import lint_source
-from coop_lsp.semantic import checker, model
+from coop_lsp.semantic import checker, expressions, model
 from coop_lsp.semantic import types as t
 
 
@@ -90,3 +90,67 @@ def test_flat_function_variables_are_not_walked(monkeypatch):
     result = lint_source("fn f() { var a: array<atomic<u32>, 2>; _ = &a; }")
     assert "T003" in [d.code for d in result.diagnostics]
     assert any("_check_var_type" in w for w in walks)
+
+
+# ---------------------------------------------------------------- per expression
+MATRIX_HEADER = """enable chromium_experimental_subgroup_matrix;
+var<workgroup> tile: array<f32, 256>;
+"""
+
+
+def _loads(count: int) -> str:
+    lines = [f"  let m{i} = subgroupMatrixLoad<subgroup_matrix_left<f32, 8, 8>, row_major>(&tile, {i}u, 8u);"
+             for i in range(count)]
+    return MATRIX_HEADER + "@compute @workgroup_size(64)\nfn main() {\n" + "\n".join(lines) + "\n}\n"
+
+
+def test_a_matrix_type_argument_is_resolved_once_per_text(monkeypatch):
+    """Each load names the same matrix type: resolved once for the module (main resolved it per call)."""
+    resolved = []
+    original = checker.Checker._subgroup_matrix
+
+    def counted(self, *args):
+        resolved.append(args[1])
+        return original(self, *args)
+
+    monkeypatch.setattr(checker.Checker, "_subgroup_matrix", counted)
+    result = lint_source(_loads(6))
+    assert [d.code for d in result.diagnostics if d.severity.name == "ERROR"] == []
+    assert resolved == ["subgroup_matrix_left"]
+
+
+def test_a_kept_matrix_type_adds_what_a_fresh_one_would():
+    """Every use still has its literals' types in the model, and a type name shadowed after the first use
+    is resolved afresh there (reported as a fresh check reports it)."""
+    source = _loads(3)
+    result = lint_source(source)
+    at = source.index("<f32, 8, 8>", source.index("m2 ="))
+    eight = at + len("<f32, ")
+    assert result.model.type_at(eight, eight + 1, "int_literal") == t.ABSTRACT_INT
+    shadowed = source.replace("  let m2", "  const f32 = 1.0;\n  let m2")
+    found = [(d.code, shadowed[d.span.start:d.span.end]) for d in lint_source(shadowed).diagnostics
+             if d.code.startswith("T0") and d.severity.name == "ERROR"]
+    assert found == [("T003", "f32")]
+    assert lint_source(shadowed).diagnostics[0].span.start > shadowed.index("const f32")
+
+
+def test_a_name_is_typed_once_per_declaration(monkeypatch):
+    """A let used n more times costs the binary expressions it joins, not a Typed per use as well."""
+    made = []
+    initializer = expressions.Typed.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(1)
+        initializer(self, *args, **kwargs)
+
+    monkeypatch.setattr(expressions.Typed, "__init__", counted)
+
+    def typed_for(uses: int) -> int:
+        made.clear()
+        result = lint_source("fn f(p: u32) -> u32 { let a = p; var b = a; return " + " + ".join(["a", "b"] * uses)
+                             + "; }")
+        assert [d.code for d in result.diagnostics] == []
+        return len(made)
+
+    # Four more uses of each of a and b: eight more binary results, and nothing made per name.
+    assert typed_for(8) - typed_for(4) == 8

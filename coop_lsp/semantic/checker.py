@@ -73,6 +73,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.resolutions = 0
         self.module_scope = Scope()
         self.scope = self.module_scope
+        # The innermost parameter or local of each name in the scopes open now (module scope apart), so
+        # that a lookup is one dict get however deep the loops; `_shadowed` holds what each declaration
+        # there hid, (name, symbol or None), undone when its scope closes (_close_scope).
+        self._visible: dict[str, Symbol] = {}
+        self._shadowed: list[tuple[str, Symbol | None]] = []
         self.function: Symbol | None = None
         self.stage: str | None = None  # the shader stage of the entry point being checked
         self.stage_reported = False
@@ -333,21 +338,38 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                             related=(Related(previous.span, f"'{name}' is first declared here"),))
             return None
         scope.symbols[name] = symbol
+        if scope is not self.module_scope:
+            visible = self._visible
+            self._shadowed.append((name, visible.get(name)))
+            visible[name] = symbol
         self.ctx.model.written_symbols.append(symbol)
         self.ctx.model.written_references[(symbol.span.start, symbol.span.end)] = symbol
         return symbol
 
     def lookup_symbol(self, name: str) -> Symbol | None:
-        # Scope.lookup written out: every identifier of every body comes here.
-        scope, symbol = self.scope, None
-        while scope is not None:
-            symbol = scope.symbols.get(name)
-            if symbol is not None:
-                break
-            scope = scope.parent
-        if self.module_lookups is not None and (symbol is None or self.module_scope.symbols.get(name) is symbol):
-            self.module_lookups.setdefault(name, symbol)
+        # Every identifier of every body comes here: the scopes' chain is walked by _visible's upkeep instead.
+        symbol = self._visible.get(name)
+        if symbol is None:
+            symbol = self.module_scope.symbols.get(name)
+            if self.module_lookups is not None:
+                self.module_lookups.setdefault(name, symbol)
         return symbol
+
+    def _open_scope(self) -> int:
+        """Opens a scope inside a function; returns what _close_scope needs to close it."""
+        self.scope = Scope(self.scope)
+        return len(self._shadowed)
+
+    def _close_scope(self, mark: int) -> None:
+        """Closes the innermost scope: the names it declared show what they hid again."""
+        shadowed, visible = self._shadowed, self._visible
+        while len(shadowed) > mark:
+            name, hidden = shadowed.pop()
+            if hidden is None:
+                del visible[name]
+            else:
+                visible[name] = hidden
+        self.scope = self.scope.parent
 
     # ------------------------------------------------ lazy symbol types
     def symbol_type(self, symbol: Symbol, via: ts.Node | None = None) -> t.Type:
@@ -360,12 +382,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         symbol.resolving = True
         self.resolutions += 1
         self._resolution.append((symbol, via))
-        saved = (self.scope, self.stage, self.function)
-        self.scope, self.stage, self.function = self.module_scope, None, None
+        saved = (self.scope, self._visible, self.stage, self.function)
+        self.scope, self._visible, self.stage, self.function = self.module_scope, {}, None, None
         try:
             symbol.type = self._resolve_module_symbol(symbol)
         finally:
-            self.scope, self.stage, self.function = saved
+            self.scope, self._visible, self.stage, self.function = saved
             self._resolution.pop()
             symbol.resolving = False
             symbol.resolved = True
@@ -504,7 +526,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         result = declared if declared is not None else (initializer.type if initializer else t.ERROR)
         if symbol.kind != "const":
             result = t.concretize(result)
-            if initializer is not None and value_node is not None and not isinstance(declared, t.Scalar):
+            if initializer is not None and initializer.const and value_node is not None \
+                    and not isinstance(declared, t.Scalar):
+                # (a run-time initializer is one check_materialized passes at once)
                 self.check_materialized(value_node, initializer, result)  # a declared scalar: _convert_constant
         if symbol.kind == "const" and initializer is not None:
             symbol.value, symbol.components = initializer.value, initializer.components
@@ -833,6 +857,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.stage = _stage_of(node, self.ctx)
         self.stage_reported = False
         self.scope = Scope(self.module_scope)
+        self._visible, self._shadowed = {}, []
         params_node = node.child_by_field_name("parameters")
         parameters = [p for p in (params_node.named_children if params_node is not None else [])
                       if p.type == "parameter"]
@@ -854,6 +879,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             self._block(body, new_scope=False)
             self.check_behaviors(symbol, node)
         self.scope = self.module_scope
+        self._visible, self._shadowed = {}, []
         self.function = None
         self.stage = None
 
@@ -871,20 +897,24 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             stack.extend(reversed(node.named_children))
 
     def _block(self, node: ts.Node, new_scope: bool = True) -> None:
-        if new_scope:
-            self.scope = Scope(self.scope)
+        if not new_scope:
+            for child in node.named_children:
+                self.statement(child)
+            return
+        mark = self._open_scope()
         for child in node.named_children:
             self.statement(child)
-        if new_scope:
-            self.scope = self.scope.parent
+        self._close_scope(mark)
 
     def statement(self, node: ts.Node) -> None:
         kind = node.type
         if kind in ("line_comment", "block_comment", "attribute", "ERROR") or node.is_missing:
             return
-        # node.child(i), not node.children: most statements have several children, and building the list
-        # for every statement to look at two of them is a measurable share of checking a function.
-        if node.child_count > 1 and node.child(0).type == "attribute" and node.child(1).type == "attribute":
+        # A statement's first child is an attribute exactly when its text starts with '@': one byte read
+        # instead of a child node for every statement (and the children only for the rare attributed one).
+        data, start = self.ctx.source.data, node.start_byte
+        if start < len(data) and data[start] == 64 and node.child_count > 1 \
+                and node.child(0).type == "attribute" and node.child(1).type == "attribute":
             check_diagnostic_controls(self.ctx, [c for c in node.children if c.type == "attribute"], "attribute",
                                       allow_repeats=False)
         handler = _STATEMENT_HANDLERS.get(kind, _UNKNOWN)
@@ -965,14 +995,14 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         body = node.child_by_field_name("body")
         if body is None:
             return
-        self.scope = Scope(self.scope)
+        mark = self._open_scope()
         self.loops.append(LoopFrame(body_scope=self.scope))
         try:
             for child in body.named_children:
                 self.statement(child)
         finally:
             self.loops.pop()
-            self.scope = self.scope.parent
+            self._close_scope(mark)
 
     def _stmt_continuing_statement(self, node: ts.Node) -> None:
         body = node.child_by_field_name("body")
@@ -990,7 +1020,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.continuing_blocks -= 1
 
     def _stmt_for_statement(self, node: ts.Node) -> None:
-        self.scope = Scope(self.scope)
+        mark = self._open_scope()
         initializer = node.child_by_field_name("initializer")
         if initializer is not None:
             self.statement(initializer)
@@ -1005,7 +1035,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self._block(body)
             finally:
                 self.loops.pop()
-        self.scope = self.scope.parent
+        self._close_scope(mark)
 
     def _stmt_switch_statement(self, node: ts.Node) -> None:
         selector_node = node.child_by_field_name("value")
@@ -1207,10 +1237,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # Only reached after a missing '}' (already reported); check it as if at module scope.
         symbol = self._declare(node, self.module_scope)
         if symbol is not None:
-            saved = (self.scope, self.function)
+            saved = (self.scope, self._visible, self._shadowed, self.function)
             self.symbol_type(symbol)
             self._function_body(symbol, node)
-            self.scope, self.function = saved
+            self.scope, self._visible, self._shadowed, self.function = saved
 
 
 def _builtin_value_name(builtin: tuple | None, ctx: Context) -> str | None:

@@ -13,7 +13,6 @@ from .builtins.core import CORE_BUILTINS
 from .builtins.language import (DIALECT_ENABLES, DIALECTS, DIALECTS_BY_PRECEDENCE, ENABLE_DIALECTS,  # noqa: F401
                                 EXTENSIONS, STANDARD_ENABLE, TINT_ENABLE)
 from .builtins.table import Builtin, BuiltinTable
-from . import types as t
 from .model import SemanticModel
 
 CORE_TABLE = BuiltinTable("core", CORE_BUILTINS)
@@ -29,7 +28,9 @@ _set_field = object.__setattr__  # Span is frozen
 class Context:
     def __init__(self, source: SourceText, root: ts.Node) -> None:
         self.source = source
-        self._ascii = source.text if source.text.isascii() else None  # most kernels are plain ASCII
+        # The text where it is plain ASCII (most kernels), else None: then byte offsets are character offsets,
+        # and a node's text is a slice of it (read directly by the checker's commonest expressions).
+        self.ascii_text = source.text if source.text.isascii() else None
         self.root = root
         self.model = SemanticModel()
         self.diagnostics: list[Diagnostic] = []
@@ -43,9 +44,15 @@ class Context:
         # entry_points.attributes() by (node id, field): a function's parameters are read by several checks.
         self.attribute_memo: dict[tuple[int, str | None], dict] = {}
         # Answers that are the same at every use within a module (a Typed is never changed once made):
-        # an int literal's type and value by its text, a variable's reference type by its symbol.
+        # an int literal's Typed by its text; a variable's reference and its load, and any other value
+        # declaration's Typed, by its symbol (kept while the symbol's fields they were made of stay).
         self.int_literals: dict[str, object] = {}
-        self.reference_types: dict[object, t.Reference] = {}
+        self.variable_uses: dict[object, tuple] = {}
+        self.value_uses: dict[object, object] = {}
+        # Template arguments: an enumerant's Typed by its text; a templated type's, with what resolving it
+        # read and wrote, by its text (ExpressionChecker._templated_type says when it is kept).
+        self.enumerants: dict[str, object] = {}
+        self.templated_types: dict[str, tuple] = {}
 
     # ----------------------------------------------------------- reporting
     def report(self, code: str, message: str, span: Span, related: tuple[Related, ...] = (),
@@ -60,8 +67,8 @@ class Context:
             self.report("T014", message, span)
 
     def text(self, node: ts.Node) -> str:
-        if self._ascii is not None:  # byte offsets are character offsets: slice, no decoding
-            return self._ascii[node.start_byte : node.end_byte]
+        if self.ascii_text is not None:  # byte offsets are character offsets: slice, no decoding
+            return self.ascii_text[node.start_byte : node.end_byte]
         return self.source.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
     @staticmethod

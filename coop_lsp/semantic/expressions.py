@@ -67,7 +67,9 @@ def _vector_part(typed: Typed, repeated: bool = False) -> Typed:
 
 
 ERROR = Typed(t.ERROR, const=True, override=True)  # an error is never reported twice
-_REFERENCE, _TYPE_OF = t.Reference, t.TypeOf  # compared by class in `value`: no type subclasses them
+_REFERENCE, _TYPE_OF, _SCALAR = t.Reference, t.TypeOf, t.Scalar  # compared by class: no type subclasses them
+# _binary's results by operator and the identities of the operands' types: (left, right, result).
+_RESULTS: dict[tuple[str, int, int], tuple] = {}
 
 # Builtins that are not const-evaluable: they read memory, synchronize or talk across invocations.
 _RUNTIME_ONLY_CATEGORIES = {"texture", "atomic", "synchronization", "subgroup", "derivative", "array", "subgroup matrix",
@@ -75,7 +77,8 @@ _RUNTIME_ONLY_CATEGORIES = {"texture", "atomic", "synchronization", "subgroup", 
 
 
 class ExpressionChecker:
-    """Mixin of the checker: needs `ctx`, `lookup_symbol`, `symbol_type`, `resolve_type`."""
+    """Mixin of the checker: needs `ctx`, `lookup_symbol` (and the `_visible` locals it reads first),
+    `symbol_type`, `resolve_type`."""
 
     def expression(self, node: ts.Node) -> Typed:
         kind = node.type
@@ -86,16 +89,25 @@ class ExpressionChecker:
     def value(self, node: ts.Node) -> Typed:
         """An expression used as a value: references are loaded."""
         # `expression` written out: this runs for most nodes of a body, and one call less shows. So are
-        # _expression's two commonest kinds (a MISSING node is an error whatever its kind).
+        # _expression's three commonest kinds. A MISSING node, an error whatever its kind, is the only kind
+        # of empty node these can be: an empty one goes to _expression, which tells.
         kind = node.type
-        if kind == "identifier" and not node.is_missing:
-            typed = self._identifier(node)
-        elif kind == "binary_expression" and not node.is_missing:
+        start, end = node.start_byte, node.end_byte
+        if start == end:
+            typed = self._expression(node, kind)
+        elif kind == "identifier":
+            typed = self._identifier(node, start, end)
+        elif kind == "binary_expression":
             typed = self._binary(node)
+        elif kind == "int_literal":
+            # A literal seen before in this module: its Typed is kept by text (see _expression).
+            text = self.ctx.ascii_text
+            typed = self.ctx.int_literals.get(text[start:end] if text is not None else self.ctx.text(node)) \
+                or self._expression(node, kind)
         else:
             typed = self._expression(node, kind)
         value_type = typed.type
-        self.ctx.model.written_types[(node.start_byte, node.end_byte, kind)] = value_type
+        self.ctx.model.written_types[(start, end, kind)] = value_type
         family = value_type.__class__
         if family is not _REFERENCE and family is not _TYPE_OF and value_type is not _VOID:
             return typed  # most expressions: already a value, and Typed is never changed once made
@@ -113,28 +125,87 @@ class ExpressionChecker:
             return ERROR
         if not isinstance(typed.type, t.Reference):
             return typed  # already a value; Typed is never changed once made, so it can be shared
-        if self.function is not None and not (kind == "identifier" and typed.symbol is not None
-                                              and typed.symbol.kind == "var"
-                                              and self.module_scope.symbols.get(typed.symbol.name) is not typed.symbol):
+        symbol = typed.symbol
+        if kind == "identifier" and symbol is not None and symbol.kind == "var":
             # A plain read of a function's own variable never aliases: only the rest goes to the alias analysis.
+            if self.function is not None and self.module_scope.symbols.get(symbol.name) is symbol:
+                self.note_access(node, read=True, write=False)
+            uses = self.ctx.variable_uses.get(symbol)
+            if uses is not None and uses[0] is typed:
+                return uses[1]  # the load _identifier made with this reference
+        elif self.function is not None:
             self.note_access(node, read=True, write=False)
-        return Typed(typed.type.store, typed.value, typed.symbol, typed.const, typed.override, typed.components)
+        return Typed(typed.type.store, typed.value, symbol, typed.const, typed.override, typed.components)
 
     def template_value(self, node: ts.Node) -> Typed:
         """A template argument: a type, an enumerant (`storage`, `row_major`, `A`) or a constant."""
         text = self.ctx.text(node)
         if node.type == "identifier" and self.lookup_symbol(text) is None:
             if text in TEMPLATE_ENUMERANTS:
-                return Typed(t.Enumerant(text), const=True)
+                enumerants = self.ctx.enumerants
+                typed = enumerants.get(text)
+                if typed is None:
+                    typed = enumerants[text] = Typed(t.Enumerant(text), const=True)
+                return typed
             if is_type_name(text):
                 return Typed(t.TypeOf(self.resolve_type(node)), const=True)
         if node.type == "templated_identifier":
-            return Typed(t.TypeOf(self.resolve_type(node)), const=True)
+            return self._templated_type(node, text)
         typed = self.expression(node)
         if isinstance(typed.type, t.TypeOf):
             return typed
         return Typed(t.store_type(typed.type), typed.value, typed.symbol, typed.const, typed.override,
                      typed.components)
+
+    def _templated_type(self, node: ts.Node, text: str) -> Typed:
+        """A type with a template as a template argument: the matrix of every `subgroupMatrixLoad<...>`.
+
+        Resolved once per text in a module and kept, where resolving it found no declaration, said
+        nothing, evaluated nothing it could report and resolved no call. Its result then depends only on
+        its text and on the names it looked up staying undeclared; what else it did, once said, is not
+        done again by the same text (a dialect's first use, a missing enable); and a use of the kept one
+        adds what a fresh one would: its names' lookups and its expressions' types where it stands."""
+        ctx = self.ctx
+        visible, module = self._visible, self.module_scope.symbols
+        kept = ctx.templated_types.get(text)
+        if kept is not None:
+            typed, watched, looked_up, types = kept
+            for name in watched:
+                if visible.get(name) is not None or module.get(name) is not None:
+                    break
+            else:
+                lookups = self.module_lookups
+                if lookups is not None:
+                    for name in looked_up:
+                        lookups.setdefault(name, None)
+                written, start = ctx.model.written_types, node.start_byte
+                for begin, end, kind, value_type in types:
+                    written[(begin + start, end + start, kind)] = value_type
+                return typed
+        names = _identifier_texts(node, ctx)
+        if ctx.unevaluated or any(visible.get(name) is not None or module.get(name) is not None for name in names):
+            return Typed(t.TypeOf(self.resolve_type(node)), const=True)
+        # Resolved with what it writes caught, then merged into the tables it would have gone to.
+        model, reported = ctx.model, len(ctx.diagnostics)
+        outer = (self.module_lookups, model.written_types, model.written_references, model.written_calls)
+        self.module_lookups, model.written_types, model.written_references, model.written_calls = {}, {}, {}, {}
+        try:
+            typed = Typed(t.TypeOf(self.resolve_type(node)), const=True)
+        finally:
+            caught = (self.module_lookups, model.written_types, model.written_references, model.written_calls)
+            self.module_lookups, model.written_types, model.written_references, model.written_calls = outer
+            if outer[0] is not None:
+                for name, symbol in caught[0].items():
+                    outer[0].setdefault(name, symbol)
+            for table, entries in zip(outer[1:], caught[1:]):
+                table.update(entries)
+        looked_up, types, references, calls = caught
+        if len(ctx.diagnostics) == reported and not references and not calls \
+                and all(symbol is None for symbol in looked_up.values()):
+            start = node.start_byte
+            ctx.templated_types[text] = (typed, tuple(dict.fromkeys(names + tuple(looked_up))), tuple(looked_up), tuple(
+                (begin - start, end - start, kind, value_type) for (begin, end, kind), value_type in types.items()))
+        return typed
 
     def const_int(self, node: ts.Node) -> int | None:
         typed = self.value(node)
@@ -146,7 +217,7 @@ class ExpressionChecker:
         if kind == "ERROR" or node.is_missing:  # an ERROR node always has an error
             return ERROR
         if kind == "identifier":
-            return self._identifier(node)
+            return self._identifier(node, node.start_byte, node.end_byte)
         if kind == "binary_expression":
             return self._binary(node)
         if kind == "int_literal":
@@ -187,10 +258,14 @@ class ExpressionChecker:
             self.ctx.report("T014", str(error), self.ctx.span(node))
             return Typed(scalar, const=True, override=True)
 
-    def _identifier(self, node: ts.Node) -> Typed:
+    def _identifier(self, node: ts.Node, start: int, end: int) -> Typed:
+        """A name, at `start`..`end` (the node's bytes, which the caller has read already)."""
         ctx = self.ctx
-        name = ctx.text(node)
-        symbol = self.lookup_symbol(name)
+        text = ctx.ascii_text
+        name = text[start:end] if text is not None else ctx.text(node)
+        # A parameter or local in scope, the commonest, is looked up without lookup_symbol's call (which would
+        # find the same and record nothing).
+        symbol = self._visible.get(name) or self.lookup_symbol(name)
         if symbol is None:
             if is_type_name(name):
                 return Typed(t.TypeOf(self.resolve_type(node)))
@@ -203,17 +278,18 @@ class ExpressionChecker:
                 return ERROR
             ctx.report("T001", f"unresolved identifier '{name}'", ctx.span(node))
             return ERROR
-        ctx.model.written_references[(node.start_byte, node.end_byte)] = symbol
+        ctx.model.written_references[(start, end)] = symbol
         if self.continuing_blocks:
             self.check_continuing_use(symbol, node)
         kind = symbol.kind
         if kind == "var":
-            self.note_use(symbol, node)
             if self.function is None:
                 ctx.report("T003", f"'var {name}' cannot be referenced at module scope: module-scope "
                                    "expressions are evaluated before any variable exists", ctx.span(node),
                            related=(Related(symbol.span, f"'{name}' is declared here"),))
                 return ERROR
+            if self.module_scope.symbols.get(name) is symbol:
+                self.note_use(symbol, node)  # (a module-scope variable: note_use passes over a local one)
         if kind in ("struct", "alias"):
             return Typed(t.TypeOf(self.symbol_type(symbol, via=node)), const=True)
         if kind == "function":
@@ -224,16 +300,28 @@ class ExpressionChecker:
             ctx.report("T003", f"function '{name}' cannot be used as a value; call it", ctx.span(node))
             return ERROR
         value_type = symbol.type if symbol.resolved else self.symbol_type(symbol, via=node)
+        # The Typed of a name is the same at every use (and a Typed is never changed once made): made on its
+        # first use from the symbol's fields, and again only if one of them has changed since.
         if kind == "var":
-            # One reference type per variable, made on its first use: it is the same at every use.
-            reference = ctx.reference_types.get(symbol)
-            if reference is None or reference.store is not value_type or reference.space != symbol.space \
-                    or reference.access != symbol.access:
-                reference = ctx.reference_types[symbol] = t.Reference(symbol.space, value_type, symbol.access)
-            return Typed(reference, symbol=symbol)
+            uses = ctx.variable_uses.get(symbol)
+            if uses is not None:
+                reference = uses[0].type
+                if reference.store is value_type and reference.space == symbol.space \
+                        and reference.access == symbol.access:
+                    return uses[0]
+            typed = Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
+            ctx.variable_uses[symbol] = (typed, Typed(value_type, symbol=symbol))  # with its load, for value()
+            return typed
+        typed = ctx.value_uses.get(symbol)
+        if typed is not None and typed.type is value_type and (
+                kind != "const" or typed.value is symbol.value and typed.components is symbol.components):
+            return typed
         if kind == "const":
-            return Typed(value_type, symbol.value, symbol, const=True, override=True, components=symbol.components)
-        return Typed(value_type, None, symbol, override=kind == "override")
+            typed = Typed(value_type, symbol.value, symbol, const=True, override=True, components=symbol.components)
+        else:
+            typed = Typed(value_type, None, symbol, override=kind == "override")
+        ctx.value_uses[symbol] = typed
+        return typed
 
     # ------------------------------------------------------------ accessors
     def _index(self, node: ts.Node) -> Typed:
@@ -412,8 +500,15 @@ class ExpressionChecker:
 
     def _binary(self, node: ts.Node) -> Typed:
         ctx = self.ctx
-        operator = ctx.text(node.child_by_field_name("operator"))
-        left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
+        children = node.children
+        if len(children) == 3 and not node.has_error:
+            # Without comments or errors the three children are the three fields, and the operator, an
+            # anonymous token, is named by its text: one list instead of three field searches.
+            left_node, operator_node, right_node = children
+            operator = operator_node.type
+        else:
+            operator = ctx.text(node.child_by_field_name("operator"))
+            left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
         left = self.value(left_node)
         # `false && X` and `true || X`: X is checked but never evaluated (Tint reports no value error in it).
         skipped = operator in ("&&", "||") and left.value is (operator == "||") and left.const
@@ -425,9 +520,21 @@ class ExpressionChecker:
                 ctx.unevaluated -= 1
         else:
             right = self.value(right_node)
-        if left.type is t.ERROR or right.type is t.ERROR:
+        left_type, right_type = left.type, right.type
+        if left_type is t.ERROR or right_type is t.ERROR:
             return ERROR
-        result = binary_result_type(operator, left.type, right.type)
+        # binary_result_type's memo hashes its key's types through their generated __hash__; most operands'
+        # types are a few shared objects, so they are kept by identity first (the entry holds them alive,
+        # so an id in a key is never another object's).
+        key = (operator, id(left_type), id(right_type))
+        known_result = _RESULTS.get(key)
+        if known_result is not None:
+            result = known_result[2]
+        else:
+            result = binary_result_type(operator, left_type, right_type)
+            if len(_RESULTS) >= 4096:
+                _RESULTS.clear()
+            _RESULTS[key] = (left_type, right_type, result)
         if result is None:
             ctx.report("T004", f"no matching overload for operator '{operator}' ({left.type.describe()}, "
                                f"{right.type.describe()})", Span(node.start_byte, node.end_byte))
@@ -438,9 +545,12 @@ class ExpressionChecker:
                 return ERROR
         else:
             # An abstract operand takes the other's concrete type (left first: the first misfit is reported).
-            if left.const and not self.check_materialized(left_node, left, t.store_type(right.type)):
+            # A concrete scalar constant (`16u`, the commonest) is one check_materialized passes at once.
+            if left.const and not (left_type.__class__ is _SCALAR and not left_type.name.startswith("abstract")) \
+                    and not self.check_materialized(left_node, left, t.store_type(right_type)):
                 return ERROR
-            if right.const and not self.check_materialized(right_node, right, t.store_type(left.type)):
+            if right.const and not (right_type.__class__ is _SCALAR and not right_type.name.startswith("abstract")) \
+                    and not self.check_materialized(right_node, right, t.store_type(left_type)):
                 return ERROR
         value = components = None
         if skipped and right.const:
@@ -457,7 +567,9 @@ class ExpressionChecker:
             components = self._fold_componentwise(node, operator, left, right, result.size)
         if operator in _CHECKED_RIGHT_OPERATORS and left.value is None and left.components is None and right.const:
             known = right.components if right.components is not None else (right.value,)
-            if all(isinstance(v, int) and not isinstance(v, bool) for v in known):
+            # A divisor is wrong only when zero (or holding one): most constant divisors need no closer look.
+            if (operator in ("<<", ">>") or 0 in known) and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                for v in known):
                 self._check_constant_right_operand(node, operator, left.type, known)
         return Typed(result, value, const=left.const and right.const,
                      override=left.override and right.override, components=components)
@@ -1017,6 +1129,18 @@ class _Void(t.Type):
 
 
 _VOID = _Void()
+
+
+def _identifier_texts(node: ts.Node, ctx) -> tuple[str, ...]:
+    """The names written in a subtree, each once."""
+    names, stack = {}, [node]
+    while stack:
+        inner = stack.pop()
+        if inner.type == "identifier":
+            names[ctx.text(inner)] = None
+        else:
+            stack.extend(inner.children)
+    return tuple(names)
 
 
 def _other_dialect_builtin(name: str) -> tuple | None:

@@ -36,8 +36,19 @@ PREDECLARED_TYPE_NAMES = (set(t.CONCRETE_SCALARS) | set(_VECTOR_SHORTHANDS) | se
 
 
 def is_type_name(name: str) -> bool:
-    return (name in PREDECLARED_TYPE_NAMES or bool(_MATRIX_NAME.match(name)) or bool(_COOP_NAME.match(name))
-            or bool(_SUBGROUP_NAME.match(name)) or bool(_TEMPLATED_OPAQUE.match(name)))
+    # Asked of every builtin call's name (four patterns for a name that is not a type): answers kept by name,
+    # bounded since a process lints many files.
+    known = _TYPE_NAMES.get(name)
+    if known is None:
+        known = (name in PREDECLARED_TYPE_NAMES or bool(_MATRIX_NAME.match(name)) or bool(_COOP_NAME.match(name))
+                 or bool(_SUBGROUP_NAME.match(name)) or bool(_TEMPLATED_OPAQUE.match(name)))
+        if len(_TYPE_NAMES) >= 4096:
+            _TYPE_NAMES.clear()
+        _TYPE_NAMES[name] = known
+    return known
+
+
+_TYPE_NAMES: dict[str, bool] = {}
 
 
 class TypeResolver:

@@ -318,10 +318,11 @@ def concretize(value_type: Type) -> Type:
         # Every declaration comes here: a struct, a cooperative matrix or a reference is itself, known
         # without four comparisons (each a generated __eq__ call).
         return value_type
-    if value_type == ABSTRACT_INT:
-        return I32
-    if value_type == ABSTRACT_FLOAT:
-        return F32
+    if kind is Scalar:
+        # (compared by name: a Scalar equals another exactly when their names do, without the generated
+        # __eq__'s call; most declarations are of a concrete scalar)
+        name = value_type.name
+        return I32 if name == "abstract-int" else F32 if name == "abstract-float" else value_type
     if isinstance(value_type, Vector):
         return Vector(value_type.size, concretize(value_type.element))
     if isinstance(value_type, Matrix):
