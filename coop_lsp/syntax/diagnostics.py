@@ -425,9 +425,10 @@ def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int) -
         if isinstance(ahead, lookahead.Ahead) and ahead.cut is not None and ahead.cut <= at:
             return None  # every candidate from here on fails (syntax/lookahead.py, 4.)
         for token in _REPAIR_TOKENS:
-            if isinstance(ahead, lookahead.Ahead) and at == positions[0] and ahead.state is not None \
-                    and not lookahead.may_shift(ahead.state, token):
-                continue  # it fails on the inserted token (syntax/lookahead.py, 3.)
+            if isinstance(ahead, lookahead.Ahead):
+                state = ahead.state if at == positions[0] else ahead.later.get(at)
+                if state is not None and not lookahead.may_shift(state, token):
+                    continue  # it fails on the inserted token (syntax/lookahead.py, 3. and 5.)
             first_error, settled = _repair_parse(text, at, token)
             if _repairs(first_error, next_token, token):
                 return at, token
@@ -449,7 +450,7 @@ def _probe(text: bytes, positions: tuple[int, ...]) -> lookahead.Ahead | None:
     known = _tried.get(key, _UNKNOWN)
     if known is not _UNKNOWN:
         return known
-    plan = lookahead.plan(text, positions[0], positions[-1])
+    plan = lookahead.plan(text, positions[0], positions[-1], positions[1:])
     tree = _parser().parse(plan.data)
     ahead = None if tree is None else lookahead.read(plan, tree, text)
     _remember(key, ahead)

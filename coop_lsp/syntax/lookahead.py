@@ -24,9 +24,11 @@ candidates can repair either. The argument, from tree-sitter 0.26's lib/src/pars
    space, and the only look-ahead past a token, the external scanner's from a '<' (tree-sitter-wgsl/src/
    scanner.c), ends at the first ';', '{' or ':' outside comments: a test of the probe's tree that one of
    those tokens follows the last '<' before the first position keeps every look-ahead short of it.
-3. The state at the first position is the parser's when no error was handled at a token before it: an error
-   handled at a lookahead d leaves an error starting at or before d in the final tree (settling.py, 2.), so a
-   probe whose first error starts after the last token before the first position had none. A candidate there
+3. The state read at the first position is the parser's when no error was handled at a token before it. If one
+   was, at a lookahead d, each candidate there reads the same bytes up to d and handles the same error, which
+   leaves an error starting at or before d in its final tree (settling.py, 2.), before the position and so
+   before the next token: every candidate there fails, and skipping any changes nothing. So whichever state
+   the comment shows, a valid one only ever skips candidates that fail. Where it is the parser's, a candidate
    whose token has no action in that state (';' ')' ']' '}' ',' lex only as themselves before a space; ' > '
    as '>' or the scanner's template end, which it returns whenever that is valid; 'x' as an identifier) has
    its first error handled at the inserted token, one byte after the position and so before the end of the
@@ -45,13 +47,22 @@ candidates can repair either. The argument, from tree-sitter 0.26's lib/src/pars
    token before it reads past the whitespace before it, and no look-ahead passes the stop of 2. Every
    candidate inserted at or after that bound shares those bytes, handles the same error at or before that
    word, and so has an error starting before its own insertion point: none repairs.
+5. The later positions (the error's last token, its end) are probed as well where the words are (4.) and the
+   comment there splits nothing either: it follows whitespace or a character that is a token alone, or
+   whitespace follows it. A candidate at such a position p shares the window's bytes up to p and then a
+   space, as the probe does, so the probe's tokens before p are the candidate's. Either no error was handled at
+   a token before p: then the comment there was lexed in the candidate's state at p, and a token with no action
+   in it fails as in 3.; or one was, at a token d before p: then the candidate reads the same tokens in the same
+   states up to d and handles the same error there, which starts at or before d, before p and so before the
+   next token: every candidate at p fails, and skipping some of them changes nothing. As at the first position,
+   the state read at p, whichever it is, only ever skips candidates that fail.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
@@ -76,23 +87,28 @@ _UNSAFE = re.compile(rb"[^\t\n\r -~]|[\"#$'?\\`/<]")
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """The probe's text; its comments go before each gap: the first position, then the words' starts."""
+    """The probe's text; its comments go before each gap: the first position, the words' starts and the later
+    positions (5.)."""
     data: bytes
     gaps: tuple[int, ...]
     words: dict[int, bytes]
+    later: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
 class Ahead:
-    """The parser's state at the first position (3.), and the bound past which no candidate can repair (4.); None
-    where the probe does not show it."""
+    """The parser's state at the first position (3.), the bound past which no candidate can repair (4.), and the
+    states read at later positions (5.); None where the probe does not show it."""
     state: int | None
     cut: int | None
+    later: dict[int, int] = field(default_factory=dict)
 
 
-def plan(text: bytes, first: int, last: int) -> Plan:
-    """The probe for the repairs of `text` from `first` (the first position tried) to `last` (the last one)."""
+def plan(text: bytes, first: int, last: int, later: tuple[int, ...] = ()) -> Plan:
+    """The probe for the repairs of `text` from `first` (the first position tried) to `last` (the last one), and
+    at the `later` positions between."""
     words = {}
+    probed = set()
     # A comment at the first position may split a token there ('>=' read as '>' '='), which only the candidates
     # share; the words' states must be those of the window itself (4.).
     if (first == 0 or text[first - 1 : first] in _ENDS_A_TOKEN) and not _UNSAFE.search(text, first, last):
@@ -100,13 +116,19 @@ def plan(text: bytes, first: int, last: int) -> Plan:
             if word.end() > last or len(words) >= MAX_PROBES:
                 break  # a cut past the last position skips nothing
             words[word.start()] = word.group()
-    gaps = sorted({first} | words.keys())
+        probed = {at for at in later if first < at <= last and _splits_nothing(text, at)}
+    gaps = sorted({first} | words.keys() | probed)
     pieces, previous = [], 0
     for gap in gaps:
         pieces += [text[previous:gap], _COMMENT]
         previous = gap
     pieces.append(text[previous:])
-    return Plan(b"".join(pieces), tuple(gaps), words)
+    return Plan(b"".join(pieces), tuple(gaps), words, frozenset(probed))
+
+
+def _splits_nothing(text: bytes, at: int) -> bool:
+    """Whether a comment at `at` falls between two tokens of every reading of the window (5.)."""
+    return text[at - 1 : at] in _ENDS_A_TOKEN or at == len(text) or text[at : at + 1] in _ENDS_A_TOKEN[:4]
 
 
 def read(probe: Plan, tree: ts.Tree, text: bytes) -> Ahead | None:
@@ -122,10 +144,8 @@ def read(probe: Plan, tree: ts.Tree, text: bytes) -> Ahead | None:
         if leaf is None or leaf.type != "line_comment" or leaf.start_byte != at or leaf.end_byte != at + 2:
             return None
         states.append(leaf.parse_state)
+    later = {gap: known for gap, known in zip(probe.gaps, states) if gap in probe.later and _valid(known)}
     state = states[0] if _valid(states[0]) else None
-    error = _first_error_start(root)
-    if error is not None and error <= _previous_token_start(root, text, first):
-        state = None  # 3.: an error may have been handled at a token before the first position
     cut = None
     for gap, known in zip(probe.gaps, states):
         word = probe.words.get(gap)
@@ -133,23 +153,7 @@ def read(probe: Plan, tree: ts.Tree, text: bytes) -> Ahead | None:
             end = gap + len(word)
             cut = end + (1 if end < len(text) and text[end] < 0x80 else DECODED)  # the character decoded after it
             break
-    return None if state is None and cut is None else Ahead(state, cut)
-
-
-def _previous_token_start(root: ts.Node, text: bytes, first: int) -> int:
-    """Where the last token before `first` starts (-1: none), over whitespace and comments."""
-    end = first
-    while True:
-        while end > 0 and text[end - 1 : end] in _ENDS_A_TOKEN[:4]:
-            end -= 1
-        if end == 0:
-            return -1
-        leaf = root.descendant_for_byte_range(end - 1, end)
-        if leaf is None or leaf.child_count or leaf.end_byte != end:
-            return first  # no token ends there (other whitespace): the caller stands aside
-        if leaf.type not in ("line_comment", "block_comment"):
-            return leaf.start_byte
-        end = leaf.start_byte
+    return None if state is None and cut is None and not later else Ahead(state, cut, later)
 
 
 def _stop_before(root: ts.Node, text: bytes, first: int) -> bool:
@@ -204,15 +208,3 @@ def _id(name: str, named: bool) -> int:
     # Hidden symbols (the scanner's template end) are not found by name: their kinds are searched.
     return next((symbol for symbol in range(1, language.node_kind_count)
                  if language.node_kind_for_id(symbol) == name and language.node_kind_is_named(symbol) == named), 0)
-
-
-def _first_error_start(root: ts.Node) -> int | None:
-    """Where the first ERROR or MISSING node starts, as diagnostics._error_nodes finds them."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            return node.start_byte
-        if node.has_error:
-            stack.extend(reversed(node.children))
-    return None
