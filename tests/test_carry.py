@@ -77,15 +77,30 @@ def test_a_body_edited_again_and_again_is_carried_and_equals_a_fresh_check() -> 
         assert _carried(editor) > 0 and editor.reuse.bodies.carry.active
 
 
-def test_a_syntax_error_between_two_clean_versions_carries_from_the_last_clean_one() -> None:
+def test_a_syntax_error_inside_the_edited_body_is_carried_between_clean_versions() -> None:
     text = MODULE
     editor = Editor(text)
     for number in range(4, 8):
         editor.change(re.sub(r"t \* \d+u;", f"t * @@ {number}u;", text))
-        assert _carried(editor) == 0  # (a tree with errors goes the ordinary way)
+        assert _carried(editor) > 0  # (every error lies in `middle`'s body, the edited one)
         text = re.sub(r"t \* \d+u;", f"t * {number}u;", text)
         editor.change(text)
         assert _carried(editor) > 0
+
+
+def test_a_syntax_error_outside_the_edited_body_carries_nothing() -> None:
+    text = MODULE
+    editor = Editor(text)
+    broken = text.replace("return x * SCALE;", "return x * @@ SCALE;")  # (in `first`)
+    editor.change(broken)
+    for number in range(4, 7):
+        editor.change(re.sub(r"t \* \d+u;", f"t * {number}u;", broken))  # (in `middle`; `first` still broken)
+        assert _carried(editor) == 0 and not editor.reuse.bodies.carry.active
+    # Errors at module scope, outside every function.
+    editor.change(text + "\nconst Q = ;\n")
+    assert _carried(editor) == 0
+    editor.change(text.replace("fn middle(p: Params, t: u32)", "fn middle(p: Params, t: u32,,)"))
+    assert _carried(editor) == 0  # (in a header: its step reads it)
 
 
 @pytest.mark.parametrize("statement", [

@@ -57,12 +57,14 @@ class _Steps:
     """One clean version's steps, in the order they happened: per step, (kind, start, end, key, record,
     neutral), `end` being where the text the step reads ends (a function's header ends at its body)."""
 
-    __slots__ = ("data", "dialect", "children", "entries", "collisions")
+    __slots__ = ("data", "dialect", "children", "entries", "collisions", "errored", "uses")
 
-    def __init__(self, data: bytes, dialect, children: list) -> None:
+    def __init__(self, data: bytes, dialect, children: list, errored: int) -> None:
         self.data, self.dialect, self.children = data, dialect, children
+        self.errored = errored  # the start of the one function whose body holds the syntax errors, or -1
         self.entries: list[tuple] = []
         self.collisions: dict[int, list] = {}  # entry point's start -> its binding findings, where any
+        self.uses: dict[int, tuple] = {}  # the edited body's step -> (its calls, its variables in order)
 
 
 EDITED = object()  # what `step` answers for the edited body
@@ -79,20 +81,28 @@ class Carry:
         self.carried = 0  # steps carried in the latest check
         self._prefix = self._suffix_start = self._delta = 0
         self._edited_start = -1
+        self.errored_start = -1  # this version's function whose body holds every syntax error, or -1
         self._inside_edited = False
         self._same_outside = True  # whether the edited body calls and first uses what it did then
         self.index_of_edited = -1
 
-    def begin(self, data: bytes, dialect, children: list, clean: bool) -> None:
-        """`children`: the module's named children that are not extras (the checker's _module_children)."""
+    def begin(self, data: bytes, dialect, children: list, root) -> None:
+        """`children`: the module's named children that are not extras (the checker's _module_children);
+        `root`: the tree's root."""
         self.index = self.carried = 0
         self.active, self._inside_edited, self._edited_start = False, False, -1
+        self.errored_start = -1
         self._same_outside = True
-        if not clean:
-            self.current = None
-            return
+        errored = None
+        if root.has_error:
+            placed, errored = _where_errors_are(root)
+            if not placed:
+                self.current = None
+                return
+            if errored is not None:
+                self.errored_start = errored.start_byte
         shapes = [(n.type, n.start_byte, n.end_byte) for n in children]
-        self.current = _Steps(data, dialect, shapes)
+        self.current = _Steps(data, dialect, shapes, self.errored_start)
         last = self.last
         if last is None or last.dialect != dialect or len(last.children) != len(shapes):
             return
@@ -118,7 +128,14 @@ class Carry:
         if edited is None:
             if prefix != len(old) or delta:
                 return
-        else:
+            if errored is not None:
+                # The same text again, with errors: its errored body is taken as the edited one, checked.
+                edited = errored
+        if errored is not None and edited.start_byte != errored.start_byte:
+            return  # (errors outside the edited body: another declaration's tree may have changed)
+        if last.errored >= 0 and (edited is None or edited.start_byte != last.errored):
+            return  # (that version's errored body, unchanged here, may parse otherwise now)
+        if edited is not None:
             body = edited.child_by_field_name("body")
             # Every changed byte inside the body, in both versions (the header's text is the same: the
             # step that reads it finds its counterpart ending at the same byte).
@@ -137,11 +154,21 @@ class Carry:
             self.current.entries.append(None)  # (filled by `note` once the step is done: steps nest)
         if not self.active:
             return None
+        if self._inside_edited:
+            return None  # (a declaration the edited body resolves first: the ordinary way; see edited_done)
         entries = self.last.entries
         entry = entries[index] if index < len(entries) else None
-        if entry is None or entry[0] != kind or self._inside_edited:
+        if entry is None or entry[0] != kind:
             self.active = False
             return None
+        if kind == "body" and start == self._edited_start:
+            # (asked first: with the same text again the edited body lies in the common prefix too)
+            if entry[1] != start or entry[5] is False:
+                self.active = False
+                return None
+            self._inside_edited = True
+            self.index_of_edited = index
+            return EDITED
         if end <= self._prefix:
             if entry[1] != start or entry[2] != end:
                 self.active = False
@@ -151,10 +178,6 @@ class Carry:
             if entry[1] != start - delta or entry[2] != end - delta:
                 self.active = False
                 return None
-        elif kind == "body" and start == self._edited_start and entry[1] == start and entry[5]:
-            self._inside_edited = True
-            self.index_of_edited = index
-            return EDITED
         else:
             self.active = False
             return None
@@ -165,14 +188,45 @@ class Carry:
         self.carried += 1
         return entry
 
-    def edited_done(self, neutral: bool, record) -> None:
-        """The edited body was checked (`record`: what it replayed or recorded, None for neither)."""
+    def edited_done(self, after, uses: tuple) -> None:
+        """The edited body was checked; `after`: True where it left the state as it found it, else that
+        state (see `state_after`); `uses`: the functions it calls (names, in order) and the variables it
+        uses, each once in the order of their first use."""
         self._inside_edited = False
-        if not neutral:
+        index = self.index_of_edited
+        was = self.last.entries[index][5]
+        if after is True:
+            same = was is True
+        else:
+            same = after is not False and after == was and self._same_nested(index + 1)
+        if not same:
             self.active = False
-        old = self.last.entries[self.index_of_edited][4]
-        self._same_outside = old is not None and record is not None and old.calls == record.calls \
-            and old.var_order == record.var_order
+        self.current.uses[index] = uses
+        old = self.last.uses.get(index)
+        if old is None:
+            record = self.last.entries[index][4]
+            old = (tuple(record.calls), record.var_order) if record is not None else None
+        self._same_outside = old == uses
+
+    def moved(self) -> bool:
+        """Whether the text after the edit moved against the last version's."""
+        return self._delta != 0
+
+    def _same_nested(self, first: int) -> bool:
+        """Whether the steps from `first` on (those nested in the edited body) applied the records the last
+        version's did there, to the same declarations: then they set what they set then."""
+        new, old = self.current.entries, self.last.entries
+        prefix, suffix_start, delta = self._prefix, self._suffix_start, self._delta
+        for index in range(first, self.index):
+            step, was = new[index], old[index]
+            if step is None or was is None or step[0] != was[0] or step[4] is None or step[4] is not was[4]:
+                return False
+            if step[2] <= prefix:
+                if (step[1], step[2]) != (was[1], was[2]):
+                    return False
+            elif step[1] < suffix_start or (step[1] - delta, step[2] - delta) != (was[1], was[2]):
+                return False
+        return True
 
     def collisions(self):
         """A function of an entry point's start giving its binding findings from the last clean version,
@@ -212,6 +266,23 @@ class Carry:
         if self.current is not None:
             self.last = self.current
         self.current = None
+
+
+def _where_errors_are(root) -> tuple:
+    """(True, the function or None) where every syntax error of the tree lies in ERROR nodes at module
+    scope or inside one function's body (that function's, if any), else (False, None)."""
+    broken = None
+    for child in root.children:
+        if not child.has_error or child.type == "ERROR":
+            continue
+        if broken is not None or child.type != "function_declaration":
+            return False, None
+        broken = child
+    if broken is not None:
+        body = broken.child_by_field_name("body")
+        if body is None or any(c.has_error and c != body for c in broken.children):
+            return False, None
+    return True, broken
 
 
 def _moved(diagnostic: Diagnostic, prefix: int, suffix_start: int, delta: int) -> Diagnostic:

@@ -147,7 +147,9 @@ class HeaderReuse:
         carry = checker.reuse.carry
         carried = carry.step(step, start, end)
         index = carry.index - 1
-        if node.has_error or len(checker._resolution) > 1:
+        # A header whose function's body holds the version's syntax errors (carry.py: Carry.begin) is the
+        # header it was, parsed alike: the record the last version applied to it is carried all the same.
+        if (node.has_error and (carried is None or start != carry.errored_start)) or len(checker._resolution) > 1:
             # (resolved on the way from another declaration: a cycle through it would reach outside)
             if carried is not None:
                 carry.stop()
