@@ -1,6 +1,7 @@
-"""A version that differs from the last clean one only inside one function body carries that version's
-replays over without validating them again (coop_lsp/semantic/carry.py); its findings and model are a
-fresh check's.
+"""A version that differs from the last carried-from one only inside one function body carries that
+version's replays over without validating them again (coop_lsp/semantic/carry.py); its findings and model
+are a fresh check's. A carried-from version may have syntax errors, inside the edited body or in ERROR
+nodes at module scope outside the change.
 
 Every `Editor.change` compares the version with a fresh lint of the same text. The cases: a body edited
 again and again (carried), with a syntax error typed and undone between (carried from the last clean

@@ -121,7 +121,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self._call_cycles()
         self.check_aliasing()
         data = self.ctx.source.data
-        # Each entry point's binding findings as the last clean version found them, where they are its.
+        # Each entry point's binding findings as the last carried-from version found them, where they are its.
         collisions = self.reuse.carry.collisions() if self.reuse is not None else None
         for node, symbol in declared:
             if symbol is None:

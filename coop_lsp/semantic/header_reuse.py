@@ -158,7 +158,7 @@ class HeaderReuse:
             carry.note(index, (step, start, end, None, None, True))
             return
         if carried is not None:
-            # The record the last clean version applied at this step (carry.py says why it is valid);
+            # The record the last carried-from version applied at this step (carry.py says why it is valid);
             # struct objects are compared still, as they are not text.
             record = carried[4]
             if self._same_structs(checker, record, symbol):
