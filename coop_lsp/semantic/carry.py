@@ -294,6 +294,8 @@ class Carry:
 def _where_errors_are(root) -> tuple:
     """(True, the function or None) where every syntax error of the tree lies in ERROR nodes at module
     scope or inside one function's body (that function's, if any), else (False, None)."""
+    if root.type == "ERROR":
+        return False, None  # (the whole text: nothing is placed)
     broken = None
     for child in root.children:
         if not child.has_error or child.type == "ERROR":
