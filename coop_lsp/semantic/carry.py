@@ -1,23 +1,36 @@
-"""Carrying the replays of the last clean version over, step by step, without validating them again.
+"""Carrying the replays of the last version over, step by step, without validating them again.
 
 Every version, each unchanged declaration's steps (its resolution or signature, its body, its header
 checks after the bodies) find their record by a key made of their text and state, and validate it:
 the names it looked up still mean the same, what was said once before it is the same, and so on.
-When a version differs from the last clean one (a tree without errors) only inside one function's
-body, that validation gives the same answer it gave then, so the record that version applied at each
-step is applied again at once. Why that equals a fresh check:
+When a version differs from the last carried-from one only inside one function's body, that validation
+gives the same answer it gave then, so the record that version applied at each step is applied again
+at once. A carried-from version is one whose syntax errors, if any, lie inside one function's body or
+in ERROR nodes at module scope (`placed` below); the others are checked the ordinary way and leave the
+last carried-from version in place. Why that equals a fresh check:
 
 - The steps are the checker's calls of `HeaderReuse.run` and `Checker._checked_body`, numbered in the
   order they happen. What a step reads is its node's text and the checker's state when it starts:
   the module's declarations (their names and what their steps set on their symbols), what was said
   once (portability notes, enables asked for, first dialect uses), the matrix dialects used, the
   enables and the configured dialect, and which declarations were resolved already.
-- `begin` requires: both trees without errors; the same configured dialect; the same module-scope
-  children in the same order at the same places (after the edit, moved by its delta) except one
-  function, whose header is the same and whose body holds every changed byte. Both texts are then
-  the same outside that body, so every other step's node has the same text (and, parsed without
-  errors, the same subtree) at the mapped place.
-- By induction on the step number: if every step before step i did what the last clean version did
+- `begin` requires: both trees placed; the same configured dialect; the same module-scope children
+  (ERROR nodes among them) in the same order at the same places (after the edit, moved by its delta)
+  except one function, whose header is the same and whose body holds every changed byte. Both texts
+  are then the same outside that body, so every other step's node has the same text (and, parsed
+  without errors, the same subtree) at the mapped place.
+- Placed, with errors: every error of the new version lies in the edited function's body or in a
+  module-scope ERROR node outside the change (one of the children above, so the same text at the
+  mapped place in both versions); every other declaration, and the edited function's header, has no
+  error. The last version's errored function, if it had one, is the edited one (its unchanged text
+  may be parsed otherwise now). No step reads a module-scope ERROR node but by its text (the header
+  steps' key) or its kind (a `var` before one reports nothing missing): both the same. The edited
+  function's header steps read the header's children only (attributes, parameters, return type; a
+  type name's parent is a type_specifier, not the function, whose has_error differs): the same
+  subtree, so the record applied then is applied again. The errored body itself is checked the
+  ordinary way, not replayed and not recorded, like every errored body: what it reads inside itself
+  (ERROR and MISSING nodes, its partial statements) is this version's own.
+- By induction on the step number: if every step before step i did what the last carried-from version did
   at its step i, the state at step i is that version's, and a step with the same number, kind and
   text does the same. The record it applied then passed every check that `replay` makes; those
   checks read only that state and that text, so they pass again and find it. A step that was checked
@@ -26,11 +39,19 @@ step is applied again at once. Why that equals a fresh check:
   carried record's structs are compared as objects still). A step whose counterpart is missing or has
   another number ends the carrying: it and every later step go the ordinary way, which is exact
   whatever came before.
-- The edited body is the one step that reads other text. It leaves the state as it found it when its
-  check resolves no declaration, says nothing once, uses no new dialect and declares nothing at module
-  scope (`neutral`). When it is neutral in both versions the state after it is equal in both, and
-  the induction goes on; else the carrying ends there. Steps inside it (a declaration it resolves
-  first) end it too: such a step runs in a state that the body's partial check made.
+- The edited body is the one step that reads other text, with or without errors. It leaves the state
+  as it found it when its check resolves no declaration, says nothing once, uses no new dialect and
+  declares nothing at module scope (`neutral`). When it is neutral in both versions the state after it
+  is equal in both, and the induction goes on. Else the state after it is compared (`after`): what
+  was said once, with the places of first dialect uses; the dialects used; the number of module-scope
+  symbols and of resolutions; the number of steps so far. Steps nested in it (a declaration it
+  resolves first) go the ordinary way, in the state its partial check made, and must have applied the
+  very record the last version's nested step of the same number applied, to the same declaration:
+  a record sets the same fields whatever validated it, so the symbols they resolved hold what they
+  held then. With all that equal the state after the body is the last version's, and the induction
+  goes on; else the carrying ends there. A body carried past keeps the state it recorded only while
+  the text did not move (its places would be stale), else `after` becomes unknown (False), which
+  ends the carrying the next time that body is the edited one.
 - What the edited body changes outside the state above (its calls, variable uses, alias facts, local
   symbols) is read only after every step: the call cycles, aliasing, bindings and stage IO checks run
   as always, over every function.
@@ -54,22 +75,26 @@ from ..core.text import Span
 
 
 class _Steps:
-    """One clean version's steps, in the order they happened: per step, (kind, start, end, key, record,
-    neutral), `end` being where the text the step reads ends (a function's header ends at its body)."""
+    """One carried-from version's steps, in the order they happened: per step, (kind, start, end, key,
+    record, after), `end` being where the text the step reads ends (a function's header ends at its
+    body); `after`: True for a neutral step, a body's state after it (Checker._checked_body), or False
+    for unknown."""
 
-    __slots__ = ("data", "dialect", "children", "entries", "collisions")
+    __slots__ = ("data", "dialect", "children", "entries", "collisions", "errored", "uses")
 
-    def __init__(self, data: bytes, dialect, children: list) -> None:
+    def __init__(self, data: bytes, dialect, children: list, errored: int) -> None:
         self.data, self.dialect, self.children = data, dialect, children
+        self.errored = errored  # the start of the one function whose body holds the syntax errors, or -1
         self.entries: list[tuple] = []
         self.collisions: dict[int, list] = {}  # entry point's start -> its binding findings, where any
+        self.uses: dict[int, tuple] = {}  # the edited body's step -> (its calls, its variables in order)
 
 
 EDITED = object()  # what `step` answers for the edited body
 
 
 class Carry:
-    """The steps of one document's last clean version, and where this version stands against them."""
+    """The steps of one document's last carried-from version, and where this version stands against them."""
 
     def __init__(self) -> None:
         self.last: _Steps | None = None
@@ -79,20 +104,28 @@ class Carry:
         self.carried = 0  # steps carried in the latest check
         self._prefix = self._suffix_start = self._delta = 0
         self._edited_start = -1
+        self.errored_start = -1  # this version's function whose body holds every syntax error, or -1
         self._inside_edited = False
         self._same_outside = True  # whether the edited body calls and first uses what it did then
         self.index_of_edited = -1
 
-    def begin(self, data: bytes, dialect, children: list, clean: bool) -> None:
-        """`children`: the module's named children that are not extras (the checker's _module_children)."""
+    def begin(self, data: bytes, dialect, children: list, root) -> None:
+        """`children`: the module's named children that are not extras (the checker's _module_children);
+        `root`: the tree's root."""
         self.index = self.carried = 0
         self.active, self._inside_edited, self._edited_start = False, False, -1
+        self.errored_start = -1
         self._same_outside = True
-        if not clean:
-            self.current = None
-            return
+        errored = None
+        if root.has_error:
+            placed, errored = _where_errors_are(root)
+            if not placed:
+                self.current = None
+                return
+            if errored is not None:
+                self.errored_start = errored.start_byte
         shapes = [(n.type, n.start_byte, n.end_byte) for n in children]
-        self.current = _Steps(data, dialect, shapes)
+        self.current = _Steps(data, dialect, shapes, self.errored_start)
         last = self.last
         if last is None or last.dialect != dialect or len(last.children) != len(shapes):
             return
@@ -118,7 +151,14 @@ class Carry:
         if edited is None:
             if prefix != len(old) or delta:
                 return
-        else:
+            if errored is not None:
+                # The same text again, with errors: its errored body is taken as the edited one, checked.
+                edited = errored
+        if errored is not None and edited.start_byte != errored.start_byte:
+            return  # (errors outside the edited body: another declaration's tree may have changed)
+        if last.errored >= 0 and (edited is None or edited.start_byte != last.errored):
+            return  # (that version's errored body, unchanged here, may parse otherwise now)
+        if edited is not None:
             body = edited.child_by_field_name("body")
             # Every changed byte inside the body, in both versions (the header's text is the same: the
             # step that reads it finds its counterpart ending at the same byte).
@@ -129,7 +169,7 @@ class Carry:
         self.active = True
 
     def step(self, kind: str, start: int, end: int):
-        """Counts a step over this version's bytes [start, end) and answers the last clean version's
+        """Counts a step over this version's bytes [start, end) and answers the last carried-from version's
         entry to apply, EDITED for the edited body, or None (the ordinary way, and no carrying after)."""
         index = self.index
         self.index = index + 1
@@ -137,11 +177,21 @@ class Carry:
             self.current.entries.append(None)  # (filled by `note` once the step is done: steps nest)
         if not self.active:
             return None
+        if self._inside_edited:
+            return None  # (a declaration the edited body resolves first: the ordinary way; see edited_done)
         entries = self.last.entries
         entry = entries[index] if index < len(entries) else None
-        if entry is None or entry[0] != kind or self._inside_edited:
+        if entry is None or entry[0] != kind:
             self.active = False
             return None
+        if kind == "body" and start == self._edited_start:
+            # (asked first: with the same text again the edited body lies in the common prefix too)
+            if entry[1] != start or entry[5] is False:
+                self.active = False
+                return None
+            self._inside_edited = True
+            self.index_of_edited = index
+            return EDITED
         if end <= self._prefix:
             if entry[1] != start or entry[2] != end:
                 self.active = False
@@ -151,10 +201,6 @@ class Carry:
             if entry[1] != start - delta or entry[2] != end - delta:
                 self.active = False
                 return None
-        elif kind == "body" and start == self._edited_start and entry[1] == start and entry[5]:
-            self._inside_edited = True
-            self.index_of_edited = index
-            return EDITED
         else:
             self.active = False
             return None
@@ -165,17 +211,48 @@ class Carry:
         self.carried += 1
         return entry
 
-    def edited_done(self, neutral: bool, record) -> None:
-        """The edited body was checked (`record`: what it replayed or recorded, None for neither)."""
+    def edited_done(self, after, uses: tuple) -> None:
+        """The edited body was checked; `after`: True where it left the state as it found it, else that
+        state (see `state_after`); `uses`: the functions it calls (names, in order) and the variables it
+        uses, each once in the order of their first use."""
         self._inside_edited = False
-        if not neutral:
+        index = self.index_of_edited
+        was = self.last.entries[index][5]
+        if after is True:
+            same = was is True
+        else:
+            same = after is not False and after == was and self._same_nested(index + 1)
+        if not same:
             self.active = False
-        old = self.last.entries[self.index_of_edited][4]
-        self._same_outside = old is not None and record is not None and old.calls == record.calls \
-            and old.var_order == record.var_order
+        self.current.uses[index] = uses
+        old = self.last.uses.get(index)
+        if old is None:
+            record = self.last.entries[index][4]
+            old = (tuple(record.calls), record.var_order) if record is not None else None
+        self._same_outside = old == uses
+
+    def moved(self) -> bool:
+        """Whether the text after the edit moved against the last version's."""
+        return self._delta != 0
+
+    def _same_nested(self, first: int) -> bool:
+        """Whether the steps from `first` on (those nested in the edited body) applied the records the last
+        version's did there, to the same declarations: then they set what they set then."""
+        new, old = self.current.entries, self.last.entries
+        prefix, suffix_start, delta = self._prefix, self._suffix_start, self._delta
+        for index in range(first, self.index):
+            step, was = new[index], old[index]
+            if step is None or was is None or step[0] != was[0] or step[4] is None or step[4] is not was[4]:
+                return False
+            if step[2] <= prefix:
+                if (step[1], step[2]) != (was[1], was[2]):
+                    return False
+            elif step[1] < suffix_start or (step[1] - delta, step[2] - delta) != (was[1], was[2]):
+                return False
+        return True
 
     def collisions(self):
-        """A function of an entry point's start giving its binding findings from the last clean version,
+        """A function of an entry point's start giving its binding findings from the last carried-from version,
         moved; None where they must be found again."""
         if not (self.active and self._same_outside):
             return None
@@ -214,8 +291,27 @@ class Carry:
         self.current = None
 
 
+def _where_errors_are(root) -> tuple:
+    """(True, the function or None) where every syntax error of the tree lies in ERROR nodes at module
+    scope or inside one function's body (that function's, if any), else (False, None)."""
+    if root.type == "ERROR":
+        return False, None  # (the whole text: nothing is placed)
+    broken = None
+    for child in root.children:
+        if not child.has_error or child.type == "ERROR":
+            continue
+        if broken is not None or child.type != "function_declaration":
+            return False, None
+        broken = child
+    if broken is not None:
+        body = broken.child_by_field_name("body")
+        if body is None or any(c.has_error and c != body for c in broken.children):
+            return False, None
+    return True, broken
+
+
 def _moved(diagnostic: Diagnostic, prefix: int, suffix_start: int, delta: int) -> Diagnostic:
-    """`diagnostic` of the last clean version in this one's places: its spans before the edit stay, those
+    """`diagnostic` of the last carried-from version in this one's places: its spans before the edit stay, those
     after it (from `suffix_start`, in that version) move by `delta`."""
     def move(span: Span) -> Span:
         return span if span.end <= prefix or not delta else Span(span.start + delta, span.end + delta)

@@ -22,7 +22,7 @@ from .expressions import VOID, ExpressionChecker, Typed, binary_result_type
 from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .carry import EDITED
-from .reuse import BodyReuse
+from .reuse import BodyReuse, _in_order
 from .typenames import TypeResolver, is_type_name
 from .variables import BindingChecker, VariableChecker
 from .behaviors import BehaviorChecker
@@ -103,7 +103,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         declarations = []
         children = _module_children(root)
         if self.reuse is not None:
-            self.reuse.carry.begin(self.ctx.source.data, self.ctx.configured_dialect, children, not root.has_error)
+            self.reuse.carry.begin(self.ctx.source.data, self.ctx.configured_dialect, children, root)
         for node in children:
             if node.type == "enable_directive":
                 for extension in node.children_by_field_name("extension"):
@@ -126,7 +126,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self._call_cycles()
         self.check_aliasing()
         data = self.ctx.source.data
-        # Each entry point's binding findings as the last clean version found them, where they are its.
+        # Each entry point's binding findings as the last carried-from version found them, where they are its.
         collisions = self.reuse.carry.collisions() if self.reuse is not None else None
         for node, symbol in declared:
             if symbol is None:
@@ -822,23 +822,30 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
     def _checked_body(self, symbol: Symbol, node: ts.Node) -> None:
         """A module-scope function's body: replayed from `reuse` when unchanged, else checked (and recorded)."""
         reuse = self.reuse
-        if reuse is None or node.has_error:
+        if reuse is None:
             self._function_body(symbol, node)
             return
         start, end = node.start_byte, node.end_byte
         carry = reuse.carry
         carried = carry.step("body", start, end)
         index = carry.index - 1
+        broken = node.has_error  # (while carrying, only the edited body can be: Carry.begin)
         if carried is not None and carried is not EDITED:
-            # The record the last clean version replayed or made here (carry.py says why it is valid).
-            reuse.apply(self, carried[4], symbol, node, carried[3])
-            carry.note(index, ("body", start, end) + carried[3:])
-            return
+            if not broken:
+                # The record the last version replayed or made here (carry.py says why it is valid).
+                reuse.apply(self, carried[4], symbol, node, carried[3])
+                # (a state it recorded holds places, stale once the text moved: unknown then)
+                after = carried[5] if carried[5] is True or not carry.moved() else False
+                carry.note(index, ("body", start, end, carried[3], carried[4], after))
+                return
+            carry.stop()
         # Whether the check leaves the state later steps read as it found it (see carry.py).
         model = self.ctx.model
         before = (self.resolutions, self.ctx.said_count(), len(model.matrix_dialects), len(self.module_scope.symbols))
         reuse.applied = None
-        if not reuse.replay(self, symbol, node):
+        if broken:
+            self._function_body(symbol, node)  # (a body with syntax errors is neither replayed nor recorded)
+        elif not reuse.replay(self, symbol, node):
             recording = reuse.start(self, node)
             completed = False
             try:
@@ -846,11 +853,17 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 completed = True
             finally:
                 reuse.finish(self, recording, symbol, completed)
-        neutral = before == (self.resolutions, self.ctx.said_count(), len(model.matrix_dialects),
-                             len(self.module_scope.symbols))
+        after = before == (self.resolutions, self.ctx.said_count(), len(model.matrix_dialects),
+                           len(self.module_scope.symbols))
+        if not after and carry.current is not None:
+            # What later steps read that the body changed (it only grows during a check, and what the
+            # steps nested in it set is compared by Carry.edited_done), and how many steps it holds.
+            after = (self.ctx.said_once(), frozenset(model.matrix_dialects), len(self.module_scope.symbols),
+                     self.resolutions, carry.index)
         if carried is EDITED:
-            carry.edited_done(neutral, reuse.applied[1] if reuse.applied is not None else None)
-        carry.note(index, ("body", start, end) + (reuse.applied or (None, None)) + (neutral,))
+            carry.edited_done(after, (tuple(f.name for f in self.calls.get(symbol, ())),
+                                      _in_order(self.var_uses.get(symbol, ()))))
+        carry.note(index, ("body", start, end) + (reuse.applied or (None, None)) + (after,))
 
     def _function_body(self, symbol: Symbol, node: ts.Node) -> None:
         self.function = symbol

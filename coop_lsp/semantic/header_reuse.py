@@ -147,16 +147,13 @@ class HeaderReuse:
         carry = checker.reuse.carry
         carried = carry.step(step, start, end)
         index = carry.index - 1
-        if node.has_error or len(checker._resolution) > 1:
-            # (resolved on the way from another declaration: a cycle through it would reach outside)
-            if carried is not None:
-                carry.stop()
-            self.checked += 1
-            check()
-            carry.note(index, (step, start, end, None, None, True))
-            return
+        # A header whose function's body holds the version's syntax errors (carry.py: Carry.begin) is the
+        # header it was, parsed alike: the record the last version applied to it is carried all the same.
+        if carried is not None and (node.has_error and start != carry.errored_start or len(checker._resolution) > 1):
+            carry.stop()
+            carried = None
         if carried is not None:
-            # The record the last clean version applied at this step (carry.py says why it is valid);
+            # The record the last carried-from version applied at this step (carry.py says why it is valid);
             # struct objects are compared still, as they are not text.
             record = carried[4]
             if self._same_structs(checker, record, symbol):
@@ -166,6 +163,12 @@ class HeaderReuse:
                 carry.note(index, (step, start, end, carried[3], record, True))
                 return
             carry.stop()
+        if node.has_error or len(checker._resolution) > 1:
+            # (resolved on the way from another declaration: a cycle through it would reach outside)
+            self.checked += 1
+            check()
+            carry.note(index, (step, start, end, None, None, True))
+            return
         ctx = checker.ctx
         said, said_key = self._said_once(ctx)
         key = (step, ctx.source.data[start:end], self._module(checker), said_key,
