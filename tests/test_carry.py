@@ -153,8 +153,8 @@ def test_random_body_edits_in_a_matrix_kernel_equal_a_fresh_check() -> None:
         assert _carried(editor) > 0
 
 
-def _validations(functions: int, monkeypatch) -> int:
-    """Records validated (a body's or a header step's) in a clean version whose edit lies inside one body."""
+def _counting_validations(monkeypatch) -> dict:
+    """Counts, in the returned dict's "n", every record validated from now on: a body's or a header step's."""
     counts = {"n": 0}
     body_valid, header_replay = BodyReuse._valid, HeaderReuse._replay
 
@@ -168,6 +168,12 @@ def _validations(functions: int, monkeypatch) -> int:
 
     monkeypatch.setattr(BodyReuse, "_valid", counted_body)
     monkeypatch.setattr(HeaderReuse, "_replay", counted_header)
+    return counts
+
+
+def _validations(functions: int, monkeypatch) -> int:
+    """Records validated (a body's or a header step's) in a clean version whose edit lies inside one body."""
+    counts = _counting_validations(monkeypatch)
     text = matrix_library_kernel(random.Random(5), functions=functions)
     editor = Editor(text)
     text = re.sub(r"(fn gemm_1\(.*?k < )\d+u", r"\g<1>47u", text, count=1, flags=re.S)
@@ -342,19 +348,7 @@ def test_statements_typed_character_by_character_in_the_examples_equal_a_fresh_c
 def _errored_validations(functions: int, monkeypatch) -> int:
     """Records validated in a version with a syntax error inside the edited body (a statement being typed
     in gemm_1), after another such version."""
-    counts = {"n": 0}
-    body_valid, header_replay = BodyReuse._valid, HeaderReuse._replay
-
-    def counted_body(self, *args):
-        counts["n"] += 1
-        return body_valid(self, *args)
-
-    def counted_header(self, *args):
-        counts["n"] += 1
-        return header_replay(self, *args)
-
-    monkeypatch.setattr(BodyReuse, "_valid", counted_body)
-    monkeypatch.setattr(HeaderReuse, "_replay", counted_header)
+    counts = _counting_validations(monkeypatch)
     text = matrix_library_kernel(random.Random(5), functions=functions)
     editor = Editor(text)
     at = re.search(r"fn gemm_1\(.*?\n  for [^\n]*\n", text, re.S).end()
