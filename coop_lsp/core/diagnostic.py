@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .text import Span
@@ -73,10 +74,10 @@ class Diagnostic:
         """The same diagnostic for text that moved by `delta` bytes (a reused check of unchanged code)."""
         if not delta:
             return self
+        return self.mapped(lambda span: Span(span.start + delta, span.end + delta))
 
-        def move(span: Span) -> Span:
-            return Span(span.start + delta, span.end + delta)
-
+    def mapped(self, move: Callable[[Span], Span]) -> "Diagnostic":
+        """The same diagnostic with every range it names (`spans`) replaced by `move(range)`."""
         return Diagnostic(self.code, self.message, move(self.span), self.severity,
                           tuple(Related(move(r.span), r.message) for r in self.related),
                           tuple(Fix(f.title, tuple(Edit(move(e.span), e.new_text) for e in f.edits), f.safe)

@@ -70,7 +70,7 @@ unchanged function is what applying a record costs, without making a key or vali
 
 from __future__ import annotations
 
-from ..core.diagnostic import Diagnostic, Edit, Fix, Related
+from ..core.diagnostic import Diagnostic
 from ..core.text import Span
 
 
@@ -319,10 +319,7 @@ def _moved(diagnostic: Diagnostic, prefix: int, suffix_start: int, delta: int) -
     if not delta or all(s.end <= prefix for s in diagnostic.spans()):
         return diagnostic
     assert all(s.end <= prefix or s.start >= suffix_start for s in diagnostic.spans())
-    return Diagnostic(diagnostic.code, diagnostic.message, move(diagnostic.span), diagnostic.severity,
-                      tuple(Related(move(r.span), r.message) for r in diagnostic.related),
-                      tuple(Fix(f.title, tuple(Edit(move(e.span), e.new_text) for e in f.edits), f.safe)
-                            for f in diagnostic.fixes))
+    return diagnostic.mapped(move)
 
 
 def _common_prefix(a: bytes, b: bytes) -> int:

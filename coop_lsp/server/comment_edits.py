@@ -66,7 +66,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.diagnostic import Diagnostic, Edit, Fix, Related
+from ..core.diagnostic import Diagnostic
 from ..core.text import Span
 from ..source.sniff import may_be_template
 from ..syntax.parser import Parsed, same_tree
@@ -246,8 +246,5 @@ def _moved(finding: Diagnostic, at: int, delta: int) -> Diagnostic:
     def move(span: Span) -> Span:
         return Span(span.start + delta, span.end + delta) if span.start >= at else span
 
-    return Diagnostic(finding.code, finding.message, move(finding.span), finding.severity,
-                      tuple(Related(move(r.span), r.message) for r in finding.related),
-                      tuple(Fix(f.title, tuple(Edit(move(e.span), e.new_text) for e in f.edits), f.safe)
-                            for f in finding.fixes))
+    return finding.mapped(move)
 
