@@ -25,7 +25,7 @@ def _overlaps(a: Span, b: Span) -> bool:
 def code_actions(analysis: Analysis, span: Span, diagnostics: list[Diagnostic] | None = None) -> list[CodeAction]:
     """Every fix of every diagnostic touching `span`; safe fixes are preferred."""
     out = []
-    for diagnostic in diagnostics if diagnostics is not None else analysis.diagnostics:
+    for diagnostic in diagnostics if diagnostics is not None else analysis.diagnostics_with_fixes():
         if not _overlaps(diagnostic.span, span):
             continue
         for fix in diagnostic.fixes:

@@ -54,8 +54,11 @@ class Analysis:
         and asks `agrees_with_fresh_parse` later, or knows the tree is a `fresh` parse of the whole text."""
         if parsed.root.has_error and not provisional and not fresh:
             return cls.of(parsed.source.text, version, targets, reuse, dialect)
+        # A provisional analysis is published while the user types into broken code, and its fixes are
+        # asked for far less often: they are tested when asked (`diagnostics_with_fixes`).
         analysis = cls(parsed.source.text, version, lint_parsed(parsed, targets=targets, reuse=reuse,
-                                                                dialect=dialect))
+                                                                dialect=dialect,
+                                                                defer_fixes=provisional and parsed.root.has_error))
         analysis.provisional = parsed.root.has_error and not fresh
         return analysis
 
@@ -94,7 +97,15 @@ class Analysis:
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
+        """The findings as published: those of a provisional analysis may lack fixes not tested yet."""
         return self.result.diagnostics
+
+    def diagnostics_with_fixes(self) -> list[Diagnostic]:
+        """The findings with every fix, as a lint that tests each fix at once gives them (for code actions)."""
+        found = self.memo.get("diagnostics with fixes")
+        if found is None:
+            found = self.memo["diagnostics with fixes"] = self.result.with_fixes()
+        return found
 
     @property
     def root(self) -> ts.Node | None:

@@ -16,6 +16,7 @@ from ..semantic.checker import check
 from ..semantic.model import SemanticModel
 from ..semantic.reuse import BodyReuse
 from ..syntax import parse, syntax_diagnostics
+from ..syntax.diagnostics import DeferredFix, fix_of
 from ..syntax.parser import ParseAbandoned, Parsed
 from ..syntax.reuse import DeclarationReuse
 from ..syntax.rules import SYNTAX_ERROR
@@ -33,6 +34,21 @@ class LintResult:
     diagnostics: list[Diagnostic]
     parsed: Parsed | None
     model: SemanticModel | None = None
+    # Missing tokens' findings whose fixes were not tested (lint_parsed's `defer_fixes`); `with_fixes` adds them.
+    deferred_fixes: tuple[DeferredFix, ...] = ()
+
+    def with_fixes(self) -> list[Diagnostic]:
+        """The diagnostics as a lint that tests every fix at once gives them."""
+        if not self.deferred_fixes or self.parsed is None:
+            return self.diagnostics
+        pending = {(d.diagnostic.message, d.diagnostic.span): d for d in self.deferred_fixes}
+        out = []
+        for diagnostic in self.diagnostics:
+            deferred = pending.get((diagnostic.message, diagnostic.span)) \
+                if diagnostic.code == SYNTAX_ERROR.code and not diagnostic.fixes else None
+            fixes = fix_of(self.parsed, deferred) if deferred is not None else ()
+            out.append(replace(diagnostic, fixes=fixes) if fixes else diagnostic)
+        return out
 
 
 def lint_source(text: str | bytes, targets: tuple[str, ...] | list[str] = (),
@@ -68,26 +84,32 @@ class Reuse:
 
 
 def lint_parsed(parsed: Parsed, targets: tuple[str, ...] | list[str] = (), project: Path | None = None,
-                reuse: Reuse | None = None, dialect: str = "auto") -> LintResult:
-    """Lints an already parsed source (a tree that no one edits while this runs)."""
+                reuse: Reuse | None = None, dialect: str = "auto", defer_fixes: bool = False) -> LintResult:
+    """Lints an already parsed source (a tree that no one edits while this runs).
+
+    `defer_fixes`: a missing token's finding comes without the test of its fix, which `LintResult.with_fixes`
+    makes when asked (an editor asks for fixes far less often than it publishes findings)."""
     if reuse is None:
-        return _lint(parsed, targets, project, None, dialect)
+        return _lint(parsed, targets, project, None, dialect, defer_fixes)
     try:
-        result = _lint(parsed, targets, project, reuse, dialect)
+        result = _lint(parsed, targets, project, reuse, dialect, defer_fixes)
     except Exception:  # noqa: BLE001 - see below
         result = None
     if result is None or any(d.code == INTERNAL_ERROR.code for d in result.diagnostics):
         # Something failed, perhaps in replaying: the result must still be a fresh lint's, and what
         # was kept for the next version may be half made. Forget it and lint without it.
         reuse.clear()
-        return _lint(parsed, targets, project, None, dialect)
+        return _lint(parsed, targets, project, None, dialect, defer_fixes)
     return result
 
 
-def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, dialect: str) -> LintResult:
+def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, dialect: str,
+          defer_fixes: bool = False) -> LintResult:
     if reuse is not None:
         reuse.declarations.begin()
-    diagnostics = syntax_diagnostics(parsed, reuse=reuse.declarations if reuse is not None else None)
+    deferred: list[DeferredFix] | None = [] if defer_fixes else None
+    diagnostics = syntax_diagnostics(parsed, reuse=reuse.declarations if reuse is not None else None,
+                                     deferred=deferred)
     if reuse is not None:
         reuse.declarations.end()
     model = None
@@ -115,7 +137,7 @@ def _lint(parsed: Parsed, targets, project: Path | None, reuse: Reuse | None, di
         diagnostics = apply_filters(diagnostics, filters)
     diagnostics.sort(key=lambda d: d.sort_key)
     diagnostics = without_fixes_that_break_syntax(capped(diagnostics), parsed.source.data)
-    return LintResult(parsed.source, diagnostics, parsed, model)
+    return LintResult(parsed.source, diagnostics, parsed, model, tuple(deferred or ()))
 
 
 def findings_after_run(result: LintResult, target: str) -> list[Diagnostic]:

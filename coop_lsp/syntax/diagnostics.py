@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import difflib
 import functools
+import threading
+from dataclasses import dataclass
 from collections.abc import Iterator
 
 import tree_sitter as ts
@@ -38,12 +40,16 @@ MAX_FILE_REPAIR_WINDOW = 8 * 1024
 _REPAIR_TOKENS = (";", "}", ")", "]", ",", ">", "x")
 
 
-def syntax_diagnostics(parsed: Parsed, explain: bool = True, reuse: DeclarationReuse | None = None
-                       ) -> list[Diagnostic]:
+def syntax_diagnostics(parsed: Parsed, explain: bool = True, reuse: DeclarationReuse | None = None,
+                       deferred: list[DeferredFix] | None = None) -> list[Diagnostic]:
     """Every syntax problem; `explain=False` skips the repairs that word messages and check fixes.
 
     With `reuse`, the findings in well-formed module-scope declarations that
     are unchanged since its last use are taken from it instead of walking them.
+    With `deferred`, a missing token's finding comes without the test of its fix (two re-parses and two
+    counts of the declarations around it, a third of what a keystroke in broken code costs): the finding
+    is given without fixes and its insertion is added to `deferred`, for `fix_of` to test once someone
+    asks for the fix. Everything else is as without it.
     """
     source = parsed.source
     diagnostics: list[Diagnostic] = []
@@ -55,7 +61,7 @@ def syntax_diagnostics(parsed: Parsed, explain: bool = True, reuse: DeclarationR
             span=Span(0, 0),
             severity=Severity.ERROR,
         ))
-    diagnostics.extend(_parse_errors(parsed, explain, reuse))
+    diagnostics.extend(_parse_errors(parsed, explain, reuse, deferred))
     for part in parsed.root.children:
         diagnostics.extend(_declaration_findings(parsed, part, reuse))
     diagnostics.sort(key=lambda d: d.sort_key)
@@ -174,31 +180,34 @@ def _error_nodes(root: ts.Node) -> Iterator[ts.Node]:
             stack.extend(reversed(node.children))
 
 
-def _parse_errors(parsed: Parsed, explain: bool, reuse: DeclarationReuse | None) -> list[Diagnostic]:
+def _parse_errors(parsed: Parsed, explain: bool, reuse: DeclarationReuse | None,
+                  deferred: list[DeferredFix] | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for index, node in enumerate(_error_nodes(parsed.root)):
         if index > MAX_SYNTAX_ERRORS:
             break  # the lint layer caps each code and says that more were found
         if node.is_missing:
-            out.append(_missing_token(parsed, node, explain, reuse))
+            out.append(_missing_token(parsed, node, explain, reuse, deferred))
         else:
-            out.append(_error_region(parsed, node, explain and index < MAX_REPAIRED_ERRORS, reuse))
+            out.append(_error_region(parsed, node, explain and index < MAX_REPAIRED_ERRORS, reuse, deferred))
     return out
 
 
-def _missing_token(parsed: Parsed, node: ts.Node, explain: bool, reuse: DeclarationReuse | None) -> Diagnostic:
+def _missing_token(parsed: Parsed, node: ts.Node, explain: bool, reuse: DeclarationReuse | None,
+                   deferred: list[DeferredFix] | None = None) -> Diagnostic:
     at = _after_previous_token(parsed, node.start_byte)
     if node.type == "identifier":
         field = _field_of(node)
         what = "a name" if field == "name" else "an expression"
         return Diagnostic(rules.SYNTAX_ERROR.code, f"expected {what} here", Span(at, at))
-    return _expected_token(parsed, node.type, at, node, reuse if explain else _NO_FIX)
+    return _expected_token(parsed, node.type, at, node, reuse if explain else _NO_FIX, deferred)
 
 
 _NO_FIX = object()  # for _expected_token: offer no fix
 
 
-def _expected_token(parsed: Parsed, token: str, at: int, near: ts.Node, reuse) -> Diagnostic:
+def _expected_token(parsed: Parsed, token: str, at: int, near: ts.Node, reuse,
+                    deferred: list[DeferredFix] | None = None) -> Diagnostic:
     message = f"expected '{token}'"
     related: tuple[Related, ...] = ()
     if token == ";":
@@ -212,9 +221,34 @@ def _expected_token(parsed: Parsed, token: str, at: int, near: ts.Node, reuse) -
             message += f" to close the '{opener.type}' on line {line}"
             related = (Related(Span(opener.start_byte, opener.end_byte), f"'{opener.type}' opened here"),)
     fixes: tuple[Fix, ...] = ()
-    if reuse is not _NO_FIX and _insertion_helps(parsed, at, token, reuse):
-        fixes = (Fix(f"Insert '{token}'", (Edit(Span(at, at), token),), safe=token == ";"),)
+    if reuse is not _NO_FIX:
+        if deferred is not None:
+            diagnostic = Diagnostic(rules.SYNTAX_ERROR.code, message, Span(at, at), related=related)
+            deferred.append(DeferredFix(diagnostic, at, token))
+            return diagnostic
+        if _insertion_helps(parsed, at, token, reuse):
+            fixes = _insertion_fix(at, token)
     return Diagnostic(rules.SYNTAX_ERROR.code, message, Span(at, at), related=related, fixes=fixes)
+
+
+def _insertion_fix(at: int, token: str) -> tuple[Fix, ...]:
+    return (Fix(f"Insert '{token}'", (Edit(Span(at, at), token),), safe=token == ";"),)
+
+
+@dataclass(frozen=True)
+class DeferredFix:
+    """A missing token's finding given without the test of its fix (`syntax_diagnostics`' `deferred`)."""
+
+    diagnostic: Diagnostic
+    at: int
+    token: str
+
+
+def fix_of(parsed: Parsed, deferred: DeferredFix) -> tuple[Fix, ...]:
+    """The fixes the finding would have carried had its fix been tested at once: the same test on the same
+    tree (the repair cache's answers are those of the same parses)."""
+    return _insertion_fix(deferred.at, deferred.token) if _insertion_helps(parsed, deferred.at, deferred.token,
+                                                                           None) else ()
 
 
 def _insertion_helps(parsed: Parsed, at: int, token: str, reuse: DeclarationReuse | None) -> bool:
@@ -324,7 +358,8 @@ def _finding_count(parsed: Parsed, reuse: DeclarationReuse | None) -> int:
     return count
 
 
-def _error_region(parsed: Parsed, node: ts.Node, try_repairs: bool, reuse: DeclarationReuse | None) -> Diagnostic:
+def _error_region(parsed: Parsed, node: ts.Node, try_repairs: bool, reuse: DeclarationReuse | None,
+                  deferred: list[DeferredFix] | None = None) -> Diagnostic:
     window = _repair_window(parsed, node) if try_repairs else None
     if window is not None:
         text = parsed.source.data[window.start : window.end]  # one object: the repair cache's keys share it
@@ -334,7 +369,7 @@ def _error_region(parsed: Parsed, node: ts.Node, try_repairs: bool, reuse: Decla
             at = _after_previous_token(parsed, position)
             if token == "x":
                 return Diagnostic(rules.SYNTAX_ERROR.code, "expected an expression here", Span(at, at))
-            return _expected_token(parsed, token, at, node, reuse)
+            return _expected_token(parsed, token, at, node, reuse, deferred)
     first = _first_token(node)
     if first is None:
         at = node.start_byte
@@ -507,9 +542,16 @@ def _remember(key: tuple, outcome) -> None:
     _tried_bytes += len(key[0])
 
 
-@functools.cache
+_parsers = threading.local()
+
+
 def _parser() -> ts.Parser:
-    return ts.Parser(wgsl_language())
+    """This thread's parser: a fix is tested on the thread that asks for it (an editor's code action), while
+    the analysis thread may be parsing, and a tree-sitter parser parses one text at a time."""
+    parser = getattr(_parsers, "parser", None)
+    if parser is None:
+        parser = _parsers.parser = ts.Parser(wgsl_language())
+    return parser
 
 
 # ------------------------------------------------------ tree helpers

@@ -25,7 +25,7 @@ def register(ls: CoopLanguageServer) -> None:
         analysis, convert = found
         out = []
         for action in actions.code_actions(analysis, convert.span(params.range),
-                                           ls.settings.apply(analysis.diagnostics)):
+                                           ls.settings.apply(analysis.diagnostics_with_fixes())):
             out.append(lsp.CodeAction(
                 title=action.title, kind=lsp.CodeActionKind.QuickFix, is_preferred=action.preferred,
                 diagnostics=[convert.diagnostic(uri, action.diagnostic)] if action.diagnostic else None,
