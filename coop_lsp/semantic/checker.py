@@ -22,7 +22,7 @@ from .expressions import VOID, ExpressionChecker, Typed, binary_result_type
 from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .carry import EDITED
-from .reuse import BodyReuse, _in_order
+from .reuse import BodyReuse, variables_in_first_use_order
 from .typenames import TypeResolver, is_type_name
 from .variables import BindingChecker, VariableChecker
 from .behaviors import BehaviorChecker
@@ -862,7 +862,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                      self.resolutions, carry.index)
         if carried is EDITED:
             carry.edited_done(after, (tuple(f.name for f in self.calls.get(symbol, ())),
-                                      _in_order(self.var_uses.get(symbol, ()))))
+                                      variables_in_first_use_order(self.var_uses.get(symbol, ()))))
         carry.note(index, ("body", start, end) + (reuse.applied or (None, None)) + (after,))
 
     def _function_body(self, symbol: Symbol, node: ts.Node) -> None:
