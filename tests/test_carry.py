@@ -425,3 +425,36 @@ def test_a_last_version_whose_errored_body_is_not_the_edited_one_carries_nothing
         editor.change(text)
         assert carry.active == (errored == "fn middle"), errored
         assert (_carried(editor) > 0) == (errored == "fn middle"), errored
+
+
+def test_a_carried_step_compares_structs_only_where_its_record_holds_some_and_keeps_an_unmoved_entry(
+        monkeypatch) -> None:
+    # The work per unchanged declaration: a carried header step whose record holds no struct compares
+    # none, and a carried step that did not move notes the last version's entry itself, not a copy.
+    compared = {"n": 0}
+    same_structs = HeaderReuse._same_structs
+
+    def counted(checker, record, symbol):
+        compared["n"] += 1
+        return same_structs(checker, record, symbol)
+
+    monkeypatch.setattr(HeaderReuse, "_same_structs", staticmethod(counted))
+    text = matrix_library_kernel(random.Random(5), functions=12)
+    editor = Editor(text)
+    carry = editor.reuse.bodies.carry
+    for number in (47, 48, 49, 50):  # (after the first, the same length: nothing moves)
+        text = re.sub(r"(fn gemm_1\(.*?k < )\d+u", rf"\g<1>{number}u", text, count=1, flags=re.S)
+        last = list(carry.last.entries)
+        compared["n"] = 0
+        editor.change(text)
+        if number == 47:
+            continue
+        assert carry.active and _carried(editor) > 20
+        entries = carry.last.entries
+        assert len(entries) == len(last)
+        headers_with_structs = sum(1 for e in entries if e is not None and e[0] != "body" and e[4] is not None
+                                   and e[4].structs)
+        assert compared["n"] <= headers_with_structs < _carried(editor)
+        copies = [new for new, old in zip(entries, last) if new is not old and new == old]
+        assert not copies, copies[:3]
+        assert sum(new is old for new, old in zip(entries, last)) >= _carried(editor)

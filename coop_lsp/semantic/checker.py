@@ -836,7 +836,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 reuse.apply(self, carried[4], symbol, node, carried[3])
                 # (a state it recorded holds places, stale once the text moved: unknown then)
                 after = carried[5] if carried[5] is True or not carry.moved() else False
-                carry.note(index, ("body", start, end, carried[3], carried[4], after))
+                # (unmoved and keeping its state: the last version's entry itself, not a copy of it)
+                carry.note(index, carried if carried[1] == start and carried[2] == end and after is carried[5]
+                           else ("body", start, end, carried[3], carried[4], after))
                 return
             carry.stop()
         # Whether the check leaves the state later steps read as it found it (see carry.py).
