@@ -7,8 +7,10 @@ Every `Editor.change` compares the version with a fresh lint of the same text. T
 again and again (carried), with a syntax error typed and undone between (carried from the last clean
 version), edits whose body becomes the first to resolve a declaration, to ask for a missing `enable`, to
 use a matrix dialect, or to declare at module scope (each ends the carrying where it happens), and edits
-outside any body (nothing carried). The cost case counts the records validated per version: they do not
-grow with the number of functions.
+outside any body (nothing carried), an edited body whose nested steps (a declaration it resolves first)
+applied other records than the last version's while leaving the same state (the carrying ends), and a last
+version whose errored body is not the edited one (nothing carried). The cost case counts the records
+validated per version: they do not grow with the number of functions.
 """
 
 from __future__ import annotations
@@ -378,3 +380,81 @@ def test_an_errored_body_that_resolves_a_declaration_first_keeps_carrying_while_
     # The missing 'enable f16' asked for at another place in the errored body: compared with a fresh lint.
     editor.change(f"{MODULE[:at]}  let q = (1.0h\n{MODULE[at:].replace('let h = 1.0h;', 'let h = 1.0;')}")
     editor.change(f"{MODULE[:at]}  let q = (2.0h\n{MODULE[at:].replace('let h = 1.0h;', 'let h = 1.0;')}")
+
+
+NESTED = """\
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+  BODY
+}
+
+const LATE = 2.0h;
+"""
+
+
+def test_an_edited_body_whose_nested_steps_applied_other_records_ends_the_carrying() -> None:
+    # `main` resolves LATE first: a step nested in its body. With the f16 literal before the use, the
+    # missing 'enable f16' is asked for by the body and LATE's resolution says nothing; after it, LATE's
+    # resolution asks. The state after the body is the same either way (the same enables asked for, the
+    # same resolutions and steps): only the records the nested step applied tell the two apart.
+    def version(number: int, swapped: bool) -> str:
+        lines = [f"let a = {number}.0h;", "let b = LATE;"]
+        return NESTED.replace("BODY", "\n  ".join(reversed(lines) if swapped else lines))
+
+    editor = Editor(version(1, False))
+    carry = editor.reuse.bodies.carry
+    editor.change(version(2, False))
+    assert carry.active and _carried(editor) > 0  # (the nested step applied the record it applied then)
+    for number in range(3, 7):
+        editor.change(version(number, number % 2 == 1))
+        assert not carry.active, "the nested step applied another record than the last version's"
+
+
+def test_a_last_version_whose_errored_body_is_not_the_edited_one_carries_nothing() -> None:
+    # Carry.begin refuses the last carried-from version when its errored body is not the edited one: that
+    # body's text is unchanged, but its tree may not be. No edit sequence is known that parses an unchanged
+    # errored body without errors (or with them elsewhere) in the next version, so the last version's
+    # errored body is named here directly: `first`'s (refused) or `middle`'s, the edited one (carried).
+    text = MODULE
+    editor = Editor(text)
+    carry = editor.reuse.bodies.carry
+    for number, errored in ((4, "fn first"), (5, "fn middle"), (6, "fn first"), (7, "fn last")):
+        editor.change(text)
+        carry.last.errored = text.index(errored)
+        text = re.sub(r"t \* \d+u;", f"t * {number}u;", text)
+        editor.change(text)
+        assert carry.active == (errored == "fn middle"), errored
+        assert (_carried(editor) > 0) == (errored == "fn middle"), errored
+
+
+def test_a_carried_step_compares_structs_only_where_its_record_holds_some_and_keeps_an_unmoved_entry(
+        monkeypatch) -> None:
+    # The work per unchanged declaration: a carried header step whose record holds no struct compares
+    # none, and a carried step that did not move notes the last version's entry itself, not a copy.
+    compared = {"n": 0}
+    same_structs = HeaderReuse._same_structs
+
+    def counted(checker, record, symbol):
+        compared["n"] += 1
+        return same_structs(checker, record, symbol)
+
+    monkeypatch.setattr(HeaderReuse, "_same_structs", staticmethod(counted))
+    text = matrix_library_kernel(random.Random(5), functions=12)
+    editor = Editor(text)
+    carry = editor.reuse.bodies.carry
+    for number in (47, 48, 49, 50):  # (after the first, the same length: nothing moves)
+        text = re.sub(r"(fn gemm_1\(.*?k < )\d+u", rf"\g<1>{number}u", text, count=1, flags=re.S)
+        last = list(carry.last.entries)
+        compared["n"] = 0
+        editor.change(text)
+        if number == 47:
+            continue
+        assert carry.active and _carried(editor) > 20
+        entries = carry.last.entries
+        assert len(entries) == len(last)
+        headers_with_structs = sum(1 for e in entries if e is not None and e[0] != "body" and e[4] is not None
+                                   and e[4].structs)
+        assert compared["n"] <= headers_with_structs < _carried(editor)
+        copies = [new for new, old in zip(entries, last) if new is not old and new == old]
+        assert not copies, copies[:3]
+        assert sum(new is old for new, old in zip(entries, last)) >= _carried(editor)

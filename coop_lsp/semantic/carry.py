@@ -65,7 +65,9 @@ none inside the edited body.
 
 A carried step still adds its record's findings and model entries, moved by the edit's delta where
 it lies after the edit, and keeps its record in the tables for the next version: the work per
-unchanged function is what applying a record costs, without making a key or validating it.
+unchanged function is what applying a record costs, without making a key or validating it. A carried
+step that did not move, and whose `after` is the one it had, notes the last version's entry itself (a
+tuple: the same values as a copy), and a carried header record that holds no struct compares none.
 """
 
 from __future__ import annotations

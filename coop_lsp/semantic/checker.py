@@ -22,7 +22,7 @@ from .expressions import VOID, ExpressionChecker, Typed, binary_result_type
 from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .carry import EDITED
-from .reuse import BodyReuse, _in_order
+from .reuse import BodyReuse, variables_in_first_use_order
 from .typenames import TypeResolver, is_type_name
 from .variables import BindingChecker, VariableChecker
 from .behaviors import BehaviorChecker
@@ -836,7 +836,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 reuse.apply(self, carried[4], symbol, node, carried[3])
                 # (a state it recorded holds places, stale once the text moved: unknown then)
                 after = carried[5] if carried[5] is True or not carry.moved() else False
-                carry.note(index, ("body", start, end, carried[3], carried[4], after))
+                # (unmoved and keeping its state: the last version's entry itself, not a copy of it)
+                carry.note(index, carried if carried[1] == start and carried[2] == end and after is carried[5]
+                           else ("body", start, end, carried[3], carried[4], after))
                 return
             carry.stop()
         # Whether the check leaves the state later steps read as it found it (see carry.py).
@@ -862,7 +864,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                      self.resolutions, carry.index)
         if carried is EDITED:
             carry.edited_done(after, (tuple(f.name for f in self.calls.get(symbol, ())),
-                                      _in_order(self.var_uses.get(symbol, ()))))
+                                      variables_in_first_use_order(self.var_uses.get(symbol, ()))))
         carry.note(index, ("body", start, end) + (reuse.applied or (None, None)) + (after,))
 
     def _function_body(self, symbol: Symbol, node: ts.Node) -> None:

@@ -156,11 +156,13 @@ class HeaderReuse:
             # The record the last carried-from version applied at this step (carry.py says why it is valid);
             # struct objects are compared still, as they are not text.
             record = carried[4]
-            if self._same_structs(checker, record, symbol):
+            if not record.structs or self._same_structs(checker, record, symbol):
                 self._apply(checker, record, symbol, start)
                 self._records.current[carried[3]] = record
                 self.replayed += 1
-                carry.note(index, (step, start, end, carried[3], record, True))
+                # (a header step's entry is always neutral: where the step did not move it is the same entry)
+                carry.note(index, carried if carried[1] == start and carried[2] == end
+                           else (step, start, end, carried[3], record, True))
                 return
             carry.stop()
         if node.has_error or len(checker._resolution) > 1:
@@ -244,8 +246,11 @@ class HeaderReuse:
             ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
         model = ctx.model
         if record.types:
-            for (s, e, kind), value in record.types.items():
-                model.written_types[(s + delta, e + delta, kind)] = value
+            if not delta:
+                model.written_types.update(record.types)
+            else:
+                for (s, e, kind), value in record.types.items():
+                    model.written_types[(s + delta, e + delta, kind)] = value
         if record.references:
             for (s, e), name in record.references.items():
                 model.written_references[(s + delta, e + delta)] = module[name]

@@ -375,14 +375,16 @@ class BodyReuse:
             diagnostics, types, recorded_references, [_local_record(s) for s in local_symbols],
             (portability - before_portability, enables - before_enables, new_uses),
             frozenset(ctx.model.matrix_dialects - recording.dialects_before),
-            [(v.name, s) for v, s in var_uses], _in_order(var_uses), [f.name for f in calls],
+            [(v.name, s) for v, s in var_uses], variables_in_first_use_order(var_uses), [f.name for f in calls],
             checker.alias_facts.get(symbol))
         record.declared = tuple((name, signature) for name, signature in signatures.items() if signature is not None)
         record.undeclared = tuple(name for name, signature in signatures.items() if signature is None)
         return record
 
 
-def _in_order(var_uses: list) -> tuple[str, ...]:
+def variables_in_first_use_order(var_uses: list) -> tuple[str, ...]:
+    """The names of the variables in `var_uses` ((variable, span) pairs), each once, in the order of their
+    first use in the text: what a body's record keeps and the carry compares (Carry.edited_done)."""
     seen: dict[str, None] = {}
     for variable, _ in sorted(var_uses, key=lambda use: use[1].start):
         seen.setdefault(variable.name, None)
