@@ -113,3 +113,55 @@ def test_typing_a_statement_re_parses_only_the_declarations_around_it(counted) -
         # Before: a fix's test re-parsed the whole 40 KB file on half of these versions.
         assert parsed_sizes and max(parsed_sizes) < len(text) // 8, (index, parsed_sizes)
     assert errored >= 20
+
+
+def _counts_agree(parsed: Parsed) -> None:
+    """The fixes' tests count findings without wording the parse errors; the count must be the findings'."""
+    worded, counted = DeclarationReuse(), DeclarationReuse()
+    for reuse in (None, (worded, counted)):
+        if reuse is not None:
+            worded.begin(), counted.begin()
+        expected = len(syntax.syntax_diagnostics(parsed, False, worded if reuse else None))
+        assert syntax._finding_total(parsed, counted if reuse else None) == expected
+        if reuse is not None:
+            worded.end(), counted.end()
+
+
+def test_the_fixes_count_of_findings_is_the_number_of_findings_on_typed_versions_and_junk() -> None:
+    rng = random.Random(16)
+    junk = ["(", ")", ";", "{", "}", "let x = ", "max(1.0", ",", "<", ">", "[", "fn f(", "var<", "*/", "/*", "\xff"]
+    for path in FILES:
+        text = path.read_text(encoding="utf-8")
+        document = Document(text)
+        for line, character, deleted, inserted in _edits(text, rng):
+            document.replace_range(Position(line, character), Position(line, character + deleted), inserted)
+            _counts_agree(Parsed(document.parsed.source, document.tree.copy()))
+        for _ in range(3):
+            at = rng.randrange(len(text) + 1)
+            _counts_agree(parse(text[:at] + rng.choice(junk) + text[at:]))
+    # Past MAX_SYNTAX_ERRORS the error walk stops: the count stops with it.
+    _counts_agree(parse(")" * (3 * syntax.MAX_SYNTAX_ERRORS)))
+    _counts_agree(parse(b"fn f() { let a = 1 \xff }"))
+
+
+def test_a_fix_test_counts_findings_without_wording_the_parse_errors(monkeypatch) -> None:
+    """Before, each fix's test worded every parse error of the window twice (and of the file once more when
+    the window could not decide) only to count them."""
+    text = documents(1, seed=1)[0]
+    lines = text.split("\n")
+    line = next(i for i in _statement_starts(lines) if i > len(lines) // 2)
+    document = Document(text)
+    worded, tested = [], []
+    parse_errors, helps = syntax._parse_errors, syntax._insertion_helps
+    monkeypatch.setattr(syntax, "_parse_errors", lambda *args: worded.append(1) or parse_errors(*args))
+    monkeypatch.setattr(syntax, "_insertion_helps", lambda *args: tested.append(1) or helps(*args))
+    explained = 0
+    for index, char in enumerate("let y = max(1.0, 2.0); "):
+        document.replace_range(Position(line, index), Position(line, index), char)
+        parsed = Parsed(document.parsed.source, document.tree.copy())
+        syntax._tried.clear()
+        syntax._tried_bytes = 0
+        syntax.syntax_diagnostics(parsed)
+        explained += 1
+    assert len(tested) >= 5  # the fixes were tested
+    assert len(worded) == explained  # only the file's own errors were worded
