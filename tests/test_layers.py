@@ -131,7 +131,7 @@ def test_accessors_name_real_fields():
     import re
 
     nodes_source = (PACKAGE / "syntax" / "nodes.py").read_text(encoding="utf-8")
-    read = set(re.findall(r'child_by_field_name\("(\w+)"\)', nodes_source))
+    read = set(re.findall(r'_field\("(\w+)"\)', nodes_source))
     grammar = json.loads((PACKAGE.parent / "tree-sitter-wgsl" / "src" / "node-types.json").read_text())
     declared = {field for kind in grammar for field in kind.get("fields", {})}
     assert read and read <= declared, read - declared

@@ -24,6 +24,7 @@ from ..core.diagnostic import Related
 from ..core.text import Span
 from . import types as t
 from .builtins.language import LOAD, STORE, matrix_builtin_names
+from ..syntax.nodes import FIELD_OPERAND, FIELD_OPERATOR, FIELD_VALUE
 
 # Builtins that read or write through their first (pointer) argument. Of the matrix builtins, Tint's
 # loads and stores: naga checks no aliasing (and its stores take the pointer second).
@@ -104,9 +105,9 @@ class AliasChecker:
             if kind == "paren_expression":
                 node = node.named_children[0] if node.named_children else None
             elif kind in ("index_expression", "member_expression"):
-                node = node.child_by_field_name("value")
-            elif kind == "unary_expression" and self.ctx.text(node.child_by_field_name("operator")) in ("*", "&"):
-                node = node.child_by_field_name("operand")
+                node = node.child_by_field_id(FIELD_VALUE)
+            elif kind == "unary_expression" and self.ctx.text(node.child_by_field_id(FIELD_OPERATOR)) in ("*", "&"):
+                node = node.child_by_field_id(FIELD_OPERAND)
             elif kind == "identifier":
                 symbol = self.lookup_symbol(self.ctx.text(node))
                 if symbol is None:

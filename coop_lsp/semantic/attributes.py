@@ -18,6 +18,7 @@ from ..core.diagnostic import Related
 from . import types as t
 from .diagnostic_controls import check_diagnostic_controls
 from .layout import size_and_align
+from ..syntax.nodes import FIELD_ARGUMENTS, FIELD_NAME, FIELD_OPERAND
 
 _IO = frozenset({"builtin", "location", "interpolate", "invariant", "blend_src", "color"})
 _STAGES = frozenset({"compute", "vertex", "fragment"})
@@ -64,7 +65,7 @@ class AttributeChecker:
         allowed = _ALLOWED[kind]
         filters: list[ts.Node] = []
         for attribute in nodes:
-            name_node = attribute.child_by_field_name("name")
+            name_node = attribute.child_by_field_id(FIELD_NAME)
             if name_node is None:
                 continue
             name = ctx.text(name_node)
@@ -100,8 +101,8 @@ class AttributeChecker:
         constant of such a type), without evaluating it: its own errors are reported elsewhere."""
         while node.type == "paren_expression" and node.named_children:
             node = node.named_children[0]
-        if node.type == "unary_expression" and node.child_by_field_name("operand") is not None:
-            node = node.child_by_field_name("operand")
+        if node.type == "unary_expression" and node.child_by_field_id(FIELD_OPERAND) is not None:
+            node = node.child_by_field_id(FIELD_OPERAND)
         text = self.ctx.text(node)
         if node.type == "float_literal" or (node.type == "int_literal" and _FLOAT_SUFFIX.search(text)):
             return f"the float '{text}'"
@@ -119,7 +120,7 @@ class AttributeChecker:
         fit that (compilers report `@location(4294967296)` where the value is converted)."""
         inner = node
         while inner.type in ("paren_expression", "unary_expression") and inner.named_children:
-            inner = inner.child_by_field_name("operand") or inner.named_children[0]
+            inner = inner.child_by_field_id(FIELD_OPERAND) or inner.named_children[0]
         text = self.ctx.text(inner)
         if inner.type == "int_literal":
             target = t.U32 if text.endswith("u") else t.I32
@@ -136,7 +137,7 @@ class AttributeChecker:
 
     def _attribute_value(self, attribute: ts.Node, name: str, member_type, natural_align: bool = False) -> None:
         ctx = self.ctx
-        arguments = attribute.child_by_field_name("arguments")
+        arguments = attribute.child_by_field_id(FIELD_ARGUMENTS)
         args = [a for a in (arguments.named_children if arguments is not None else []) if not a.is_extra]
         if not args or name not in (*_NON_NEGATIVE, "id", "align", "size"):
             return

@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
+from ..syntax.nodes import FIELD_ALTERNATIVE, FIELD_BODY, FIELD_CONDITION, FIELD_CONSEQUENCE, FIELD_NAME
+
 NEXT, RETURN, BREAK, CONTINUE = "next", "return", "break", "continue"
 _ONLY_NEXT = frozenset({NEXT})
 
@@ -44,13 +46,13 @@ class BehaviorChecker:
     """Mixin of the checker: needs `ctx` and `stage`."""
 
     def check_behaviors(self, symbol, node: ts.Node) -> None:
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(FIELD_BODY)
         if body is None or body.has_error:
             return  # broken code: the syntax error says what is wrong
         behaviors = self._block_behaviors(body.named_children, _FUNCTION)
         if symbol.return_type is not None and NEXT in behaviors:
             closing = body.children[-1] if body.children and body.children[-1].type == "}" else body
-            name = self.ctx.text(node.child_by_field_name("name")) if node.child_by_field_name("name") else ""
+            name = self.ctx.text(node.child_by_field_id(FIELD_NAME)) if node.child_by_field_id(FIELD_NAME) else ""
             self.ctx.report("T018", f"missing return at end of function '{name}': control can reach the end "
                                     f"of a function that returns '{symbol.return_type.describe()}'",
                             self.ctx.span(closing))
@@ -109,18 +111,18 @@ class BehaviorChecker:
 
     def _if_behaviors(self, node: ts.Node, place: _Place) -> frozenset:
         behaviors = frozenset()
-        consequence = node.child_by_field_name("consequence")
+        consequence = node.child_by_field_id(FIELD_CONSEQUENCE)
         if consequence is not None:
             behaviors |= self._behaviors(consequence, place)
-        alternative = node.child_by_field_name("alternative")
+        alternative = node.child_by_field_id(FIELD_ALTERNATIVE)
         branch = next((c for c in alternative.named_children if not c.is_extra), None) if alternative else None
         return behaviors | (self._behaviors(branch, place) if branch is not None else _ONLY_NEXT)
 
     def _switch_behaviors(self, node: ts.Node, place: _Place) -> frozenset:
         behaviors = frozenset()
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(FIELD_BODY)
         for clause in body.named_children if body is not None else []:
-            clause_body = clause.child_by_field_name("body")
+            clause_body = clause.child_by_field_id(FIELD_BODY)
             if clause_body is not None:
                 behaviors |= self._behaviors(clause_body, place)
         if BREAK in behaviors:
@@ -129,12 +131,12 @@ class BehaviorChecker:
 
     def _loop_behaviors(self, node: ts.Node, place: _Place) -> frozenset:
         kind = node.type
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(FIELD_BODY)
         statements = body.named_children if body is not None else []
         behaviors = self._block_behaviors(statements, place)
         if kind == "loop_statement":
             continuing = next((s for s in statements if s.type == "continuing_statement"), None)
-            continuing_body = continuing.child_by_field_name("body") if continuing is not None else None
+            continuing_body = continuing.child_by_field_id(FIELD_BODY) if continuing is not None else None
             if continuing_body is not None:
                 inside = _inner_place(place, "continuing")
                 own = self._behaviors(continuing_body, inside)
@@ -145,7 +147,7 @@ class BehaviorChecker:
                 part = node.child_by_field_name(field)
                 if part is not None:
                     behaviors |= self._behaviors(part, place)
-        exits = BREAK in behaviors or (kind != "loop_statement" and node.child_by_field_name("condition"))
+        exits = BREAK in behaviors or (kind != "loop_statement" and node.child_by_field_id(FIELD_CONDITION))
         behaviors = (behaviors | _ONLY_NEXT) if exits else (behaviors - _ONLY_NEXT)
         behaviors -= {BREAK, CONTINUE}
         if not behaviors and self.ctx.target_compiler() != "naga":  # naga accepts endless loops

@@ -13,6 +13,7 @@ import tree_sitter as ts
 
 from ..core.diagnostic import Related
 from . import types as t
+from ..syntax.nodes import FIELD_NAME
 
 EXTENSION = "dual_source_blending"
 
@@ -79,4 +80,4 @@ class BlendSourceChecker:
 
 
 def _name_of(attribute: ts.Node) -> ts.Node:
-    return attribute.child_by_field_name("name") or attribute
+    return attribute.child_by_field_id(FIELD_NAME) or attribute

@@ -74,6 +74,7 @@ from __future__ import annotations
 
 from ..core.diagnostic import Diagnostic
 from ..core.text import Span
+from ..syntax.nodes import FIELD_BODY
 
 
 class _Steps:
@@ -161,7 +162,7 @@ class Carry:
         if last.errored >= 0 and (edited is None or edited.start_byte != last.errored):
             return  # (that version's errored body, unchanged here, may parse otherwise now)
         if edited is not None:
-            body = edited.child_by_field_name("body")
+            body = edited.child_by_field_id(FIELD_BODY)
             # Every changed byte inside the body, in both versions (the header's text is the same: the
             # step that reads it finds its counterpart ending at the same byte).
             if body is None or body.start_byte > prefix:
@@ -306,7 +307,7 @@ def _where_errors_are(root) -> tuple:
             return False, None
         broken = child
     if broken is not None:
-        body = broken.child_by_field_name("body")
+        body = broken.child_by_field_id(FIELD_BODY)
         if body is None or any(c.has_error and c != body for c in broken.children):
             return False, None
     return True, broken

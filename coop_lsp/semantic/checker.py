@@ -32,6 +32,28 @@ from .attributes import AttributeChecker
 from .diagnostic_controls import check_diagnostic_controls
 from .continues import ContinueChecker, LoopFrame
 from .aliasing import AliasChecker
+from ..syntax.nodes import (
+    FIELD_ALTERNATIVE,
+    FIELD_ARGUMENTS,
+    FIELD_BODY,
+    FIELD_CONDITION,
+    FIELD_CONSEQUENCE,
+    FIELD_FUNCTION,
+    FIELD_INITIALIZER,
+    FIELD_LEFT,
+    FIELD_MEMBER,
+    FIELD_NAME,
+    FIELD_OPERAND,
+    FIELD_OPERATOR,
+    FIELD_PARAMETERS,
+    FIELD_RETURN_TYPE,
+    FIELD_RIGHT,
+    FIELD_SELECTORS,
+    FIELD_TEMPLATE,
+    FIELD_TYPE,
+    FIELD_UPDATE,
+    FIELD_VALUE,
+)
 
 # Extensions some compiler accepts (Tint's and naga's lists); others are errors everywhere.
 # The table's extensions, plus those no check of ours treats specially.
@@ -175,9 +197,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         own = [c for c in node.children if c.type == "attribute" and c.start_byte < symbol.span.start]
         if kind == "function":
             entry = symbol.stage is not None
-            self.function_returns = node.child_by_field_name("return_type") is not None
+            self.function_returns = node.child_by_field_id(FIELD_RETURN_TYPE) is not None
             self.check_attributes(own, "function")
-            params_node = node.child_by_field_name("parameters")
+            params_node = node.child_by_field_id(FIELD_PARAMETERS)
             for parameter in params_node.named_children if params_node is not None else []:
                 if parameter.type == "parameter":
                     self.check_attributes([c for c in parameter.children if c.type == "attribute"],
@@ -187,13 +209,13 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             return
         if kind == "struct":
             self.check_attributes(own, "struct")
-            body = node.child_by_field_name("body")
+            body = node.child_by_field_id(FIELD_BODY)
             members = [m for m in (body.named_children if body is not None else []) if m.type == "struct_member"]
             types = {m.name: m.type for m in symbol.type.members} if isinstance(symbol.type, t.Struct) else {}
             natural_align = isinstance(symbol.type, t.Struct) and (t.is_host_shareable(symbol.type)
                                                                    or _constructible(symbol.type))
             for member in members:
-                name = member.child_by_field_name("name")
+                name = member.child_by_field_id(FIELD_NAME)
                 self.check_attributes([c for c in member.children if c.type == "attribute"], "member",
                                       types.get(self.ctx.text(name)) if name is not None else None, natural_align)
             return
@@ -326,7 +348,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         """Declares `node`'s name in `scope`; `symbol`, where given, is the one made for it already (its
         name and span those of the name), as a local's is while its initializer is checked."""
         if symbol is None:
-            name_node = node.child_by_field_name("name")
+            name_node = node.child_by_field_id(FIELD_NAME)
             if name_node is None or name_node.is_missing:
                 return None
             name = self.ctx.text(name_node)
@@ -422,7 +444,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if symbol.kind == "struct":
             return self._struct(symbol, node)
         if symbol.kind == "alias":
-            type_node = node.child_by_field_name("type")
+            type_node = node.child_by_field_id(FIELD_TYPE)
             return self.resolve_type(type_node) if type_node is not None else t.ERROR
         if symbol.kind == "function":
             if self.reuse is None:
@@ -433,14 +455,14 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         return self._value_declaration(symbol, node, module_scope=True)
 
     def _struct(self, symbol: Symbol, node: ts.Node) -> t.Type:
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(FIELD_BODY)
         members = []
         member_attributes = []
         seen: dict[str, ts.Node] = {}
         for member in body.named_children if body is not None else []:
             if member.type != "struct_member":
                 continue
-            name_node, type_node = member.child_by_field_name("name"), member.child_by_field_name("type")
+            name_node, type_node = member.child_by_field_id(FIELD_NAME), member.child_by_field_id(FIELD_TYPE)
             if name_node is None or type_node is None:
                 continue
             name = self.ctx.text(name_node)
@@ -474,14 +496,14 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                             symbol.span)
         for member_node, _, member_type in member_attributes:
             if isinstance(member_type, t.Struct) and _runtime_sized(member_type):
-                where = member_node.child_by_field_name("type") or member_node
+                where = member_node.child_by_field_id(FIELD_TYPE) or member_node
                 self.ctx.report("T003", f"struct '{member_type.name}' ends in a runtime-sized array, so it cannot "
                                         "be a member of another struct; move the array into this struct",
                                 self.ctx.span(where))
                 break
         for member_node, _, member_type in member_attributes[:-1]:
             if _runtime_sized(member_type) and not isinstance(member_type, t.Struct):
-                where = member_node.child_by_field_name("name") or member_node
+                where = member_node.child_by_field_id(FIELD_NAME) or member_node
                 self.ctx.report("T003", "a runtime-sized array can only be the last member of a struct",
                                 self.ctx.span(where))
                 break
@@ -492,7 +514,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
     def _value_declaration(self, symbol: Symbol, node: ts.Node, module_scope: bool) -> t.Type:
         """var, let, const and override: the declared type, checked against the initializer."""
         ctx = self.ctx
-        type_node, value_node = node.child_by_field_name("type"), node.child_by_field_name("value")
+        type_node, value_node = node.child_by_field_id(FIELD_TYPE), node.child_by_field_id(FIELD_VALUE)
         declared = self.resolve_type(type_node) if type_node is not None else None
         initializer: Typed | None = self.value(value_node) if value_node is not None else None
         if symbol.kind == "var":
@@ -501,7 +523,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self._resource_attributes(symbol, node)
         if symbol.kind in ("var", "override") and type_node is None and value_node is None \
                 and not _broken(node):
-            where = node.child_by_field_name("name") or node
+            where = node.child_by_field_id(FIELD_NAME) or node
             self.ctx.report("T003", f"'{symbol.kind} {symbol.name}' needs a type or an initializer",
                             self.ctx.span(where))
         if symbol.kind in ("let", "const") and initializer is None:
@@ -535,13 +557,13 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if symbol.kind == "override" and initializer is not None and initializer.const:
             symbol.default = initializer.value
         if symbol.kind == "var":
-            if t.is_handle(result) and node.child_by_field_name("template") is None:
+            if t.is_handle(result) and node.child_by_field_id(FIELD_TEMPLATE) is None:
                 symbol.space, symbol.access = "handle", "read"
             self._check_var_type(symbol, node, result)
             self.check_variable(symbol, node, module_scope, result)
         if symbol.kind == "override" and result is not t.ERROR and not (
                 isinstance(result, t.Scalar) and not result.is_abstract):
-            where = node.child_by_field_name("type") or node.child_by_field_name("name")
+            where = node.child_by_field_id(FIELD_TYPE) or node.child_by_field_id(FIELD_NAME)
             self.ctx.report("T003", f"an override must have a scalar type, not '{result.describe()}'",
                             self.ctx.span(where))
         return result
@@ -587,7 +609,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         return typed
 
     def _address_space(self, symbol: Symbol, node: ts.Node, module_scope: bool) -> None:
-        template = node.child_by_field_name("template")
+        template = node.child_by_field_id(FIELD_TEMPLATE)
         args = [self.ctx.text(a) for a in template.named_children] if template is not None else []
         space = args[0] if args else ("private" if module_scope else "function")
         if space == "push_constant" and not self.ctx.portability("naga", template.named_children[0],
@@ -616,7 +638,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             # Most of a body's variables: nothing below can apply to a flat type in function memory, and
             # each check walks the type.
             return
-        where = self.ctx.span(node.child_by_field_name("type") or node.child_by_field_name("name") or node)
+        where = self.ctx.span(node.child_by_field_id(FIELD_TYPE) or node.child_by_field_id(FIELD_NAME) or node)
         # Matrices live in registers: in Tint only function variables (and lets, parameters) may
         # hold them; naga also allows private ones.
         forbidden = ("storage", "uniform", "push_constant", "workgroup") if space != "private" \
@@ -642,7 +664,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if t.contains(var_type, lambda x: isinstance(x, t.Array) and isinstance(x.count, str)) \
                 and space != "workgroup":
             self.ctx.report("T003", "an array with an 'override' element count can only be the type of a "
-                                    "'var<workgroup>'", self.ctx.span(node.child_by_field_name("name") or node))
+                                    "'var<workgroup>'", self.ctx.span(node.child_by_field_id(FIELD_NAME) or node))
         if _runtime_sized(var_type) and space not in ("storage",):
             member = self._struct_member_types(var_type)[-1:] if isinstance(var_type, t.Struct) else []
             self.ctx.report("T003", f"a runtime-sized array can only live in a 'storage' buffer, not in "
@@ -678,25 +700,25 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if not isinstance(var_type, t.Struct):
             return None
         symbol = self.module_scope.symbols.get(var_type.name)
-        body = symbol.declaration.child_by_field_name("body") if symbol is not None else None
+        body = symbol.declaration.child_by_field_id(FIELD_BODY) if symbol is not None else None
         for member_node, member in zip([m for m in (body.named_children if body else [])
                                         if m.type == "struct_member"], var_type.members):
             if t.contains(member.type, _holds_matrix):
-                return member_node.child_by_field_name("type")
+                return member_node.child_by_field_id(FIELD_TYPE)
         return None
 
     def _function_signature(self, symbol: Symbol, node: ts.Node) -> None:
         symbol.stage = _stage_of(node, self.ctx)
         self._entry_point_attributes(node, symbol)
-        symbol.must_use = any(a.type == "attribute" and a.child_by_field_name("name") is not None
-                              and self.ctx.text(a.child_by_field_name("name")) == "must_use"
+        symbol.must_use = any(a.type == "attribute" and a.child_by_field_id(FIELD_NAME) is not None
+                              and self.ctx.text(a.child_by_field_id(FIELD_NAME)) == "must_use"
                               and a.start_byte < symbol.span.start for a in node.children)
         parameters, inputs = [], []
-        params_node = node.child_by_field_name("parameters")
+        params_node = node.child_by_field_id(FIELD_PARAMETERS)
         for parameter in params_node.named_children if params_node is not None else []:
             if parameter.type != "parameter":
                 continue
-            type_node = parameter.child_by_field_name("type")
+            type_node = parameter.child_by_field_id(FIELD_TYPE)
             parameters.append(self.resolve_type(type_node) if type_node is not None else t.ERROR)
             if parameters[-1] is not t.ERROR and not _phony_assignable(parameters[-1]):
                 self.ctx.report("T003", f"a function parameter cannot have the type '{parameters[-1].describe()}': "
@@ -709,11 +731,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.check_builtin_value(builtin[0], builtin[1], parameters[-1])
             if "color" in parameter_attrs:
                 self.check_color_value(parameter_attrs["color"][0], parameters[-1],
-                                       parameter.child_by_field_name("name") or parameter)
+                                       parameter.child_by_field_id(FIELD_NAME) or parameter)
             if "blend_src" in parameter_attrs:
                 self.blend_source_outside_output(parameter_attrs["blend_src"][0], "a function parameter")
         symbol.parameters, symbol.inputs = tuple(parameters), tuple(inputs)
-        return_node = node.child_by_field_name("return_type")
+        return_node = node.child_by_field_id(FIELD_RETURN_TYPE)
         symbol.return_type = self.resolve_type(return_node) if return_node is not None else None
         if symbol.return_type is not None and symbol.return_type is not t.ERROR \
                 and not _constructible(symbol.return_type):
@@ -735,8 +757,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         for attribute in node.children:
             if attribute.type != "attribute":
                 continue
-            name = attribute.child_by_field_name("name")
-            arguments = attribute.child_by_field_name("arguments")
+            name = attribute.child_by_field_id(FIELD_NAME)
+            arguments = attribute.child_by_field_id(FIELD_ARGUMENTS)
             if name is not None and self.ctx.text(name) == "subgroup_size":
                 self._subgroup_size(attribute, arguments, symbol)
                 continue
@@ -873,7 +895,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.stage_reported = False
         self.scope = Scope(self.module_scope)
         self._visible, self._shadowed = {}, []
-        params_node = node.child_by_field_name("parameters")
+        params_node = node.child_by_field_id(FIELD_PARAMETERS)
         parameters = [p for p in (params_node.named_children if params_node is not None else [])
                       if p.type == "parameter"]
         self.parameter_index, self.pointer_roots = {}, {}
@@ -884,7 +906,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 if index < len(symbol.inputs):
                     declared.io_builtin, declared.io_location = symbol.inputs[index]
                 self.parameter_index[declared] = index
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(FIELD_BODY)
         if body is not None:
             # Said only where naga may compile the module: a module whose enables tie it to Tint never
             # reaches naga, and Tint's authors put these filters on statements as a matter of course.
@@ -905,7 +927,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         while stack:
             node = stack.pop()
             if node.type == "attribute":
-                name = node.child_by_field_name("name")
+                name = node.child_by_field_id(FIELD_NAME)
                 if name is not None and self.ctx.text(name) == "diagnostic":
                     self.ctx.portability("tint", node, "'@diagnostic' on a statement")
                 continue
@@ -940,7 +962,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             handler(self, node)
 
     def _local(self, node: ts.Node) -> None:
-        name_node = node.child_by_field_name("name")
+        name_node = node.child_by_field_id(FIELD_NAME)
         named = name_node is not None and not name_node.is_missing
         # One symbol, made before the initializer is checked and declared after it (a local is not in scope
         # in its own initializer): nothing reads its span until then.
@@ -952,15 +974,15 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # t.contains written out for the flat types most locals have (only arrays and structs hold others).
         if family is t.CoopMatrix or (family is t.Array or family is t.Struct) and t.contains(symbol.type,
                                                                                              _holds_matrix):
-            self.note_matrix_in_stage(node.child_by_field_name("value") or node)
+            self.note_matrix_in_stage(node.child_by_field_id(FIELD_VALUE) or node)
         if symbol.kind == "var" and symbol.space not in ("function",):
             self.ctx.report("T003", f"a variable inside a function must be in the 'function' address space, "
                                     f"not '{symbol.space}'", self.ctx.span(node))
         elif symbol.kind == "let" and symbol.type is not t.ERROR and not _phony_assignable(symbol.type):
-            where = node.child_by_field_name("type") or node.child_by_field_name("value") or node
+            where = node.child_by_field_id(FIELD_TYPE) or node.child_by_field_id(FIELD_VALUE) or node
             self.ctx.report("T003", f"'{symbol.type.describe()}' cannot be the type of a 'let': a 'let' holds "
                                     "constructible values, pointers, textures and samplers", self.ctx.span(where))
-        root = self.alias_root(node.child_by_field_name("value")) \
+        root = self.alias_root(node.child_by_field_id(FIELD_VALUE)) \
             if symbol.kind == "let" and isinstance(symbol.type, t.Pointer) else None
         declared = self._declare(node, self.scope, symbol) if named else None
         if declared is not None:
@@ -984,18 +1006,18 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                             self.ctx.span(node))
 
     def _stmt_if_statement(self, node: ts.Node) -> None:
-        self._condition(node.child_by_field_name("condition"), "'if'")
-        consequence = node.child_by_field_name("consequence")
+        self._condition(node.child_by_field_id(FIELD_CONDITION), "'if'")
+        consequence = node.child_by_field_id(FIELD_CONSEQUENCE)
         if consequence is not None:
             self._block(consequence)
-        alternative = node.child_by_field_name("alternative")
+        alternative = node.child_by_field_id(FIELD_ALTERNATIVE)
         if alternative is not None:
             for child in alternative.named_children:
                 self.statement(child)
 
     def _stmt_while_statement(self, node: ts.Node) -> None:
-        self._condition(node.child_by_field_name("condition"), "'while'")
-        body = node.child_by_field_name("body")
+        self._condition(node.child_by_field_id(FIELD_CONDITION), "'while'")
+        body = node.child_by_field_id(FIELD_BODY)
         if body is not None:
             self.loops.append(LoopFrame())
             try:
@@ -1004,10 +1026,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 self.loops.pop()
 
     def _stmt_break_if_statement(self, node: ts.Node) -> None:
-        self._condition(node.child_by_field_name("condition"), "'break if'")
+        self._condition(node.child_by_field_id(FIELD_CONDITION), "'break if'")
 
     def _stmt_loop_statement(self, node: ts.Node) -> None:
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(FIELD_BODY)
         if body is None:
             return
         mark = self._open_scope()
@@ -1020,7 +1042,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             self._close_scope(mark)
 
     def _stmt_continuing_statement(self, node: ts.Node) -> None:
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(FIELD_BODY)
         if body is None:
             return
         frame = self.loops[-1] if self.loops else None
@@ -1036,14 +1058,14 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
 
     def _stmt_for_statement(self, node: ts.Node) -> None:
         mark = self._open_scope()
-        initializer = node.child_by_field_name("initializer")
+        initializer = node.child_by_field_id(FIELD_INITIALIZER)
         if initializer is not None:
             self.statement(initializer)
-        self._condition(node.child_by_field_name("condition"), "'for'")
-        update = node.child_by_field_name("update")
+        self._condition(node.child_by_field_id(FIELD_CONDITION), "'for'")
+        update = node.child_by_field_id(FIELD_UPDATE)
         if update is not None:
             self.statement(update)
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(FIELD_BODY)
         if body is not None:
             self.loops.append(LoopFrame())
             try:
@@ -1053,26 +1075,26 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self._close_scope(mark)
 
     def _stmt_switch_statement(self, node: ts.Node) -> None:
-        selector_node = node.child_by_field_name("value")
+        selector_node = node.child_by_field_id(FIELD_VALUE)
         selector = self.value(selector_node) if selector_node is not None else None
         if selector is not None and selector.type is not t.ERROR and not (
                 isinstance(selector.type, t.Scalar) and selector.type.is_integer):
             self.ctx.report("T003", f"switch selector must be an integer, not '{selector.type.describe()}'",
                             self.ctx.span(selector_node))
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(FIELD_BODY)
         selector_type = selector.type if selector is not None else t.ERROR
         defaults, values = [], {}
         for clause in body.named_children if body is not None else []:
             if clause.type == "default_clause":
                 defaults.append(clause.children[0] if clause.children else clause)
             if clause.type == "case_clause":
-                selectors = clause.child_by_field_name("selectors")
+                selectors = clause.child_by_field_id(FIELD_SELECTORS)
                 for selector_expression in selectors.named_children if selectors is not None else []:
                     if selector_expression.type == "default_selector":
                         defaults.append(selector_expression)
                     elif not selector_expression.is_extra:
                         selector_type = self._case_value(selector_expression, selector_type, values)
-            clause_body = clause.child_by_field_name("body")
+            clause_body = clause.child_by_field_id(FIELD_BODY)
             if clause_body is not None:
                 self._block(clause_body)
         if body is not None and not body.has_error and len(defaults) != 1:
@@ -1111,7 +1133,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         return common if typed.type == t.ABSTRACT_INT else typed.type
 
     def _stmt_return_statement(self, node: ts.Node) -> None:
-        value_node = node.child_by_field_name("value")
+        value_node = node.child_by_field_id(FIELD_VALUE)
         expected = self.function.return_type if self.function is not None else None
         if value_node is None:
             if expected is not None and expected is not t.ERROR:
@@ -1126,7 +1148,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.expect_convertible(value_node, value.type, expected, "return value", value)
 
     def _stmt_assignment_statement(self, node: ts.Node) -> None:
-        left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
+        left_node, right_node = node.child_by_field_id(FIELD_LEFT), node.child_by_field_id(FIELD_RIGHT)
         right = self.value(right_node) if right_node is not None else None
         if left_node is not None and left_node.type == "phony" and right is not None \
                 and right.type is not t.ERROR and not _phony_assignable(right.type):
@@ -1138,7 +1160,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
 
         left = self.expression(left_node)
         if left.repeated_swizzle:
-            member = left_node.child_by_field_name("member") or left_node
+            member = left_node.child_by_field_id(FIELD_MEMBER) or left_node
             self.ctx.report("T003", f"cannot assign to the swizzle '{self.ctx.text(member)}': it names a component "
                                     "twice", self.ctx.span(member))
             return
@@ -1165,12 +1187,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         return typed.type.store
 
     def _stmt_compound_assignment_statement(self, node: ts.Node) -> None:
-        left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
-        operator = self.ctx.text(node.child_by_field_name("operator"))[:-1]
+        left_node, right_node = node.child_by_field_id(FIELD_LEFT), node.child_by_field_id(FIELD_RIGHT)
+        operator = self.ctx.text(node.child_by_field_id(FIELD_OPERATOR))[:-1]
         right = self.value(right_node)
         left = self.expression(left_node)
         if left.repeated_swizzle:
-            member = left_node.child_by_field_name("member") or left_node
+            member = left_node.child_by_field_id(FIELD_MEMBER) or left_node
             self.ctx.report("T003", f"cannot assign to the swizzle '{self.ctx.text(member)}': it names a component "
                                     "twice", self.ctx.span(member))
             return
@@ -1185,7 +1207,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                                     f"({store.describe()}, {right.type.describe()})", self.ctx.span(node))
 
     def _stmt_increment_statement(self, node: ts.Node) -> None:
-        operand_node = node.child_by_field_name("operand")
+        operand_node = node.child_by_field_id(FIELD_OPERAND)
         store = self._assignable(operand_node, self.expression(operand_node))
         if store is not None and store not in (t.I32, t.U32):
             self.ctx.report("T003", f"increment and decrement ('++', '--') need an i32 or u32 variable, not "
@@ -1199,8 +1221,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if call is None:
             return
         typed = self.call(call)
-        callee = call.child_by_field_name("function")
-        name_node = callee.child_by_field_name("name") if callee.type == "templated_identifier" else callee
+        callee = call.child_by_field_id(FIELD_FUNCTION)
+        name_node = callee.child_by_field_id(FIELD_NAME) if callee.type == "templated_identifier" else callee
         name = self.ctx.text(name_node)
         if typed.type is t.ERROR or typed.type is VOID:
             return
@@ -1214,7 +1236,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             return
         if isinstance(typed.type, t.Type) and (is_type_name(name) or callee.type == "templated_identifier") \
                 and (CORE_TABLE.get(name) is None and self.ctx.matrix_builtin(name) is None):
-            arguments = call.child_by_field_name("arguments")
+            arguments = call.child_by_field_id(FIELD_ARGUMENTS)
             count = len([a for a in (arguments.named_children if arguments is not None else []) if not a.is_extra])
             what = "conversion" if count == 1 and name in t.CONCRETE_SCALARS else "constructor"
             self.ctx.report("T015", f"value {what} evaluated but not used", self.ctx.span(call))
@@ -1228,7 +1250,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self._const_assert(node)
 
     def _const_assert(self, node: ts.Node) -> None:
-        condition = node.child_by_field_name("condition")
+        condition = node.child_by_field_id(FIELD_CONDITION)
         if condition is None:
             return
         if condition.type != "paren_expression" and self.ctx.target_compiler() != "tint" \
@@ -1268,7 +1290,7 @@ def _builtin_value_name(builtin: tuple | None, ctx: Context) -> str | None:
 def _stage_of(node: ts.Node, ctx: Context) -> str | None:
     for attribute in node.children:
         if attribute.type == "attribute":
-            name = attribute.child_by_field_name("name")
+            name = attribute.child_by_field_id(FIELD_NAME)
             if name is not None and ctx.text(name) in ("compute", "vertex", "fragment"):
                 return ctx.text(name)
     return None
@@ -1280,7 +1302,7 @@ def _may_hold_attributes(node: ts.Node, data: bytes) -> bool:
     check_attributes gets is empty, so it reports nothing, and no stage means no shader IO to check; nor do
     they set anything on the symbol. An edit's versions skip the step then rather than replay a record of
     nothing (the fresh check still runs it, and the reuse tests compare the two)."""
-    body = node.child_by_field_name("body")
+    body = node.child_by_field_id(FIELD_BODY)
     return data.find(b"@", node.start_byte, body.start_byte if body is not None else node.end_byte) >= 0
 
 

@@ -11,6 +11,7 @@ import tree_sitter as ts
 
 from ..core.diagnostic import Related
 from .context import Context
+from ..syntax.nodes import FIELD_RULE, FIELD_SEVERITY
 
 
 def check_diagnostic_controls(ctx: Context, holders: list[ts.Node], use: str, allow_repeats: bool) -> None:
@@ -20,8 +21,8 @@ def check_diagnostic_controls(ctx: Context, holders: list[ts.Node], use: str, al
         control = next((c for c in holder.children if c.type == "diagnostic_control"), None)
         if control is None:
             continue
-        severity_node = control.child_by_field_name("severity")
-        rule_node = control.child_by_field_name("rule")
+        severity_node = control.child_by_field_id(FIELD_SEVERITY)
+        rule_node = control.child_by_field_id(FIELD_RULE)
         if severity_node is None or rule_node is None:
             continue
         rule = "".join(ctx.text(c) for c in rule_node.children) or ctx.text(rule_node)

@@ -14,6 +14,7 @@ import tree_sitter as ts
 from ..core.diagnostic import Edit, Fix, Related
 from ..core.text import Span
 from . import types as t
+from ..syntax.nodes import FIELD_ARGUMENTS, FIELD_BODY, FIELD_NAME, FIELD_PARAMETERS
 
 VEC3U = t.Vector(3, t.U32)
 MAX_CLIP_DISTANCES = 8
@@ -80,8 +81,8 @@ def attributes(node: ts.Node, ctx, field: str | None = None) -> dict[str, tuple[
     for attribute in children:
         if attribute.type != "attribute":
             continue
-        name = attribute.child_by_field_name("name")
-        arguments = attribute.child_by_field_name("arguments")
+        name = attribute.child_by_field_id(FIELD_NAME)
+        arguments = attribute.child_by_field_id(FIELD_ARGUMENTS)
         if name is None:
             continue
         args = [a for a in (arguments.named_children if arguments is not None else [])
@@ -139,7 +140,7 @@ class EntryPointChecker:
 
     def entry_point_io(self, node: ts.Node, stage: str, symbol) -> None:
         """Checks the user-defined IO of a vertex or fragment entry point."""
-        params_node = node.child_by_field_name("parameters")
+        params_node = node.child_by_field_id(FIELD_PARAMETERS)
         parameters = [p for p in (params_node.named_children if params_node is not None else [])
                       if p.type == "parameter"]
         for parameter, parameter_type in zip(parameters, symbol.parameters):
@@ -150,7 +151,7 @@ class EntryPointChecker:
     def _io(self, node, attrs, value_type, stage, direction) -> None:
         if isinstance(value_type, t.Struct) and not attrs:
             declaration = self.module_scope.symbols.get(value_type.name)
-            body = declaration.declaration.child_by_field_name("body") if declaration is not None else None
+            body = declaration.declaration.child_by_field_id(FIELD_BODY) if declaration is not None else None
             members = [m for m in (body.named_children if body is not None else []) if m.type == "struct_member"]
             misplaced_blend_source = direction == "in" or stage != "fragment"
             for member_node, member in zip(members, value_type.members):
@@ -170,7 +171,7 @@ class EntryPointChecker:
                 (stage, direction) in (("vertex", "out"), ("fragment", "in"))):
             # The specification and Tint require flat; naga makes integers flat by itself.
             what = "vertex outputs" if stage == "vertex" else "fragment inputs"
-            where = node.child_by_field_name("name") or attrs["location"][0]
+            where = node.child_by_field_id(FIELD_NAME) or attrs["location"][0]
             if self.ctx.target_compiler() == "naga":
                 return
             fixes = (self._flat_fix(attrs, interpolate),)

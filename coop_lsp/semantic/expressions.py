@@ -21,6 +21,19 @@ from .builtins.language import LOAD, STORE, matrix_builtin_names
 from .context import CORE_TABLE, MATRIX_TABLES
 from .model import CallTarget, Symbol
 from .typenames import TEMPLATE_ENUMERANTS, is_type_name
+from ..syntax.nodes import (
+    FIELD_ARGUMENTS,
+    FIELD_FUNCTION,
+    FIELD_INDEX,
+    FIELD_LEFT,
+    FIELD_MEMBER,
+    FIELD_NAME,
+    FIELD_OPERAND,
+    FIELD_OPERATOR,
+    FIELD_RIGHT,
+    FIELD_TEMPLATE,
+    FIELD_VALUE,
+)
 
 _SWIZZLE_SETS = ("xyzw", "rgba")
 # The matrix loads and stores whose strides and extents are checked beyond their overloads, by compiler.
@@ -118,8 +131,8 @@ class ExpressionChecker:
                             self.ctx.span(node))
             return ERROR
         if typed.type is _VOID:
-            callee = node.child_by_field_name("function") if node.type == "call_expression" else None
-            name = self.ctx.text(callee.child_by_field_name("name") or callee) if callee is not None else "this"
+            callee = node.child_by_field_id(FIELD_FUNCTION) if node.type == "call_expression" else None
+            name = self.ctx.text(callee.child_by_field_id(FIELD_NAME) or callee) if callee is not None else "this"
             self.ctx.report("T003", f"function '{name}' does not return a value, so its call cannot be used as "
                                     "one", self.ctx.span(node))
             return ERROR
@@ -325,8 +338,8 @@ class ExpressionChecker:
 
     # ------------------------------------------------------------ accessors
     def _index(self, node: ts.Node) -> Typed:
-        base = self.expression(node.child_by_field_name("value"))
-        index_node = node.child_by_field_name("index")
+        base = self.expression(node.child_by_field_id(FIELD_VALUE))
+        index_node = node.child_by_field_id(FIELD_INDEX)
         index = self.value(index_node) if index_node is not None else ERROR
         if index.type is not t.ERROR and not (isinstance(index.type, t.Scalar) and index.type.is_integer):
             self.ctx.report("T003", f"index must be an integer, not '{index.type.describe()}'",
@@ -343,7 +356,7 @@ class ExpressionChecker:
                 and not self.check_materialized(index_node, index, t.I32):
             return ERROR  # an abstract index into memory or a run-time value is an i32
         if reference is None and base.const and not index.const \
-                and not self.check_materialized(node.child_by_field_name("value"), base, t.concretize(target)):
+                and not self.check_materialized(node.child_by_field_id(FIELD_VALUE), base, t.concretize(target)):
             return ERROR  # a constant indexed at run time is materialized first: its values must fit
         if isinstance(target, t.Array):
             element, bound = target.element, target.count
@@ -355,7 +368,7 @@ class ExpressionChecker:
             element, bound = target.element, target.count
         else:
             self.ctx.report("T003", f"cannot index a value of type '{target.describe()}'",
-                            self.ctx.span(node.child_by_field_name("value")))
+                            self.ctx.span(node.child_by_field_id(FIELD_VALUE)))
             return ERROR
         if isinstance(index.value, int) and not isinstance(index.value, bool):
             if index.value < 0 or isinstance(bound, int) and index.value >= bound:
@@ -369,8 +382,8 @@ class ExpressionChecker:
 
     def _member(self, node: ts.Node) -> Typed:
         ctx = self.ctx
-        base = self.expression(node.child_by_field_name("value"))
-        member_node = node.child_by_field_name("member")
+        base = self.expression(node.child_by_field_id(FIELD_VALUE))
+        member_node = node.child_by_field_id(FIELD_MEMBER)
         if member_node is None or base.type is t.ERROR:
             return ERROR
         name = ctx.text(member_node)
@@ -409,8 +422,8 @@ class ExpressionChecker:
     # ------------------------------------------------------------ operators
     def _unary(self, node: ts.Node) -> Typed:
         ctx = self.ctx
-        operator = ctx.text(node.child_by_field_name("operator"))
-        operand_node = node.child_by_field_name("operand")
+        operator = ctx.text(node.child_by_field_id(FIELD_OPERATOR))
+        operand_node = node.child_by_field_id(FIELD_OPERAND)
         if operator == "&":
             operand = self.expression(operand_node)
             if operand.vector_part:
@@ -507,8 +520,8 @@ class ExpressionChecker:
             left_node, operator_node, right_node = children
             operator = operator_node.type
         else:
-            operator = ctx.text(node.child_by_field_name("operator"))
-            left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
+            operator = ctx.text(node.child_by_field_id(FIELD_OPERATOR))
+            left_node, right_node = node.child_by_field_id(FIELD_LEFT), node.child_by_field_id(FIELD_RIGHT)
         left = self.value(left_node)
         # `false && X` and `true || X`: X is checked but never evaluated (Tint reports no value error in it).
         skipped = operator in ("&&", "||") and left.value is (operator == "||") and left.const
@@ -611,14 +624,14 @@ class ExpressionChecker:
     # ---------------------------------------------------------------- calls
     def call(self, node: ts.Node) -> Typed:
         ctx = self.ctx
-        callee = node.child_by_field_name("function")
-        arguments = node.child_by_field_name("arguments")
+        callee = node.child_by_field_id(FIELD_FUNCTION)
+        arguments = node.child_by_field_id(FIELD_ARGUMENTS)
         arg_nodes = [a for a in (arguments.named_children if arguments is not None else [])
                      if a.type not in ("line_comment", "block_comment")]
         if callee is None:
             return ERROR
-        name_node = callee.child_by_field_name("name") if callee.type == "templated_identifier" else callee
-        template = callee.child_by_field_name("template") if callee.type == "templated_identifier" else None
+        name_node = callee.child_by_field_id(FIELD_NAME) if callee.type == "templated_identifier" else callee
+        template = callee.child_by_field_id(FIELD_TEMPLATE) if callee.type == "templated_identifier" else None
         name = ctx.text(name_node)
         symbol = self.lookup_symbol(name)
         # The grammar lets a string literal open any call's arguments (naga's debugPrintf format);

@@ -40,6 +40,7 @@ from ..core.text import Span
 from . import types as t
 from .kept import KeptRecords
 from .reuse import _UNRESOLVED, _environment, _structs_of
+from ..syntax.nodes import FIELD_BODY
 
 _NOT_SET = object()
 # What declares a module-scope name (checker._DECLARATION_KINDS): read through lookups and signatures.
@@ -141,7 +142,7 @@ class HeaderReuse:
     def run(self, checker, step: str, symbol, node: ts.Node, check, own: bool = False) -> None:
         """Runs `check()` for the header of `node`, or replays its record; `own`: whether the step reads
         the function's own resolved signature (not the signature step, which sets it)."""
-        body = node.child_by_field_name("body") if node.type == "function_declaration" else None
+        body = node.child_by_field_id(FIELD_BODY) if node.type == "function_declaration" else None
         start = node.start_byte
         end = body.start_byte if body is not None else node.end_byte
         carry = checker.reuse.carry

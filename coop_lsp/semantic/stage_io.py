@@ -13,6 +13,7 @@ import tree_sitter as ts
 
 from . import types as t
 from .entry_points import BUILTIN_VALUES, numeric_scalar_or_vector, attributes
+from ..syntax.nodes import FIELD_BODY, FIELD_NAME, FIELD_PARAMETERS, FIELD_RETURN_TYPE
 
 
 class StageIOChecker:
@@ -20,18 +21,18 @@ class StageIOChecker:
 
     def check_stage_io(self, node: ts.Node, stage: str, symbol) -> None:
         ctx = self.ctx
-        params_node = node.child_by_field_name("parameters")
+        params_node = node.child_by_field_id(FIELD_PARAMETERS)
         parameters = [p for p in (params_node.named_children if params_node is not None else [])
                       if p.type == "parameter"]
         seen = {"builtins": set(), "locations": set()}
         for parameter, parameter_type in zip(parameters, symbol.parameters):
-            where = parameter.child_by_field_name("name") or parameter
+            where = parameter.child_by_field_id(FIELD_NAME) or parameter
             if not self._stage_item(attributes(parameter, ctx), parameter_type, where, stage, "parameter", seen):
                 return
         seen = {"builtins": set(), "locations": set()}
-        name = node.child_by_field_name("name") or node
+        name = node.child_by_field_id(FIELD_NAME) or node
         if symbol.return_type is not None:
-            return_node = node.child_by_field_name("return_type") or name
+            return_node = node.child_by_field_id(FIELD_RETURN_TYPE) or name
             if not self._stage_item(attributes(node, ctx, "return_attribute"), symbol.return_type, return_node,
                                     stage, "return type", seen):
                 return
@@ -57,10 +58,10 @@ class StageIOChecker:
         if struct is None:
             return True
         declaration = self.module_scope.symbols.get(struct.name)
-        body = declaration.declaration.child_by_field_name("body") if declaration is not None else None
+        body = declaration.declaration.child_by_field_id(FIELD_BODY) if declaration is not None else None
         member_nodes = [m for m in (body.named_children if body is not None else []) if m.type == "struct_member"]
         for member_node, struct_member in zip(member_nodes, struct.members):
-            member_where = member_node.child_by_field_name("name") or member_node
+            member_where = member_node.child_by_field_id(FIELD_NAME) or member_node
             if not self._stage_item(attributes(member_node, self.ctx), struct_member.type, member_where, stage,
                                     what, seen, member=True, top=top):
                 return False

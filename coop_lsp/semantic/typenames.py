@@ -9,6 +9,7 @@ import tree_sitter as ts
 from ..core.diagnostic import Related
 from . import types as t
 from .builtins.matrix import MATRIX_ELEMENTS, NAGA_ELEMENTS
+from ..syntax.nodes import FIELD_NAME, FIELD_TEMPLATE
 
 _VECTOR_SHORTHANDS = {f"vec{n}{s}": t.Vector(n, scalar) for n in (2, 3, 4)
                       for s, scalar in (("f", t.F32), ("i", t.I32), ("u", t.U32), ("h", t.F16))}
@@ -57,8 +58,8 @@ class TypeResolver:
     def resolve_type(self, node: ts.Node) -> t.Type:
         """The type a type expression denotes; t.ERROR (with a diagnostic) when it denotes none."""
         if node.type in ("type_specifier", "templated_identifier"):
-            name_node = node.child_by_field_name("name")
-            template = node.child_by_field_name("template")
+            name_node = node.child_by_field_id(FIELD_NAME)
+            template = node.child_by_field_id(FIELD_TEMPLATE)
         elif node.type == "identifier":
             name_node, template = node, None
         elif node.type == "paren_expression":

@@ -15,6 +15,15 @@ import tree_sitter as ts
 from ..core.diagnostic import Related
 from . import types as t
 from .layout import size_and_align
+from ..syntax.nodes import (
+    FIELD_ARGUMENTS,
+    FIELD_BODY,
+    FIELD_NAME,
+    FIELD_OPERAND,
+    FIELD_TEMPLATE,
+    FIELD_TYPE,
+    FIELD_VALUE,
+)
 
 # Spaces whose contents the host reads or writes: every type there must have one layout.
 HOST_SHAREABLE_SPACES = ("storage", "uniform", "push_constant", "immediate")
@@ -29,7 +38,7 @@ class VariableChecker:
 
     def check_variable(self, symbol, node: ts.Node, module_scope: bool, var_type: t.Type) -> None:
         ctx = self.ctx
-        template = node.child_by_field_name("template")
+        template = node.child_by_field_id(FIELD_TEMPLATE)
         arguments = list(template.named_children) if template is not None else []
         space = symbol.space
         # Read only for these two (finding it walks the declaration's children).
@@ -42,12 +51,12 @@ class VariableChecker:
             ctx.report("T017", "access mode 'write' is not valid for the 'storage' address space; use 'read' "
                                "or 'read_write'", ctx.span(arguments[1]))
         if isinstance(var_type, t.Pointer):
-            where = node.child_by_field_name("type") or node.child_by_field_name("name") or keyword
+            where = node.child_by_field_id(FIELD_TYPE) or node.child_by_field_id(FIELD_NAME) or keyword
             ctx.report("T017", f"a pointer ('{var_type.describe()}') cannot be the type of a 'var'; hold it in a "
                                "'let'", ctx.span(where))
         if module_scope:
             self._module_variable(symbol, node, keyword, arguments, var_type)
-        value = node.child_by_field_name("value")
+        value = node.child_by_field_id(FIELD_VALUE)
         if value is not None and space not in ("private", "function"):
             ctx.report("T017", f"a '{space}' variable cannot have an initializer; only 'private' and 'function' "
                                "variables can", ctx.span(value))
@@ -58,7 +67,7 @@ class VariableChecker:
     def _module_variable(self, symbol, node, keyword, arguments, var_type) -> None:
         ctx = self.ctx
         space = symbol.space
-        name = node.child_by_field_name("name") or keyword
+        name = node.child_by_field_id(FIELD_NAME) or keyword
         if not arguments and not t.is_handle(var_type) and var_type is not t.ERROR:
             ctx.report("T017", "a module-scope 'var' needs an address space (for example 'var<private>'); "
                                "only textures and samplers may leave it out", ctx.span(name))
@@ -84,7 +93,7 @@ class VariableChecker:
 
     def _host_shareable(self, var_type: t.Type, space: str, node: ts.Node) -> None:
         """Reports the innermost type that has no host layout, at the struct member that holds it."""
-        where = node.child_by_field_name("type") or node.child_by_field_name("name") or node
+        where = node.child_by_field_id(FIELD_TYPE) or node.child_by_field_id(FIELD_NAME) or node
         culprit, member_node = self._not_host_shareable(var_type, where)
         if culprit is None:
             return
@@ -121,15 +130,15 @@ class VariableChecker:
 
     def _struct_member_types(self, struct: t.Struct) -> list[ts.Node]:
         symbol = self.module_scope.symbols.get(struct.name)
-        body = symbol.declaration.child_by_field_name("body") if symbol is not None else None
+        body = symbol.declaration.child_by_field_id(FIELD_BODY) if symbol is not None else None
         members = [m for m in (body.named_children if body is not None else []) if m.type == "struct_member"]
-        return [m.child_by_field_name("type") or m for m in members]
+        return [m.child_by_field_id(FIELD_TYPE) or m for m in members]
 
     def _array_limits(self, var_type: t.Type, space: str, node: ts.Node) -> None:
         """Tint caps array counts outside storage buffers, and buffer arrays at 4 GiB."""
         if not isinstance(var_type, t.Array):
             return  # most variables; finding where to report would cost two field look-ups for nothing
-        where = node.child_by_field_name("type") or node.child_by_field_name("name") or node
+        where = node.child_by_field_id(FIELD_TYPE) or node.child_by_field_id(FIELD_NAME) or node
         value_type = var_type
         while isinstance(value_type, t.Array):
             count = value_type.count
@@ -208,7 +217,7 @@ class BindingChecker:
         return (values[0], values[1]) if len(values) == 2 and None not in values else None
 
     def _attribute_int(self, attribute: ts.Node) -> int | None:
-        arguments = attribute.child_by_field_name("arguments")
+        arguments = attribute.child_by_field_id(FIELD_ARGUMENTS)
         args = [a for a in (arguments.named_children if arguments is not None else []) if not a.is_extra]
         return self.quiet_int(args[0]) if len(args) == 1 else None
 
@@ -217,7 +226,7 @@ class BindingChecker:
         anything (the argument's own errors are reported once, elsewhere)."""
         text = self.ctx.text(node)
         if node.type == "unary_expression" and text.startswith("-"):
-            operand = node.child_by_field_name("operand")
+            operand = node.child_by_field_id(FIELD_OPERAND)
             value = self.quiet_int(operand) if operand is not None else None
             return -value if value is not None else None
         if node.type == "int_literal":
@@ -257,7 +266,7 @@ def _binding_attributes(node: ts.Node, ctx) -> tuple[ts.Node | None, ts.Node | N
     for attribute in node.children:
         if attribute.type != "attribute":
             continue
-        name = attribute.child_by_field_name("name")
+        name = attribute.child_by_field_id(FIELD_NAME)
         text = ctx.text(name) if name is not None else ""
         if text == "group":
             group = attribute

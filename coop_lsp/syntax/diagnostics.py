@@ -24,6 +24,7 @@ from .keywords import KEYWORDS, RESERVED_WORDS
 from .parser import Parsed, wgsl_language
 from .reuse import DeclarationReuse
 from .tokens import describe_node, describe_token, excerpt
+from .nodes import FIELD_NAME, FIELD_OPERATOR
 
 # Each repair attempt is an incremental re-parse; bounding them keeps a file
 # of garbage from costing seconds. Later errors get the plain message.
@@ -715,7 +716,7 @@ _ALLOWED_OPERANDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 def _mixed_operators(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> list[Diagnostic]:
     found = []
     for outer in nodes["binary_expression"]:
-        operator = outer.child_by_field_name("operator")
+        operator = outer.child_by_field_id(FIELD_OPERATOR)
         if operator is None:
             continue
         category = _CATEGORY[operator.type]
@@ -724,7 +725,7 @@ def _mixed_operators(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> list[Di
             inner = outer.child_by_field_name(side)
             if inner is None or inner.type != "binary_expression":
                 continue
-            inner_operator = inner.child_by_field_name("operator")
+            inner_operator = inner.child_by_field_id(FIELD_OPERATOR)
             if inner_operator is None or _CATEGORY[inner_operator.type] in allowed:
                 continue
             found.append((operator.start_byte, outer, operator, inner, inner_operator))
@@ -791,7 +792,7 @@ def _misplaced_statements(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> li
         message = f"a {kind} cannot be declared inside a function body"
         related: tuple[Related, ...] = ()
         if enclosing is not None:
-            name = enclosing.child_by_field_name("name")
+            name = enclosing.child_by_field_id(FIELD_NAME)
             label = f"'{excerpt(parsed.source, name)}'" if name is not None else "the enclosing function"
             message += f"; is a '}}' missing to close the body of {label}?"
             related = (Related(Span(body.start_byte, body.start_byte + 1), "this body is still open"),)
@@ -880,7 +881,7 @@ ATTRIBUTE_NAMES = frozenset({
 def _unknown_attributes(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> list[Diagnostic]:
     out = []
     for node in nodes["attribute"]:
-        name_node = node.child_by_field_name("name")
+        name_node = node.child_by_field_id(FIELD_NAME)
         if name_node is None or name_node.is_missing or _in_broken_construct(node):
             continue
         name = excerpt(parsed.source, name_node)

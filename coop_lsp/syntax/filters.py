@@ -16,6 +16,7 @@ import tree_sitter as ts
 
 from ..core.diagnostic import Severity
 from ..core.text import SourceText, Span
+from .nodes import FIELD_RULE, FIELD_SEVERITY
 
 SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
 
@@ -95,8 +96,8 @@ def _filters_of(node: ts.Node, applies_to: Span, source: SourceText) -> list[Fil
     control = next((c for c in node.children if c.type == "diagnostic_control"), None)
     if control is None:
         return []
-    severity_node = control.child_by_field_name("severity")
-    rule_node = control.child_by_field_name("rule")
+    severity_node = control.child_by_field_id(FIELD_SEVERITY)
+    rule_node = control.child_by_field_id(FIELD_RULE)
     if severity_node is None or rule_node is None:
         return []
     severity_text = source.slice(Span(severity_node.start_byte, severity_node.end_byte))

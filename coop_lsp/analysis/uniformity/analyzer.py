@@ -26,6 +26,12 @@ from .quiet import quiet_functions
 from .splits import ALL_SIZES, LaneMath, Split, branch_split, loop_split
 from ...semantic.builtins.language import NON_UNIFORM, SUBGROUP_UNIFORM
 from ...syntax import nodes as sn
+# The statement and expression walk reads fields by id on nodes it knows exist: one accessor call less
+# per read, in its innermost loop.
+from ...syntax.nodes import (
+    FIELD_ALTERNATIVE, FIELD_ARGUMENTS, FIELD_BODY, FIELD_CONDITION, FIELD_CONSEQUENCE, FIELD_FUNCTION, FIELD_INDEX,
+    FIELD_INITIALIZER, FIELD_LEFT, FIELD_NAME, FIELD_OPERAND, FIELD_OPERATOR, FIELD_RIGHT, FIELD_UPDATE, FIELD_VALUE,
+)
 from .levels import (NON_UNIFORM_BUILTIN_VALUES, SUBGROUP, WORKGROUP_NON_UNIFORM_BUILTIN_VALUES, Requirement,
                      matrix_constructor_requirement, requirement)
 
@@ -398,7 +404,7 @@ class _FunctionAnalysis:
         if kind in ("compound_statement",):
             return self.block(node, cf)
         if kind in ("let_declaration", "const_declaration", "variable_declaration"):
-            value_node = sn.value(node)
+            value_node = node.child_by_field_id(FIELD_VALUE)
             target = self._alias_target(value_node)
             if kind == "let_declaration" and target is not None:
                 self.aliases[node.start_byte] = target
@@ -409,14 +415,14 @@ class _FunctionAnalysis:
             self.variables[node.start_byte] = value
             return cf
         if kind == "assignment_statement" or kind == "compound_assignment_statement":
-            right = sn.right(node)
+            right = node.child_by_field_id(FIELD_RIGHT)
             value = self.expression(right, cf) if right is not None else cf
-            left = sn.left(node)
+            left = node.child_by_field_id(FIELD_LEFT)
             if left is not None and left.type != "phony":
                 cf = self.store(left, cf, value, compound=kind == "compound_assignment_statement")
             return cf
         if kind in ("increment_statement", "decrement_statement"):
-            operand = sn.operand(node)
+            operand = node.child_by_field_id(FIELD_OPERAND)
             return self.store(operand, cf, cf, compound=True) if operand is not None else cf
         if kind == "call_statement":
             call = node.named_children[0] if node.named_children else None
@@ -430,7 +436,7 @@ class _FunctionAnalysis:
         if kind in ("loop_statement", "for_statement", "while_statement"):
             return self._loop(node, cf)
         if kind == "return_statement":
-            value = sn.value(node)
+            value = node.child_by_field_id(FIELD_VALUE)
             if value is not None:
                 self.graph.add_edge(self.value_return, self.expression(value, cf))
             self.graph.add_edge(self.value_return, cf)
@@ -444,13 +450,13 @@ class _FunctionAnalysis:
                 self.continues[-1].append(cf)
             return cf
         if kind == "break_if_statement":
-            condition = sn.condition(node)
+            condition = node.child_by_field_id(FIELD_CONDITION)
             value = self.expression(condition, cf) if condition is not None else cf
             if self.breaks:
                 self.breaks[-1].append(self._branch(_keyword(node, "break"), cf, value))
             return cf
         if kind == "continuing_statement":
-            body = sn.body(node)
+            body = node.child_by_field_id(FIELD_BODY)
             return self.block(body, cf) if body is not None else cf
         return cf
 
@@ -458,7 +464,7 @@ class _FunctionAnalysis:
         """`&v` of a function variable: the declaration a `let p = &v` points to."""
         if value is None or value.type != "unary_expression":
             return None
-        operator, operand = sn.operator(value), sn.operand(value)
+        operator, operand = value.child_by_field_id(FIELD_OPERATOR), value.child_by_field_id(FIELD_OPERAND)
         if operator is None or self.owner.text(operator) != "&" or operand is None or operand.type != "identifier":
             return None
         symbol = self.owner.model.symbol_at(operand.start_byte, operand.end_byte)
@@ -467,7 +473,7 @@ class _FunctionAnalysis:
         return symbol.declaration.start_byte
 
     def _matrix_variable(self, node: ts.Node, cf: int) -> None:
-        name = sn.name(node)
+        name = node.child_by_field_id(FIELD_NAME)
         symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
         if symbol is None or not t.contains(symbol.type, lambda x: isinstance(x, t.CoopMatrix)):
             return
@@ -483,7 +489,7 @@ class _FunctionAnalysis:
                                                                "value", _span(keyword)))
 
     def _if(self, node: ts.Node, cf: int) -> int:
-        condition = sn.condition(node)
+        condition = node.child_by_field_id(FIELD_CONDITION)
         value = self.expression(condition, cf) if condition is not None else cf
         if self.owner.level == SUBGROUP and condition is not None:
             sizes, invocations = self._sizes_and_invocations()
@@ -493,11 +499,11 @@ class _FunctionAnalysis:
         branch = self._branch(_keyword(node, "if"), cf, value)
         before = dict(self.variables)
         ends, states = [], []
-        consequence = sn.consequence(node)
+        consequence = node.child_by_field_id(FIELD_CONSEQUENCE)
         if consequence is not None:
             ends.append(self.block(consequence, branch))
             states.append(self.variables)
-        alternative = sn.alternative(node)
+        alternative = node.child_by_field_id(FIELD_ALTERNATIVE)
         self.variables = dict(before)
         if alternative is not None:
             inner = alternative.named_children[0] if alternative.named_children else None
@@ -509,15 +515,15 @@ class _FunctionAnalysis:
         return self.graph.node(*ends) if _escapes(node, self.owner.exit_cache) else cf
 
     def _switch(self, node: ts.Node, cf: int) -> int:
-        selector = sn.value(node)
+        selector = node.child_by_field_id(FIELD_VALUE)
         value = self.expression(selector, cf) if selector is not None else cf
         branch = self._branch(_keyword(node, "switch"), cf, value)
         before = dict(self.variables)
         states, ends = [], []
-        body = sn.body(node)
+        body = node.child_by_field_id(FIELD_BODY)
         self.breaks.append([])
         for clause in body.named_children if body is not None else []:
-            clause_body = sn.body(clause)
+            clause_body = clause.child_by_field_id(FIELD_BODY)
             if clause_body is None:
                 continue
             self.variables = dict(before)
@@ -541,7 +547,7 @@ class _FunctionAnalysis:
     def _loop(self, node: ts.Node, cf: int) -> int:
         graph = self.graph
         if node.type == "for_statement":
-            initializer = sn.initializer(node)
+            initializer = node.child_by_field_id(FIELD_INITIALIZER)
             if initializer is not None:
                 cf = self.statement(initializer, cf)
         # Placeholders: the value of each variable at the top of an iteration depends on the
@@ -553,13 +559,13 @@ class _FunctionAnalysis:
         self.breaks.append([])
         self.continues.append([])
         keyword = _keyword(node, {"loop_statement": "loop", "for_statement": "for", "while_statement": "while"}[node.type])
-        condition = sn.condition(node)
+        condition = node.child_by_field_id(FIELD_CONDITION)
         if condition is not None:
             value = self.expression(condition, loop_cf)
             if self.owner.level == SUBGROUP:
                 sizes = self._sizes_and_invocations()[0]
                 split = loop_split(node, self.math, sizes, lambda body, name: _assigns(body, name, self.owner))
-                header = Span(node.start_byte, (sn.body(node) or node).start_byte)
+                header = Span(node.start_byte, (node.child_by_field_id(FIELD_BODY) or node).start_byte)
                 if split is None:
                     # Say why the lanes may leave at different iterations: only counting loops are counted.
                     split = Split(sizes, sizes, "it is not a loop coop-lint can count (`for (var i = start; "
@@ -570,12 +576,12 @@ class _FunctionAnalysis:
                     split = Split(split.diverging, split.sizes, f"the trip count may differ between lanes: {split.reason}")
                     value = self._split_value(split, value, header)
             body_cf = self._branch(keyword, body_cf, value)
-        body = sn.body(node)
+        body = node.child_by_field_id(FIELD_BODY)
         end = self.block(body, body_cf) if body is not None else body_cf
         continues = self.continues.pop()
         breaks = self.breaks.pop()
         if node.type == "for_statement":
-            update = sn.update(node)
+            update = node.child_by_field_id(FIELD_UPDATE)
             if update is not None:
                 end = self.statement(update, graph.node(end, *continues))
         graph.add_edge(loop_cf, end)
@@ -595,10 +601,10 @@ class _FunctionAnalysis:
         root = target
         while root.type in ("index_expression", "member_expression", "paren_expression", "unary_expression"):
             if root.type == "index_expression":
-                index = sn.index(root)
+                index = root.child_by_field_id(FIELD_INDEX)
                 if index is not None:
                     value = self.graph.pair(value, self.expression(index, cf))
-            inner = sn.value(root) or sn.operand(root)
+            inner = root.child_by_field_id(FIELD_VALUE) or root.child_by_field_id(FIELD_OPERAND)
             if inner is None and root.named_children:
                 inner = root.named_children[0]
             if inner is None:
@@ -639,10 +645,10 @@ class _FunctionAnalysis:
         if kind == "identifier":
             return self._identifier(node, cf)
         if kind == "binary_expression":
-            left, right = sn.left(node), sn.right(node)
+            left, right = node.child_by_field_id(FIELD_LEFT), node.child_by_field_id(FIELD_RIGHT)
             if left is None or right is None:
                 return cf
-            operator = sn.operator(node)
+            operator = node.child_by_field_id(FIELD_OPERATOR)
             leaf = left.type
             left_value = self._identifier(left, cf) if leaf == "identifier" else \
                 cf if leaf in _CONSTANT_LEAVES else self.expression(left, cf)
@@ -663,18 +669,18 @@ class _FunctionAnalysis:
         if kind == "call_expression":
             return self.call(node, cf)
         if kind == "member_expression":
-            base = sn.value(node)
+            base = node.child_by_field_id(FIELD_VALUE)
             return self.expression(base, cf) if base is not None else cf
         if kind == "paren_expression":
             return self.expression(node.named_children[0], cf) if node.named_children else cf
         if kind == "index_expression":
-            base, index = sn.value(node), sn.index(node)
+            base, index = node.child_by_field_id(FIELD_VALUE), node.child_by_field_id(FIELD_INDEX)
             base_value = self.expression(base, cf) if base is not None else cf
             index_value = self.expression(index, cf) if index is not None else cf
             return self.graph.pair(base_value, index_value)
         if kind == "unary_expression":
-            operand = sn.operand(node)
-            operator = sn.operator(node)
+            operand = node.child_by_field_id(FIELD_OPERAND)
+            operator = node.child_by_field_id(FIELD_OPERATOR)
             if operator is not None and self.owner.text(operator) == "&":
                 return self._address_of(operand, cf)
             if operator is not None and self.owner.text(operator) == "*" and operand is not None \
@@ -690,10 +696,10 @@ class _FunctionAnalysis:
         value = cf
         while operand is not None and operand.type in ("index_expression", "member_expression", "paren_expression"):
             if operand.type == "index_expression":
-                index = sn.index(operand)
+                index = operand.child_by_field_id(FIELD_INDEX)
                 if index is not None:
                     value = self.graph.pair(value, self.expression(index, cf))
-            operand = sn.value(operand) or (
+            operand = operand.child_by_field_id(FIELD_VALUE) or (
                 operand.named_children[0] if operand.named_children else None)
         return value
 
@@ -765,11 +771,11 @@ class _FunctionAnalysis:
         return self._labelled(cf, MAY_BE_NON_UNIFORM, Label("source", message, span))
 
     def call(self, node: ts.Node, cf: int) -> int:
-        callee = sn.callee(node)
-        arguments = sn.arguments(node)
+        callee = node.child_by_field_id(FIELD_FUNCTION)
+        arguments = node.child_by_field_id(FIELD_ARGUMENTS)
         arg_nodes = [a for a in (arguments.named_children if arguments is not None else [])
                      if a.type not in ("line_comment", "block_comment")]
-        name_node = sn.name(callee) if callee is not None and \
+        name_node = callee.child_by_field_id(FIELD_NAME) if callee is not None and \
             callee.type == "templated_identifier" else callee
         name = self.owner.text(name_node) if name_node is not None else ""
         values = [self.expression(arg, cf) for arg in arg_nodes]
