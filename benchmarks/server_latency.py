@@ -20,6 +20,11 @@
 same run, and opening a workspace of 100 such documents cold and from the cache: see
 benchmarks/server_matrix.py. Its result is server_latency_matrix_heavy unless --result names another.
 
+--against PATH [--rounds N] alternates PATH's server with this checkout's (or --checkout's) in the same call,
+round by round, a fresh server each (edit -> diagnostics, hover and completion of measure_file, on the
+matrix-heavy document with --matrix-heavy), and pools each tree's samples: single runs of the same tree
+scatter more than two trees differ. Its result is server_latency_alternating unless --result names another.
+
 --checkout measures another checkout's server (its own .venv, started in its folder, writing no bytecode
 there), so that two versions are timed by the same driver minutes apart.
 """
@@ -45,7 +50,10 @@ ROOT = Path(__file__).resolve().parent.parent
 GEMM = ROOT / "examples" / "chromium" / "gemm_blocked.wgsl"
 
 
-def percentiles(samples: list[float]) -> dict:
+def percentiles(samples: list[float], name: str | None = None, kept: dict | None = None) -> dict:
+    """`kept`, where given, gathers the raw samples under `name` too, so that rounds can be pooled."""
+    if kept is not None:
+        kept.setdefault(name, []).extend(samples)
     ordered = sorted(samples)
     p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
     return {"p50_ms": round(statistics.median(ordered) * 1000, 2), "p95_ms": round(p95 * 1000, 2),
@@ -164,7 +172,7 @@ def positions(text: str, needles: list[str]) -> list[lsp.Position]:
     return out
 
 
-async def measure_file(editor: Editor, name: str, text: str, characters: int) -> dict:
+async def measure_file(editor: Editor, name: str, text: str, characters: int, kept: dict | None = None) -> dict:
     uri = f"file:///bench/{name}.wgsl"
     start = time.perf_counter()
     await editor.open(uri, text)
@@ -194,14 +202,17 @@ async def measure_file(editor: Editor, name: str, text: str, characters: int) ->
         (lambda p=p: editor.client.text_document_completion_async(lsp.CompletionParams(
             text_document=identifier, position=p))) for p in targets * 5])
     return {"lines": text.count("\n"), "bytes": len(text.encode()), "open_to_diagnostics_ms": round(opened * 1000, 1),
-            "edit_to_diagnostics_commenting_out_a_line": percentiles(commenting_out),
+            "edit_to_diagnostics_commenting_out_a_line": percentiles(
+                commenting_out, "edit_to_diagnostics_commenting_out_a_line", kept),
             "commented_out_line": lines[middle].strip(),
-            "edit_to_diagnostics_typing_a_statement": percentiles(typing_code), "hover": percentiles(hovers),
-            "completion": percentiles(completions),
-            **await typing_comments(editor, f"{name}_comments", text, code_line, characters)}
+            "edit_to_diagnostics_typing_a_statement": percentiles(
+                typing_code, "edit_to_diagnostics_typing_a_statement", kept),
+            "hover": percentiles(hovers, "hover", kept), "completion": percentiles(completions, "completion", kept),
+            **await typing_comments(editor, f"{name}_comments", text, code_line, characters, kept)}
 
 
-async def typing_comments(editor: Editor, name: str, text: str, line: int, characters: int) -> dict:
+async def typing_comments(editor: Editor, name: str, text: str, line: int, characters: int,
+                          kept: dict | None = None) -> dict:
     """Comments as people type them, into a copy of the document as it was opened (no syntax error): after
     the `;` of the statement on `line`, and on a new line of their own above it (Enter, then the comment;
     Enter itself moves every later line, so it is timed apart)."""
@@ -216,8 +227,12 @@ async def typing_comments(editor: Editor, name: str, text: str, line: int, chara
     indent = lines[line][:len(lines[line]) - len(lines[line].lstrip())]
     own_line = await editor.type_characters(uri, above + 1, (indent + "// " + "why " * characters)[:characters],
                                             first_version=version + 1)
-    return {"edit_to_diagnostics_typing_a_comment_after_a_statement": percentiles(after_statement),
-            "edit_to_diagnostics_typing_a_comment_line": percentiles(own_line),
+    if kept is not None:
+        kept.setdefault("edit_to_diagnostics_enter_before_it", []).extend(enter)
+    return {"edit_to_diagnostics_typing_a_comment_after_a_statement": percentiles(
+                after_statement, "edit_to_diagnostics_typing_a_comment_after_a_statement", kept),
+            "edit_to_diagnostics_typing_a_comment_line": percentiles(
+                own_line, "edit_to_diagnostics_typing_a_comment_line", kept),
             "edit_to_diagnostics_enter_before_it_ms": round(enter[0] * 1000, 2)}
 
 
@@ -346,6 +361,43 @@ async def main_async(quick: bool) -> dict:
     return figures
 
 
+async def _edit_session(documents: list[tuple[str, str, int]], kept: dict) -> None:
+    """One fresh server (the one SERVER names) and measure_file on each document, its samples kept raw."""
+    editor = Editor()
+    await editor.start()
+    try:
+        for name, text, characters in documents:
+            await measure_file(editor, name, text, characters, kept.setdefault(name, {}))
+    finally:
+        await editor.stop()
+
+
+def alternating(checkouts: dict[str, Path], rounds: int, quick: bool, matrix_heavy: bool) -> dict:
+    """Edit -> diagnostics (measure_file's edits, hover, completion) of two trees' servers in one call, round
+    by round as benchmarks/typing_cost.py alternates them, each round a fresh server per tree; a single run
+    scatters more than trees differ, so the samples of all rounds are pooled per tree."""
+    from .typing_cost import alternate
+
+    if matrix_heavy:
+        from .server_matrix import documents as matrix_documents
+        documents = [("matrix_1000", matrix_documents(1, seed=1)[0], 15 if quick else 40)]
+    else:
+        documents = [("gemm_blocked", GEMM.read_text(), 20 if quick else 60),
+                     ("k1000", synthetic_kernel(lines=1000), 15 if quick else 40)]
+    kept: dict[str, dict] = {name: {} for name in checkouts}
+
+    def measure(name: str, checkout: Path) -> None:
+        use_checkout(checkout)
+        asyncio.run(_edit_session(documents, kept[name]))
+
+    load = [round(x, 2) for x in os.getloadavg()]
+    alternate(checkouts, rounds, measure)
+    return {"load_average_at_start": load, "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
+            "rounds": rounds, "alternating": {name: str(path) for name, path in checkouts.items()},
+            **{name: {document: {figure: percentiles(samples) for figure, samples in figures.items()}
+                      for document, figures in by_document.items()} for name, by_document in kept.items()}}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples, no 5,000-line file")
@@ -355,7 +407,19 @@ def main() -> None:
                         help="matrix-heavy documents, opening a workspace, and the editor anchor")
     parser.add_argument("--result", help="result file name under benchmarks/results/ (default: server_latency, "
                                          "or server_latency_matrix_heavy)")
+    parser.add_argument("--against", type=Path, help="alternate this tree's server with this checkout's (or "
+                        "--checkout's) in one call, round by round: edit -> diagnostics, hover, completion")
+    parser.add_argument("--rounds", type=int, default=3, help="with --against: rounds, a fresh server each")
     args = parser.parse_args()
+    if args.against is not None:
+        this = (args.checkout or ROOT).resolve()
+        figures = alternating({"against": args.against.resolve(), "this": this}, args.rounds, args.quick,
+                              args.matrix_heavy)
+        path = write_result(args.result or "server_latency_alternating", figures, notes=(
+            "Whole processes over stdio, default settings; the two trees alternate round by round (a fresh "
+            "server each), samples pooled per tree. " + args.notes).strip())
+        print(path.read_text())
+        return
     if args.checkout is not None:
         use_checkout(args.checkout.resolve())
     if args.matrix_heavy:

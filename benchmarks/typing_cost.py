@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,6 +92,13 @@ def _run_checkout(checkout: Path) -> list[float]:
     return json.loads(out.splitlines()[-1])
 
 
+def alternate(checkouts: dict[str, Path], rounds: int, measure: Callable[[str, Path], None]) -> None:
+    """Rounds alternate the checkouts, so that a change in the machine's load falls on each of them."""
+    for _ in range(rounds):
+        for name, checkout in checkouts.items():
+            measure(name, checkout)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default="/work/main", help="the other checkout (with its own .venv)")
@@ -106,11 +114,12 @@ def main(argv: list[str] | None = None) -> int:
     cpu: dict[str, list[float]] = {name: [] for name in checkouts}
     wall: dict[str, list[float]] = {name: [] for name in checkouts}
     load = [round(x, 2) for x in os.getloadavg()]
-    # Rounds alternate the two checkouts, so that a change in the machine's load falls on both.
-    for _ in range(args.rounds):
-        for name, checkout in checkouts.items():
-            cpu[name] += _run_checkout(checkout)
-            wall[name] += asyncio.run(_whole_process(checkout))
+
+    def measure(name: str, checkout: Path) -> None:
+        cpu[name] += _run_checkout(checkout)
+        wall[name] += asyncio.run(_whole_process(checkout))
+
+    alternate(checkouts, args.rounds, measure)
     figures = {"what": __doc__.splitlines()[0], "machine": f"{os.cpu_count()} CPUs, shared", "rounds": args.rounds,
                "load_average_before": load, "load_average_after": [round(x, 2) for x in os.getloadavg()],
                "checkouts": {name: str(path) for name, path in checkouts.items()},

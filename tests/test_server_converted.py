@@ -54,3 +54,41 @@ def test_line_column_equals_position_in_every_unit() -> None:
             assert source.line_column(offset, unit) == (position.line, position.column)
     with pytest.raises(ValueError):
         source.line_column(0, "furlongs")
+
+
+@pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.name)
+def test_findings_whose_bytes_moved_but_not_their_lines_and_columns_are_not_converted_again(path, monkeypatch):
+    """Typing in a comment on the first line moves every later finding's bytes, none of its lines or columns."""
+    document = Document("// note\n" + path.read_text(encoding="utf-8"))
+    converted, reuse = ConvertedDiagnostics(), Reuse()
+    findings = lint_source(document.text, reuse=reuse).diagnostics
+    assert findings and all(finding.span.start > 8 for finding in findings)
+    converted.convert(Converter(document.source, "utf16"), URI, findings)
+    fresh, calls = Converter.diagnostic, []
+    monkeypatch.setattr(Converter, "diagnostic", lambda self, uri, d: calls.append(d) or fresh(self, uri, d))
+    for index in range(5):
+        document.replace(Span(7 + index, 7 + index), "x")
+        moved = lint_source(document.text, reuse=reuse).diagnostics
+        assert [f.span.start for f in moved] == [f.span.start + index + 1 for f in findings]
+        convert = Converter(document.source, "utf16")
+        assert converted.convert(convert, URI, moved) == [fresh(convert, URI, d) for d in moved]
+    assert calls == []
+
+
+def test_cached_conversion_equals_a_fresh_one_on_the_typing_workload() -> None:
+    """benchmarks/typing_cost.py's versions (a comment over a loop header, then a statement typed below)."""
+    from benchmarks import typing_cost
+    from coop_lsp.core.text import Position
+
+    text, middle, line = typing_cost._workload()
+    document, reuse, converted = Document(text), Reuse(), ConvertedDiagnostics()
+    compared = 0
+    for typed_line, typed in ((middle, typing_cost.COMMENT), (line, typing_cost.STATEMENT)):
+        for index, char in enumerate(typed):
+            document.replace_range(Position(typed_line, index), Position(typed_line, index), char)
+            findings = lint_source(document.text, reuse=reuse).diagnostics
+            for unit in ("utf16", "byte"):
+                convert = Converter(document.source, unit)
+                assert converted.convert(convert, URI, findings) == [convert.diagnostic(URI, d) for d in findings]
+                compared += len(findings)
+    assert compared > 0

@@ -59,35 +59,25 @@ class Converter:
 
 
 class ConvertedDiagnostics:
-    """One document's last published findings in their LSP form, by finding and by where it lies. Most of
-    an edit's findings are those of the version before, at the same lines and columns, and building the
-    lsprotocol objects is most of what converting them costs (about 50 us a finding): those are reused."""
+    """One document's last published findings in their LSP form, by what that form holds. Most of an edit's
+    findings are those of the version before, at the same lines and columns, and building the lsprotocol
+    objects is most of what converting them costs (about 50 us a finding): those are reused. A finding is
+    looked up by its form's contents, not by itself: its byte span moves with every character typed above
+    it on its line or before it in the text, while its lines, columns and words stay."""
 
     def __init__(self) -> None:
         self._forms: dict[tuple, lsp.Diagnostic] = {}
-        self._keys: list[tuple] = []  # the last conversion's, in order
 
     def convert(self, convert: Converter, uri: str, findings) -> list[lsp.Diagnostic]:
-        forms, kept = self._forms, {}
-        out, keys = [], []
+        forms, kept, out = self._forms, {}, []
         for finding in findings:
-            key = (finding, convert.unit, convert.places(finding))
+            # Everything Converter.diagnostic reads: the places, the words, and the uri of related locations.
+            key = (convert.unit, uri, convert.places(finding), finding.code, finding.message, finding.severity,
+                   tuple(related.message for related in finding.related))
             form = forms.get(key)
             if form is None:
                 form = convert.diagnostic(uri, finding)
             kept[key] = form
-            keys.append(key)
             out.append(form)
         self._forms = kept  # only the last publication's: the cache never outgrows the document's findings
-        self._keys = keys
         return out
-
-    def moved(self, before, after) -> None:
-        """The last conversion's findings `before` became `after` (the same findings at the same lines and
-        columns, in text edited elsewhere): their forms serve the next conversion as they are."""
-        keys = self._keys
-        if len(keys) != len(before) or any(key[0] is not finding for key, finding in zip(keys, before)):
-            return  # something else was converted since: nothing to carry over
-        moved = [(finding, key[1], key[2]) for key, finding in zip(keys, after)]
-        self._forms = {new: self._forms[old] for old, new in zip(keys, moved)}
-        self._keys = moved

@@ -709,7 +709,6 @@ class CoopLanguageServer(LanguageServer):
             return False  # cannot happen by comment_edits.py's argument
         shown = Shown(parsed, state.document.version, edit.findings, before.forms, before.settings, plain=True,
                       moved=True, shortcut=True)
-        state.converted.moved(before.findings, edit.findings)
         if not self.scheduler.offer(state.uri, _Moved(parsed, shown.version, shown)):
             return False
         self.comment_shortcuts += 1
