@@ -12,6 +12,7 @@ from coop_lsp.core.text import Span
 from coop_lsp.lint import Reuse, lint_source
 from coop_lsp.server.convert import ConvertedDiagnostics, Converter
 from coop_lsp.syntax import Document
+from tests.support.typing_workload import typed_versions
 
 ROOT = Path(__file__).resolve().parent.parent
 URI = "file:///virtual/k.wgsl"
@@ -77,18 +78,12 @@ def test_findings_whose_bytes_moved_but_not_their_lines_and_columns_are_not_conv
 
 def test_cached_conversion_equals_a_fresh_one_on_the_typing_workload() -> None:
     """benchmarks/typing_cost.py's versions (a comment over a loop header, then a statement typed below)."""
-    from benchmarks import typing_cost
-    from coop_lsp.core.text import Position
-
-    text, middle, line = typing_cost._workload()
-    document, reuse, converted = Document(text), Reuse(), ConvertedDiagnostics()
+    reuse, converted = Reuse(), ConvertedDiagnostics()
     compared = 0
-    for typed_line, typed in ((middle, typing_cost.COMMENT), (line, typing_cost.STATEMENT)):
-        for index, char in enumerate(typed):
-            document.replace_range(Position(typed_line, index), Position(typed_line, index), char)
-            findings = lint_source(document.text, reuse=reuse).diagnostics
-            for unit in ("utf16", "byte"):
-                convert = Converter(document.source, unit)
-                assert converted.convert(convert, URI, findings) == [convert.diagnostic(URI, d) for d in findings]
-                compared += len(findings)
+    for parsed in typed_versions():
+        findings = lint_source(parsed.source.text, reuse=reuse).diagnostics
+        for unit in ("utf16", "byte"):
+            convert = Converter(parsed.source, unit)
+            assert converted.convert(convert, URI, findings) == [convert.diagnostic(URI, d) for d in findings]
+            compared += len(findings)
     assert compared > 0

@@ -16,6 +16,7 @@ from benchmarks import typing_cost
 from coop_lsp.core.text import Position
 from coop_lsp.syntax import Document, diagnostics as syntax, lookahead, parse
 from coop_lsp.syntax.parser import Parsed, wgsl_language
+from tests.support.typing_workload import repair_parses_per_version, repair_regions, typed_versions
 
 import tree_sitter as ts
 
@@ -58,16 +59,10 @@ def test_the_candidate_tokens_and_the_template_end_have_symbols() -> None:
 
 # ------------------------------------------------------------ the states read
 def _regions(parsed: Parsed):
-    for index, node in enumerate(syntax._error_nodes(parsed.root)):
-        if index >= syntax.MAX_REPAIRED_ERRORS:
-            return
-        if node.is_missing:
-            continue
-        window = syntax._repair_window(parsed, node)
-        if window is not None:
-            positions = tuple(p - window.start for p in syntax._repair_positions(node))
-            next_token = syntax._next_token_start(node, len(parsed.source.data)) - window.start
-            yield parsed.source.data[window.start : window.end], positions, next_token
+    for node, window, text in repair_regions(parsed):
+        positions = tuple(p - window.start for p in syntax._repair_positions(node))
+        next_token = syntax._next_token_start(node, len(parsed.source.data)) - window.start
+        yield text, positions, next_token
 
 
 def _junk_versions(rng: random.Random, text: str, count: int):
@@ -154,19 +149,9 @@ def _findings(parsed: Parsed, monkeypatch, on: bool) -> list:
         return [(d.code, d.span, d.message, d.fixes) for d in syntax.syntax_diagnostics(parsed)]
 
 
-def _typed_versions():
-    """benchmarks/typing_cost.py's versions, incremental trees as the server has them."""
-    text, middle, line = typing_cost._workload()
-    document = Document(text)
-    for typed_line, typed in ((middle, typing_cost.COMMENT), (line, typing_cost.STATEMENT)):
-        for index, char in enumerate(typed):
-            document.replace_range(Position(typed_line, index), Position(typed_line, index), char)
-            yield Parsed(document.parsed.source, document.tree.copy())
-
-
 def test_typed_versions_have_the_findings_of_every_candidate_parsed_incremental_and_fresh(monkeypatch) -> None:
     versions = 0
-    for incremental in _typed_versions():
+    for incremental in typed_versions():
         fresh = parse(incremental.source.data)
         for parsed in (incremental, fresh):
             assert _findings(parsed, monkeypatch, True) == _findings(parsed, monkeypatch, False)
@@ -224,13 +209,7 @@ def test_typing_a_statement_parses_under_half_the_candidates(counted) -> None:
     """The latency benchmark's versions, every repair's parse counted (the probe's too), each version after the
     first: the comment typed over a loop header and the statement typed below it leave errors whose candidates
     mostly fail on the inserted token, or past the next line's 'let', which the parser cannot shift there."""
-    syntax._tried.clear()
-    syntax._tried_bytes = 0
-    per_version = []
-    for parsed in list(_typed_versions())[len(typing_cost.COMMENT):]:
-        counted.clear()
-        syntax.syntax_diagnostics(parsed)
-        per_version.append(len(counted))
+    per_version = repair_parses_per_version(list(typed_versions())[len(typing_cost.COMMENT):], counted)
     later = per_version[1:]
     # Every candidate parsed but for the settled errors: 16.6 a version on average, 24 while 'max(1.0, 2.0' is
     # typed; with the probe at the first position only, 6.3 and 7, and 9 to 11 while 'let y' is typed; with the

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import typing_cost
-from coop_lsp.core.text import Position
-from coop_lsp.syntax import Document, diagnostics as syntax, parse, settling
+from coop_lsp.syntax import diagnostics as syntax, parse, settling
 from coop_lsp.syntax.parser import Parsed
+from tests.support.typing_workload import repair_parses_per_version, repair_regions, typed_versions
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").rglob("*.wgsl"))
@@ -68,21 +67,10 @@ def test_a_division_and_a_compound_operator_are_not_taken_for_more_pieces() -> N
 
 
 # ------------------------------------------------------------ the claim
-def _regions(parsed: Parsed):
-    for index, node in enumerate(syntax._error_nodes(parsed.root)):
-        if index >= syntax.MAX_REPAIRED_ERRORS:
-            return
-        if node.is_missing:
-            continue
-        window = syntax._repair_window(parsed, node)
-        if window is not None:
-            yield node, window, parsed.source.data[window.start : window.end]
-
-
 def _check_every_candidate(parsed: Parsed) -> int:
     """Parses every candidate of every error; after one that is settled, none may repair. How many were."""
     settled = 0
-    for node, window, text in _regions(parsed):
+    for node, window, text in repair_regions(parsed):
         seen = False
         next_token = syntax._next_token_start(node, len(parsed.source.data)) - window.start
         for position in syntax._repair_positions(node):
@@ -93,16 +81,6 @@ def _check_every_candidate(parsed: Parsed) -> int:
                     seen = True
                     settled += 1
     return settled
-
-
-def _typing_benchmark():
-    """benchmarks/typing_cost.py's versions: a comment typed over a loop header, then a statement below it."""
-    text, middle, line = typing_cost._workload()
-    document = Document(text)
-    document.replace_range(Position(middle, 0), Position(middle, 0), typing_cost.COMMENT)
-    for index, char in enumerate(typing_cost.STATEMENT):
-        document.replace_range(Position(line, index), Position(line, index), char)
-        yield Parsed(document.parsed.source, document.tree.copy())
 
 
 def test_after_a_settled_candidate_no_later_one_repairs_in_the_examples() -> None:
@@ -119,22 +97,16 @@ def test_after_a_settled_candidate_no_later_one_repairs_in_the_examples() -> Non
 
 
 def test_after_a_settled_candidate_no_later_one_repairs_while_a_statement_is_typed() -> None:
-    assert sum(_check_every_candidate(parsed) for parsed in _typing_benchmark()) >= 10
+    assert sum(_check_every_candidate(parsed) for parsed in typed_versions(comment_at_once=True)) >= 10
 
 
 # ------------------------------------------------------------ the cost
 def test_typing_below_another_error_of_the_function_parses_half_the_candidates(counted) -> None:
     """The latency benchmark's workload, every repair's parse counted. The errors that the typing leaves alone
     are explained from the repair cache after the first version, as in the server."""
-    parses = counted
-    syntax._tried.clear()
-    syntax._tried_bytes = 0
-    per_version = []
-    for parsed in _typing_benchmark():
-        assert parsed.root.has_error
-        parses.clear()
-        syntax.syntax_diagnostics(parsed)
-        per_version.append(len(parses))
+    versions = list(typed_versions(comment_at_once=True))
+    assert all(parsed.root.has_error for parsed in versions)
+    per_version = repair_parses_per_version(versions, counted)
     later = per_version[1:]
     # Every candidate parsed, as before: 35 a version on average, 21 of them for an error that the typing, above
     # it in the same function, keeps from being repaired.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import functools
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from collections.abc import Iterator
 
 import tree_sitter as ts
@@ -236,15 +236,14 @@ def _expected_token(parsed: Parsed, token: str, at: int, near: ts.Node, reuse,
             line = parsed.source.position(opener.start_byte).line + 1
             message += f" to close the '{opener.type}' on line {line}"
             related = (Related(Span(opener.start_byte, opener.end_byte), f"'{opener.type}' opened here"),)
-    fixes: tuple[Fix, ...] = ()
-    if reuse is not _NO_FIX:
-        if deferred is not None:
-            diagnostic = Diagnostic(rules.SYNTAX_ERROR.code, message, Span(at, at), related=related)
-            deferred.append(DeferredFix(diagnostic, at, token))
-            return diagnostic
-        if _insertion_helps(parsed, at, token, reuse):
-            fixes = _insertion_fix(at, token)
-    return Diagnostic(rules.SYNTAX_ERROR.code, message, Span(at, at), related=related, fixes=fixes)
+    diagnostic = Diagnostic(rules.SYNTAX_ERROR.code, message, Span(at, at), related=related)
+    if reuse is _NO_FIX:
+        return diagnostic
+    if deferred is not None:
+        deferred.append(DeferredFix(diagnostic, at, token))
+        return diagnostic
+    return replace(diagnostic, fixes=_insertion_fix(at, token)) if _insertion_helps(parsed, at, token, reuse) \
+        else diagnostic
 
 
 def _insertion_fix(at: int, token: str) -> tuple[Fix, ...]:
