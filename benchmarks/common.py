@@ -231,9 +231,13 @@ def _cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def write_result(name: str, figures: dict, notes: str = "") -> Path:
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / f"{name}.json"
+def write_result(name: str, figures: dict, notes: str = "", folder: Path | None = None) -> Path:
+    """Writes benchmarks/results/<name>.json (or into `folder`). A `--result` given as a file name
+    ("cold_device.json") names the same file: the benchmark's name inside it carries no extension."""
+    name = name.removesuffix(".json")
+    folder = RESULTS if folder is None else folder
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.json"
     payload = {
         "benchmark": name,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

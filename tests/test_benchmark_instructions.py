@@ -3,6 +3,7 @@ checkout's interpreter runs under callgrind must not rot when the benchmarks it 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -29,3 +30,11 @@ def test_a_units_count_is_the_work_done_once():
     from benchmarks.typing_cost import STATEMENT
     assert instructions._units("typing") == len(STATEMENT)
     assert instructions._units("cold") == 3 and instructions._units("counter") == instructions.VERSIONS
+
+
+@pytest.mark.parametrize("given", ["typing_lead", "typing_lead.json"])
+def test_a_result_named_as_a_file_is_written_once_under_that_name(tmp_path, given):
+    from benchmarks.common import write_result
+    path = write_result(given, {"x": 1}, folder=tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["typing_lead.json"] and path == tmp_path / "typing_lead.json"
+    assert json.loads(path.read_text())["benchmark"] == "typing_lead"
