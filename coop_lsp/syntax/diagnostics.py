@@ -90,15 +90,19 @@ def _declaration_findings(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse
     Each check looks only inside the declaration it is given, except for
     comments that run to the end of the file and for words in broken
     constructs; so a declaration without errors that does not end the file
-    has the same findings wherever its text appears.
+    has the same findings wherever its text appears. A word's construct is the
+    nearest declaration or statement around it, and in a part that is neither
+    (a directive) the module: there whether the module has an error joins the key.
     """
     if not part.child_count and part.type not in _WATCHED:
         return []  # every check looks only at nodes of the watched types, and this part has none: a line comment
     size = len(parsed.source.data)
     key = None
-    if reuse is not None and not part.has_error and part.end_byte < size \
-            and part.type.endswith(("_declaration", "_statement")):
-        key = (part.type, parsed.source.data[part.start_byte:part.end_byte])
+    if reuse is not None and not part.has_error and part.end_byte < size:
+        text = parsed.source.data[part.start_byte:part.end_byte]
+        # `_in_broken_construct` stops at the part when it is a declaration or statement, else at the module.
+        key = (part.type, text) if part.type.endswith(("_declaration", "_statement")) \
+            else (part.type, text, parsed.root.has_error)
         found = reuse.get(key)
         if found is not None:
             reuse.keep(key, found)
