@@ -26,13 +26,14 @@ def _findings(parsed: Parsed, reuse=None) -> list:
 
 def _whole_file(parsed: Parsed, monkeypatch) -> list:
     """The findings with every fix tested on the whole file and every repair candidate parsed (no shortcut, no
-    probe), nothing cached."""
+    probe, no cut carried from another search), nothing cached."""
     syntax._tried.clear()
     syntax._tried_bytes = 0
     with monkeypatch.context() as patch:
         patch.setattr(syntax, "INSERTION_WINDOWS", False)
         patch.setattr(syntax, "REPAIR_SHORTCUT", False)
         patch.setattr(syntax, "REPAIR_LOOKAHEAD", False)
+        patch.setattr(syntax, "CARRIED_CUTS", False)
         return _findings(parsed)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 import threading
 from dataclasses import dataclass, replace
 from collections.abc import Iterator
@@ -90,15 +91,19 @@ def _declaration_findings(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse
     Each check looks only inside the declaration it is given, except for
     comments that run to the end of the file and for words in broken
     constructs; so a declaration without errors that does not end the file
-    has the same findings wherever its text appears.
+    has the same findings wherever its text appears. A word's construct is the
+    nearest declaration or statement around it, and in a part that is neither
+    (a directive) the module: there whether the module has an error joins the key.
     """
     if not part.child_count and part.type not in _WATCHED:
         return []  # every check looks only at nodes of the watched types, and this part has none: a line comment
     size = len(parsed.source.data)
     key = None
-    if reuse is not None and not part.has_error and part.end_byte < size \
-            and part.type.endswith(("_declaration", "_statement")):
-        key = (part.type, parsed.source.data[part.start_byte:part.end_byte])
+    if reuse is not None and not part.has_error and part.end_byte < size:
+        text = parsed.source.data[part.start_byte:part.end_byte]
+        # `_in_broken_construct` stops at the part when it is a declaration or statement, else at the module.
+        key = (part.type, text) if part.type.endswith(("_declaration", "_statement")) \
+            else (part.type, text, parsed.root.has_error)
         found = reuse.get(key)
         if found is not None:
             reuse.keep(key, found)
@@ -199,13 +204,15 @@ def _error_nodes(root: ts.Node) -> Iterator[ts.Node]:
 def _parse_errors(parsed: Parsed, explain: bool, reuse: DeclarationReuse | None,
                   deferred: list[DeferredFix] | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
+    searched: list[Searched] = []  # the last repair search, whose probe may settle the next one (`_carried_cut`)
     for index, node in enumerate(_error_nodes(parsed.root)):
         if index > MAX_SYNTAX_ERRORS:
             break  # the lint layer caps each code and says that more were found
         if node.is_missing:
             out.append(_missing_token(parsed, node, explain, reuse, deferred))
         else:
-            out.append(_error_region(parsed, node, explain and index < MAX_REPAIRED_ERRORS, reuse, deferred))
+            out.append(_error_region(parsed, node, explain and index < MAX_REPAIRED_ERRORS, reuse, deferred,
+                                     searched))
     return out
 
 
@@ -374,11 +381,11 @@ def _finding_count(parsed: Parsed, reuse: DeclarationReuse | None) -> int:
 
 
 def _error_region(parsed: Parsed, node: ts.Node, try_repairs: bool, reuse: DeclarationReuse | None,
-                  deferred: list[DeferredFix] | None = None) -> Diagnostic:
+                  deferred: list[DeferredFix] | None = None, searched: list[Searched] | None = None) -> Diagnostic:
     window = _repair_window(parsed, node) if try_repairs else None
     if window is not None:
         text = parsed.source.data[window.start : window.end]  # one object: the repair cache's keys share it
-        repaired = _first_repair(parsed, window, text, node)
+        repaired = _first_repair(parsed, window, text, node, searched)
         if repaired is not None:
             position, token = repaired
             at = _after_previous_token(parsed, position)
@@ -446,7 +453,8 @@ def _repair_window(parsed: Parsed, node: ts.Node) -> Span | None:
 REPAIR_SHORTCUT = True
 
 
-def _first_repair(parsed: Parsed, window: Span, text: bytes, node: ts.Node) -> tuple[int, str] | None:
+def _first_repair(parsed: Parsed, window: Span, text: bytes, node: ts.Node,
+                  searched: list[Searched] | None = None) -> tuple[int, str] | None:
     """The first insertion, in the order tried, that repairs `node`: its position and token.
 
     Candidates are tried by position (never decreasing), then by token. After a candidate that fails, the rest
@@ -457,21 +465,73 @@ def _first_repair(parsed: Parsed, window: Span, text: bytes, node: ts.Node) -> t
 
     The answer depends on the window's bytes, the positions tried and the next token's start, all relative to
     the window, and is kept by them: an error that stays while another declaration is edited costs one lookup
-    instead of one per candidate."""
+    instead of one per candidate.
+
+    With `searched`, the search before this one in the same file (`_carried_cut`): its probe may show that no
+    candidate of this one repairs either; `searched` is then this search's."""
     base = window.start
     positions = tuple(position - base for position in _repair_positions(node))
     next_token = _next_token_start(node, len(parsed.source.data)) - base
     key = (text, positions + (next_token,), "", "first repair")
     known = _tried.get(key, _UNKNOWN)
     if known is _UNKNOWN:
-        known = _first_repair_in(text, positions, next_token)
+        cut = _carried_cut(parsed.source.data, searched[-1], base) if searched and CARRIED_CUTS else None
+        known = _first_repair_in(text, positions, next_token, cut)
         _remember(key, known)
+    if searched is not None:
+        searched[:] = [Searched(base, text, positions)]
     return None if known is None else (known[0] + base, known[1])
 
 
-def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int) -> tuple[int, str] | None:
+@dataclass(frozen=True, slots=True)
+class Searched:
+    """A repair search: where its window starts in the file, the window's bytes, and the positions tried (the key
+    of its probe)."""
+
+    start: int
+    text: bytes
+    positions: tuple[int, ...]
+
+
+# Whether a search may skip the candidates that an earlier search's probe shows to fail (`_carried_cut`); off,
+# only its own probe does, which this must always agree with (tests/test_syntax_carried_cut.py).
+CARRIED_CUTS = True
+# What the parser shifts in its start state without leaving it: whitespace and line comments of printable ASCII
+# that end at a line break (a comment is shifted in every state but the error state without changing it:
+# tests/test_syntax_repair_lookahead.py).
+_EXTRAS_ONLY = re.compile(rb"(?:[ \t\n\r]|//[\t -~]*[\n\r])*")
+
+
+def _carried_cut(data: bytes, earlier: Searched, start: int) -> int | None:
+    """The bound, relative to the window starting at `start`, from which no candidate repairs, taken from the probe
+    of an `earlier` search in the same file; None where it shows none.
+
+    The probe's cut (syntax/lookahead.py, 4.) says that a parse of the earlier window's bytes up to the cut handles
+    an error at or before the word that ends there. This window starts at or after the earlier one, and no later
+    than its first position, where the probe's words begin; where only whitespace and line comments lie between
+    the two starts, the parser shifts them in its start state and stays in it (one stack version, the comments
+    extras), so it reads this window's tokens up to the cut in the states it read the earlier window's, and handles
+    the same error at or before the same word. A candidate of this window inserted at or after the cut shares
+    those bytes (the cut lies inside the earlier window, whose bytes are the file's): it keeps an error that starts
+    before its insertion point, and so before the token after the error, which a repair must carry the parser past
+    (`_repairs`): none repairs."""
+    ahead = _tried.get((earlier.text, earlier.positions, "", "probe"))
+    if not isinstance(ahead, lookahead.Ahead) or ahead.cut is None:
+        return None
+    if not earlier.start <= start <= earlier.start + earlier.positions[0] or ahead.cut > len(earlier.text):
+        return None
+    if _EXTRAS_ONLY.fullmatch(data, earlier.start, start) is None:
+        return None
+    return earlier.start + ahead.cut - start
+
+
+def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int,
+                     cut: int | None = None) -> tuple[int, str] | None:
+    """`_first_repair`'s search; no candidate at or after `cut` repairs (`_carried_cut`)."""
     ahead: lookahead.Ahead | None | object = _UNKNOWN  # asked once a candidate has failed: most first ones repair
     for at in positions:
+        if cut is not None and cut <= at:
+            return None  # every candidate from here on fails (_carried_cut)
         if isinstance(ahead, lookahead.Ahead) and ahead.cut is not None and ahead.cut <= at:
             return None  # every candidate from here on fails (syntax/lookahead.py, 4.)
         for token in _REPAIR_TOKENS:
