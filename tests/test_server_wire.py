@@ -2,7 +2,8 @@
 publishDiagnostics put together from each diagnostic's JSON kept from the publication before
 (server/wire.py), against pygls's own serialisation of the same notification made in the same test; and
 didOpen, didChange and didClose handed straight to their handlers, against pygls's dispatch of the same
-messages in another server. The messages go in as JSON text, as they come over stdio."""
+messages in another server. The messages go in as JSON text, as they come over stdio. And the work the
+server does per message besides: counted, so that it does not creep back."""
 
 from __future__ import annotations
 
@@ -236,17 +237,54 @@ async def test_document_notifications_handed_straight_to_their_handlers_write_wh
 
 
 @asynchronous
-async def test_document_notifications_skip_pygls_dispatch():
+async def test_document_notifications_skip_pygls_dispatch(monkeypatch):
     """No handler future, message id or generator step for didOpen, didChange or didClose (pygls makes two
-    of each per message)."""
+    of each per message), and pygls structures each message, not each object inside it."""
     wire = Wire()
     steps: list = []
     protocol = wire.ls.protocol
     execute = protocol._execute_handler
     protocol._execute_handler = lambda *args, **kwargs: steps.append(args) or execute(*args, **kwargs)
+    structured: list = []
+    structure = JsonRPCProtocol.structure_message
+    monkeypatch.setattr(JsonRPCProtocol, "structure_message",
+                        lambda self, data: structured.append(data) or structure(self, data))
+    sent = 0
+    send = wire.send
+
+    def counted(method, params):
+        nonlocal sent
+        sent += 1
+        send(method, params)
+    wire.send = counted
     try:
         await _random_edits(wire, KERNELS[0], 5)
     finally:
         wire.stop()
     assert steps == []
+    assert len(structured) == sent > 5
     assert isinstance(protocol, CoopProtocol) and wire.got
+
+
+@asynchronous
+async def test_a_plain_documents_check_looks_its_file_up_once(monkeypatch):
+    """The path of the file behind a uri (a stat) is looked up for its variant tables only, not once more for
+    the template a plain document does not have."""
+    from coop_lsp.server import server as server_module
+    looked: list = []
+    path_of = server_module._path_of
+    monkeypatch.setattr(server_module, "_path_of", lambda uri: looked.append(uri) or path_of(uri))
+    wire = Wire()
+    analyses = 0
+    analyse = wire.ls._analyse
+
+    def counted(*args):
+        nonlocal analyses
+        analyses += 1
+        return analyse(*args)
+    wire.ls._analyse = counted
+    try:
+        await _random_edits(wire, KERNELS[1], 5)
+    finally:
+        wire.stop()
+    assert analyses > 5 and len(looked) == analyses

@@ -161,6 +161,8 @@ class CoopProtocol(LanguageServerProtocol):
         super()._send_response(msg_id, result, error)
 
     def structure_message(self, data):
+        if "jsonrpc" not in data:
+            return data  # pygls's answer for the message's inner objects, without two more calls for each
         try:
             return super().structure_message(data)
         except JsonRpcException as error:
@@ -529,7 +531,6 @@ class CoopLanguageServer(LanguageServer):
                                       fresh=incremental is False)
         mark("analysed")
         data = parsed.source.data
-        path = _path_of(uri)
         tables = self._variant_tables(uri)
         macros: frozenset[str] = frozenset()
         if not tables and unmarked or not may_need_templates(data, None, bool(tables)):
@@ -541,6 +542,7 @@ class CoopLanguageServer(LanguageServer):
                     self._keep(data, dialect, targets, analysis)
                 return analysis
         from ..ide.templates import template_view
+        path = _path_of(uri)  # a template's only (a stat of the file between the check and its publication)
         try:
             analysis.template = template_view(path, data, tables, self.active_variants.get(uri),
                                               self.template_files, targets, dialect, host_names=macros)
