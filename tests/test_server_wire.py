@@ -267,6 +267,19 @@ async def test_document_notifications_skip_pygls_dispatch(monkeypatch):
 
 
 @asynchronous
+async def test_document_notifications_leave_no_future_behind():
+    """pygls's dispatch kept the future of each generator-handled notification in `_request_futures` for
+    good (nothing pops a notification's): one more for every keystroke, as long as the server ran."""
+    wire = Wire()
+    try:
+        await _random_edits(wire, KERNELS[0], 10)
+    finally:
+        wire.stop()
+    assert len(wire.published) > 10
+    assert wire.ls.protocol._request_futures == {}
+
+
+@asynchronous
 async def test_a_plain_documents_check_looks_its_file_up_once(monkeypatch):
     """The path of the file behind a uri (a stat) is looked up for its variant tables only, not once more for
     the template a plain document does not have."""
