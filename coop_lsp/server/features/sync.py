@@ -94,6 +94,8 @@ def register(ls: CoopLanguageServer) -> None:
 
 def _overlay(ls: CoopLanguageServer, uri: str, text: str) -> None:
     """Templates that include an open document read its unsaved text."""
+    if ls._template_files is None:
+        return  # no template has been analysed yet: none reads open documents (the uri is not even parsed)
     path = _uri_path(uri)
-    if path is not None and ls._template_files is not None:
+    if path is not None:
         ls._template_files.overlay(path, text.encode("utf-8", errors="surrogatepass"))
