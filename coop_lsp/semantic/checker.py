@@ -33,6 +33,7 @@ from .diagnostic_controls import check_diagnostic_controls
 from .continues import ContinueChecker, LoopFrame
 from .aliasing import AliasChecker
 from ..syntax.nodes import (
+    KIND_NAMES,
     FIELD_ALTERNATIVE,
     FIELD_ARGUMENTS,
     FIELD_BODY,
@@ -112,6 +113,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.override_ids: dict[int, ts.Node] = {}  # @id values seen, for uniqueness
         self.binding_points: dict[Symbol, tuple | None] = {}  # resource variable -> (group, binding), once read
         self.loops: list[LoopFrame] = []  # the loops around the statement being checked, innermost last
+        # ContinueChecker's count, here as the instance's own: every name reads it, and a read that falls
+        # through to the class is the interpreter's slow attribute path.
+        self.continuing_blocks = 0
         # For the alias analysis: each function's accesses and calls; in the body being checked, the index
         # of each parameter and the root of each pointer 'let'.
         self.alias_facts: dict = {}
@@ -944,7 +948,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self._close_scope(mark)
 
     def statement(self, node: ts.Node) -> None:
-        kind = node.type
+        kind = KIND_NAMES[node.kind_id]  # (node.type's string, made once: syntax/nodes.py says why)
         if kind in ("line_comment", "block_comment", "attribute", "ERROR") or node.is_missing:
             return
         # A statement's first child is an attribute exactly when its text starts with '@': one byte read
@@ -966,7 +970,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         named = name_node is not None and not name_node.is_missing
         # One symbol, made before the initializer is checked and declared after it (a local is not in scope
         # in its own initializer): nothing reads its span until then.
-        symbol = Symbol(self.ctx.text(name_node) if name_node else "", _DECLARATION_KINDS[node.type],
+        symbol = Symbol(self.ctx.text(name_node) if name_node else "", _DECLARATION_KINDS[KIND_NAMES[node.kind_id]],
                         self.ctx.span(name_node if named else node), node)
         symbol.type = self._value_declaration(symbol, node, module_scope=False)
         symbol.resolved = True
@@ -1001,7 +1005,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if node is None:
             return
         typed = self.value(node)
-        if typed.type is not t.ERROR and typed.type != t.BOOL:
+        # (`is` first: most conditions are the one bool, and the generated == is a Python call)
+        if typed.type is not t.ERROR and typed.type is not t.BOOL and typed.type != t.BOOL:
             self.ctx.report("T003", f"{what} condition must be 'bool', not '{typed.type.describe()}'",
                             self.ctx.span(node))
 
