@@ -949,7 +949,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
 
     def statement(self, node: ts.Node) -> None:
         kind = KIND_NAMES[node.kind_id]  # (node.type's string, made once: syntax/nodes.py says why)
-        if kind in ("line_comment", "block_comment", "attribute", "ERROR") or node.is_missing:
+        if kind in _NOT_STATEMENTS or node.is_missing:
             return
         # A statement's first child is an attribute exactly when its text starts with '@': one byte read
         # instead of a child node for every statement (and the children only for the rare attributed one).
@@ -1358,6 +1358,7 @@ def _holds_matrix(value_type: t.Type) -> bool:
 
 
 # Statement kind -> the Checker method that checks it (None: nothing to check), filled on first sight.
+_NOT_STATEMENTS = frozenset({"line_comment", "block_comment", "attribute", "ERROR"})
 _STATEMENT_HANDLERS: dict = {}
 _UNKNOWN = object()
 

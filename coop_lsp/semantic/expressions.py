@@ -69,7 +69,11 @@ class Typed:
     # Written out rather than generated: one call less for every expression.
     def __init__(self, type: t.Type, value: object = None, symbol: Symbol | None = None, const: bool = False,
                  override: bool = False, components: tuple | None = None) -> None:
-        self.type, self.value, self.symbol, self.const = type, value, symbol, const
+        # (one assignment each: four at once would build and unpack a tuple for every expression)
+        self.type = type
+        self.value = value
+        self.symbol = symbol
+        self.const = const
         self.override = override or const  # every const-expression is also an override-expression
         self.components = components
         self.vector_part = self.repeated_swizzle = False
@@ -82,7 +86,7 @@ def _vector_part(typed: Typed, repeated: bool = False) -> Typed:
 
 
 ERROR = Typed(t.ERROR, const=True, override=True)  # an error is never reported twice
-_SCALAR = t.Scalar  # compared by class: no type subclasses it
+_SCALAR, _REFERENCE, _TYPE_OF = t.Scalar, t.Reference, t.TypeOf  # compared by class: no type subclasses them
 # _binary's results by operator and the identities of the operands' types: (left, right, result, the Typed
 # of a run-time value of the result's type, whether left and right are concrete scalars).
 _RESULTS: dict[tuple[str, int, int], tuple] = {}
@@ -135,33 +139,34 @@ class ExpressionChecker:
             typed = self._expression(node, kind)
         value_type = typed.type
         ctx.model.written_types[(start, end, kind)] = value_type
-        if value_type.__class__ not in _NOT_VALUE_CLASSES:
+        family = value_type.__class__
+        if family not in _NOT_VALUE_CLASSES:
             return typed  # most expressions: already a value, and Typed is never changed once made
-        if isinstance(typed.type, t.TypeOf):
-            if typed.type.type is t.ERROR:
-                return ERROR
-            self.ctx.report("T003", f"type '{typed.type.type.describe()}' cannot be used as a value",
-                            self.ctx.span(node))
-            return ERROR
-        if typed.type is _VOID:
-            callee = node.child_by_field_id(FIELD_FUNCTION) if node.type == "call_expression" else None
-            name = self.ctx.text(callee.child_by_field_id(FIELD_NAME) or callee) if callee is not None else "this"
-            self.ctx.report("T003", f"function '{name}' does not return a value, so its call cannot be used as "
-                                    "one", self.ctx.span(node))
-            return ERROR
-        if not isinstance(typed.type, t.Reference):
-            return typed  # already a value; Typed is never changed once made, so it can be shared
-        symbol = typed.symbol
-        if kind == "identifier" and symbol is not None and symbol.kind == "var":
-            # A plain read of a function's own variable never aliases: only the rest goes to the alias analysis.
-            if self.function is not None and self.module_scope.symbols.get(symbol.name) is symbol:
+        if family is _REFERENCE:  # (the commonest of the three: every read of a variable, a loop's counter too)
+            symbol = typed.symbol
+            if kind == "identifier" and symbol is not None and symbol.kind == "var":
+                # A plain read of a function's own variable never aliases: only the rest goes to the alias
+                # analysis.
+                if self.function is not None and self.module_scope.symbols.get(symbol.name) is symbol:
+                    self.note_access(node, read=True, write=False)
+                uses = ctx.variable_uses.get(symbol)
+                if uses is not None and uses[0] is typed:
+                    return uses[1]  # the load _identifier made with this reference
+            elif self.function is not None:
                 self.note_access(node, read=True, write=False)
-            uses = self.ctx.variable_uses.get(symbol)
-            if uses is not None and uses[0] is typed:
-                return uses[1]  # the load _identifier made with this reference
-        elif self.function is not None:
-            self.note_access(node, read=True, write=False)
-        return Typed(typed.type.store, typed.value, symbol, typed.const, typed.override, typed.components)
+            return Typed(value_type.store, typed.value, symbol, typed.const, typed.override, typed.components)
+        if family is _TYPE_OF:
+            if value_type.type is t.ERROR:
+                return ERROR
+            ctx.report("T003", f"type '{value_type.type.describe()}' cannot be used as a value", ctx.span(node))
+            return ERROR
+        if value_type is _VOID:
+            callee = node.child_by_field_id(FIELD_FUNCTION) if node.type == "call_expression" else None
+            name = ctx.text(callee.child_by_field_id(FIELD_NAME) or callee) if callee is not None else "this"
+            ctx.report("T003", f"function '{name}' does not return a value, so its call cannot be used as one",
+                       ctx.span(node))
+            return ERROR
+        return typed  # (a void type that is not _VOID: already a value, as any other)
 
     def template_value(self, node: ts.Node) -> Typed:
         """A template argument: a type, an enumerant (`storage`, `row_major`, `A`) or a constant."""
@@ -309,12 +314,6 @@ class ExpressionChecker:
         ctx.model.written_references[(start, end)] = symbol
         if self.continuing_blocks:
             self.check_continuing_use(symbol, node)
-        # A name whose Typed is kept (below) is a let, const, override or parameter: the test at the end
-        # made first, without the kinds the others are told apart by.
-        typed = ctx.value_uses.get(symbol)
-        if typed is not None and symbol.resolved and typed.type is symbol.type and (
-                symbol.kind != "const" or typed.value is symbol.value and typed.components is symbol.components):
-            return typed
         kind = symbol.kind
         if kind == "var":
             if self.function is None:
@@ -324,6 +323,24 @@ class ExpressionChecker:
                 return ERROR
             if self.module_scope.symbols.get(name) is symbol:
                 self.note_use(symbol, node)  # (a module-scope variable: note_use passes over a local one)
+            # The Typed of a name is the same at every use (and a Typed is never changed once made): made on
+            # its first use from the symbol's fields, and again only if one of them has changed since.
+            value_type = symbol.type if symbol.resolved else self.symbol_type(symbol, via=node)
+            uses = ctx.variable_uses.get(symbol)
+            if uses is not None:
+                reference = uses[0].type
+                if reference.store is value_type and reference.space == symbol.space \
+                        and reference.access == symbol.access:
+                    return uses[0]
+            typed = Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
+            ctx.variable_uses[symbol] = (typed, Typed(value_type, symbol=symbol))  # with its load, for value()
+            return typed
+        # A name whose Typed is kept (below) is a let, const, override or parameter: the test at the end
+        # made first, before the kinds the others are told apart by.
+        typed = ctx.value_uses.get(symbol)
+        if typed is not None and symbol.resolved and typed.type is symbol.type and (
+                kind != "const" or typed.value is symbol.value and typed.components is symbol.components):
+            return typed
         if kind in ("struct", "alias"):
             return Typed(t.TypeOf(self.symbol_type(symbol, via=node)), const=True)
         if kind == "function":
@@ -334,18 +351,7 @@ class ExpressionChecker:
             ctx.report("T003", f"function '{name}' cannot be used as a value; call it", ctx.span(node))
             return ERROR
         value_type = symbol.type if symbol.resolved else self.symbol_type(symbol, via=node)
-        # The Typed of a name is the same at every use (and a Typed is never changed once made): made on its
-        # first use from the symbol's fields, and again only if one of them has changed since.
-        if kind == "var":
-            uses = ctx.variable_uses.get(symbol)
-            if uses is not None:
-                reference = uses[0].type
-                if reference.store is value_type and reference.space == symbol.space \
-                        and reference.access == symbol.access:
-                    return uses[0]
-            typed = Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
-            ctx.variable_uses[symbol] = (typed, Typed(value_type, symbol=symbol))  # with its load, for value()
-            return typed
+        # (as a variable's, above: kept by symbol)
         typed = ctx.value_uses.get(symbol)
         if typed is not None and typed.type is value_type and (
                 kind != "const" or typed.value is symbol.value and typed.components is symbol.components):
