@@ -970,8 +970,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         named = name_node is not None and not name_node.is_missing
         # One symbol, made before the initializer is checked and declared after it (a local is not in scope
         # in its own initializer): nothing reads its span until then.
-        symbol = Symbol(self.ctx.text(name_node) if name_node else "", _DECLARATION_KINDS[KIND_NAMES[node.kind_id]],
-                        self.ctx.span(name_node if named else node), node)
+        symbol = Symbol(self.ctx.text(name_node) if name_node else "",
+                        _DECLARATION_KINDS[KIND_NAMES[node.kind_id]], self.ctx.span(name_node if named else node),
+                        node)
         symbol.type = self._value_declaration(symbol, node, module_scope=False)
         symbol.resolved = True
         family = symbol.type.__class__
@@ -1357,8 +1358,9 @@ def _holds_matrix(value_type: t.Type) -> bool:
 
 
 
-# Statement kind -> the Checker method that checks it (None: nothing to check), filled on first sight.
+# Kinds statement() passes over: a block's children that are no statement.
 _NOT_STATEMENTS = frozenset({"line_comment", "block_comment", "attribute", "ERROR"})
+# Statement kind -> the Checker method that checks it (None: nothing to check), filled on first sight.
 _STATEMENT_HANDLERS: dict = {}
 _UNKNOWN = object()
 
