@@ -128,26 +128,30 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         root = self.ctx.root
         declarations = []
         children = _module_children(root)
+        # Each child's kind, read once (by id: syntax/nodes.py says why): the loops below ask it of every
+        # declaration of the module at every version.
+        kinds = KIND_NAMES
         if self.reuse is not None:
             self.reuse.carry.begin(self.ctx.source.data, self.ctx.configured_dialect, children, root)
         for node in children:
-            if node.type == "enable_directive":
+            kind = kinds[node.kind_id]
+            if kind == "enable_directive":
                 for extension in node.children_by_field_name("extension"):
                     self.ctx.model.enables.add(self.ctx.text(extension))
-            elif node.type in _DECLARATION_KINDS:
+            elif kind in _DECLARATION_KINDS:
                 declarations.append(node)
-        self._check_enables(root)
-        check_diagnostic_controls(self.ctx, [n for n in children if n.type == "diagnostic_directive"],
+        self._check_enables(children)
+        check_diagnostic_controls(self.ctx, [n for n in children if kinds[n.kind_id] == "diagnostic_directive"],
                                   "directive", allow_repeats=True)
         # (None for a declaration without a name, or of a name declared before: such a one is not checked)
         declared = [(node, self._declare(node, self.module_scope)) for node in declarations]
         for node, symbol in declared:
             if symbol is not None:
                 self.symbol_type(symbol)
-                if node.type == "function_declaration":
+                if kinds[node.kind_id] == "function_declaration":
                     self._checked_body(symbol, node)
         for node in children:
-            if node.type == "const_assert_statement":
+            if kinds[node.kind_id] == "const_assert_statement":
                 self._const_assert(node)
         self._call_cycles()
         self.check_aliasing()
@@ -157,7 +161,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         for node, symbol in declared:
             if symbol is None:
                 continue
-            if node.type != "function_declaration":
+            if kinds[node.kind_id] != "function_declaration":
                 if self.reuse is None:
                     self._declaration_attributes(node, symbol)
                 elif data.find(b"@", node.start_byte, node.end_byte) >= 0:
@@ -323,10 +327,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         elif symbol.kind == "var":
             self.var_uses.setdefault(self.function, []).append((symbol, self.ctx.span(node)))
 
-    def _check_enables(self, root: ts.Node) -> None:
+    def _check_enables(self, children: list[ts.Node]) -> None:
+        """`children`: the module's (as _module_children gives them)."""
         seen_dialect = None
-        for node in _module_children(root):
-            if node.type != "enable_directive":
+        for node in children:
+            if KIND_NAMES[node.kind_id] != "enable_directive":
                 continue
             for extension in node.children_by_field_name("extension"):
                 name = self.ctx.text(extension)
@@ -341,7 +346,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 seen_dialect = seen_dialect or (dialect, name)
         enables = self.ctx.model.enables
         if DIALECT_ENABLES["wgpu"] in enables and "subgroups" in enables:
-            for node in _module_children(root):
+            for node in children:
                 if node.type == "enable_directive":
                     for extension in node.children_by_field_name("extension"):
                         if self.ctx.text(extension) == "subgroups":
@@ -356,7 +361,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             if name_node is None or name_node.is_missing:
                 return None
             name = self.ctx.text(name_node)
-            symbol = Symbol(name, _DECLARATION_KINDS.get(node.type, "parameter"), self.ctx.span(name_node), node)
+            symbol = Symbol(name, _DECLARATION_KINDS.get(KIND_NAMES[node.kind_id], "parameter"), self.ctx.span(name_node),
+                            node)
         name = symbol.name
         previous = scope.symbols.get(name)
         if previous is not None:
