@@ -24,7 +24,7 @@ from ..core.diagnostic import Related
 from ..core.text import Span
 from . import types as t
 from .builtins.language import LOAD, STORE, matrix_builtin_names
-from ..syntax.nodes import FIELD_OPERAND, FIELD_OPERATOR, FIELD_VALUE
+from ..syntax.nodes import FIELD_OPERAND, FIELD_OPERATOR, FIELD_VALUE, KIND_NAMES
 
 # Builtins that read or write through their first (pointer) argument. Of the matrix builtins, Tint's
 # loads and stores: naga checks no aliasing (and its stores take the pointer second).
@@ -101,7 +101,7 @@ class AliasChecker:
     def alias_root(self, node: ts.Node | None) -> tuple | None:
         """The variable or parameter that a pointer or reference expression points into."""
         while node is not None:
-            kind = node.type
+            kind = KIND_NAMES[node.kind_id]  # (node.type's string, made once: syntax/nodes.py says why)
             if kind == "paren_expression":
                 node = node.named_children[0] if node.named_children else None
             elif kind in ("index_expression", "member_expression"):

@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
-from ..syntax.nodes import FIELD_ALTERNATIVE, FIELD_BODY, FIELD_CONDITION, FIELD_CONSEQUENCE, FIELD_NAME
+from ..syntax.nodes import (FIELD_ALTERNATIVE, FIELD_BODY, FIELD_CONDITION, FIELD_CONSEQUENCE, FIELD_INITIALIZER,
+                            FIELD_NAME, FIELD_UPDATE, KIND_NAMES)
 
 NEXT, RETURN, BREAK, CONTINUE = "next", "return", "break", "continue"
 _ONLY_NEXT = frozenset({NEXT})
@@ -60,7 +61,7 @@ class BehaviorChecker:
     def _block_behaviors(self, statements, place: _Place) -> frozenset:
         behaviors, reachable = _ONLY_NEXT, True
         for statement in statements:
-            kind = statement.type
+            kind = KIND_NAMES[statement.kind_id]  # (node.type's string, made once: syntax/nodes.py says why)
             if kind in _PLAIN_STATEMENTS:
                 continue  # falls through: changes nothing
             if kind == "continuing_statement" or statement.is_extra:
@@ -73,7 +74,7 @@ class BehaviorChecker:
         return behaviors
 
     def _behaviors(self, node: ts.Node, place: _Place) -> frozenset:
-        kind = node.type
+        kind = KIND_NAMES[node.kind_id]
         if kind == "return_statement":
             if place.continuing:
                 self._misplaced(node, "continuing blocks must not contain a 'return'")
@@ -143,8 +144,8 @@ class BehaviorChecker:
                 if behaviors != {RETURN}:
                     behaviors |= own
         else:
-            for field in ("initializer", "update"):
-                part = node.child_by_field_name(field)
+            for field in (FIELD_INITIALIZER, FIELD_UPDATE):  # (by id: a read by name searches the grammar's names)
+                part = node.child_by_field_id(field)
                 if part is not None:
                     behaviors |= self._behaviors(part, place)
         exits = BREAK in behaviors or (kind != "loop_statement" and node.child_by_field_id(FIELD_CONDITION))

@@ -74,7 +74,7 @@ from __future__ import annotations
 
 from ..core.diagnostic import Diagnostic
 from ..core.text import Span
-from ..syntax.nodes import FIELD_BODY
+from ..syntax.nodes import FIELD_BODY, KIND_NAMES
 
 
 class _Steps:
@@ -127,7 +127,8 @@ class Carry:
                 return
             if errored is not None:
                 self.errored_start = errored.start_byte
-        shapes = [(n.type, n.start_byte, n.end_byte) for n in children]
+        # (kinds by id: node.type would make a new string per child per version; syntax/nodes.py says more)
+        shapes = [(KIND_NAMES[n.kind_id], n.start_byte, n.end_byte) for n in children]
         self.current = _Steps(data, dialect, shapes, self.errored_start)
         last = self.last
         if last is None or last.dialect != dialect or len(last.children) != len(shapes):

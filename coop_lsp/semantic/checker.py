@@ -33,6 +33,7 @@ from .diagnostic_controls import check_diagnostic_controls
 from .continues import ContinueChecker, LoopFrame
 from .aliasing import AliasChecker
 from ..syntax.nodes import (
+    KIND_NAMES,
     FIELD_ALTERNATIVE,
     FIELD_ARGUMENTS,
     FIELD_BODY,
@@ -112,6 +113,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.override_ids: dict[int, ts.Node] = {}  # @id values seen, for uniqueness
         self.binding_points: dict[Symbol, tuple | None] = {}  # resource variable -> (group, binding), once read
         self.loops: list[LoopFrame] = []  # the loops around the statement being checked, innermost last
+        # ContinueChecker's count, here as the instance's own: every name reads it, and a read that falls
+        # through to the class is the interpreter's slow attribute path.
+        self.continuing_blocks = 0
         # For the alias analysis: each function's accesses and calls; in the body being checked, the index
         # of each parameter and the root of each pointer 'let'.
         self.alias_facts: dict = {}
@@ -124,26 +128,30 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         root = self.ctx.root
         declarations = []
         children = _module_children(root)
+        # Each child's kind, read once (by id: syntax/nodes.py says why): the loops below ask it of every
+        # declaration of the module at every version.
+        kinds = KIND_NAMES
         if self.reuse is not None:
             self.reuse.carry.begin(self.ctx.source.data, self.ctx.configured_dialect, children, root)
         for node in children:
-            if node.type == "enable_directive":
+            kind = kinds[node.kind_id]
+            if kind == "enable_directive":
                 for extension in node.children_by_field_name("extension"):
                     self.ctx.model.enables.add(self.ctx.text(extension))
-            elif node.type in _DECLARATION_KINDS:
+            elif kind in _DECLARATION_KINDS:
                 declarations.append(node)
-        self._check_enables(root)
-        check_diagnostic_controls(self.ctx, [n for n in children if n.type == "diagnostic_directive"],
+        self._check_enables(children)
+        check_diagnostic_controls(self.ctx, [n for n in children if kinds[n.kind_id] == "diagnostic_directive"],
                                   "directive", allow_repeats=True)
         # (None for a declaration without a name, or of a name declared before: such a one is not checked)
         declared = [(node, self._declare(node, self.module_scope)) for node in declarations]
         for node, symbol in declared:
             if symbol is not None:
                 self.symbol_type(symbol)
-                if node.type == "function_declaration":
+                if kinds[node.kind_id] == "function_declaration":
                     self._checked_body(symbol, node)
         for node in children:
-            if node.type == "const_assert_statement":
+            if kinds[node.kind_id] == "const_assert_statement":
                 self._const_assert(node)
         self._call_cycles()
         self.check_aliasing()
@@ -153,7 +161,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         for node, symbol in declared:
             if symbol is None:
                 continue
-            if node.type != "function_declaration":
+            if kinds[node.kind_id] != "function_declaration":
                 if self.reuse is None:
                     self._declaration_attributes(node, symbol)
                 elif data.find(b"@", node.start_byte, node.end_byte) >= 0:
@@ -319,10 +327,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         elif symbol.kind == "var":
             self.var_uses.setdefault(self.function, []).append((symbol, self.ctx.span(node)))
 
-    def _check_enables(self, root: ts.Node) -> None:
+    def _check_enables(self, children: list[ts.Node]) -> None:
+        """`children`: the module's (as _module_children gives them)."""
         seen_dialect = None
-        for node in _module_children(root):
-            if node.type != "enable_directive":
+        for node in children:
+            if KIND_NAMES[node.kind_id] != "enable_directive":
                 continue
             for extension in node.children_by_field_name("extension"):
                 name = self.ctx.text(extension)
@@ -337,7 +346,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 seen_dialect = seen_dialect or (dialect, name)
         enables = self.ctx.model.enables
         if DIALECT_ENABLES["wgpu"] in enables and "subgroups" in enables:
-            for node in _module_children(root):
+            for node in children:
                 if node.type == "enable_directive":
                     for extension in node.children_by_field_name("extension"):
                         if self.ctx.text(extension) == "subgroups":
@@ -352,7 +361,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             if name_node is None or name_node.is_missing:
                 return None
             name = self.ctx.text(name_node)
-            symbol = Symbol(name, _DECLARATION_KINDS.get(node.type, "parameter"), self.ctx.span(name_node), node)
+            symbol = Symbol(name, _DECLARATION_KINDS.get(KIND_NAMES[node.kind_id], "parameter"), self.ctx.span(name_node),
+                            node)
         name = symbol.name
         previous = scope.symbols.get(name)
         if previous is not None:
@@ -944,8 +954,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self._close_scope(mark)
 
     def statement(self, node: ts.Node) -> None:
-        kind = node.type
-        if kind in ("line_comment", "block_comment", "attribute", "ERROR") or node.is_missing:
+        kind = KIND_NAMES[node.kind_id]  # (node.type's string, made once: syntax/nodes.py says why)
+        if kind in _NOT_STATEMENTS or node.is_missing:
             return
         # A statement's first child is an attribute exactly when its text starts with '@': one byte read
         # instead of a child node for every statement (and the children only for the rare attributed one).
@@ -966,8 +976,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         named = name_node is not None and not name_node.is_missing
         # One symbol, made before the initializer is checked and declared after it (a local is not in scope
         # in its own initializer): nothing reads its span until then.
-        symbol = Symbol(self.ctx.text(name_node) if name_node else "", _DECLARATION_KINDS[node.type],
-                        self.ctx.span(name_node if named else node), node)
+        symbol = Symbol(self.ctx.text(name_node) if name_node else "",
+                        _DECLARATION_KINDS[KIND_NAMES[node.kind_id]], self.ctx.span(name_node if named else node),
+                        node)
         symbol.type = self._value_declaration(symbol, node, module_scope=False)
         symbol.resolved = True
         family = symbol.type.__class__
@@ -1001,7 +1012,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if node is None:
             return
         typed = self.value(node)
-        if typed.type is not t.ERROR and typed.type != t.BOOL:
+        # (`is` first: most conditions are the one bool, and the generated == is a Python call)
+        if typed.type is not t.ERROR and typed.type is not t.BOOL and typed.type != t.BOOL:
             self.ctx.report("T003", f"{what} condition must be 'bool', not '{typed.type.describe()}'",
                             self.ctx.span(node))
 
@@ -1352,6 +1364,8 @@ def _holds_matrix(value_type: t.Type) -> bool:
 
 
 
+# Kinds statement() passes over: a block's children that are no statement.
+_NOT_STATEMENTS = frozenset({"line_comment", "block_comment", "attribute", "ERROR"})
 # Statement kind -> the Checker method that checks it (None: nothing to check), filled on first sight.
 _STATEMENT_HANDLERS: dict = {}
 _UNKNOWN = object()

@@ -22,6 +22,7 @@ from .context import CORE_TABLE, MATRIX_TABLES
 from .model import CallTarget, Symbol
 from .typenames import TEMPLATE_ENUMERANTS, is_type_name
 from ..syntax.nodes import (
+    KIND_NAMES,
     FIELD_ARGUMENTS,
     FIELD_FUNCTION,
     FIELD_INDEX,
@@ -36,6 +37,7 @@ from ..syntax.nodes import (
 )
 
 _SWIZZLE_SETS = ("xyzw", "rgba")
+_COMMENT_KINDS = frozenset({"line_comment", "block_comment"})
 # The matrix loads and stores whose strides and extents are checked beyond their overloads, by compiler.
 _NAGA_MEMORY_CALLS = matrix_builtin_names(LOAD, STORE, compiler="naga")
 _TINT_MEMORY_CALLS = matrix_builtin_names(LOAD, STORE, compiler="tint")
@@ -67,7 +69,11 @@ class Typed:
     # Written out rather than generated: one call less for every expression.
     def __init__(self, type: t.Type, value: object = None, symbol: Symbol | None = None, const: bool = False,
                  override: bool = False, components: tuple | None = None) -> None:
-        self.type, self.value, self.symbol, self.const = type, value, symbol, const
+        # (one assignment each: four at once would build and unpack a tuple for every expression)
+        self.type = type
+        self.value = value
+        self.symbol = symbol
+        self.const = const
         self.override = override or const  # every const-expression is also an override-expression
         self.components = components
         self.vector_part = self.repeated_swizzle = False
@@ -80,9 +86,20 @@ def _vector_part(typed: Typed, repeated: bool = False) -> Typed:
 
 
 ERROR = Typed(t.ERROR, const=True, override=True)  # an error is never reported twice
-_REFERENCE, _TYPE_OF, _SCALAR = t.Reference, t.TypeOf, t.Scalar  # compared by class: no type subclasses them
-# _binary's results by operator and the identities of the operands' types: (left, right, result).
+_SCALAR, _REFERENCE, _TYPE_OF = t.Scalar, t.Reference, t.TypeOf  # compared by class: no type subclasses them
+# _binary's results by operator and the identities of the operands' types: (left, right, result, the Typed
+# of a run-time value of the result's type, whether left and right are concrete scalars).
 _RESULTS: dict[tuple[str, int, int], tuple] = {}
+
+# _expression's methods by node kind (identifiers are taken first), and those methods once looked up.
+_EXPRESSION_METHODS = {
+    "binary_expression": "_binary", "int_literal": "_int_literal", "float_literal": "_float_literal",
+    "bool_literal": "_bool_literal", "paren_expression": "_paren", "templated_identifier": "_templated_identifier",
+    "call_expression": "call", "index_expression": "_index", "member_expression": "_member",
+    "unary_expression": "_unary",
+}
+_EXPRESSION_HANDLERS: dict = {}
+_UNKNOWN_KIND = object()
 
 # Builtins that are not const-evaluable: they read memory, synchronize or talk across invocations.
 _RUNTIME_ONLY_CATEGORIES = {"texture", "atomic", "synchronization", "subgroup", "derivative", "array", "subgroup matrix",
@@ -94,7 +111,7 @@ class ExpressionChecker:
     `symbol_type`, `resolve_type`."""
 
     def expression(self, node: ts.Node) -> Typed:
-        kind = node.type
+        kind = KIND_NAMES[node.kind_id]  # (node.type's string, made once: syntax/nodes.py says why)
         typed = self._expression(node, kind)
         self.ctx.model.written_types[(node.start_byte, node.end_byte, kind)] = typed.type
         return typed
@@ -104,8 +121,9 @@ class ExpressionChecker:
         # `expression` written out: this runs for most nodes of a body, and one call less shows. So are
         # _expression's three commonest kinds. A MISSING node, an error whatever its kind, is the only kind
         # of empty node these can be: an empty one goes to _expression, which tells.
-        kind = node.type
+        kind = KIND_NAMES[node.kind_id]
         start, end = node.start_byte, node.end_byte
+        ctx = self.ctx
         if start == end:
             typed = self._expression(node, kind)
         elif kind == "identifier":
@@ -114,41 +132,41 @@ class ExpressionChecker:
             typed = self._binary(node)
         elif kind == "int_literal":
             # A literal seen before in this module: its Typed is kept by text (see _expression).
-            text = self.ctx.ascii_text
-            typed = self.ctx.int_literals.get(text[start:end] if text is not None else self.ctx.text(node)) \
+            text = ctx.ascii_text
+            typed = ctx.int_literals.get(text[start:end] if text is not None else ctx.text(node)) \
                 or self._expression(node, kind)
         else:
             typed = self._expression(node, kind)
         value_type = typed.type
-        self.ctx.model.written_types[(start, end, kind)] = value_type
+        ctx.model.written_types[(start, end, kind)] = value_type
         family = value_type.__class__
-        if family is not _REFERENCE and family is not _TYPE_OF and value_type is not _VOID:
+        if family not in _NOT_VALUE_CLASSES:
             return typed  # most expressions: already a value, and Typed is never changed once made
-        if isinstance(typed.type, t.TypeOf):
-            if typed.type.type is t.ERROR:
-                return ERROR
-            self.ctx.report("T003", f"type '{typed.type.type.describe()}' cannot be used as a value",
-                            self.ctx.span(node))
-            return ERROR
-        if typed.type is _VOID:
-            callee = node.child_by_field_id(FIELD_FUNCTION) if node.type == "call_expression" else None
-            name = self.ctx.text(callee.child_by_field_id(FIELD_NAME) or callee) if callee is not None else "this"
-            self.ctx.report("T003", f"function '{name}' does not return a value, so its call cannot be used as "
-                                    "one", self.ctx.span(node))
-            return ERROR
-        if not isinstance(typed.type, t.Reference):
-            return typed  # already a value; Typed is never changed once made, so it can be shared
-        symbol = typed.symbol
-        if kind == "identifier" and symbol is not None and symbol.kind == "var":
-            # A plain read of a function's own variable never aliases: only the rest goes to the alias analysis.
-            if self.function is not None and self.module_scope.symbols.get(symbol.name) is symbol:
+        if family is _REFERENCE:  # (the commonest of the three: every read of a variable, a loop's counter too)
+            symbol = typed.symbol
+            if kind == "identifier" and symbol is not None and symbol.kind == "var":
+                # A plain read of a function's own variable never aliases: only the rest goes to the alias
+                # analysis.
+                if self.function is not None and self.module_scope.symbols.get(symbol.name) is symbol:
+                    self.note_access(node, read=True, write=False)
+                uses = ctx.variable_uses.get(symbol)
+                if uses is not None and uses[0] is typed:
+                    return uses[1]  # the load _identifier made with this reference
+            elif self.function is not None:
                 self.note_access(node, read=True, write=False)
-            uses = self.ctx.variable_uses.get(symbol)
-            if uses is not None and uses[0] is typed:
-                return uses[1]  # the load _identifier made with this reference
-        elif self.function is not None:
-            self.note_access(node, read=True, write=False)
-        return Typed(typed.type.store, typed.value, symbol, typed.const, typed.override, typed.components)
+            return Typed(value_type.store, typed.value, symbol, typed.const, typed.override, typed.components)
+        if family is _TYPE_OF:
+            if value_type.type is t.ERROR:
+                return ERROR
+            ctx.report("T003", f"type '{value_type.type.describe()}' cannot be used as a value", ctx.span(node))
+            return ERROR
+        if value_type is _VOID:
+            callee = node.child_by_field_id(FIELD_FUNCTION) if node.type == "call_expression" else None
+            name = ctx.text(callee.child_by_field_id(FIELD_NAME) or callee) if callee is not None else "this"
+            ctx.report("T003", f"function '{name}' does not return a value, so its call cannot be used as one",
+                       ctx.span(node))
+            return ERROR
+        return typed  # (a void type that is not _VOID: already a value, as any other)
 
     def template_value(self, node: ts.Node) -> Typed:
         """A template argument: a type, an enumerant (`storage`, `row_major`, `A`) or a constant."""
@@ -226,43 +244,45 @@ class ExpressionChecker:
 
     # ---------------------------------------------------------------- kinds
     def _expression(self, node: ts.Node, kind: str) -> Typed:
-        ctx = self.ctx
         if kind == "ERROR" or node.is_missing:  # an ERROR node always has an error
             return ERROR
         if kind == "identifier":
             return self._identifier(node, node.start_byte, node.end_byte)
-        if kind == "binary_expression":
-            return self._binary(node)
-        if kind == "int_literal":
-            text = ctx.text(node)
-            typed = ctx.int_literals.get(text)
-            if typed is None:
-                value, scalar = c.parse_int_literal(text)
-                typed = self._literal(node, value, scalar)
-                if typed.value is not None:  # one out of range is reported at each use, so it is not kept
-                    ctx.int_literals[text] = typed
-            return typed
-        if kind == "float_literal":
-            value, scalar = c.parse_float_literal(ctx.text(node))
-            if scalar == t.F16:
-                ctx.require_enable("f16", node, "an f16 literal")
-            return self._literal(node, value, scalar)
-        if kind == "bool_literal":
-            return Typed(t.BOOL, ctx.text(node) == "true", const=True)
-        if kind == "paren_expression":
-            inner = node.named_children
-            return self.expression(inner[0]) if inner else ERROR
-        if kind == "templated_identifier":
-            return Typed(t.TypeOf(self.resolve_type(node)), const=True)
-        if kind == "call_expression":
-            return self.call(node)
-        if kind == "index_expression":
-            return self._index(node)
-        if kind == "member_expression":
-            return self._member(node)
-        if kind == "unary_expression":
-            return self._unary(node)
-        return ERROR
+        # The other kinds by a dict of their methods' names (looked up on the class once per kind, as
+        # statement() does): a chain of comparisons showed. A kind without one is not an expression.
+        handler = _EXPRESSION_HANDLERS.get(kind, _UNKNOWN_KIND)
+        if handler is _UNKNOWN_KIND:
+            name = _EXPRESSION_METHODS.get(kind)
+            handler = _EXPRESSION_HANDLERS[kind] = getattr(type(self), name) if name is not None else None
+        return handler(self, node) if handler is not None else ERROR
+
+    def _int_literal(self, node: ts.Node) -> Typed:
+        ctx = self.ctx
+        text = ctx.text(node)
+        typed = ctx.int_literals.get(text)
+        if typed is None:
+            value, scalar = c.parse_int_literal(text)
+            typed = self._literal(node, value, scalar)
+            if typed.value is not None:  # one out of range is reported at each use, so it is not kept
+                ctx.int_literals[text] = typed
+        return typed
+
+    def _float_literal(self, node: ts.Node) -> Typed:
+        ctx = self.ctx
+        value, scalar = c.parse_float_literal(ctx.text(node))
+        if scalar == t.F16:
+            ctx.require_enable("f16", node, "an f16 literal")
+        return self._literal(node, value, scalar)
+
+    def _bool_literal(self, node: ts.Node) -> Typed:
+        return Typed(t.BOOL, self.ctx.text(node) == "true", const=True)
+
+    def _paren(self, node: ts.Node) -> Typed:
+        inner = node.named_children
+        return self.expression(inner[0]) if inner else ERROR
+
+    def _templated_identifier(self, node: ts.Node) -> Typed:
+        return Typed(t.TypeOf(self.resolve_type(node)), const=True)
 
     def _literal(self, node: ts.Node, value, scalar: t.Scalar) -> Typed:
         try:
@@ -303,6 +323,24 @@ class ExpressionChecker:
                 return ERROR
             if self.module_scope.symbols.get(name) is symbol:
                 self.note_use(symbol, node)  # (a module-scope variable: note_use passes over a local one)
+            # The Typed of a name is the same at every use (and a Typed is never changed once made): made on
+            # its first use from the symbol's fields, and again only if one of them has changed since.
+            value_type = symbol.type if symbol.resolved else self.symbol_type(symbol, via=node)
+            uses = ctx.variable_uses.get(symbol)
+            if uses is not None:
+                reference = uses[0].type
+                if reference.store is value_type and reference.space == symbol.space \
+                        and reference.access == symbol.access:
+                    return uses[0]
+            typed = Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
+            ctx.variable_uses[symbol] = (typed, Typed(value_type, symbol=symbol))  # with its load, for value()
+            return typed
+        # A name whose Typed is kept (below) is a let, const, override or parameter: the test at the end
+        # made first, before the kinds the others are told apart by.
+        typed = ctx.value_uses.get(symbol)
+        if typed is not None and symbol.resolved and typed.type is symbol.type and (
+                kind != "const" or typed.value is symbol.value and typed.components is symbol.components):
+            return typed
         if kind in ("struct", "alias"):
             return Typed(t.TypeOf(self.symbol_type(symbol, via=node)), const=True)
         if kind == "function":
@@ -313,18 +351,7 @@ class ExpressionChecker:
             ctx.report("T003", f"function '{name}' cannot be used as a value; call it", ctx.span(node))
             return ERROR
         value_type = symbol.type if symbol.resolved else self.symbol_type(symbol, via=node)
-        # The Typed of a name is the same at every use (and a Typed is never changed once made): made on its
-        # first use from the symbol's fields, and again only if one of them has changed since.
-        if kind == "var":
-            uses = ctx.variable_uses.get(symbol)
-            if uses is not None:
-                reference = uses[0].type
-                if reference.store is value_type and reference.space == symbol.space \
-                        and reference.access == symbol.access:
-                    return uses[0]
-            typed = Typed(t.Reference(symbol.space, value_type, symbol.access), symbol=symbol)
-            ctx.variable_uses[symbol] = (typed, Typed(value_type, symbol=symbol))  # with its load, for value()
-            return typed
+        # (as a variable's, above: kept by symbol)
         typed = ctx.value_uses.get(symbol)
         if typed is not None and typed.type is value_type and (
                 kind != "const" or typed.value is symbol.value and typed.components is symbol.components):
@@ -518,7 +545,7 @@ class ExpressionChecker:
             # Without comments or errors the three children are the three fields, and the operator, an
             # anonymous token, is named by its text: one list instead of three field searches.
             left_node, operator_node, right_node = children
-            operator = operator_node.type
+            operator = KIND_NAMES[operator_node.kind_id]
         else:
             operator = ctx.text(node.child_by_field_id(FIELD_OPERATOR))
             left_node, right_node = node.child_by_field_id(FIELD_LEFT), node.child_by_field_id(FIELD_RIGHT)
@@ -547,7 +574,9 @@ class ExpressionChecker:
             result = binary_result_type(operator, left_type, right_type)
             if len(_RESULTS) >= 4096:
                 _RESULTS.clear()
-            _RESULTS[key] = (left_type, right_type, result)
+            _RESULTS[key] = known_result = (left_type, right_type, result,
+                                            Typed(result) if result is not None else None,
+                                            _concrete_scalar(left_type), _concrete_scalar(right_type))
         if result is None:
             ctx.report("T004", f"no matching overload for operator '{operator}' ({left.type.describe()}, "
                                f"{right.type.describe()})", Span(node.start_byte, node.end_byte))
@@ -558,17 +587,18 @@ class ExpressionChecker:
                 return ERROR
         else:
             # An abstract operand takes the other's concrete type (left first: the first misfit is reported).
-            # A concrete scalar constant (`16u`, the commonest) is one check_materialized passes at once.
-            if left.const and not (left_type.__class__ is _SCALAR and not left_type.name.startswith("abstract")) \
+            # A concrete scalar constant (`16u`, the commonest) is one check_materialized passes at once
+            # (the memo's entry tells which operand's type is one).
+            if left.const and not known_result[4] \
                     and not self.check_materialized(left_node, left, t.store_type(right_type)):
                 return ERROR
-            if right.const and not (right_type.__class__ is _SCALAR and not right_type.name.startswith("abstract")) \
+            if right.const and not known_result[5] \
                     and not self.check_materialized(right_node, right, t.store_type(left_type)):
                 return ERROR
         value = components = None
         if skipped and right.const:
             value = left.value  # what short-circuiting gives, whatever X would have been
-        elif isinstance(left.type, t.Scalar) and isinstance(right.type, t.Scalar):
+        elif left_type.__class__ is _SCALAR and right_type.__class__ is _SCALAR:
             # A run-time operand folds to None: skip finding the operands' common type for nothing.
             if left.value is not None and right.value is not None:
                 try:
@@ -584,6 +614,10 @@ class ExpressionChecker:
             if (operator in ("<<", ">>") or 0 in known) and all(isinstance(v, int) and not isinstance(v, bool)
                                                                 for v in known):
                 self._check_constant_right_operand(node, operator, left.type, known)
+        if value is None and components is None and not (left.override and right.override):
+            # A run-time value (so not const either: a const Typed is an override one too): the same Typed
+            # as every other such result of these operand types, made once with the memo's entry.
+            return known_result[3]
         return Typed(result, value, const=left.const and right.const,
                      override=left.override and right.override, components=components)
 
@@ -626,17 +660,19 @@ class ExpressionChecker:
         ctx = self.ctx
         callee = node.child_by_field_id(FIELD_FUNCTION)
         arguments = node.child_by_field_id(FIELD_ARGUMENTS)
+        kinds = KIND_NAMES  # (node.type's strings, made once: syntax/nodes.py says why)
         arg_nodes = [a for a in (arguments.named_children if arguments is not None else [])
-                     if a.type not in ("line_comment", "block_comment")]
+                     if kinds[a.kind_id] not in _COMMENT_KINDS]
         if callee is None:
             return ERROR
-        name_node = callee.child_by_field_id(FIELD_NAME) if callee.type == "templated_identifier" else callee
-        template = callee.child_by_field_id(FIELD_TEMPLATE) if callee.type == "templated_identifier" else None
+        templated = kinds[callee.kind_id] == "templated_identifier"
+        name_node = callee.child_by_field_id(FIELD_NAME) if templated else callee
+        template = callee.child_by_field_id(FIELD_TEMPLATE) if templated else None
         name = ctx.text(name_node)
         symbol = self.lookup_symbol(name)
         # The grammar lets a string literal open any call's arguments (naga's debugPrintf format);
         # WGSL itself has no strings, so it is an error everywhere else.
-        fmt_node = arg_nodes[0] if arg_nodes and arg_nodes[0].type == "string_literal" else None
+        fmt_node = arg_nodes[0] if arg_nodes and kinds[arg_nodes[0].kind_id] == "string_literal" else None
         if fmt_node is not None:
             arg_nodes = arg_nodes[1:]
         if symbol is None and name == DEBUG_PRINTF:
@@ -1142,6 +1178,14 @@ class _Void(t.Type):
 
 
 _VOID = _Void()
+# The classes of the types value() looks at further (a reference is loaded, a type or a void call is an
+# error): one set lookup for the rest. _Void's only instance is _VOID (value() tells another one apart);
+# no type subclasses Reference or TypeOf.
+_NOT_VALUE_CLASSES = frozenset({t.Reference, t.TypeOf, _Void})
+
+
+def _concrete_scalar(value_type: t.Type) -> bool:
+    return value_type.__class__ is _SCALAR and not value_type.name.startswith("abstract")
 
 
 def _identifier_texts(node: ts.Node, ctx) -> tuple[str, ...]:

@@ -40,7 +40,7 @@ from ..core.text import Span
 from . import types as t
 from .kept import KeptRecords
 from .reuse import _UNRESOLVED, _environment, _structs_of
-from ..syntax.nodes import FIELD_BODY
+from ..syntax.nodes import FIELD_BODY, KIND_NAMES
 
 _NOT_SET = object()
 # What declares a module-scope name (checker._DECLARATION_KINDS): read through lookups and signatures.
@@ -98,8 +98,9 @@ class HeaderReuse:
         if self.module_text is None:
             ctx = checker.ctx
             data = ctx.source.data
-            text = (tuple((n.type, data[n.start_byte:n.end_byte]) for n in ctx.root.named_children
-                          if n.type not in _DECLARATIONS and not n.is_extra), _environment(ctx))
+            kinds = KIND_NAMES  # (node.type's strings, made once: syntax/nodes.py says why)
+            text = (tuple((kinds[n.kind_id], data[n.start_byte:n.end_byte]) for n in ctx.root.named_children
+                          if kinds[n.kind_id] not in _DECLARATIONS and not n.is_extra), _environment(ctx))
             # Each step's key holds a number for this text rather than the text: a key is hashed at every
             # lookup, and a tuple does not keep its hash. Equal texts get the same number in every version.
             number = self._module_numbers.get(text)

@@ -10,6 +10,8 @@ tests/test_layers.py counts raw `child_by_field_name` reads elsewhere.
 
 from __future__ import annotations
 
+import sys
+
 import tree_sitter as ts
 
 from . import grammar
@@ -36,6 +38,24 @@ def _field(field_name: str) -> int:
         raise ValueError(f"the WGSL grammar has no field {field_name!r}")
     return field_id
 
+
+def _kind_names() -> dict[int, str]:
+    """Each node kind's name (what `Node.type` says) by its id (`Node.kind_id`), interned.
+
+    `Node.type` decodes the name into a new string at every read, whose hash is then computed again by
+    every dict it keys; `kind_id` is a small int the interpreter keeps, and the name found by it is one
+    interned string, the same object as the literals it is compared with. The hot walks (the checker's
+    expressions and statements) read kinds this way. Ids past the grammar's own are tree-sitter's: 65535
+    is an ERROR node (65534, "_ERROR", is never a node's)."""
+    if _LANGUAGE is None:
+        return {}
+    names = {kind_id: sys.intern(_LANGUAGE.node_kind_for_id(kind_id)) for kind_id in range(_LANGUAGE.node_kind_count)}
+    for kind_id in (0xFFFF, 0xFFFE):
+        names[kind_id] = sys.intern(_LANGUAGE.node_kind_for_id(kind_id))
+    return names
+
+
+KIND_NAMES = _kind_names()
 
 FIELD_ALTERNATIVE = _field("alternative")
 FIELD_ARGUMENTS = _field("arguments")

@@ -1,0 +1,134 @@
+"""The checker's shortcuts on expressions against the slow paths they stand for.
+
+- A run-time binary result's Typed is shared by every such result of the same operand types (made with
+  the operator's memo entry) where each used to be made afresh.
+- A name whose Typed is kept is answered before its kind is told apart.
+- Node kinds are read by id (syntax/nodes.py's KIND_NAMES) where `Node.type` made a string per read.
+
+Each is compared on real, generated and mutilated sources with the slow path: every finding (code,
+message, range, related places, fixes) and every type and reference in the model must be the same.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from benchmarks.common import matrix_heavy_kernel
+from coop_lsp.lint import lint_source
+from coop_lsp.semantic import expressions
+from coop_lsp.syntax.nodes import KIND_NAMES
+from coop_lsp.syntax.parser import parse
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _texts() -> list[str]:
+    files = sorted((ROOT / "examples").rglob("*.wgsl")) + sorted((ROOT / "tests" / "spec").rglob("*.wgsl"))
+    sources = [path.read_text(encoding="utf-8", errors="replace") for path in files]
+    rng = random.Random(17)
+    kernels = [matrix_heavy_kernel(random.Random(100 + seed), functions=3) for seed in range(4)]
+    mutilated = []
+    for _ in range(60):
+        text = rng.choice(sources + kernels)
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(text) + 1)
+            text = text[:at] + rng.choice(["", "(", ";", "let x =", "1 +", " * 2u", " && false", "[0]"]) \
+                + text[at + rng.randint(0, 8):]
+        mutilated.append(text)
+    return sources + kernels + mutilated
+
+
+def _outcome(text: str):
+    result = lint_source(text)
+    findings = [(d.code, d.severity.name, d.span.start, d.span.end, d.message,
+                 [(r.span.start, r.span.end, r.message) for r in d.related],
+                 [(f.title, [(e.span.start, e.span.end, e.new_text) for e in f.edits]) for f in d.fixes])
+                for d in sorted(result.diagnostics, key=lambda d: d.sort_key)]
+    model = result.model
+    types = sorted((key, repr(value)) for key, value in model.expression_types()) if model is not None else None
+    references = sorted((key, symbol.name, symbol.kind, symbol.span.start) for key, symbol in model.references()) \
+        if model is not None else None
+    return findings, types, references
+
+
+def _fresh(typed: expressions.Typed) -> expressions.Typed:
+    copy = expressions.Typed(typed.type, typed.value, typed.symbol, typed.const, typed.override, typed.components)
+    copy.vector_part, copy.repeated_swizzle = typed.vector_part, typed.repeated_swizzle
+    return copy
+
+
+def test_shared_and_kept_typed_values_check_as_fresh_ones(monkeypatch):
+    texts = _texts()
+    fast = [_outcome(text) for text in texts]
+    binary, identifier = expressions.ExpressionChecker._binary, expressions.ExpressionChecker._identifier
+
+    def fresh_binary(self, node):
+        typed = binary(self, node)
+        return typed if typed is expressions.ERROR else _fresh(typed)
+
+    def uncached_identifier(self, node, start, end):
+        # Nothing kept: every use makes its Typed (and a variable its load) from the symbol again.
+        self.ctx.value_uses.clear()
+        self.ctx.variable_uses.clear()
+        return identifier(self, node, start, end)
+
+    monkeypatch.setattr(expressions.ExpressionChecker, "_binary", fresh_binary)
+    monkeypatch.setattr(expressions.ExpressionChecker, "_identifier", uncached_identifier)
+    monkeypatch.setattr(expressions, "_EXPRESSION_HANDLERS", {})  # (the methods _expression looked up)
+    slow = [_outcome(text) for text in texts]
+    assert len(texts) > 100
+    for text, one, other in zip(texts, fast, slow):
+        assert one == other, text[:200]
+
+
+def test_run_time_binary_results_share_one_typed_per_operand_types(monkeypatch):
+    """Work count: n run-time `a * b + c` lines make a few Typed for their binary results, not 2n."""
+    made = []
+    initializer = expressions.Typed.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(1)
+        initializer(self, *args, **kwargs)
+
+    monkeypatch.setattr(expressions.Typed, "__init__", counted)
+
+    def made_for(lines: int) -> int:
+        body = "".join(f"  let x{i} = a * b + c;\n" for i in range(lines))
+        made.clear()
+        result = lint_source(f"fn f(a: u32, b: u32, c: u32) {{\n{body}}}\n")
+        assert [d.code for d in result.diagnostics if d.severity.name == "ERROR"] == []
+        return len(made)
+
+    assert made_for(40) - made_for(10) == 0
+    # A constant result keeps its value: each is its own.
+    folded = lint_source("const k = 2u * 3u + 1u;\nconst_assert k == 7u;\n")
+    assert [d.code for d in folded.diagnostics if d.severity.name == "ERROR"] == []
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
+
+
+def test_kind_names_are_node_types_on_real_and_broken_sources():
+    seen_error = seen_missing = 0
+    for text in _texts():
+        for node in _walk(parse(text).root):
+            assert KIND_NAMES[node.kind_id] == node.type
+            seen_error += node.type == "ERROR"
+            seen_missing += node.is_missing
+    assert seen_error and seen_missing
+
+
+def test_expression_kinds_in_the_model_are_the_interned_names():
+    """Work count: the checker reads each expression's kind by id, so the model's keys hold the one string
+    per kind (reading `Node.type` made a new string per node, and its hash again in every table)."""
+    interned = {name: name for name in KIND_NAMES.values()}
+    text = matrix_heavy_kernel(random.Random(3), functions=2)
+    kinds = [key[2] for key, _ in lint_source(text).model.expression_types()]
+    assert len(kinds) > 200
+    assert all(kind is interned[kind] for kind in kinds)
