@@ -26,11 +26,12 @@ from .quiet import quiet_functions
 from .splits import ALL_SIZES, LaneMath, Split, branch_split, loop_split
 from ...semantic.builtins.language import NON_UNIFORM, SUBGROUP_UNIFORM
 from ...syntax import nodes as sn
-# The statement and expression walk reads fields by id on nodes it knows exist: one accessor call less
+# The statement and expression walk reads fields and kinds by id on nodes it knows exist: one accessor call less
 # per read, in its innermost loop.
 from ...syntax.nodes import (
     FIELD_ALTERNATIVE, FIELD_ARGUMENTS, FIELD_BODY, FIELD_CONDITION, FIELD_CONSEQUENCE, FIELD_FUNCTION, FIELD_INDEX,
     FIELD_INITIALIZER, FIELD_LEFT, FIELD_NAME, FIELD_OPERAND, FIELD_OPERATOR, FIELD_RIGHT, FIELD_UPDATE, FIELD_VALUE,
+    KIND_NAMES,
 )
 from .levels import (NON_UNIFORM_BUILTIN_VALUES, SUBGROUP, WORKGROUP_NON_UNIFORM_BUILTIN_VALUES, Requirement,
                      matrix_constructor_requirement, requirement)
@@ -390,7 +391,7 @@ class _FunctionAnalysis:
             # or an if whose branches all leave) are unreachable and are not analysed: a barrier there
             # never runs, so it cannot be called from non-uniform control flow. A loop's continuing
             # block is reached by 'continue', not by falling through, so it is analysed regardless.
-            kind = child.type
+            kind = KIND_NAMES[child.kind_id]  # (node.type's string, made once: syntax/nodes.py says why)
             if not reachable and kind != "continuing_statement":
                 continue
             cf = self.statement(child, cf, kind)
@@ -400,7 +401,7 @@ class _FunctionAnalysis:
 
     def statement(self, node: ts.Node, cf: int, kind: str | None = None) -> int:
         if kind is None:
-            kind = node.type
+            kind = KIND_NAMES[node.kind_id]
         if kind in ("compound_statement",):
             return self.block(node, cf)
         if kind in ("let_declaration", "const_declaration", "variable_declaration"):
@@ -641,7 +642,7 @@ class _FunctionAnalysis:
         control flow stays inside it). So the walk hands back the value only. The kinds are tested most
         frequent first, and an operand that is a name or a literal is answered without a call of its own.
         """
-        kind = node.type
+        kind = KIND_NAMES[node.kind_id]
         if kind == "identifier":
             return self._identifier(node, cf)
         if kind == "binary_expression":
@@ -649,18 +650,18 @@ class _FunctionAnalysis:
             if left is None or right is None:
                 return cf
             operator = node.child_by_field_id(FIELD_OPERATOR)
-            leaf = left.type
+            leaf = KIND_NAMES[left.kind_id]
             left_value = self._identifier(left, cf) if leaf == "identifier" else \
                 cf if leaf in _CONSTANT_LEAVES else self.expression(left, cf)
             # The type of an operator token is its text, except for one the parser made up (missing).
-            if operator is not None and operator.type in ("&&", "||") and self.owner.text(operator) in ("&&", "||"):
+            if operator is not None and KIND_NAMES[operator.kind_id] in ("&&", "||") and self.owner.text(operator) in ("&&", "||"):
                 # The right operand runs only where the left allows: a branch.
                 rhs_cf = self.graph.node(cf, left_value, label=Label(
                     "branch", "control flow depends on possibly non-uniform value",
                     _span(node)))
                 # The result is the right operand's, computed where the left one allowed (Tint's path).
                 return self.graph.node(self.expression(right, rhs_cf), rhs_cf)
-            leaf = right.type
+            leaf = KIND_NAMES[right.kind_id]
             right_value = self._identifier(right, cf) if leaf == "identifier" else \
                 cf if leaf in _CONSTANT_LEAVES else self.expression(right, cf)
             return self.graph.pair(left_value, right_value)
@@ -774,9 +775,9 @@ class _FunctionAnalysis:
         callee = node.child_by_field_id(FIELD_FUNCTION)
         arguments = node.child_by_field_id(FIELD_ARGUMENTS)
         arg_nodes = [a for a in (arguments.named_children if arguments is not None else [])
-                     if a.type not in ("line_comment", "block_comment")]
+                     if KIND_NAMES[a.kind_id] not in ("line_comment", "block_comment")]
         name_node = callee.child_by_field_id(FIELD_NAME) if callee is not None and \
-            callee.type == "templated_identifier" else callee
+            KIND_NAMES[callee.kind_id] == "templated_identifier" else callee
         name = self.owner.text(name_node) if name_node is not None else ""
         values = [self.expression(arg, cf) for arg in arg_nodes]
         span = _span(name_node) if name_node is not None else Span(0, 0)
@@ -1054,7 +1055,7 @@ def _exits(node: ts.Node, cache: _ExitIndex) -> frozenset[str]:
     Loops keep only returns (their breaks and continues stay inside); a
     switch keeps returns and continues.
     """
-    kind = node.type
+    kind = KIND_NAMES[node.kind_id]
     # 'discard' is not a way out: it demotes the invocation to a helper that keeps running.
     if kind == "return_statement":
         return _RETURN
@@ -1091,7 +1092,7 @@ def _falls_through(node: ts.Node, cache: _ExitIndex) -> bool:
     """Whether control can reach the statement after `node` (the spec's behavior "next"), decided
     the way Tint decides it: without evaluating conditions, so `while true {}` falls through and
     `loop {}` without a break does not."""
-    kind = node.type
+    kind = KIND_NAMES[node.kind_id]
     if kind in ("return_statement", "break_statement", "continue_statement"):
         return False
     if kind == "compound_statement":
