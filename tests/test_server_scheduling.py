@@ -141,3 +141,32 @@ async def test_a_closed_document_is_not_published():
     editor.release(1)
     await settle()
     assert editor.published == []
+
+
+async def test_an_edit_without_a_delay_does_not_wait_out_the_delay_of_the_edit_before():
+    # A comment's edit asks for a delay (its diagnostics were published at once); code typed right after it
+    # asks for none, and its check must start then, not when the comment's delay would have ended.
+    editor = Editor(durations={})
+    scheduler = DiagnosticsScheduler(editor.current, editor.check, editor.publish)
+    scheduler.changed(URI, delay=60.0)
+    await settle()
+    assert editor.checked == []
+    editor.text = Text(2)
+    scheduler.changed(URI)
+    await until(lambda: editor.published == [2], timeout=10.0)
+    assert editor.checked == [2]
+    scheduler.stop()
+    await settle()
+
+
+async def test_a_newer_delayed_edit_still_waits_its_own_delay():
+    editor = Editor(durations={})
+    scheduler = DiagnosticsScheduler(editor.current, editor.check, editor.publish)
+    scheduler.changed(URI, delay=0.05)
+    await settle()
+    editor.text = Text(2)
+    scheduler.changed(URI, delay=60.0)  # woken, the worker measures the wait from this edit again
+    await asyncio.sleep(0.2)
+    assert editor.checked == [] and editor.published == []
+    scheduler.stop()
+    await settle()

@@ -43,6 +43,9 @@ class _Track:
     delay: float = 0.0  # the newest edit's: how long the document must be quiet before its check
     worker: asyncio.Task | None = None
     published_version: int | None = None
+    # Set while the worker waits out a delay: a newer edit wakes it to measure the wait again from its own
+    # delay (an edit of code after a comment's must not wait out the comment's 50 ms).
+    wake: asyncio.Event | None = None
 
 
 class DiagnosticsScheduler:
@@ -63,6 +66,8 @@ class DiagnosticsScheduler:
         loop = asyncio.get_running_loop()
         track.edited_at = loop.time()
         track.delay = self.delay if delay is None else delay
+        if track.wake is not None:
+            track.wake.set()
         if track.worker is None or track.worker.done():
             track.worker = loop.create_task(self._work(uri, track))
 
@@ -119,7 +124,13 @@ class DiagnosticsScheduler:
         try:
             while True:
                 while track.delay > 0 and (remaining := track.edited_at + track.delay - loop.time()) > 0:
-                    await asyncio.sleep(remaining)
+                    track.wake = asyncio.Event()
+                    try:
+                        await asyncio.wait_for(track.wake.wait(), remaining)
+                    except asyncio.TimeoutError:
+                        pass
+                    finally:
+                        track.wake = None
                 before = self.current(uri)
                 if before is None:
                     return
