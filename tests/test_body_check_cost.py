@@ -12,6 +12,7 @@ import pytest
 from coop_lsp.lint import lint_source
 from coop_lsp.semantic import checker, expressions, model
 from coop_lsp.semantic import types as t
+from tests.support.trees import counted_instances
 
 
 @pytest.fixture
@@ -136,14 +137,7 @@ def test_a_kept_matrix_type_adds_what_a_fresh_one_would():
 
 def test_a_name_is_typed_once_per_declaration(monkeypatch):
     """A let used n more times costs no Typed per use (nor per run-time binary result it joins)."""
-    made = []
-    initializer = expressions.Typed.__init__
-
-    def counted(self, *args, **kwargs):
-        made.append(1)
-        initializer(self, *args, **kwargs)
-
-    monkeypatch.setattr(expressions.Typed, "__init__", counted)
+    made = counted_instances(monkeypatch, expressions.Typed)
 
     def typed_for(uses: int) -> int:
         made.clear()

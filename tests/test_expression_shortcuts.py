@@ -19,6 +19,7 @@ from coop_lsp.lint import lint_source
 from coop_lsp.semantic import expressions
 from coop_lsp.syntax.nodes import KIND_NAMES
 from coop_lsp.syntax.parser import parse
+from tests.support.trees import counted_instances, every_node
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,14 +85,7 @@ def test_shared_and_kept_typed_values_check_as_fresh_ones(monkeypatch):
 
 def test_run_time_binary_results_share_one_typed_per_operand_types(monkeypatch):
     """Work count: n run-time `a * b + c` lines make a few Typed for their binary results, not 2n."""
-    made = []
-    initializer = expressions.Typed.__init__
-
-    def counted(self, *args, **kwargs):
-        made.append(1)
-        initializer(self, *args, **kwargs)
-
-    monkeypatch.setattr(expressions.Typed, "__init__", counted)
+    made = counted_instances(monkeypatch, expressions.Typed)
 
     def made_for(lines: int) -> int:
         body = "".join(f"  let x{i} = a * b + c;\n" for i in range(lines))
@@ -106,18 +100,12 @@ def test_run_time_binary_results_share_one_typed_per_operand_types(monkeypatch):
     assert [d.code for d in folded.diagnostics if d.severity.name == "ERROR"] == []
 
 
-def _walk(node):
-    stack = [node]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(node.children)
 
 
 def test_kind_names_are_node_types_on_real_and_broken_sources():
     seen_error = seen_missing = 0
     for text in _texts():
-        for node in _walk(parse(text).root):
+        for node in every_node(parse(text).root):
             assert KIND_NAMES[node.kind_id] == node.type
             seen_error += node.type == "ERROR"
             seen_missing += node.is_missing

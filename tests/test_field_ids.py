@@ -15,6 +15,7 @@ import pytest
 
 from coop_lsp.syntax import nodes
 from coop_lsp.syntax.parser import parse, wgsl_language
+from tests.support.trees import every_node
 
 ROOT = Path(__file__).resolve().parent.parent
 FIELDS = {name[len("FIELD_"):].lower(): value for name, value in vars(nodes).items() if name.startswith("FIELD_")}
@@ -33,12 +34,6 @@ def _mutilated(text: str, rng: random.Random) -> str:
     return text
 
 
-def _walk(node):
-    stack = [node]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(node.children)
 
 
 def _same(a, b) -> bool:
@@ -59,7 +54,7 @@ def test_reads_by_id_give_the_reads_by_name_on_real_and_broken_sources():
     texts = sources + [_mutilated(rng.choice(sources), rng) for _ in range(200)]
     compared = 0
     for text in texts:
-        for node in _walk(parse(text).root):
+        for node in every_node(parse(text).root):
             for name, field_id in FIELDS.items():
                 by_name = node.child_by_field_name(name)
                 assert _same(node.child_by_field_id(field_id), by_name), (node.type, name)

@@ -15,11 +15,11 @@ from benchmarks.server_matrix import documents
 from coop_lsp.core.text import Position
 from coop_lsp.syntax import Document, diagnostics as syntax, parse
 from coop_lsp.syntax.parser import Parsed
+from tests.support.trees import PUBLIC_CORPORA, public_kernels_with_junk, with_junk
 from tests.support.typing_workload import repair_parses_per_version, repair_regions, typed_versions
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").rglob("*.wgsl"))
-CORPORA = [Path("/work/corpus/conformance"), Path("/work/corpus/templates")]
 JUNK = ["(", ")", ";", "{", "}", "let x = ", "max(1.0", ",", "<", ">", "[", "fn f(", "var<", "@@ ", "1u 2u", "l",
         "let y = max(1.0, 2.0", "a.b(", "return ", "if x ", "x = ", "f(a, b", "// ", "for (", "/* */"]
 STATEMENTS = ["let y = max(1.0, 2.0); ", "var t: f32 = x[i] * 2.0; ", "if (a < b) { c = d; } ", "f(g(1), 2);",
@@ -51,11 +51,7 @@ def _same(parsed: Parsed, monkeypatch) -> int:
 
 
 def _junk_versions(rng: random.Random, text: str, count: int):
-    for _ in range(count):
-        at = rng.randrange(len(text) + 1)
-        first = text[:at] + rng.choice(JUNK) + text[at:]
-        later = rng.randrange(len(first) + 1)
-        yield first[:later] + rng.choice(JUNK) + first[later:]
+    return with_junk(rng, text, count, JUNK)
 
 
 def _typed_versions(text: str, rng: random.Random, statements: int = 2):
@@ -170,22 +166,12 @@ def test_typing_into_matrix_documents_has_the_findings_of_every_candidate_parsed
     assert compared >= 40 and carried >= 10, (compared, carried)
 
 
-def _corpus_files() -> list[Path]:
-    files = [p for corpus in CORPORA if corpus.is_dir() for p in sorted(corpus.rglob("*.wgsl"))]
-    return random.Random(17).sample(files, min(len(files), 40))
-
-
-@pytest.mark.skipif(not any(c.is_dir() for c in CORPORA), reason="the public corpora live outside the repository")
+@pytest.mark.skipif(not any(c.is_dir() for c in PUBLIC_CORPORA), reason="the public corpora live outside the repository")
 def test_junk_in_public_kernels_has_the_findings_of_every_candidate_parsed(monkeypatch) -> None:
-    rng = random.Random(1717)
     cases = 0
-    for path in _corpus_files():
-        text = path.read_text(encoding="utf-8", errors="replace")
-        if len(text) > 60_000:
-            continue
-        for version in _junk_versions(rng, text, 2):
-            _same(parse(version), monkeypatch)
-            cases += 1
+    for _, version in public_kernels_with_junk(17, 1717, JUNK):
+        _same(parse(version), monkeypatch)
+        cases += 1
     assert cases >= 40
 
 

@@ -16,6 +16,7 @@ from benchmarks import typing_cost
 from coop_lsp.core.text import Position
 from coop_lsp.syntax import Document, diagnostics as syntax, lookahead, parse
 from coop_lsp.syntax.parser import Parsed, wgsl_language
+from tests.support.trees import PUBLIC_CORPORA, public_kernels_with_junk, with_junk
 from tests.support.typing_workload import repair_parses_per_version, repair_regions, typed_versions
 
 import tree_sitter as ts
@@ -23,7 +24,6 @@ import tree_sitter as ts
 ROOT = Path(__file__).resolve().parent.parent
 GRAMMAR = ROOT / "tree-sitter-wgsl" / "src"
 EXAMPLES = sorted((ROOT / "examples").rglob("*.wgsl"))
-CORPORA = [Path("/work/corpus/conformance"), Path("/work/corpus/templates")]
 JUNK = ["(", ")", ";", "{", "}", "let x = ", "max(1.0", ",", "<", ">", "[", "fn f(", "var<", "@@ ", "1u 2u", "l",
         "let y = max(1.0, 2.0", "a.b(", "return ", "if x ", "x = ", "f(a, b"]
 
@@ -66,11 +66,7 @@ def _regions(parsed: Parsed):
 
 
 def _junk_versions(rng: random.Random, text: str, count: int):
-    for _ in range(count):
-        at = rng.randrange(len(text) + 1)
-        first = text[:at] + rng.choice(JUNK) + text[at:]
-        later = rng.randrange(len(first) + 1)
-        yield first[:later] + rng.choice(JUNK) + first[later:]
+    return with_junk(rng, text, count, JUNK)
 
 
 def _logged_state(data: bytes, at: int) -> tuple[int, int] | None:
@@ -184,23 +180,13 @@ def test_junk_in_the_examples_has_the_findings_of_every_candidate_parsed(path: P
         assert _findings(parsed, monkeypatch, True) == _findings(parsed, monkeypatch, False)
 
 
-def _corpus_files() -> list[Path]:
-    files = [p for corpus in CORPORA if corpus.is_dir() for p in sorted(corpus.rglob("*.wgsl"))]
-    return random.Random(15).sample(files, min(len(files), 40))
-
-
-@pytest.mark.skipif(not any(c.is_dir() for c in CORPORA), reason="the public corpora live outside the repository")
+@pytest.mark.skipif(not any(c.is_dir() for c in PUBLIC_CORPORA), reason="the public corpora live outside the repository")
 def test_junk_in_public_kernels_has_the_findings_of_every_candidate_parsed(monkeypatch) -> None:
-    rng = random.Random(1515)
     cases = 0
-    for path in _corpus_files():
-        text = path.read_text(encoding="utf-8", errors="replace")
-        if len(text) > 60_000:
-            continue
-        for version in _junk_versions(rng, text, 2):
-            parsed = parse(version)
-            assert _findings(parsed, monkeypatch, True) == _findings(parsed, monkeypatch, False), (path, version)
-            cases += 1
+    for path, version in public_kernels_with_junk(15, 1515, JUNK):
+        parsed = parse(version)
+        assert _findings(parsed, monkeypatch, True) == _findings(parsed, monkeypatch, False), (path, version)
+        cases += 1
     assert cases >= 40
 
 
