@@ -174,3 +174,68 @@ def test_a_function_without_attributes_costs_one_header_step_per_version() -> No
     editor.change(module.replace("fn f5(", "@must_use fn f5("))
     assert editor.reuse.bodies.headers.checked == 2
     assert editor.reuse.bodies.headers.replayed == 9
+
+
+def test_commenting_out_a_loop_header_keeps_the_other_headers_records() -> None:
+    """`// ` before a `for` header: its `}` now closes the function, and the rest of the body lies at module
+    scope as ERROR nodes, lone ';'s and two new `var`s. No other header reads those (only a declaration
+    right before an ERROR node does, by its kind), so the cut function's two steps and the new `var`s'
+    resolutions run afresh, and the 52 others replay: all 56 ran again before."""
+    from benchmarks.typing_cost import _workload
+
+    text, loop_header, _ = _workload()
+    lines = text.split("\n")
+    assert lines[loop_header].lstrip().startswith("for (")
+    commented = "\n".join(lines[:loop_header] + ["// " + lines[loop_header]] + lines[loop_header + 1:])
+    editor = Editor(text)
+    editor.change(commented)
+    assert editor.reuse.bodies.headers.checked == 4
+    assert editor.reuse.bodies.headers.replayed == 52
+    editor.change(text)
+    assert editor.reuse.bodies.headers.checked == 0
+
+
+def test_an_error_node_appearing_after_a_declaration_rechecks_it() -> None:
+    """`var x` with neither a type nor an initializer is reported, unless the parser gave up right after it
+    (an ERROR node is its next sibling): the same header text, read otherwise. Each version equals a fresh
+    check (Editor.change compares), the ERROR node coming and going and changing its text."""
+    module = "var x ;\n@compute @workgroup_size(1)\nfn main() {\n}\n"
+    editor = Editor(module)
+    versions = [module.replace("x ;", "x ) ;"), module, module.replace("x ;", "x ) ;"),
+                module.replace("x ;", "x )) ;"), module.replace("x ;", "x ;\n)"), module]
+    found = []
+    for version in versions:
+        result = editor.change(version)
+        found.append(any("needs a type or an initializer" in d.message for d in result.diagnostics))
+    assert found == [False, True, False, False, True, True]
+
+
+def test_junk_at_module_scope_equals_a_fresh_check() -> None:
+    """Junk typed at the start of random lines of the examples (at module scope, or inside a body, cutting
+    it short) and removed again: each version, parsed afresh and checked with the document's records, has
+    a fresh check's findings. Module-scope ERROR nodes and lone ';'s are no longer part of the header
+    records' keys, and a `var` right before an ERROR node is read otherwise (it reports nothing missing)."""
+    import random
+    from pathlib import Path
+
+    from coop_lsp.ide import Analysis
+    from coop_lsp.lint import Reuse, lint_source
+    from coop_lsp.syntax.parser import parse
+
+    junk = [")", "}", "// ", "for (", ") ;", "fn (", "@", ";", "var q", "var q ) ;", "{", "let"]
+    rng = random.Random(18)
+    paths = sorted(Path(__file__).resolve().parents[1].glob("examples/**/*.wgsl"))
+    assert len(paths) > 10
+    compared = 0
+    for path in rng.sample(paths, 12):
+        text = path.read_text(encoding="utf-8")
+        lines = text.split("\n")
+        reuse = Reuse()
+        for _ in range(6):
+            at = rng.randrange(len(lines))
+            version = "\n".join(lines[:at] + [rng.choice(junk) + lines[at]] + lines[at + 1:])
+            for current in (version, text):
+                result = Analysis.of_parsed(parse(current), reuse=reuse).result
+                assert result.diagnostics == lint_source(current).diagnostics, (path.name, at)
+                compared += 1
+    assert compared == 12 * 6 * 2

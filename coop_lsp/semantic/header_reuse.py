@@ -8,9 +8,16 @@ and replayed like bodies, shifted to where the function now starts, when what
 they read is the same:
 
 - the function's header (its text up to the body), parsed without errors;
-- the module's directives and whatever else at module scope is not a
-  declaration (an ERROR node, a const_assert), as text: the enables and
-  diagnostic filters;
+- the module's directives and whatever else at module scope is neither a
+  declaration, an ERROR node nor a lone ';' (a const_assert), as text: the
+  enables and diagnostic filters;
+- whether the declaration is followed at once by a module-scope ERROR node
+  (a `var` without a type or initializer reports nothing missing there). No
+  step reads such a node otherwise: not its text (a recorded step's findings,
+  fixes, spans and fields all lie inside its header), not its place. So an
+  edit that breaks a function's braces, and leaves the rest of its body at
+  module scope as ERROR nodes and lone ';'s, keeps every other header's
+  record;
 - the module's enables, configured dialect and what was said once per module
   before the step;
 - the signatures of the module-scope names the step looked up (a function's
@@ -46,6 +53,9 @@ _NOT_SET = object()
 # What declares a module-scope name (checker._DECLARATION_KINDS): read through lookups and signatures.
 _DECLARATIONS = frozenset({"variable_declaration", "const_declaration", "override_declaration",
                            "type_alias_declaration", "struct_declaration", "function_declaration", "let_declaration"})
+# Module-scope nodes left out of the module text (see _module): declarations are read by name, an ERROR
+# node by where it stands, and a lone ';' by nothing.
+_NOT_IN_MODULE_TEXT = _DECLARATIONS | {"ERROR", "empty_declaration"}
 _NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _MODULE_NUMBERS = itertools.count()
 
@@ -53,7 +63,8 @@ _MODULE_NUMBERS = itertools.count()
 @dataclass(eq=False, slots=True)
 class HeaderRecord:
     start: int
-    key: tuple  # step, header text, number of the directives and environment, said before, own signature
+    key: tuple  # step, header text, number of the directives and environment, said before, own signature,
+    # and whether an ERROR node follows the declaration
     lookups: dict  # module-scope name -> its signature when recorded (None: not declared)
     absent: frozenset  # the other names of its text that named no module-scope declaration
     struct_texts: dict  # struct name -> its declaration's text, for the structs in `structs`
@@ -75,6 +86,8 @@ class HeaderReuse:
         # an edit to a declaration that every header reads leaves all of them spare at once.
         self._records = KeptRecords(limit=64)
         self.module_text: int | None = None  # the number of this check's module text (see _module)
+        # The starts of the module-scope nodes whose next sibling is an ERROR node, for this check (see _module).
+        self._before_errors: frozenset[int] = frozenset()
         self._module_numbers: dict[tuple, int] = {}
         # The function's own signature in a key, as a number too (see _own): signature -> number, and by the
         # signature object's id the object (kept alive, so that its id is not another's) and its number.
@@ -93,14 +106,20 @@ class HeaderReuse:
         self._records.end()
 
     def _module(self, checker) -> int:
-        """The text of the module's directives and of what else is no declaration, its enables and dialect:
-        the same for every step of a check (the enables are read before any declaration)."""
+        """The text of the module's directives and of what else is neither a declaration nor an ERROR node,
+        its enables and dialect: the same for every step of a check (the enables are read before any
+        declaration). Also notes which module-scope nodes an ERROR node follows (see the module docstring)."""
         if self.module_text is None:
             ctx = checker.ctx
             data = ctx.source.data
             kinds = KIND_NAMES  # (node.type's strings, made once: syntax/nodes.py says why)
-            text = (tuple((kinds[n.kind_id], data[n.start_byte:n.end_byte]) for n in ctx.root.named_children
-                          if kinds[n.kind_id] not in _DECLARATIONS and not n.is_extra), _environment(ctx))
+            children = ctx.root.children
+            text = (tuple((kinds[n.kind_id], data[n.start_byte:n.end_byte]) for n in children
+                          if n.is_named and kinds[n.kind_id] not in _NOT_IN_MODULE_TEXT and not n.is_extra),
+                    _environment(ctx))
+            # As next_sibling sees them: every child, extras (comments) and anonymous ones too.
+            self._before_errors = frozenset(node.start_byte for node, after in zip(children, children[1:])
+                                            if after.is_error)
             # Each step's key holds a number for this text rather than the text: a key is hashed at every
             # lookup, and a tuple does not keep its hash. Equal texts get the same number in every version.
             number = self._module_numbers.get(text)
@@ -176,7 +195,7 @@ class HeaderReuse:
         ctx = checker.ctx
         said, said_key = self._said_once(ctx)
         key = (step, ctx.source.data[start:end], self._module(checker), said_key,
-               self._own(checker.reuse._signature(symbol)) if own else None)
+               self._own(checker.reuse._signature(symbol)) if own else None, start in self._before_errors)
         record = self._records.get(key)
         if record is not None and (self._replay(checker, record, symbol, start) or (
                 (record := self._records.other(key, record)) is not None
