@@ -8,6 +8,8 @@ Targets (each input goes to one, in turn):
   lint         generated modules and mutated seeds through tests/fuzz/invariants.check_lint
                (no exception, no X001, spans in range, fixes in range, non-overlapping, parsing no worse);
   incremental  random edit sequences with undo: Document.replace against a fresh parse;
+  reuse        the same sequences, each version checked with the records of the ones before (the
+               server's way) against a check of the same tree without them;
   ide          every editor feature at random offsets.
 Each worker process runs inputs under a per-input alarm (a hang is reported,
 not waited for); a worker that dies (a segfault) is replaced and its input
@@ -59,7 +61,7 @@ def make_input(rng: random.Random, target: str):
             return (random_module(rng, slips=rng.choice((0, 3, 3, 10, 30))),)
         seed = pool[rng.randrange(len(pool))]
         return (as_text(mutate(seed.text.encode("utf-8"), random_mutations(rng))),)
-    if target == "incremental":
+    if target in ("incremental", "reuse"):
         text = pool[rng.randrange(len(pool))].text if rng.random() < 0.7 else random_module(rng)
         return (text, random_edits(rng, text))
     text = random_module(rng) if rng.random() < 0.5 else pool[rng.randrange(len(pool))].text
@@ -136,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch", type=int, default=2000)
-    parser.add_argument("--targets", default="lint,incremental,ide")
+    parser.add_argument("--targets", default="lint,incremental,reuse,ide")
     parser.add_argument("--findings", type=Path, default=RESULTS / "fuzz_findings")
     parser.add_argument("--no-write", action="store_true", help="do not write the results file")
     args = parser.parse_args(argv)

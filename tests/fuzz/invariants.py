@@ -6,6 +6,8 @@
 - every fix's edits lie inside the document and do not overlap, and applying
   the fix leaves no more syntax errors (S codes) than before;
 - incremental re-parsing after any edit sequence gives the tree a fresh parse gives;
+- a check that uses the records of the versions before it (the server's way) gives the findings a check
+  of the same tree without them gives;
 - the editor features (hover, completion, navigation, ...) answer any offset without raising.
 
 The checks return strings instead of asserting so that a child process can
@@ -105,28 +107,35 @@ def _as_input(data: bytes) -> str | bytes:
         return data
 
 
+def _edited_versions(document, edits: list[tuple[int, int, str | None]]):
+    """Applies (start, end, text) byte edits (snapped to character boundaries) with Document.replace, yielding
+    (index, (start, end, inserted), the text before) after each; an edit whose text is None undoes the latest
+    edit not yet undone, as an editor's undo does."""
+    history: list[tuple[int, int, str]] = []
+    for index, (start, end, inserted) in enumerate(edits):
+        data = document.source.data
+        if inserted is None:
+            if not history:
+                continue
+            start, end, inserted = history.pop()
+        else:
+            start = _snap(data, min(start, len(data)))
+            end = _snap(data, min(max(end, start), len(data)))
+            history.append((start, start + len(inserted.encode("utf-8", errors="surrogatepass")),
+                            data[start:end].decode("utf-8", errors="surrogatepass")))
+        before = document.text
+        document.replace(Span(start, end), inserted)
+        yield index, (start, end, inserted), before
+
+
 def check_incremental(text: str, edits: list[tuple[int, int, str | None]]) -> list[str]:
-    """Applies (start, end, text) byte edits (snapped to character boundaries) with Document.replace,
-    comparing the tree with a fresh parse after each; an edit whose text is None undoes the latest
-    edit not yet undone, as an editor's undo does. Returns the first difference."""
+    """Each version of `edits` (see _edited_versions): the incremental tree against a fresh parse. Returns the
+    first difference."""
     from coop_lsp.syntax import Document, parse
 
     try:
         document = Document(text)
-        history: list[tuple[int, int, str]] = []
-        for index, (start, end, inserted) in enumerate(edits):
-            data = document.source.data
-            if inserted is None:
-                if not history:
-                    continue
-                start, end, inserted = history.pop()
-            else:
-                start = _snap(data, min(start, len(data)))
-                end = _snap(data, min(max(end, start), len(data)))
-                history.append((start, start + len(inserted.encode("utf-8", errors="surrogatepass")),
-                                data[start:end].decode("utf-8", errors="surrogatepass")))
-            before = document.text
-            document.replace(Span(start, end), inserted)
+        for index, (start, end, inserted), before in _edited_versions(document, edits):
             fresh = parse(document.text)
             if document.text != fresh.source.text:
                 return [f"edit {index} ({start}..{end} -> {inserted!r}) of {before!r}: texts differ"]
@@ -136,6 +145,38 @@ def check_incremental(text: str, edits: list[tuple[int, int, str | None]]) -> li
                         f"{incremental_tree!r} differs from the fresh tree {fresh_tree!r}"]
     except Exception as error:  # noqa: BLE001
         return [f"incremental parsing raised {type(error).__name__}: {error}\n{traceback.format_exc()}"]
+    return []
+
+
+def check_reuse(text: str, edits: list[tuple[int, int, str | None]]) -> list[str]:
+    """Each version of `edits` (see _edited_versions) checked as the server checks it, on its incremental tree
+    with the records the versions before left (the bodies, headers, uniformity summaries, syntax findings and
+    carried steps of semantic/reuse.py, header_reuse.py, carry.py...), against a check of the same tree that
+    has none. Which tree a version gets is check_incremental's question; this one asks only whether the records
+    change a finding. Returns the first difference."""
+    from coop_lsp.ide import Analysis
+    from coop_lsp.lint import Reuse
+    from coop_lsp.lint.engine import lint_parsed
+    from coop_lsp.syntax import Document
+    from coop_lsp.syntax.parser import Parsed
+
+    try:
+        document = Document(text)
+        reuse = Reuse()
+        Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse, fresh=True)
+        for index, (start, end, inserted), before in _edited_versions(document, edits):
+            parsed = Parsed(document.source, document.tree.copy())
+            broken = parsed.root.has_error
+            got = Analysis.of_parsed(parsed, reuse=reuse, provisional=True).result.diagnostics
+            want = lint_parsed(Parsed(document.source, document.tree.copy()), defer_fixes=broken).diagnostics
+            if got != want:
+                extra = [_describe(d) for d in got if d not in want]
+                missing = [_describe(d) for d in want if d not in got]
+                return [f"edit {index} ({start}..{end} -> {inserted!r}) of {before!r}: with the records of the "
+                        f"versions before, the findings differ from a check without them: {extra} more, "
+                        f"{missing} fewer (or in another order)"]
+    except Exception as error:  # noqa: BLE001
+        return [f"checking with records raised {type(error).__name__}: {error}\n{traceback.format_exc()}"]
     return []
 
 
