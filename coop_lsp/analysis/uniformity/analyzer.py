@@ -116,7 +116,7 @@ class UniformityAnalysis:
         # Without reuse (which records every function), the ones that can fail nothing wait for a caller.
         quiet = quiet_functions(self.root, self.data, self.model) if self.reuse is None else ()
         for node in self.root.named_children:
-            if node.type == "function_declaration" and node.start_byte not in quiet:
+            if KIND_NAMES[node.kind_id] == "function_declaration" and node.start_byte not in quiet:
                 self.summary(node)
         return self.failures
 
@@ -249,7 +249,7 @@ class _FunctionAnalysis:
         types = self.symbol.parameters if self.symbol is not None else ()
         index = 0
         for parameter in params.named_children if params is not None else []:
-            if parameter.type != "parameter":
+            if KIND_NAMES[parameter.kind_id] != "parameter":
                 continue
             node = self.graph.node()
             level = self.owner.level
@@ -419,7 +419,7 @@ class _FunctionAnalysis:
             right = node.child_by_field_id(FIELD_RIGHT)
             value = self.expression(right, cf) if right is not None else cf
             left = node.child_by_field_id(FIELD_LEFT)
-            if left is not None and left.type != "phony":
+            if left is not None and KIND_NAMES[left.kind_id] != "phony":
                 cf = self.store(left, cf, value, compound=kind == "compound_assignment_statement")
             return cf
         if kind in ("increment_statement", "decrement_statement"):
@@ -435,7 +435,7 @@ class _FunctionAnalysis:
         if kind == "switch_statement":
             return self._switch(node, cf)
         if kind in ("loop_statement", "for_statement", "while_statement"):
-            return self._loop(node, cf)
+            return self._loop(node, cf, kind)
         if kind == "return_statement":
             value = node.child_by_field_id(FIELD_VALUE)
             if value is not None:
@@ -463,10 +463,11 @@ class _FunctionAnalysis:
 
     def _alias_target(self, value: ts.Node | None) -> int | None:
         """`&v` of a function variable: the declaration a `let p = &v` points to."""
-        if value is None or value.type != "unary_expression":
+        if value is None or KIND_NAMES[value.kind_id] != "unary_expression":
             return None
         operator, operand = value.child_by_field_id(FIELD_OPERATOR), value.child_by_field_id(FIELD_OPERAND)
-        if operator is None or self.owner.text(operator) != "&" or operand is None or operand.type != "identifier":
+        if operator is None or self.owner.text(operator) != "&" or operand is None \
+                or KIND_NAMES[operand.kind_id] != "identifier":
             return None
         symbol = self.owner.model.symbol_at(operand.start_byte, operand.end_byte)
         if symbol is None or symbol.declaration is None or symbol.declaration.start_byte not in self.variables:
@@ -509,7 +510,7 @@ class _FunctionAnalysis:
         if alternative is not None:
             inner = alternative.named_children[0] if alternative.named_children else None
             if inner is not None:
-                ends.append(self.statement(inner, branch) if inner.type == "if_statement"
+                ends.append(self.statement(inner, branch) if KIND_NAMES[inner.kind_id] == "if_statement"
                             else self.block(inner, branch))
         states.append(self.variables)
         self._merge(before, states, branch)
@@ -545,9 +546,9 @@ class _FunctionAnalysis:
                     merged[key] = value
         self.variables = merged
 
-    def _loop(self, node: ts.Node, cf: int) -> int:
+    def _loop(self, node: ts.Node, cf: int, kind: str) -> int:
         graph = self.graph
-        if node.type == "for_statement":
+        if kind == "for_statement":
             initializer = node.child_by_field_id(FIELD_INITIALIZER)
             if initializer is not None:
                 cf = self.statement(initializer, cf)
@@ -559,7 +560,7 @@ class _FunctionAnalysis:
         body_cf = loop_cf
         self.breaks.append([])
         self.continues.append([])
-        keyword = _keyword(node, {"loop_statement": "loop", "for_statement": "for", "while_statement": "while"}[node.type])
+        keyword = _keyword(node, _LOOP_KEYWORDS[kind])
         condition = node.child_by_field_id(FIELD_CONDITION)
         if condition is not None:
             value = self.expression(condition, loop_cf)
@@ -581,7 +582,7 @@ class _FunctionAnalysis:
         end = self.block(body, body_cf) if body is not None else body_cf
         continues = self.continues.pop()
         breaks = self.breaks.pop()
-        if node.type == "for_statement":
+        if kind == "for_statement":
             update = node.child_by_field_id(FIELD_UPDATE)
             if update is not None:
                 end = self.statement(update, graph.node(end, *continues))
@@ -600,8 +601,9 @@ class _FunctionAnalysis:
     def store(self, target: ts.Node, cf: int, value: int, compound: bool) -> int:
         """An assignment: the variable's new value depends on the value and on the control flow."""
         root = target
-        while root.type in ("index_expression", "member_expression", "paren_expression", "unary_expression"):
-            if root.type == "index_expression":
+        kind = KIND_NAMES[root.kind_id]
+        while kind in ("index_expression", "member_expression", "paren_expression", "unary_expression"):
+            if kind == "index_expression":
                 index = root.child_by_field_id(FIELD_INDEX)
                 if index is not None:
                     value = self.graph.pair(value, self.expression(index, cf))
@@ -610,10 +612,11 @@ class _FunctionAnalysis:
                 inner = root.named_children[0]
             if inner is None:
                 return cf
-            partial = root.type in ("index_expression", "member_expression")
+            partial = kind in ("index_expression", "member_expression")
             compound = compound or partial
             root = inner
-        if root.type != "identifier":
+            kind = KIND_NAMES[root.kind_id]
+        if kind != "identifier":
             return cf
         symbol = self.owner.model.symbol_at(root.start_byte, root.end_byte)
         if symbol is None or symbol.declaration is None:
@@ -685,7 +688,7 @@ class _FunctionAnalysis:
             if operator is not None and self.owner.text(operator) == "&":
                 return self._address_of(operand, cf)
             if operator is not None and self.owner.text(operator) == "*" and operand is not None \
-                    and operand.type == "identifier":
+                    and KIND_NAMES[operand.kind_id] == "identifier":
                 pointee = self._dereference(operand, cf)
                 if pointee is not None:
                     return pointee
@@ -695,8 +698,9 @@ class _FunctionAnalysis:
     def _address_of(self, operand: ts.Node | None, cf: int) -> int:
         """A pointer is as uniform as the indices that select its element; the memory is not read."""
         value = cf
-        while operand is not None and operand.type in ("index_expression", "member_expression", "paren_expression"):
-            if operand.type == "index_expression":
+        while operand is not None and KIND_NAMES[operand.kind_id] in (
+                "index_expression", "member_expression", "paren_expression"):
+            if KIND_NAMES[operand.kind_id] == "index_expression":
                 index = operand.child_by_field_id(FIELD_INDEX)
                 if index is not None:
                     value = self.graph.pair(value, self.expression(index, cf))
@@ -900,7 +904,7 @@ class _FunctionAnalysis:
         target = self._alias_target(arg)
         if target is not None:
             return target
-        if arg.type == "identifier":
+        if KIND_NAMES[arg.kind_id] == "identifier":
             symbol = self.owner.model.symbol_at(arg.start_byte, arg.end_byte)
             if symbol is not None and symbol.declaration is not None:
                 return self.aliases.get(symbol.declaration.start_byte)
@@ -993,10 +997,10 @@ def _struct_builtins(parameter_type) -> list[str]:
 
 def _keyword(node: ts.Node, word: str) -> ts.Node:
     first = node.child(0)
-    if first is not None and first.type == word:
+    if first is not None and KIND_NAMES[first.kind_id] == word:
         return first  # where the keyword almost always stands, found without making every child
     for child in node.children:
-        if child.type == word:
+        if KIND_NAMES[child.kind_id] == word:
             return child
     return node
 
@@ -1046,6 +1050,7 @@ _NO_EXIT_STATEMENTS = frozenset({
 # The statements after which control may not go on (_falls_through answers yes for every other kind).
 _MAY_STOP = frozenset({"return_statement", "break_statement", "continue_statement", "compound_statement",
                        "if_statement", "switch_statement", "loop_statement", "for_statement", "while_statement"})
+_LOOP_KEYWORDS = {"loop_statement": "loop", "for_statement": "for", "while_statement": "while"}
 _RETURN, _BREAK, _CONTINUE = frozenset({"return"}), frozenset({"break"}), frozenset({"continue"})
 
 
@@ -1097,7 +1102,7 @@ def _falls_through(node: ts.Node, cache: _ExitIndex) -> bool:
         return False
     if kind == "compound_statement":
         return all(_falls_through(child, cache) for child in node.named_children
-                   if child.type != "continuing_statement")
+                   if KIND_NAMES[child.kind_id] != "continuing_statement")
     if kind == "if_statement":
         consequence, alternative = sn.consequence(node), sn.alternative(node)
         if consequence is None or alternative is None or not alternative.named_children:
@@ -1119,15 +1124,16 @@ def _assigns(node: ts.Node, name: str, owner: UniformityAnalysis) -> bool:
     stack = [node]
     while stack:
         current = stack.pop()
-        if current.type in ("assignment_statement", "compound_assignment_statement"):
+        kind = KIND_NAMES[current.kind_id]
+        if kind in ("assignment_statement", "compound_assignment_statement"):
             left = sn.left(current)
             if left is not None and owner.text(left) == name:
                 return True
-        if current.type in ("increment_statement", "decrement_statement"):
+        if kind in ("increment_statement", "decrement_statement"):
             operand = sn.operand(current)
             if operand is not None and owner.text(operand) == name:
                 return True
-        if current.type == "unary_expression" and owner.text(current).replace(" ", "") == f"&{name}":
+        if kind == "unary_expression" and owner.text(current).replace(" ", "") == f"&{name}":
             return True  # a pointer to it may write it
         stack.extend(current.named_children)
     return False
