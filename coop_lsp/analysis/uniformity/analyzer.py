@@ -101,6 +101,9 @@ class UniformityAnalysis:
         self.sizes = tuple(sizes) or ALL_SIZES  # the subgroup sizes the targets allow
         self.summaries: dict[int, Summary] = {}
         self.exit_cache = _ExitIndex(data)  # how control leaves each statement, computed once per analysis
+        # Whether `&&` or `||` is spelled anywhere (comments too): where neither is, no binary operation
+        # is a branch, and the walk need not make each operator's node to ask.
+        self.logical = b"&&" in data or b"||" in data
         self.failures: list[Failure] = []
         self._in_progress: set[int] = set()
         # Reuse of the previous version's results (see reuse.py): the record each function's summary
@@ -171,6 +174,10 @@ class _FunctionAnalysis:
         self.owner = owner
         self.function = function
         self.graph = Graph()
+        # The two the expression walk reads at every name: bound once, not looked up through owner and model
+        # each time. The graph's node list is never replaced, so a new node may be appended to it directly.
+        self._symbol_at = owner.model.symbol_at
+        self._edges = self.graph.edges
         name = sn.name(function)
         self.name = owner.text(name) if name is not None else ""
         # The function as the model knows it: its stage, its parameters' types and IO, its sizes.
@@ -652,12 +659,10 @@ class _FunctionAnalysis:
             left, right = node.child_by_field_id(FIELD_LEFT), node.child_by_field_id(FIELD_RIGHT)
             if left is None or right is None:
                 return cf
-            operator = node.child_by_field_id(FIELD_OPERATOR)
             leaf = KIND_NAMES[left.kind_id]
             left_value = self._identifier(left, cf) if leaf == "identifier" else \
                 cf if leaf in _CONSTANT_LEAVES else self.expression(left, cf)
-            # The type of an operator token is its text, except for one the parser made up (missing).
-            if operator is not None and KIND_NAMES[operator.kind_id] in ("&&", "||") and self.owner.text(operator) in ("&&", "||"):
+            if self.owner.logical and self._logical_operator(node):
                 # The right operand runs only where the left allows: a branch.
                 rhs_cf = self.graph.node(cf, left_value, label=Label(
                     "branch", "control flow depends on possibly non-uniform value",
@@ -667,7 +672,9 @@ class _FunctionAnalysis:
             leaf = KIND_NAMES[right.kind_id]
             right_value = self._identifier(right, cf) if leaf == "identifier" else \
                 cf if leaf in _CONSTANT_LEAVES else self.expression(right, cf)
-            return self.graph.pair(left_value, right_value)
+            edges = self._edges  # (Graph.pair, without its call)
+            edges.append([left_value, right_value])
+            return len(edges) - 1
         if kind in _CONSTANT_LEAVES:
             return cf
         if kind == "call_expression":
@@ -694,6 +701,13 @@ class _FunctionAnalysis:
                     return pointee
             return self.expression(operand, cf) if operand is not None else cf
         return cf
+
+    def _logical_operator(self, node: ts.Node) -> bool:
+        """Whether a binary operation is `&&` or `||`."""
+        operator = node.child_by_field_id(FIELD_OPERATOR)
+        # The type of an operator token is its text, except for one the parser made up (missing).
+        return operator is not None and KIND_NAMES[operator.kind_id] in ("&&", "||") \
+            and self.owner.text(operator) in ("&&", "||")
 
     def _address_of(self, operand: ts.Node | None, cf: int) -> int:
         """A pointer is as uniform as the indices that select its element; the memory is not read."""
@@ -725,12 +739,21 @@ class _FunctionAnalysis:
         return None
 
     def _identifier(self, node: ts.Node, cf: int) -> int:
-        symbol = self.owner.model.symbol_at(node.start_byte, node.end_byte)
-        if symbol is None or symbol.declaration is None:
+        symbol = self._symbol_at(node.start_byte, node.end_byte)
+        if symbol is None:
             return cf
+        declaration = symbol.declaration
+        if declaration is None:
+            return cf
+        key = declaration.start_byte
+        value = self.variables.get(key)  # (a node number, never None)
+        if value is not None:
+            edges = self._edges  # (Graph.pair, without its call)
+            edges.append([cf, value])
+            return len(edges) - 1
         if symbol.kind == "parameter":
             span = _span(node)
-            parameter = self.parameters.get(symbol.declaration.start_byte)
+            parameter = self.parameters.get(key)
             if parameter is None:
                 return cf
             builtin, located = symbol.io_builtin, symbol.io_location
@@ -745,9 +768,6 @@ class _FunctionAnalysis:
             return self._labelled(cf, parameter, Label(
                 "source", f"parameter '{symbol.name}' of '{self.name}' may be non-uniform", span,
                 control_span=None if self.stage else symbol.span))
-        key = symbol.declaration.start_byte
-        if key in self.variables:
-            return self.graph.pair(cf, self.variables[key])
         if symbol.kind == "var":
             return self._module_variable(symbol, _span(node), cf)
         return cf  # const, override, module-scope let-like values are uniform

@@ -1,0 +1,78 @@
+"""Shortcuts of the uniformity walk (issue 37) give what the walk gave without them.
+
+Each shortcut is compared with its slow path on generated matrix kernels, the public kernels and those
+kernels with junk inserted, at both levels; a second test counts the work it saves.
+"""
+
+import random
+
+import pytest
+
+from benchmarks.common import matrix_heavy_kernel
+from coop_lsp.analysis.uniformity import analyzer
+from coop_lsp.analysis.uniformity.levels import SUBGROUP, TINT
+from coop_lsp.semantic.checker import check
+from coop_lsp.syntax import parse
+from tests.support.trees import public_kernel_sample, with_junk
+
+_JUNK = ["&&", "||", " a && b ", "(x || y)", "// && ||\n", "{", "}", ";", "for (;;) {", "loop {", "break;",
+         "return;", "if x {", "let z = 1u;", "var<private> q: u32;", "workgroupBarrier();", "&", "|"]
+
+
+def _inputs() -> list[str]:
+    texts = [matrix_heavy_kernel(random.Random(seed), functions=3) for seed in range(4)]
+    texts += [path.read_text(encoding="utf-8", errors="replace") for path in public_kernel_sample(18, count=30)]
+    rng = random.Random(18)
+    texts += [junked for text in texts[:12] for junked in with_junk(rng, text, 2, _JUNK)]
+    return texts
+
+
+def _analyse(text: str, level: str):
+    parsed = parse(text)
+    _, model = check(parsed, None, "auto")
+    analysis = analyzer.UniformityAnalysis(parsed.root, parsed.source.data, model, level, "chromium")
+    failures = analysis.run()
+    return failures, analysis.summaries
+
+
+@pytest.fixture
+def every_operator_asked(monkeypatch):
+    """The slow path: every binary operation asks whether its operator is `&&` or `||`."""
+    initializer = analyzer.UniformityAnalysis.__init__
+
+    def slow(self, *args, **kwargs):
+        initializer(self, *args, **kwargs)
+        self.logical = True
+
+    def use():
+        monkeypatch.setattr(analyzer.UniformityAnalysis, "__init__", slow)
+
+    return use
+
+
+def test_a_module_without_logical_operators_is_analysed_as_with_each_operator_asked(every_operator_asked):
+    texts = _inputs()
+    assert sum(b"&&" not in t.encode() and b"||" not in t.encode() for t in texts) >= 10  # the shortcut is taken
+    fast = [(_analyse(text, TINT), _analyse(text, SUBGROUP)) for text in texts]
+    every_operator_asked()
+    slow = [(_analyse(text, TINT), _analyse(text, SUBGROUP)) for text in texts]
+    for text, one, other in zip(texts, fast, slow):
+        assert one == other, text[:200]
+
+
+def test_binary_operations_ask_for_their_operator_only_where_a_logical_operator_is_spelled(monkeypatch):
+    asked = []
+    original = analyzer._FunctionAnalysis._logical_operator
+
+    def counted(self, node):
+        asked.append(node)
+        return original(self, node)
+
+    monkeypatch.setattr(analyzer._FunctionAnalysis, "_logical_operator", counted)
+    kernel = matrix_heavy_kernel(random.Random(7), functions=4)
+    assert "&&" not in kernel and "||" not in kernel
+    failures, _ = _analyse(kernel, TINT)
+    assert failures == [] and asked == []  # hundreds of binary operations, none a branch
+    branching = kernel.replace("if (subgroups != ", "if (true && subgroups != ", 1)
+    failures, _ = _analyse(branching, TINT)
+    assert asked  # spelled once: every operation asks again
