@@ -413,7 +413,9 @@ class _FunctionAnalysis:
             return self.block(node, cf)
         if kind in ("let_declaration", "const_declaration", "variable_declaration"):
             value_node = node.child_by_field_id(FIELD_VALUE)
-            target = self._alias_target(value_node)
+            # (Only `&v` may be an alias: other values are not asked.)
+            target = self._alias_target(value_node) if value_node is not None \
+                and KIND_NAMES[value_node.kind_id] == "unary_expression" else None
             if kind == "let_declaration" and target is not None:
                 self.aliases[node.start_byte] = target
                 return cf
@@ -484,7 +486,7 @@ class _FunctionAnalysis:
     def _matrix_variable(self, node: ts.Node, cf: int) -> None:
         name = node.child_by_field_id(FIELD_NAME)
         symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
-        if symbol is None or not t.contains(symbol.type, lambda x: isinstance(x, t.CoopMatrix)):
+        if symbol is None or not t.contains(symbol.type, _is_matrix):
             return
         rule = matrix_constructor_requirement(self.owner.dialect or "chromium")
         keyword = _keyword(node, "var")
@@ -653,6 +655,19 @@ class _FunctionAnalysis:
         frequent first, and an operand that is a name or a literal is answered without a call of its own.
         """
         kind = KIND_NAMES[node.kind_id]
+        # A member access or a parenthesised expression has its base's value: unwrapped here, not by a call
+        # of the walk for each (`params.n`, `(a + b)`).
+        while kind == "member_expression" or kind == "paren_expression":
+            if kind == "member_expression":
+                node = node.child_by_field_id(FIELD_VALUE)
+                if node is None:
+                    return cf
+            else:
+                children = node.named_children
+                if not children:
+                    return cf
+                node = children[0]
+            kind = KIND_NAMES[node.kind_id]
         if kind == "identifier":
             return self._identifier(node, cf)
         if kind == "binary_expression":
@@ -679,16 +694,13 @@ class _FunctionAnalysis:
             return cf
         if kind == "call_expression":
             return self.call(node, cf)
-        if kind == "member_expression":
-            base = node.child_by_field_id(FIELD_VALUE)
-            return self.expression(base, cf) if base is not None else cf
-        if kind == "paren_expression":
-            return self.expression(node.named_children[0], cf) if node.named_children else cf
         if kind == "index_expression":
             base, index = node.child_by_field_id(FIELD_VALUE), node.child_by_field_id(FIELD_INDEX)
             base_value = self.expression(base, cf) if base is not None else cf
             index_value = self.expression(index, cf) if index is not None else cf
-            return self.graph.pair(base_value, index_value)
+            edges = self._edges  # (Graph.pair, without its call)
+            edges.append([base_value, index_value])
+            return len(edges) - 1
         if kind == "unary_expression":
             operand = node.child_by_field_id(FIELD_OPERAND)
             operator = node.child_by_field_id(FIELD_OPERATOR)
@@ -805,7 +817,7 @@ class _FunctionAnalysis:
         name = self.owner.text(name_node) if name_node is not None else ""
         values = [self.expression(arg, cf) for arg in arg_nodes]
         span = _span(name_node) if name_node is not None else Span(0, 0)
-        symbol = self.owner.model.symbol_at(name_node.start_byte, name_node.end_byte) if name_node else None
+        symbol = self._symbol_at(span.start, span.end) if name_node else None
         if symbol is not None and symbol.kind == "function" and symbol.declaration is not None:
             return self._user_call(symbol, span, cf, values, arg_nodes)
         constructed = self.owner.model.type_at(node.start_byte, node.end_byte, "call_expression")
@@ -1005,6 +1017,10 @@ def _tint_order(pending: list[_Pending]) -> list[_Pending]:
         key = (item.call.start, item.call.end) if item.call is not None else (item.span.start, item.span.end)
         groups.setdefault(key, []).append(item)
     return [item for key in reversed(list(groups)) for item in groups[key]]
+
+
+def _is_matrix(type_: t.Type) -> bool:
+    return isinstance(type_, t.CoopMatrix)
 
 
 def _struct_builtins(parameter_type) -> list[str]:
