@@ -174,8 +174,11 @@ class _FunctionAnalysis:
         self.owner = owner
         self.function = function
         self.graph = Graph()
-        # The two the expression walk reads at every name: bound once, not looked up through owner and model
-        # each time. The graph's node list is never replaced, so a new node may be appended to it directly.
+        # What the expression walk reads at every name: bound once, not looked up through owner and model
+        # each time; the checker's own table is read first, without the call of symbol_at (which reads it
+        # first too, then the replayed bodies'). The graph's node list is never replaced, so a new node may
+        # be appended to it directly.
+        self._written_references = owner.model.written_references
         self._symbol_at = owner.model.symbol_at
         self._edges = self.graph.edges
         name = sn.name(function)
@@ -751,9 +754,12 @@ class _FunctionAnalysis:
         return None
 
     def _identifier(self, node: ts.Node, cf: int) -> int:
-        symbol = self._symbol_at(node.start_byte, node.end_byte)
+        start, end = node.start_byte, node.end_byte
+        symbol = self._written_references.get((start, end))
         if symbol is None:
-            return cf
+            symbol = self._symbol_at(start, end)  # a replayed body's, or none
+            if symbol is None:
+                return cf
         declaration = symbol.declaration
         if declaration is None:
             return cf
@@ -817,7 +823,8 @@ class _FunctionAnalysis:
         name = self.owner.text(name_node) if name_node is not None else ""
         values = [self.expression(arg, cf) for arg in arg_nodes]
         span = _span(name_node) if name_node is not None else Span(0, 0)
-        symbol = self._symbol_at(span.start, span.end) if name_node else None
+        symbol = (self._written_references.get((span.start, span.end)) or self._symbol_at(span.start, span.end)) \
+            if name_node else None
         if symbol is not None and symbol.kind == "function" and symbol.declaration is not None:
             return self._user_call(symbol, span, cf, values, arg_nodes)
         constructed = self.owner.model.type_at(node.start_byte, node.end_byte, "call_expression")
