@@ -76,3 +76,51 @@ def test_binary_operations_ask_for_their_operator_only_where_a_logical_operator_
     branching = kernel.replace("if (subgroups != ", "if (true && subgroups != ", 1)
     failures, _ = _analyse(branching, TINT)
     assert asked  # spelled once: every operation asks again
+
+
+@pytest.fixture
+def every_name_through_symbol_at(monkeypatch):
+    """The slow path: every name's symbol found by SemanticModel.symbol_at (the checker's table, then the
+    replayed bodies')."""
+    initializer = analyzer._FunctionAnalysis.__init__
+
+    def slow(self, *args, **kwargs):
+        initializer(self, *args, **kwargs)
+        self._written_references = {}
+
+    def use():
+        monkeypatch.setattr(analyzer._FunctionAnalysis, "__init__", slow)
+
+    return use
+
+
+def test_names_read_from_the_checkers_table_are_analysed_as_through_symbol_at(every_name_through_symbol_at):
+    texts = _inputs()
+    fast = [(_analyse(text, TINT), _analyse(text, SUBGROUP)) for text in texts]
+    every_name_through_symbol_at()
+    slow = [(_analyse(text, TINT), _analyse(text, SUBGROUP)) for text in texts]
+    for text, one, other in zip(texts, fast, slow):
+        assert one == other, text[:200]
+
+
+def test_names_the_checker_wrote_are_not_looked_up_through_symbol_at(monkeypatch):
+    from coop_lsp.semantic.model import SemanticModel
+
+    kernel = matrix_heavy_kernel(random.Random(9), functions=4)
+    parsed = parse(kernel)
+    _, model = check(parsed, None, "auto")
+    asked = []
+    original = SemanticModel.symbol_at
+
+    def counted(self, start, end):
+        asked.append((start, end))
+        return original(self, start, end)
+
+    monkeypatch.setattr(SemanticModel, "symbol_at", counted)
+    analysis = analyzer.UniformityAnalysis(parsed.root, parsed.source.data, model, TINT, "chromium")
+    assert analysis.run() == []
+    names = kernel.count("let ") + kernel.count("var ") + kernel.count("fn ")
+    # Left: the functions' names, the variables' declarations (is it a matrix?), the stores' targets; before,
+    # every name read (over a thousand here) asked too.
+    stores = kernel.count(" = ") + kernel.count("+=") + kernel.count("++")
+    assert len(asked) <= names + stores, len(asked)
