@@ -124,3 +124,64 @@ def test_names_the_checker_wrote_are_not_looked_up_through_symbol_at(monkeypatch
     # every name read (over a thousand here) asked too.
     stores = kernel.count(" = ") + kernel.count("+=") + kernel.count("++")
     assert len(asked) <= names + stores, len(asked)
+
+
+def _module_scope_matrix(parsed, model) -> bool:
+    """quiet_functions's first question asked the slow way: each symbol's type, then where it stands."""
+    from coop_lsp.semantic import types as t
+
+    functions = [(n.start_byte, n.end_byte) for n in parsed.root.named_children if n.type == "function_declaration"]
+    return any(symbol.kind in ("var", "const", "override", "let")
+               and t.contains(symbol.type, lambda x: isinstance(x, t.CoopMatrix))
+               and not any(start <= symbol.span.start < end for start, end in functions)
+               for symbol in model.written_symbols)
+
+
+def test_quiet_functions_ask_where_a_symbol_stands_before_its_type_and_answer_alike():
+    from coop_lsp.analysis.uniformity.quiet import quiet_functions
+
+    texts = _inputs() + ["enable chromium_experimental_subgroup_matrix;\nenable f16;\n"
+                         "var<private> m: subgroup_matrix_left<f16, 8, 8>;\n"
+                         "fn f() -> u32 { return 1u; }\n@compute @workgroup_size(1) fn main() { _ = f(); }\n"]
+    found = 0
+    for text in texts:
+        parsed = parse(text)
+        _, model = check(parsed, None, "auto")
+        quiet = quiet_functions(parsed.root, parsed.source.data, model)
+        if _module_scope_matrix(parsed, model):
+            found += 1
+            assert quiet == set()
+        else:
+            functions = [n for n in parsed.root.named_children if n.type == "function_declaration"]
+            assert quiet <= {n.start_byte for n in functions}
+    assert found >= 1
+    # Without a module-scope matrix the same functions come out as with the slow question answered alike.
+    text = texts[-1].replace("var<private> m: subgroup_matrix_left<f16, 8, 8>;\n", "")
+    parsed = parse(text)
+    _, model = check(parsed, None, "auto")
+    assert len(quiet_functions(parsed.root, parsed.source.data, model)) == 1  # f
+
+
+def test_quiet_functions_walk_no_local_types(monkeypatch):
+    from coop_lsp.analysis.uniformity import quiet
+    from coop_lsp.semantic import types as t
+
+    parsed = parse(matrix_heavy_kernel(random.Random(12), functions=4))
+    _, model = check(parsed, None, "auto")
+    walked = []
+    original = t.contains
+
+    def counted(value_type, predicate):
+        walked.append(value_type)
+        return original(value_type, predicate)
+
+    monkeypatch.setattr(t, "contains", counted)
+    locals_ = sum(symbol.kind in ("var", "let", "const") for symbol in model.written_symbols)
+    quiet.quiet_functions(parsed.root, parsed.source.data, model)
+    assert locals_ > 50
+    functions = [(n.start_byte, n.end_byte) for n in parsed.root.named_children if n.type == "function_declaration"]
+    module_scope = [symbol for symbol in model.written_symbols if symbol.kind in ("var", "let", "const", "override")
+                    and not any(start <= symbol.span.start < end for start, end in functions)]
+    # Only the module's own declarations (the buffers, the staging arrays; each type's walk is a call per
+    # level: array, element): a local cannot reach every function by its name, so its type is not the question.
+    assert len(walked) <= 3 * len(module_scope) < locals_, (len(walked), len(module_scope))
