@@ -103,7 +103,7 @@ class BehaviorChecker:
         if kind == "switch_statement":
             return self._switch_behaviors(node, _inner_place(place, "switch"))
         if kind in ("loop_statement", "for_statement", "while_statement"):
-            return self._loop_behaviors(node, _inner_place(place, "loop"))
+            return self._loop_behaviors(node, _inner_place(place, "loop"), kind)
         return _ONLY_NEXT
 
     def _misplaced(self, node: ts.Node, message: str) -> None:
@@ -130,13 +130,12 @@ class BehaviorChecker:
             behaviors |= _ONLY_NEXT
         return behaviors - {BREAK}
 
-    def _loop_behaviors(self, node: ts.Node, place: _Place) -> frozenset:
-        kind = node.type
+    def _loop_behaviors(self, node: ts.Node, place: _Place, kind: str) -> frozenset:
         body = node.child_by_field_id(FIELD_BODY)
         statements = body.named_children if body is not None else []
         behaviors = self._block_behaviors(statements, place)
         if kind == "loop_statement":
-            continuing = next((s for s in statements if s.type == "continuing_statement"), None)
+            continuing = next((s for s in statements if KIND_NAMES[s.kind_id] == "continuing_statement"), None)
             continuing_body = continuing.child_by_field_id(FIELD_BODY) if continuing is not None else None
             if continuing_body is not None:
                 inside = _inner_place(place, "continuing")
@@ -160,12 +159,14 @@ class BehaviorChecker:
 
 
 # (place, what encloses) -> the place inside: there are few places, and dataclasses.replace for every
-# loop of every body showed in profiles.
-_INNER_PLACES: dict[tuple[_Place, str], _Place] = {}
+# loop of every body showed in profiles. Keyed by the place's id, not by the place, whose hash is a call of
+# the dataclass's __hash__ over its five fields: every place ever asked about is _FUNCTION or one of these
+# values, kept alive here, so an id names one place for good.
+_INNER_PLACES: dict[tuple[int, str], _Place] = {}
 
 
 def _inner_place(place: _Place, enclosing: str) -> _Place:
-    inner = _INNER_PLACES.get((place, enclosing))
+    inner = _INNER_PLACES.get((id(place), enclosing))
     if inner is None:
         if enclosing == "switch":
             inner = replace(place, breakable=True, break_target_in_continuing=place.continuing)
@@ -174,5 +175,5 @@ def _inner_place(place: _Place, enclosing: str) -> _Place:
                             loop_in_continuing=place.continuing)
         else:
             inner = replace(place, continuing=True, break_target_in_continuing=False, loop_in_continuing=False)
-        _INNER_PLACES[(place, enclosing)] = inner
+        _INNER_PLACES[(id(place), enclosing)] = inner
     return inner

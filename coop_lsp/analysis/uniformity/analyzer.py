@@ -101,6 +101,9 @@ class UniformityAnalysis:
         self.sizes = tuple(sizes) or ALL_SIZES  # the subgroup sizes the targets allow
         self.summaries: dict[int, Summary] = {}
         self.exit_cache = _ExitIndex(data)  # how control leaves each statement, computed once per analysis
+        # Whether `&&` or `||` is spelled anywhere (comments too): where neither is, no binary operation
+        # is a branch, and the walk need not make each operator's node to ask.
+        self.logical = b"&&" in data or b"||" in data
         self.failures: list[Failure] = []
         self._in_progress: set[int] = set()
         # Reuse of the previous version's results (see reuse.py): the record each function's summary
@@ -116,7 +119,7 @@ class UniformityAnalysis:
         # Without reuse (which records every function), the ones that can fail nothing wait for a caller.
         quiet = quiet_functions(self.root, self.data, self.model) if self.reuse is None else ()
         for node in self.root.named_children:
-            if node.type == "function_declaration" and node.start_byte not in quiet:
+            if KIND_NAMES[node.kind_id] == "function_declaration" and node.start_byte not in quiet:
                 self.summary(node)
         return self.failures
 
@@ -171,6 +174,13 @@ class _FunctionAnalysis:
         self.owner = owner
         self.function = function
         self.graph = Graph()
+        # What the expression walk reads at every name: bound once, not looked up through owner and model
+        # each time; the checker's own table is read first, without the call of symbol_at (which reads it
+        # first too, then the replayed bodies'). The graph's node list is never replaced, so a new node may
+        # be appended to it directly.
+        self._written_references = owner.model.written_references
+        self._symbol_at = owner.model.symbol_at
+        self._edges = self.graph.edges
         name = sn.name(function)
         self.name = owner.text(name) if name is not None else ""
         # The function as the model knows it: its stage, its parameters' types and IO, its sizes.
@@ -249,7 +259,7 @@ class _FunctionAnalysis:
         types = self.symbol.parameters if self.symbol is not None else ()
         index = 0
         for parameter in params.named_children if params is not None else []:
-            if parameter.type != "parameter":
+            if KIND_NAMES[parameter.kind_id] != "parameter":
                 continue
             node = self.graph.node()
             level = self.owner.level
@@ -406,7 +416,9 @@ class _FunctionAnalysis:
             return self.block(node, cf)
         if kind in ("let_declaration", "const_declaration", "variable_declaration"):
             value_node = node.child_by_field_id(FIELD_VALUE)
-            target = self._alias_target(value_node)
+            # (Only `&v` may be an alias: other values are not asked.)
+            target = self._alias_target(value_node) if value_node is not None \
+                and KIND_NAMES[value_node.kind_id] == "unary_expression" else None
             if kind == "let_declaration" and target is not None:
                 self.aliases[node.start_byte] = target
                 return cf
@@ -419,7 +431,7 @@ class _FunctionAnalysis:
             right = node.child_by_field_id(FIELD_RIGHT)
             value = self.expression(right, cf) if right is not None else cf
             left = node.child_by_field_id(FIELD_LEFT)
-            if left is not None and left.type != "phony":
+            if left is not None and KIND_NAMES[left.kind_id] != "phony":
                 cf = self.store(left, cf, value, compound=kind == "compound_assignment_statement")
             return cf
         if kind in ("increment_statement", "decrement_statement"):
@@ -435,7 +447,7 @@ class _FunctionAnalysis:
         if kind == "switch_statement":
             return self._switch(node, cf)
         if kind in ("loop_statement", "for_statement", "while_statement"):
-            return self._loop(node, cf)
+            return self._loop(node, cf, kind)
         if kind == "return_statement":
             value = node.child_by_field_id(FIELD_VALUE)
             if value is not None:
@@ -463,10 +475,11 @@ class _FunctionAnalysis:
 
     def _alias_target(self, value: ts.Node | None) -> int | None:
         """`&v` of a function variable: the declaration a `let p = &v` points to."""
-        if value is None or value.type != "unary_expression":
+        if value is None or KIND_NAMES[value.kind_id] != "unary_expression":
             return None
         operator, operand = value.child_by_field_id(FIELD_OPERATOR), value.child_by_field_id(FIELD_OPERAND)
-        if operator is None or self.owner.text(operator) != "&" or operand is None or operand.type != "identifier":
+        if operator is None or self.owner.text(operator) != "&" or operand is None \
+                or KIND_NAMES[operand.kind_id] != "identifier":
             return None
         symbol = self.owner.model.symbol_at(operand.start_byte, operand.end_byte)
         if symbol is None or symbol.declaration is None or symbol.declaration.start_byte not in self.variables:
@@ -476,7 +489,7 @@ class _FunctionAnalysis:
     def _matrix_variable(self, node: ts.Node, cf: int) -> None:
         name = node.child_by_field_id(FIELD_NAME)
         symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
-        if symbol is None or not t.contains(symbol.type, lambda x: isinstance(x, t.CoopMatrix)):
+        if symbol is None or not t.contains(symbol.type, _is_matrix):
             return
         rule = matrix_constructor_requirement(self.owner.dialect or "chromium")
         keyword = _keyword(node, "var")
@@ -509,7 +522,7 @@ class _FunctionAnalysis:
         if alternative is not None:
             inner = alternative.named_children[0] if alternative.named_children else None
             if inner is not None:
-                ends.append(self.statement(inner, branch) if inner.type == "if_statement"
+                ends.append(self.statement(inner, branch) if KIND_NAMES[inner.kind_id] == "if_statement"
                             else self.block(inner, branch))
         states.append(self.variables)
         self._merge(before, states, branch)
@@ -545,9 +558,9 @@ class _FunctionAnalysis:
                     merged[key] = value
         self.variables = merged
 
-    def _loop(self, node: ts.Node, cf: int) -> int:
+    def _loop(self, node: ts.Node, cf: int, kind: str) -> int:
         graph = self.graph
-        if node.type == "for_statement":
+        if kind == "for_statement":
             initializer = node.child_by_field_id(FIELD_INITIALIZER)
             if initializer is not None:
                 cf = self.statement(initializer, cf)
@@ -559,7 +572,7 @@ class _FunctionAnalysis:
         body_cf = loop_cf
         self.breaks.append([])
         self.continues.append([])
-        keyword = _keyword(node, {"loop_statement": "loop", "for_statement": "for", "while_statement": "while"}[node.type])
+        keyword = _keyword(node, _LOOP_KEYWORDS[kind])
         condition = node.child_by_field_id(FIELD_CONDITION)
         if condition is not None:
             value = self.expression(condition, loop_cf)
@@ -581,7 +594,7 @@ class _FunctionAnalysis:
         end = self.block(body, body_cf) if body is not None else body_cf
         continues = self.continues.pop()
         breaks = self.breaks.pop()
-        if node.type == "for_statement":
+        if kind == "for_statement":
             update = node.child_by_field_id(FIELD_UPDATE)
             if update is not None:
                 end = self.statement(update, graph.node(end, *continues))
@@ -600,8 +613,9 @@ class _FunctionAnalysis:
     def store(self, target: ts.Node, cf: int, value: int, compound: bool) -> int:
         """An assignment: the variable's new value depends on the value and on the control flow."""
         root = target
-        while root.type in ("index_expression", "member_expression", "paren_expression", "unary_expression"):
-            if root.type == "index_expression":
+        kind = KIND_NAMES[root.kind_id]
+        while kind in ("index_expression", "member_expression", "paren_expression", "unary_expression"):
+            if kind == "index_expression":
                 index = root.child_by_field_id(FIELD_INDEX)
                 if index is not None:
                     value = self.graph.pair(value, self.expression(index, cf))
@@ -610,10 +624,11 @@ class _FunctionAnalysis:
                 inner = root.named_children[0]
             if inner is None:
                 return cf
-            partial = root.type in ("index_expression", "member_expression")
+            partial = kind in ("index_expression", "member_expression")
             compound = compound or partial
             root = inner
-        if root.type != "identifier":
+            kind = KIND_NAMES[root.kind_id]
+        if kind != "identifier":
             return cf
         symbol = self.owner.model.symbol_at(root.start_byte, root.end_byte)
         if symbol is None or symbol.declaration is None:
@@ -643,18 +658,29 @@ class _FunctionAnalysis:
         frequent first, and an operand that is a name or a literal is answered without a call of its own.
         """
         kind = KIND_NAMES[node.kind_id]
+        # A member access or a parenthesised expression has its base's value: unwrapped here, not by a call
+        # of the walk for each (`params.n`, `(a + b)`).
+        while kind == "member_expression" or kind == "paren_expression":
+            if kind == "member_expression":
+                node = node.child_by_field_id(FIELD_VALUE)
+                if node is None:
+                    return cf
+            else:
+                children = node.named_children
+                if not children:
+                    return cf
+                node = children[0]
+            kind = KIND_NAMES[node.kind_id]
         if kind == "identifier":
             return self._identifier(node, cf)
         if kind == "binary_expression":
             left, right = node.child_by_field_id(FIELD_LEFT), node.child_by_field_id(FIELD_RIGHT)
             if left is None or right is None:
                 return cf
-            operator = node.child_by_field_id(FIELD_OPERATOR)
             leaf = KIND_NAMES[left.kind_id]
             left_value = self._identifier(left, cf) if leaf == "identifier" else \
                 cf if leaf in _CONSTANT_LEAVES else self.expression(left, cf)
-            # The type of an operator token is its text, except for one the parser made up (missing).
-            if operator is not None and KIND_NAMES[operator.kind_id] in ("&&", "||") and self.owner.text(operator) in ("&&", "||"):
+            if self.owner.logical and self._logical_operator(node):
                 # The right operand runs only where the left allows: a branch.
                 rhs_cf = self.graph.node(cf, left_value, label=Label(
                     "branch", "control flow depends on possibly non-uniform value",
@@ -664,39 +690,46 @@ class _FunctionAnalysis:
             leaf = KIND_NAMES[right.kind_id]
             right_value = self._identifier(right, cf) if leaf == "identifier" else \
                 cf if leaf in _CONSTANT_LEAVES else self.expression(right, cf)
-            return self.graph.pair(left_value, right_value)
+            edges = self._edges  # (Graph.pair, without its call)
+            edges.append([left_value, right_value])
+            return len(edges) - 1
         if kind in _CONSTANT_LEAVES:
             return cf
         if kind == "call_expression":
             return self.call(node, cf)
-        if kind == "member_expression":
-            base = node.child_by_field_id(FIELD_VALUE)
-            return self.expression(base, cf) if base is not None else cf
-        if kind == "paren_expression":
-            return self.expression(node.named_children[0], cf) if node.named_children else cf
         if kind == "index_expression":
             base, index = node.child_by_field_id(FIELD_VALUE), node.child_by_field_id(FIELD_INDEX)
             base_value = self.expression(base, cf) if base is not None else cf
             index_value = self.expression(index, cf) if index is not None else cf
-            return self.graph.pair(base_value, index_value)
+            edges = self._edges  # (Graph.pair, without its call)
+            edges.append([base_value, index_value])
+            return len(edges) - 1
         if kind == "unary_expression":
             operand = node.child_by_field_id(FIELD_OPERAND)
             operator = node.child_by_field_id(FIELD_OPERATOR)
             if operator is not None and self.owner.text(operator) == "&":
                 return self._address_of(operand, cf)
             if operator is not None and self.owner.text(operator) == "*" and operand is not None \
-                    and operand.type == "identifier":
+                    and KIND_NAMES[operand.kind_id] == "identifier":
                 pointee = self._dereference(operand, cf)
                 if pointee is not None:
                     return pointee
             return self.expression(operand, cf) if operand is not None else cf
         return cf
 
+    def _logical_operator(self, node: ts.Node) -> bool:
+        """Whether a binary operation is `&&` or `||`."""
+        operator = node.child_by_field_id(FIELD_OPERATOR)
+        # The type of an operator token is its text, except for one the parser made up (missing).
+        return operator is not None and KIND_NAMES[operator.kind_id] in ("&&", "||") \
+            and self.owner.text(operator) in ("&&", "||")
+
     def _address_of(self, operand: ts.Node | None, cf: int) -> int:
         """A pointer is as uniform as the indices that select its element; the memory is not read."""
         value = cf
-        while operand is not None and operand.type in ("index_expression", "member_expression", "paren_expression"):
-            if operand.type == "index_expression":
+        while operand is not None and KIND_NAMES[operand.kind_id] in (
+                "index_expression", "member_expression", "paren_expression"):
+            if KIND_NAMES[operand.kind_id] == "index_expression":
                 index = operand.child_by_field_id(FIELD_INDEX)
                 if index is not None:
                     value = self.graph.pair(value, self.expression(index, cf))
@@ -721,12 +754,24 @@ class _FunctionAnalysis:
         return None
 
     def _identifier(self, node: ts.Node, cf: int) -> int:
-        symbol = self.owner.model.symbol_at(node.start_byte, node.end_byte)
-        if symbol is None or symbol.declaration is None:
+        start, end = node.start_byte, node.end_byte
+        symbol = self._written_references.get((start, end))
+        if symbol is None:
+            symbol = self._symbol_at(start, end)  # a replayed body's, or none
+            if symbol is None:
+                return cf
+        declaration = symbol.declaration
+        if declaration is None:
             return cf
+        key = declaration.start_byte
+        value = self.variables.get(key)  # (a node number, never None)
+        if value is not None:
+            edges = self._edges  # (Graph.pair, without its call)
+            edges.append([cf, value])
+            return len(edges) - 1
         if symbol.kind == "parameter":
             span = _span(node)
-            parameter = self.parameters.get(symbol.declaration.start_byte)
+            parameter = self.parameters.get(key)
             if parameter is None:
                 return cf
             builtin, located = symbol.io_builtin, symbol.io_location
@@ -741,9 +786,6 @@ class _FunctionAnalysis:
             return self._labelled(cf, parameter, Label(
                 "source", f"parameter '{symbol.name}' of '{self.name}' may be non-uniform", span,
                 control_span=None if self.stage else symbol.span))
-        key = symbol.declaration.start_byte
-        if key in self.variables:
-            return self.graph.pair(cf, self.variables[key])
         if symbol.kind == "var":
             return self._module_variable(symbol, _span(node), cf)
         return cf  # const, override, module-scope let-like values are uniform
@@ -781,7 +823,8 @@ class _FunctionAnalysis:
         name = self.owner.text(name_node) if name_node is not None else ""
         values = [self.expression(arg, cf) for arg in arg_nodes]
         span = _span(name_node) if name_node is not None else Span(0, 0)
-        symbol = self.owner.model.symbol_at(name_node.start_byte, name_node.end_byte) if name_node else None
+        symbol = (self._written_references.get((span.start, span.end)) or self._symbol_at(span.start, span.end)) \
+            if name_node else None
         if symbol is not None and symbol.kind == "function" and symbol.declaration is not None:
             return self._user_call(symbol, span, cf, values, arg_nodes)
         constructed = self.owner.model.type_at(node.start_byte, node.end_byte, "call_expression")
@@ -900,7 +943,7 @@ class _FunctionAnalysis:
         target = self._alias_target(arg)
         if target is not None:
             return target
-        if arg.type == "identifier":
+        if KIND_NAMES[arg.kind_id] == "identifier":
             symbol = self.owner.model.symbol_at(arg.start_byte, arg.end_byte)
             if symbol is not None and symbol.declaration is not None:
                 return self.aliases.get(symbol.declaration.start_byte)
@@ -983,6 +1026,10 @@ def _tint_order(pending: list[_Pending]) -> list[_Pending]:
     return [item for key in reversed(list(groups)) for item in groups[key]]
 
 
+def _is_matrix(type_: t.Type) -> bool:
+    return isinstance(type_, t.CoopMatrix)
+
+
 def _struct_builtins(parameter_type) -> list[str]:
     """The builtin values in the members of an entry point's struct parameter (Tint: one makes all
     non-uniform)."""
@@ -993,10 +1040,10 @@ def _struct_builtins(parameter_type) -> list[str]:
 
 def _keyword(node: ts.Node, word: str) -> ts.Node:
     first = node.child(0)
-    if first is not None and first.type == word:
+    if first is not None and KIND_NAMES[first.kind_id] == word:
         return first  # where the keyword almost always stands, found without making every child
     for child in node.children:
-        if child.type == word:
+        if KIND_NAMES[child.kind_id] == word:
             return child
     return node
 
@@ -1046,6 +1093,7 @@ _NO_EXIT_STATEMENTS = frozenset({
 # The statements after which control may not go on (_falls_through answers yes for every other kind).
 _MAY_STOP = frozenset({"return_statement", "break_statement", "continue_statement", "compound_statement",
                        "if_statement", "switch_statement", "loop_statement", "for_statement", "while_statement"})
+_LOOP_KEYWORDS = {"loop_statement": "loop", "for_statement": "for", "while_statement": "while"}
 _RETURN, _BREAK, _CONTINUE = frozenset({"return"}), frozenset({"break"}), frozenset({"continue"})
 
 
@@ -1097,7 +1145,7 @@ def _falls_through(node: ts.Node, cache: _ExitIndex) -> bool:
         return False
     if kind == "compound_statement":
         return all(_falls_through(child, cache) for child in node.named_children
-                   if child.type != "continuing_statement")
+                   if KIND_NAMES[child.kind_id] != "continuing_statement")
     if kind == "if_statement":
         consequence, alternative = sn.consequence(node), sn.alternative(node)
         if consequence is None or alternative is None or not alternative.named_children:
@@ -1119,15 +1167,16 @@ def _assigns(node: ts.Node, name: str, owner: UniformityAnalysis) -> bool:
     stack = [node]
     while stack:
         current = stack.pop()
-        if current.type in ("assignment_statement", "compound_assignment_statement"):
+        kind = KIND_NAMES[current.kind_id]
+        if kind in ("assignment_statement", "compound_assignment_statement"):
             left = sn.left(current)
             if left is not None and owner.text(left) == name:
                 return True
-        if current.type in ("increment_statement", "decrement_statement"):
+        if kind in ("increment_statement", "decrement_statement"):
             operand = sn.operand(current)
             if operand is not None and owner.text(operand) == name:
                 return True
-        if current.type == "unary_expression" and owner.text(current).replace(" ", "") == f"&{name}":
+        if kind == "unary_expression" and owner.text(current).replace(" ", "") == f"&{name}":
             return True  # a pointer to it may write it
         stack.extend(current.named_children)
     return False

@@ -45,10 +45,13 @@ def quiet_functions(root: ts.Node, data: bytes, model: SemanticModel) -> set[int
     ends = [node.end_byte for node in functions]
     # Module-scope declarations are all written ones; a replayed body's locals are not needed (inside a
     # function), and listing them would make them.
+    # Where a symbol stands is asked before its type: most are the functions' locals, and the type's walk
+    # (a Python call per level) is the dearer question.
     for symbol in model.written_symbols:
-        if symbol.kind in ("var", "const", "override", "let") and t.contains(symbol.type, _is_matrix):
-            at = bisect_right(starts, symbol.span.start) - 1
-            if at < 0 or symbol.span.start >= ends[at]:
+        if symbol.kind in ("var", "const", "override", "let"):
+            start = symbol.span.start
+            at = bisect_right(starts, start) - 1
+            if (at < 0 or start >= ends[at]) and t.contains(symbol.type, _is_matrix):
                 return set()  # a module-scope matrix can reach any function by its name: analyse them all
     names = set()
     for node in declarations:
