@@ -10,7 +10,6 @@ silence our rules in the WGSL itself.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import tree_sitter as ts
@@ -20,7 +19,6 @@ from ..core.text import SourceText, Span
 from .nodes import FIELD_RULE, FIELD_SEVERITY
 
 SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
-_SEVERITY_WORD = re.compile(b"|".join(word.encode() for word in SEVERITIES))
 
 
 @dataclass(frozen=True)
@@ -54,16 +52,9 @@ class DiagnosticFilters:
         stack = [root]
         while stack:
             node = stack.pop()
-            if not node.has_error:
-                if data.find(b"diagnostic", node.start_byte, node.end_byte) < 0:
-                    # Both a directive and a filter attribute spell the word (where the parse has errors,
-                    # recovery could make it up as a missing token): no filter in here.
-                    continue
-            elif _SEVERITY_WORD.search(data, node.start_byte, node.end_byte) is None:
-                # Recovery may invent a missing keyword, but a filter needs its severity written out
-                # (`_filters_of` takes only these words, and a missing name has no text), and that name
-                # lies inside every node above it: while a statement is typed, the broken function has
-                # no filter to look for, and its error spine is not walked.
+            if not node.has_error and data.find(b"diagnostic", node.start_byte, node.end_byte) < 0:
+                # Both a directive and a filter attribute spell the word (where the parse has errors,
+                # recovery could make it up as a missing token): no filter in here.
                 continue
             if node.type == "diagnostic_directive":
                 found.extend(_filters_of(node, whole, source))
