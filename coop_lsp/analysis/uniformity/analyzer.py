@@ -22,7 +22,7 @@ from ...semantic.model import SemanticModel, Symbol
 from ...semantic import types as t
 from ...semantic.context import Context
 from .graph import MAY_BE_NON_UNIFORM, MAY_BE_NON_UNIFORM_IN_WORKGROUP, Graph, Label
-from .quiet import quiet_functions
+from .quiet import is_matrix, quiet_functions
 from .splits import ALL_SIZES, LaneMath, Split, branch_split, loop_split
 from ...semantic.builtins.language import NON_UNIFORM, SUBGROUP_UNIFORM
 from ...syntax import nodes as sn
@@ -489,7 +489,7 @@ class _FunctionAnalysis:
     def _matrix_variable(self, node: ts.Node, cf: int) -> None:
         name = node.child_by_field_id(FIELD_NAME)
         symbol = self.owner.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
-        if symbol is None or not t.contains(symbol.type, _is_matrix):
+        if symbol is None or not t.contains(symbol.type, is_matrix):
             return
         rule = matrix_constructor_requirement(self.owner.dialect or "chromium")
         keyword = _keyword(node, "var")
@@ -1024,10 +1024,6 @@ def _tint_order(pending: list[_Pending]) -> list[_Pending]:
         key = (item.call.start, item.call.end) if item.call is not None else (item.span.start, item.span.end)
         groups.setdefault(key, []).append(item)
     return [item for key in reversed(list(groups)) for item in groups[key]]
-
-
-def _is_matrix(type_: t.Type) -> bool:
-    return isinstance(type_, t.CoopMatrix)
 
 
 def _struct_builtins(parameter_type) -> list[str]:

@@ -51,7 +51,7 @@ def quiet_functions(root: ts.Node, data: bytes, model: SemanticModel) -> set[int
         if symbol.kind in ("var", "const", "override", "let"):
             start = symbol.span.start
             at = bisect_right(starts, start) - 1
-            if (at < 0 or start >= ends[at]) and t.contains(symbol.type, _is_matrix):
+            if (at < 0 or start >= ends[at]) and t.contains(symbol.type, is_matrix):
                 return set()  # a module-scope matrix can reach any function by its name: analyse them all
     names = set()
     for node in declarations:
@@ -75,5 +75,6 @@ def quiet_functions(root: ts.Node, data: bytes, model: SemanticModel) -> set[int
     return quiet
 
 
-def _is_matrix(type_: t.Type) -> bool:
+def is_matrix(type_: t.Type) -> bool:
+    """For `t.contains`: a cooperative / subgroup matrix (the analyzer asks it of declarations too)."""
     return isinstance(type_, t.CoopMatrix)
