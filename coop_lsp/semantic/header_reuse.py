@@ -106,9 +106,10 @@ class HeaderReuse:
         self._records.end()
 
     def _module(self, checker) -> int:
-        """The text of the module's directives and of what else is neither a declaration nor an ERROR node,
-        its enables and dialect: the same for every step of a check (the enables are read before any
-        declaration). Also notes which module-scope nodes an ERROR node follows (see the module docstring)."""
+        """The text of the module's directives and of what else is neither a declaration, an ERROR node nor a
+        lone ';', its enables and dialect: the same for every step of a check (the enables are read before any
+        declaration). Also notes which module-scope nodes an ERROR node follows (see the module docstring), which
+        a key reads after this call."""
         if self.module_text is None:
             ctx = checker.ctx
             data = ctx.source.data
