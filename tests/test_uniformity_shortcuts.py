@@ -35,6 +35,15 @@ def _analyse(text: str, level: str):
     return failures, analysis.summaries
 
 
+
+def _assert_same_after_switching(texts: list[str], to_the_slow_path) -> None:
+    """Each text analysed at both levels as it is, then again after `to_the_slow_path()`: the same failures."""
+    fast = [(_analyse(text, TINT), _analyse(text, SUBGROUP)) for text in texts]
+    to_the_slow_path()
+    slow = [(_analyse(text, TINT), _analyse(text, SUBGROUP)) for text in texts]
+    for text, one, other in zip(texts, fast, slow):
+        assert one == other, text[:200]
+
 @pytest.fixture
 def every_operator_asked(monkeypatch):
     """The slow path: every binary operation asks whether its operator is `&&` or `||`."""
@@ -53,11 +62,7 @@ def every_operator_asked(monkeypatch):
 def test_a_module_without_logical_operators_is_analysed_as_with_each_operator_asked(every_operator_asked):
     texts = _inputs()
     assert sum(b"&&" not in t.encode() and b"||" not in t.encode() for t in texts) >= 10  # the shortcut is taken
-    fast = [(_analyse(text, TINT), _analyse(text, SUBGROUP)) for text in texts]
-    every_operator_asked()
-    slow = [(_analyse(text, TINT), _analyse(text, SUBGROUP)) for text in texts]
-    for text, one, other in zip(texts, fast, slow):
-        assert one == other, text[:200]
+    _assert_same_after_switching(texts, every_operator_asked)
 
 
 def test_binary_operations_ask_for_their_operator_only_where_a_logical_operator_is_spelled(monkeypatch):
@@ -95,12 +100,7 @@ def every_name_through_symbol_at(monkeypatch):
 
 
 def test_names_read_from_the_checkers_table_are_analysed_as_through_symbol_at(every_name_through_symbol_at):
-    texts = _inputs()
-    fast = [(_analyse(text, TINT), _analyse(text, SUBGROUP)) for text in texts]
-    every_name_through_symbol_at()
-    slow = [(_analyse(text, TINT), _analyse(text, SUBGROUP)) for text in texts]
-    for text, one, other in zip(texts, fast, slow):
-        assert one == other, text[:200]
+    _assert_same_after_switching(_inputs(), every_name_through_symbol_at)
 
 
 def test_names_the_checker_wrote_are_not_looked_up_through_symbol_at(monkeypatch):
