@@ -310,8 +310,13 @@ class ExpressionChecker:
         text = ctx.ascii_text
         name = text[start:end] if text is not None else ctx.text(node)
         # A parameter or local in scope, the commonest, is looked up without lookup_symbol's call (which would
-        # find the same and record nothing).
-        symbol = self._visible.get(name) or self.lookup_symbol(name)
+        # find the same and record nothing); so is the rest, lookup_symbol's module half written out.
+        symbol = self._visible.get(name)
+        if symbol is None:
+            symbol = self.module_scope.symbols.get(name)
+            lookups = self.module_lookups
+            if lookups is not None:
+                lookups.setdefault(name, symbol)
         if symbol is None:
             if is_type_name(name):
                 return Typed(t.TypeOf(self.resolve_type(node)))
