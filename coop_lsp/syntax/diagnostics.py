@@ -25,7 +25,7 @@ from .keywords import KEYWORDS, RESERVED_WORDS
 from .parser import Parsed, wgsl_language
 from .reuse import DeclarationReuse
 from .tokens import describe_node, describe_token, excerpt
-from .nodes import FIELD_LEFT, FIELD_NAME, FIELD_OPERATOR, FIELD_RIGHT
+from .nodes import FIELD_LEFT, FIELD_NAME, FIELD_OPERATOR, FIELD_RIGHT, KIND_NAMES
 
 # Each repair attempt is an incremental re-parse; bounding them keeps a file
 # of garbage from costing seconds. Later errors get the plain message.
@@ -156,9 +156,7 @@ def _queried_nodes(root: ts.Node) -> dict[str, list[ts.Node]]:
 @functools.cache
 def _watched_kinds() -> dict[int, str]:
     """Every kind id whose name is a watched type (an alias has an id of its own), with that name."""
-    language = wgsl_language()
-    return {kind: language.node_kind_for_id(kind) for kind in range(language.node_kind_count)
-            if language.node_kind_for_id(kind) in _WATCHED}
+    return {kind: name for kind, name in KIND_NAMES.items() if name in _WATCHED}
 
 
 def _walked_nodes(root: ts.Node) -> dict[str, list[ts.Node]]:
