@@ -7,7 +7,10 @@ a syntax error (plain, and with a counter), a comment after a statement, and ind
 
 The middle line is a `for` header (`for (...) {`): commenting it out leaves its `}` unmatched, and every
 later version has a syntax error. Its first two keystrokes (`/`, then `//`) change code, the others only
-the comment's text: both are reported apart too. Until session 14 this workload was called "typing a
+the comment's text: both are reported apart too. Each server is asked, right after the open, what VS Code
+asks of a document it shows (semantic tokens, outline, folding ranges); until session 19 it was asked
+nothing, so its first keystroke re-checked the whole document (see the first keystroke of a client that asks
+nothing, reported apart). Until session 14 this workload was called "typing a
 comment"; it is editing code. In the same (errored) file, after the statement, ` // xxx...` is typed
 after the `;` of a statement line near the end of the document, in a function away from the error
 (server/comment_edits.py: the shortcut for files with errors).
@@ -27,6 +30,8 @@ import os
 import sys
 from pathlib import Path
 
+from lsprotocol import types as lsp
+
 from .common import write_result
 from .server_latency import SERVER, Editor, percentiles
 from .server_matrix import documents, toggle_edits
@@ -44,14 +49,28 @@ def _server(checkout: Path | None) -> dict:
             "cwd": str(checkout), "env": dict(os.environ, PYTHONDONTWRITEBYTECODE="1")}
 
 
+async def _ask_as_an_editor_shows_it(editor: Editor, uri: str) -> None:
+    """What VS Code asks of a document it shows, right after opening it: its semantic tokens, outline and
+    folding ranges. A server that leaves documents only opened to a worker (or the result cache) builds
+    the model the first edit replays on these requests, as it does in the editor."""
+    document = lsp.TextDocumentIdentifier(uri=uri)
+    client = editor.client
+    await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(text_document=document))
+    await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(text_document=document))
+    await client.text_document_folding_range_async(lsp.FoldingRangeParams(text_document=document))
+
+
 @contextlib.asynccontextmanager
-async def _opened(text: str):
-    """A fresh server (the one SERVER names) with the document open and its first diagnostics in."""
+async def _opened(text: str, shown: bool = True):
+    """A fresh server (the one SERVER names) with the document open and its first diagnostics in; `shown`:
+    asked about as an editor showing it asks (False: a client that sends nothing but the text)."""
     editor = Editor()
     await editor.start()
     try:
         uri = "file:///bench/matrix_1000.wgsl"
         await editor.open(uri, text)
+        if shown:
+            await _ask_as_an_editor_shows_it(editor, uri)
         await asyncio.sleep(0.5)
         yield editor, uri
     finally:
@@ -73,6 +92,10 @@ async def _session(server: dict, text: str) -> dict:
                    and lines[i].rstrip().endswith(";"))
         typed = (" // " + "x" * COMMENT_CHARACTERS)[:COMMENT_CHARACTERS]
         errored = await editor.type_characters(uri, far, typed, version, column=len(lines[far]))
+    # The same first keystroke in a client that asks nothing after opening: the document rested after its
+    # open check (only its text, diagnostics and symbols kept), so this edit checks the whole document.
+    async with _opened(text, shown=False) as (editor, uri):
+        unasked = await editor.type_characters(uri, text.count("\n") // 2, "/")
     # The toggles in a server of their own, as server_matrix times them (versions from 2).
     async with _opened(text) as (editor, uri):
         toggles = await toggle_edits(editor, uri, text, TOGGLES, versioned=True)
@@ -91,14 +114,14 @@ async def _session(server: dict, text: str) -> dict:
         indent_line = next(i for i in range(code_line + 1, len(lines)) if lines[i].startswith("  ")
                            and lines[i].rstrip().endswith(";"))
         indenting = await editor.type_characters(uri, indent_line, " " * INDENT, version + COMMENT_CHARACTERS)
-    return {"comment": comment, "statement": statement, "errored": errored, "toggles": toggles,
+    return {"comment": comment, "unasked": unasked, "statement": statement, "errored": errored, "toggles": toggles,
             "counted": counted, "trailing": trailing, "indenting": indenting}
 
 
 async def run(against: Path, repeats: int) -> dict:
     text = documents(1, seed=1)[0]
     servers = {"this_branch": _server(None), "main": _server(against)}
-    samples: dict = {name: {"comment": [], "comment_text_only": [], "comment_code_keystrokes": [], "statement": [],
+    samples: dict = {name: {"comment": [], "comment_text_only": [], "comment_code_keystrokes": [], "unasked": [], "statement": [],
                             "errored": [], "errored_text_only": [], "toggles": [], "counted": [], "trailing": [], "trailing_text_only": [], "indenting": []} for name in servers}
     load_start = os.getloadavg()
     for _ in range(repeats):
@@ -107,6 +130,7 @@ async def run(against: Path, repeats: int) -> dict:
             mine = samples[name]
             mine["comment"] += got["comment"]
             mine["comment_code_keystrokes"] += got["comment"][:2]
+            mine["unasked"] += got["unasked"]
             mine["comment_text_only"] += got["comment"][2:]
             mine["statement"] += got["statement"]
             mine["errored"] += got["errored"]
@@ -125,6 +149,8 @@ async def run(against: Path, repeats: int) -> dict:
             "commenting_out_a_loop_header": percentiles(mine["comment"]),
             "commenting_out_a_loop_header_after_the_first_two_keystrokes": percentiles(mine["comment_text_only"]),
             "commenting_out_a_loop_header_first_two_keystrokes": percentiles(mine["comment_code_keystrokes"]),
+            # Until session 19 the first two keystrokes were timed with nothing asked after the open.
+            "first_keystroke_when_the_client_asked_nothing_after_opening": percentiles(mine["unasked"]),
             "typing_a_statement": percentiles(mine["statement"]),
             "typing_a_comment_in_a_file_with_errors": percentiles(mine["errored"]),
             "typing_a_comment_in_a_file_with_errors_after_its_slashes": percentiles(mine["errored_text_only"]),

@@ -4,6 +4,8 @@
   the operator's memo entry) where each used to be made afresh.
 - A name whose Typed is kept is answered before its kind is told apart.
 - Node kinds are read by id (syntax/nodes.py's KIND_NAMES) where `Node.type` made a string per read.
+- An int literal's Typed is kept by its text for every module the process checks, not per module.
+- A read of a module-scope variable by its name notes its alias root without alias_root's walk.
 
 Each is compared on real, generated and mutilated sources with the slow path: every finding (code,
 message, range, related places, fixes) and every type and reference in the model must be the same.
@@ -16,10 +18,11 @@ from pathlib import Path
 
 from benchmarks.common import matrix_heavy_kernel
 from coop_lsp.lint import lint_source
-from coop_lsp.semantic import expressions
+from coop_lsp.semantic import aliasing, expressions
+from coop_lsp.semantic.checker import Checker
 from coop_lsp.syntax.nodes import KIND_NAMES
 from coop_lsp.syntax.parser import parse
-from tests.support.trees import counted_instances, every_node
+from tests.support.trees import counted_instances, every_node, public_kernels_with_junk
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,6 +84,73 @@ def test_shared_and_kept_typed_values_check_as_fresh_ones(monkeypatch):
     assert len(texts) > 100
     for text, one, other in zip(texts, fast, slow):
         assert one == other, text[:200]
+
+
+class _Forgetful(dict):
+    """A table that keeps nothing: every int literal is parsed and made again."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+def _alias_facts(text: str):
+    """What the alias analysis was told of each function's accesses and calls, as plain values."""
+    checker = Checker(parse(text))
+    checker.run()
+    return sorted((function.name, sorted((n, s.start, s.end) for n, s in facts.module_reads.items()),
+                   sorted((n, s.start, s.end) for n, s in facts.module_writes.items()),
+                   sorted(facts.param_reads), sorted(facts.param_writes),
+                   [(call.callee, [(a.index, a.root, a.span.start, a.span.end) for a in call.arguments])
+                    for call in facts.calls])
+                  for function, facts in checker.alias_facts.items())
+
+
+def test_literals_kept_across_modules_and_module_reads_check_as_the_slow_paths(monkeypatch):
+    texts = _texts() + [text for _, text in public_kernels_with_junk(19, 19, ["1", "0x7fu", "(2 + g)", ";", "{"],
+                                                                     per_file=1)]
+    # (each text checked after all the others: the literals kept come from every module before it)
+    fast = [(_outcome(text), _alias_facts(text)) for text in texts + texts][len(texts):]
+
+    def module_read_by_alias_root(self, node, name):
+        self.note_access(node, read=True, write=False)
+
+    monkeypatch.setattr(expressions, "_INT_LITERALS", _Forgetful())
+    monkeypatch.setattr(aliasing.AliasChecker, "note_module_read", module_read_by_alias_root)
+    slow = [(_outcome(text), _alias_facts(text)) for text in texts]
+    assert sum(1 for _, facts in fast if any(reads for _, reads, *_ in facts)) > 20
+    for text, one, other in zip(texts, fast, slow):
+        assert one == other, text[:200]
+
+
+def test_an_int_literal_is_parsed_once_per_process_not_once_per_module(monkeypatch):
+    """Work count: the next version of a module (or another module) with the same literals parses none."""
+    text = matrix_heavy_kernel(random.Random(5), functions=2)
+    lint_source(text)
+    parsed = []
+    parse_int = expressions.c.parse_int_literal
+    monkeypatch.setattr(expressions.c, "parse_int_literal", lambda literal: parsed.append(literal) or parse_int(literal))
+    lint_source(text.replace("fn ", "fn  "))
+    assert parsed == []
+    lint_source(text + "\nconst new_literal = 123456789;\n")
+    assert parsed == ["123456789"]
+
+
+def test_a_module_variable_read_by_name_needs_no_alias_root_walk(monkeypatch):
+    """Work count: n reads of a module-scope variable by its name ask alias_root nothing (it walked and
+    looked each name up again); an index into it still asks, once per access."""
+    walked = []
+    alias_root = aliasing.AliasChecker.alias_root
+    monkeypatch.setattr(aliasing.AliasChecker, "alias_root",
+                        lambda self, node: walked.append(node.type) or alias_root(self, node))
+
+    def walks_for(lines: int) -> int:
+        body = "".join(f"  let x{i} = g + 1u;\n" for i in range(lines))
+        walked.clear()
+        result = lint_source(f"var<private> g: u32;\nfn f() {{\n{body}}}\n")
+        assert [d.code for d in result.diagnostics if d.severity.name == "ERROR"] == []
+        return len(walked)
+
+    assert walks_for(40) == walks_for(10) == 0
 
 
 def test_run_time_binary_results_share_one_typed_per_operand_types(monkeypatch):

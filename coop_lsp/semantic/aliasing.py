@@ -146,6 +146,13 @@ class AliasChecker:
             if write:
                 facts.param_writes.add(root[1])
 
+    def note_module_read(self, node: ts.Node, name: str) -> None:
+        """note_access of a read of the module-scope variable `name`, named by `node` itself: its root known
+        without alias_root's walk and lookup."""
+        facts = self._facts()
+        if facts is not None and name not in facts.module_reads:
+            facts.module_reads[name] = self.ctx.span(node)
+
     def note_builtin_access(self, name: str, arg_nodes: list) -> None:
         if not arg_nodes or self.function is None:
             return

@@ -43,10 +43,10 @@ class Context:
         self._enables_reported: set[str] = set()  # extensions whose missing `enable` was reported
         # entry_points.attributes() by (node id, field): a function's parameters are read by several checks.
         self.attribute_memo: dict[tuple[int, str | None], dict] = {}
-        # Answers that are the same at every use within a module (a Typed is never changed once made):
-        # an int literal's Typed by its text; a variable's reference and its load, and any other value
-        # declaration's Typed, by its symbol (kept while the symbol's fields they were made of stay).
-        self.int_literals: dict[str, object] = {}
+        # Answers that are the same at every use within a module (a Typed is never changed once made): a
+        # variable's reference and its load, and any other value declaration's Typed, by its symbol (kept
+        # while the symbol's fields they were made of stay). (An int literal's, the same in every module,
+        # is kept by expressions.py across modules.)
         self.variable_uses: dict[object, tuple] = {}
         self.value_uses: dict[object, object] = {}
         # Template arguments: an enumerant's Typed by its text; a templated type's, with what resolving it

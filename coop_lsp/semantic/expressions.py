@@ -90,6 +90,11 @@ _SCALAR, _REFERENCE, _TYPE_OF = t.Scalar, t.Reference, t.TypeOf  # compared by c
 # _binary's results by operator and the identities of the operands' types: (left, right, result, the Typed
 # of a run-time value of the result's type, whether left and right are concrete scalars).
 _RESULTS: dict[tuple[str, int, int], tuple] = {}
+# An int literal's Typed by its text, for every module this process checks: it is a function of the text
+# alone (parse_int_literal and check_range read nothing else, and a Typed is never changed once made), so
+# the next version of a document, or the next file, need not parse the same literal again. One that is out
+# of range is reported at each use and never kept. Bounded as _RESULTS is.
+_INT_LITERALS: dict[str, Typed] = {}
 
 # _expression's methods by node kind (identifiers are taken first), and those methods once looked up.
 _EXPRESSION_METHODS = {
@@ -112,7 +117,10 @@ class ExpressionChecker:
 
     def expression(self, node: ts.Node) -> Typed:
         kind = KIND_NAMES[node.kind_id]  # (node.type's string, made once: syntax/nodes.py says why)
-        typed = self._expression(node, kind)
+        # A kind whose method _expression has looked up already goes to it without that call (a MISSING
+        # node, and the kinds without a method, ERROR and identifiers among them, still go through it).
+        handler = _EXPRESSION_HANDLERS.get(kind)
+        typed = handler(self, node) if handler is not None and not node.is_missing else self._expression(node, kind)
         self.ctx.model.written_types[(node.start_byte, node.end_byte, kind)] = typed.type
         return typed
 
@@ -133,10 +141,12 @@ class ExpressionChecker:
         elif kind == "int_literal":
             # A literal seen before in this module: its Typed is kept by text (see _expression).
             text = ctx.ascii_text
-            typed = ctx.int_literals.get(text[start:end] if text is not None else ctx.text(node)) \
+            typed = _INT_LITERALS.get(text[start:end] if text is not None else ctx.text(node)) \
                 or self._expression(node, kind)
         else:
-            typed = self._expression(node, kind)
+            # (as in expression(): a node that is not empty is not MISSING)
+            handler = _EXPRESSION_HANDLERS.get(kind)
+            typed = handler(self, node) if handler is not None else self._expression(node, kind)
         value_type = typed.type
         ctx.model.written_types[(start, end, kind)] = value_type
         family = value_type.__class__
@@ -148,7 +158,8 @@ class ExpressionChecker:
                 # A plain read of a function's own variable never aliases: only the rest goes to the alias
                 # analysis.
                 if self.function is not None and self.module_scope.symbols.get(symbol.name) is symbol:
-                    self.note_access(node, read=True, write=False)
+                    # (the root alias_root would find again from the name: this very variable)
+                    self.note_module_read(node, symbol.name)
                 uses = ctx.variable_uses.get(symbol)
                 if uses is not None and uses[0] is typed:
                     return uses[1]  # the load _identifier made with this reference
@@ -259,12 +270,14 @@ class ExpressionChecker:
     def _int_literal(self, node: ts.Node) -> Typed:
         ctx = self.ctx
         text = ctx.text(node)
-        typed = ctx.int_literals.get(text)
+        typed = _INT_LITERALS.get(text)
         if typed is None:
             value, scalar = c.parse_int_literal(text)
             typed = self._literal(node, value, scalar)
             if typed.value is not None:  # one out of range is reported at each use, so it is not kept
-                ctx.int_literals[text] = typed
+                if len(_INT_LITERALS) >= 4096:
+                    _INT_LITERALS.clear()
+                _INT_LITERALS[text] = typed
         return typed
 
     def _float_literal(self, node: ts.Node) -> Typed:
@@ -297,8 +310,13 @@ class ExpressionChecker:
         text = ctx.ascii_text
         name = text[start:end] if text is not None else ctx.text(node)
         # A parameter or local in scope, the commonest, is looked up without lookup_symbol's call (which would
-        # find the same and record nothing).
-        symbol = self._visible.get(name) or self.lookup_symbol(name)
+        # find the same and record nothing); so is the rest, lookup_symbol's module half written out.
+        symbol = self._visible.get(name)
+        if symbol is None:
+            symbol = self.module_scope.symbols.get(name)
+            lookups = self.module_lookups
+            if lookups is not None:
+                lookups.setdefault(name, symbol)
         if symbol is None:
             if is_type_name(name):
                 return Typed(t.TypeOf(self.resolve_type(node)))

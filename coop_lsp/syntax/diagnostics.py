@@ -25,7 +25,7 @@ from .keywords import KEYWORDS, RESERVED_WORDS
 from .parser import Parsed, wgsl_language
 from .reuse import DeclarationReuse
 from .tokens import describe_node, describe_token, excerpt
-from .nodes import FIELD_NAME, FIELD_OPERATOR
+from .nodes import FIELD_LEFT, FIELD_NAME, FIELD_OPERATOR, FIELD_RIGHT
 
 # Each repair attempt is an incremental re-parse; bounding them keeps a file
 # of garbage from costing seconds. Later errors get the plain message.
@@ -153,6 +153,14 @@ def _queried_nodes(root: ts.Node) -> dict[str, list[ts.Node]]:
     return {kind: found.get(kind, []) for kind in _WATCHED}
 
 
+@functools.cache
+def _watched_kinds() -> dict[int, str]:
+    """Every kind id whose name is a watched type (an alias has an id of its own), with that name."""
+    language = wgsl_language()
+    return {kind: language.node_kind_for_id(kind) for kind in range(language.node_kind_count)
+            if language.node_kind_for_id(kind) in _WATCHED}
+
+
 def _walked_nodes(root: ts.Node) -> dict[str, list[ts.Node]]:
     """One iterative walk that collects the nodes every check needs, in document order.
 
@@ -161,8 +169,9 @@ def _walked_nodes(root: ts.Node) -> dict[str, list[ts.Node]]:
     cheaper than lists of children, which py-tree-sitter builds on each call.
     """
     found: dict[str, list[ts.Node]] = {kind: [] for kind in _WATCHED}
-    bucket_of = found.get
-    bucket = bucket_of(root.type)
+    # By kind id: a node's type is the name of its kind, and the id costs no new string per node.
+    bucket_of = {kind: found[name] for kind, name in _watched_kinds().items()}.get
+    bucket = bucket_of(root.kind_id)
     if bucket is not None:
         bucket.append(root)
     cursor = root.walk()
@@ -179,7 +188,7 @@ def _walked_nodes(root: ts.Node) -> dict[str, list[ts.Node]]:
             node = cursor.node
         descend = node.is_named
         if descend:
-            bucket = bucket_of(node.type)
+            bucket = bucket_of(node.kind_id)
             if bucket is not None:
                 bucket.append(node)
 
@@ -234,7 +243,7 @@ def _expected_token(parsed: Parsed, token: str, at: int, near: ts.Node, reuse,
     message = f"expected '{token}'"
     related: tuple[Related, ...] = ()
     if token == ";":
-        before = _statement_ending_at(near, at)
+        before = _statement_ending_at(parsed.root, at)
         if before is not None:
             message += f" after {describe_node(before)}"
     elif token in "})]>":
@@ -630,15 +639,16 @@ def _parser() -> ts.Parser:
 
 
 # ------------------------------------------------------ tree helpers
+# By `child(index)`: `children` would make a Node of every child on the way down.
 def _first_token(node: ts.Node) -> ts.Node | None:
     while node.child_count:
-        node = node.children[0]
+        node = node.child(0)
     return node if node.end_byte > node.start_byte else None
 
 
 def _last_token(node: ts.Node) -> ts.Node | None:
-    while node.child_count:
-        node = node.children[-1]
+    while count := node.child_count:
+        node = node.child(count - 1)
     return node if node.end_byte > node.start_byte else None
 
 
@@ -686,10 +696,8 @@ _STATEMENT_TYPES = frozenset({
 })
 
 
-def _statement_ending_at(near: ts.Node, at: int) -> ts.Node | None:
-    root = near
-    while root.parent is not None:
-        root = root.parent
+def _statement_ending_at(root: ts.Node, at: int) -> ts.Node | None:
+    # The root is the tree's, not found by climbing from the error: each `parent` searches down from the root.
     node = root.descendant_for_byte_range(max(at - 1, 0), max(at - 1, 0))
     while node is not None:
         if node.type in _STATEMENT_TYPES and node.end_byte == at:
@@ -780,8 +788,8 @@ def _mixed_operators(parsed: Parsed, nodes: dict[str, list[ts.Node]]) -> list[Di
             continue
         category = _CATEGORY[operator.type]
         allowed_left, allowed_right = _ALLOWED_OPERANDS[category]
-        for side, allowed in (("left", allowed_left), ("right", allowed_right)):
-            inner = outer.child_by_field_name(side)
+        for side, allowed in ((FIELD_LEFT, allowed_left), (FIELD_RIGHT, allowed_right)):
+            inner = outer.child_by_field_id(side)
             if inner is None or inner.type != "binary_expression":
                 continue
             inner_operator = inner.child_by_field_id(FIELD_OPERATOR)
