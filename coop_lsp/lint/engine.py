@@ -17,6 +17,7 @@ from ..semantic.model import SemanticModel
 from ..semantic.reuse import BodyReuse
 from ..syntax import parse, syntax_diagnostics
 from ..syntax.diagnostics import DeferredFix, fix_of
+from ..syntax.nodes import KIND_NAMES
 from ..syntax.parser import ParseAbandoned, Parsed
 from ..syntax.reuse import DeclarationReuse
 from ..syntax.rules import SYNTAX_ERROR
@@ -196,6 +197,13 @@ def _outside_broken_statements(parsed: Parsed, syntax: list[Diagnostic],
     return [d for d in semantic if not any(s.start <= d.span.start < s.end for s in broken)]
 
 
+# The kinds that mark a statement as broken, by id: node.type would make a new string at each step down.
+_STATEMENT_KINDS = frozenset(
+    kind_id for kind_id, kind in KIND_NAMES.items()
+    if kind.endswith(("_statement", "_declaration"))
+    and kind not in ("compound_statement", "function_declaration", "struct_declaration"))
+
+
 def _enclosing_statement(parsed: Parsed, span: Span) -> Span | None:
     # A zero-width span (a missing token) belongs to what precedes it.
     start = span.start - 1 if span.start == span.end and span.start > 0 else span.start
@@ -208,9 +216,7 @@ def _enclosing_statement(parsed: Parsed, span: Span) -> Span | None:
         node = node.child_with_descendant(target)
         if node is None:
             break
-        kind = node.type
-        if kind.endswith(("_statement", "_declaration")) and kind not in (
-                "compound_statement", "function_declaration", "struct_declaration"):
+        if node.kind_id in _STATEMENT_KINDS:
             innermost = node
     return Span(innermost.start_byte, innermost.end_byte) if innermost is not None else None
 

@@ -163,7 +163,8 @@ class HeaderReuse:
     def run(self, checker, step: str, symbol, node: ts.Node, check, own: bool = False) -> None:
         """Runs `check()` for the header of `node`, or replays its record; `own`: whether the step reads
         the function's own resolved signature (not the signature step, which sets it)."""
-        body = node.child_by_field_id(FIELD_BODY) if node.type == "function_declaration" else None
+        # (the kind by id: node.type would make a new string at each of the ~56 steps of every version)
+        body = node.child_by_field_id(FIELD_BODY) if KIND_NAMES[node.kind_id] == "function_declaration" else None
         start = node.start_byte
         end = body.start_byte if body is not None else node.end_byte
         carry = checker.reuse.carry
@@ -171,22 +172,23 @@ class HeaderReuse:
         index = carry.index - 1
         # A header whose function's body holds the version's syntax errors (carry.py: Carry.begin) is the
         # header it was, parsed alike: the record the last version applied to it is carried all the same.
-        if carried is not None and (node.has_error and start != carry.errored_start or len(checker._resolution) > 1):
-            carry.stop()
-            carried = None
         if carried is not None:
-            # The record the last carried-from version applied at this step (carry.py says why it is valid);
-            # struct objects are compared still, as they are not text.
-            record = carried[4]
-            if not record.structs or self._same_structs(checker, record, symbol):
-                self._apply(checker, record, symbol, start)
-                self._records.current[carried[3]] = record
-                self.replayed += 1
-                # (a header step's entry is always neutral: where the step did not move it is the same entry)
-                carry.note(index, carried if carried[1] == start and carried[2] == end
-                           else (step, start, end, carried[3], record, True))
-                return
-            carry.stop()
+            if node.has_error and start != carry.errored_start or len(checker._resolution) > 1:
+                carry.stop()
+            else:
+                # The record the last carried-from version applied at this step (carry.py says why it is
+                # valid); struct objects are compared still, as they are not text.
+                record = carried[4]
+                if not record.structs or self._same_structs(checker, record, symbol):
+                    self._apply(checker, record, symbol, start)
+                    self._records.current[carried[3]] = record
+                    self.replayed += 1
+                    # (a header step's entry is always neutral: where the step did not move it is the same entry)
+                    if carried[1] != start:  # (the end moved with it: the header's text is the same)
+                        carried = (step, start, end, carried[3], record, True)
+                    carry.current.entries[index] = carried  # (carry.note: a carried step has a current)
+                    return
+                carry.stop()
         if node.has_error or len(checker._resolution) > 1:
             # (resolved on the way from another declaration: a cycle through it would reach outside)
             self.checked += 1
@@ -253,29 +255,34 @@ class HeaderReuse:
 
     def _apply(self, checker, record: HeaderRecord, symbol, start: int) -> None:
         """Sets what the step set and adds what it added, moved to `start`."""
-        module = checker.module_scope.symbols
-        own = symbol.kind == "struct"
         delta = start - record.start
         ctx = checker.ctx
-        symbol.__dict__.update(record.fields)
+        fields = record.fields
+        symbol.__dict__.update(fields)
         if delta:
             for name in record.spanned:
-                setattr(symbol, name, _shifted(record.fields[name], delta))
-        if own and isinstance(symbol.type, t.Struct):
+                setattr(symbol, name, _shifted(fields[name], delta))
+        if symbol.kind == "struct" and isinstance(symbol.type, t.Struct):
             # As a fresh resolution does, so that the next version keeps this struct object too.
             symbol.type = checker.reuse.stable_struct(symbol.type)
         if record.diagnostics:
-            ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
+            if delta:
+                ctx.diagnostics.extend([d.shifted(delta) for d in record.diagnostics])
+            else:
+                ctx.diagnostics.extend(record.diagnostics)
         model = ctx.model
         if record.types:
             if not delta:
                 model.written_types.update(record.types)
             else:
+                written = model.written_types
                 for (s, e, kind), value in record.types.items():
-                    model.written_types[(s + delta, e + delta, kind)] = value
+                    written[(s + delta, e + delta, kind)] = value
         if record.references:
+            module = checker.module_scope.symbols
+            written = model.written_references
             for (s, e), name in record.references.items():
-                model.written_references[(s + delta, e + delta)] = module[name]
+                written[(s + delta, e + delta)] = module[name]
         if record.said is not None:
             portability, enables, uses = record.said
             ctx.add_said_once(portability, enables,

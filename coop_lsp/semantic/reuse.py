@@ -178,7 +178,10 @@ class BodyReuse:
         ctx = checker.ctx
         delta = node.start_byte - record.start
         if record.diagnostics:
-            ctx.diagnostics.extend(d.shifted(delta) for d in record.diagnostics)
+            if delta:
+                ctx.diagnostics.extend([d.shifted(delta) for d in record.diagnostics])
+            else:
+                ctx.diagnostics.extend(record.diagnostics)  # (shifted(0) is the diagnostic itself)
         module = checker.module_scope.symbols
         structs = self._structs_current
         if record.structs and not all(structs.get(name) is old for name, old in record.structs.items()):
