@@ -1,0 +1,232 @@
+"""Whether two checkouts give the same diagnostics, on the paths speed work changes: a check for the issue's rule
+that speed work leaves every result as it was.
+
+    python -m benchmarks.same_results --against PATH[=PYTHON] [--corpus DIR] [--mutants N] [--seed S]
+        [--result NAME]
+
+The cases are one-edit mutants of the differential campaign's bases (public WGSL under --corpus, examples/,
+every tests/spec case) (benchmarks/mutations.py; every base, whether a compiler accepts it or not). Each
+checkout, in a process of its own interpreter with its own coop_lsp, reports for each case:
+
+- fresh: lint_source on the mutant, fixes included (coop-lint's and a first open's path);
+- edited: the base checked as the server checks a document it opens, then the edit that makes the mutant
+  applied to the same document (an incremental re-parse), checked provisionally (the server's answer while
+  the user types) and then finally, fixes tested (the answer once they stop);
+- typed: where the edit inserts at most 24 characters, the same document typed one character at a time, each
+  version checked provisionally, as a keystroke is.
+
+Every diagnostic is compared whole (code, message, range, severity, related places, fixes). The workloads
+(cases and edits) are this harness's; only coop_lsp is each checkout's. Differences are listed with the case's
+base, its edit and the first diagnostic that differs; any difference fails the run (exit status 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import differential, mutations
+from .common import write_result
+
+ROOT = Path(__file__).resolve().parent.parent
+TYPED_LIMIT = 24
+
+# Run in each checkout (its working directory): reads the cases as JSON lines, writes one line of results each.
+_DRIVER = r"""
+import json, sys, traceback
+sys.setrecursionlimit(100000)
+cases_path, out_path, typed_limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
+import coop_lsp  # the checkout's (the working directory)
+from coop_lsp.core.text import Span
+from coop_lsp.ide import Analysis
+from coop_lsp.lint import Reuse, lint_source
+from coop_lsp.syntax import Document
+from coop_lsp.syntax.parser import Parsed
+
+def shown(diagnostics):
+    return [repr(d) for d in diagnostics]
+
+def fresh(text):
+    result = lint_source(text)
+    with_fixes = getattr(result, "with_fixes", None)
+    return shown(with_fixes() if with_fixes is not None else result.diagnostics)
+
+def check(document, reuse, **how):
+    analysis = Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse, **how)
+    # With every fix: a provisional analysis may publish a missing token's finding before testing its fix
+    # (tested when a code action asks), where older checkouts tested it at once.
+    with_fixes = getattr(analysis, "diagnostics_with_fixes", None)
+    return shown(with_fixes() if callable(with_fixes) else analysis.diagnostics)
+
+def edited(base, start, end, new):
+    document, reuse = Document(base), Reuse()
+    check(document, reuse, fresh=True)
+    document.replace(Span(start, end), new)
+    provisional = check(document, reuse, provisional=True)
+    final = check(document, reuse)
+    return provisional, final
+
+def typed(base, start, end, new):
+    document, reuse = Document(base), Reuse()
+    check(document, reuse, fresh=True)
+    versions = []
+    if end > start:
+        document.replace(Span(start, end), "")
+        versions.append(check(document, reuse, provisional=True))
+    at = start
+    for char in new:
+        document.replace(Span(at, at), char)
+        at += len(char.encode("utf-8"))
+        versions.append(check(document, reuse, provisional=True))
+    return versions
+
+with open(cases_path) as cases, open(out_path, "w") as out:
+    for line in cases:
+        case = json.loads(line)
+        base, text = case["base"], case["text"]
+        start, end, new = case["start"], case["end"], case["new"]
+        result = {}
+        for name, run in (("fresh", lambda: fresh(text)), ("edited", lambda: edited(base, start, end, new)),
+                          ("typed", lambda: typed(base, start, end, new) if len(new) <= typed_limit else None)):
+            try:
+                result[name] = run()
+            except BaseException as error:  # a crash is a result too: the same crash in both is the same
+                result[name] = "crash: " + "".join(traceback.format_exception_only(type(error), error)).strip()
+        out.write(json.dumps(result) + "\n")
+"""
+
+
+def _edit(base: str, text: str) -> tuple[int, int, str]:
+    """The one replacement that turns `base` into `text`: its byte range in `base` and the new text."""
+    old, new = base.encode("utf-8", errors="surrogatepass"), text.encode("utf-8", errors="surrogatepass")
+    prefix = 0
+    limit = min(len(old), len(new))
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    while 0 < prefix < len(old) and (old[prefix] & 0xC0) == 0x80:  # (not inside a character)
+        prefix -= 1
+    suffix = 0
+    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
+        suffix += 1
+    while suffix and (old[len(old) - suffix] & 0xC0) == 0x80:
+        suffix -= 1
+    return prefix, len(old) - suffix, new[prefix:len(new) - suffix].decode("utf-8", errors="surrogatepass")
+
+
+def cases(corpus: Path | None, count: int, seed: int) -> list[dict]:
+    """`count` mutants of the bases (fewer where no mutation applies), the same for a seed on any machine."""
+    bases = differential.load_bases(corpus)
+    by_name = dict(bases)
+    differential._STATE.update(bases=bases, applicable={})
+    made = []
+    kinds = sorted(mutations.KINDS)
+    for index in range(count):
+        mutant = differential.make_mutant(seed, index, kinds)
+        if mutant is None:
+            continue
+        kind, name, text, description = mutant
+        made.append(case(f"{name} [{kind}: {description}]", by_name[name], text))
+    return made
+
+
+def _run(checkout: Path, python: str, cases_path: Path, out_path: Path) -> float:
+    env = dict(os.environ, PYTHONPATH=str(checkout), PYTHONHASHSEED="0")
+    began = time.perf_counter()
+    subprocess.run([python, "-c", _DRIVER, str(cases_path), str(out_path), str(TYPED_LIMIT)],
+                   cwd=checkout, env=env, check=True)
+    return time.perf_counter() - began
+
+
+def results_of(made: list[dict], checkouts: dict[str, tuple[Path, str]]) -> tuple[dict, dict]:
+    """Each checkout's results on the cases `made` (by the names given to the checkouts, each a folder and the
+    interpreter to run it with), and the seconds each took."""
+    outputs, seconds = {}, {}
+    with tempfile.TemporaryDirectory() as folder:
+        cases_path = Path(folder) / "cases.jsonl"
+        cases_path.write_text("".join(json.dumps(case) + "\n" for case in made))
+        for name, (checkout, interpreter) in checkouts.items():
+            out = Path(folder) / f"{name}.jsonl"
+            seconds[name] = round(_run(checkout, interpreter, cases_path, out), 1)
+            outputs[name] = [json.loads(line) for line in out.read_text().splitlines()]
+    return outputs, seconds
+
+
+def case(name: str, base: str, text: str) -> dict:
+    start, end, new = _edit(base, text)
+    return {"name": name, "base": base, "text": text, "start": start, "end": end, "new": new}
+
+
+def _first_difference(ours, theirs) -> str:
+    if isinstance(ours, str) or isinstance(theirs, str) or ours is None or theirs is None:
+        return f"here: {str(ours)[:300]}; there: {str(theirs)[:300]}"
+    if ours and isinstance(ours[0], list):  # typed: one list per version
+        for number, (a, b) in enumerate(zip(ours, theirs)):
+            if a != b:
+                return f"version {number + 1}: " + _first_difference(a, b)
+        return f"{len(ours)} versions here, {len(theirs)} there"
+    for a, b in zip(ours, theirs):
+        if a != b:
+            return f"here {a}; there {b}"
+    return f"{len(ours)} diagnostics here, {len(theirs)} there: " \
+        f"{(ours[len(theirs):] or theirs[len(ours):])[0]}"
+
+
+def compare(made: list[dict], here: list[dict], there: list[dict]) -> dict:
+    differences = []
+    compared = {"fresh": 0, "edited provisional": 0, "edited final": 0, "typed versions": 0}
+    for case, ours, theirs in zip(made, here, there):
+        compared["fresh"] += 1
+        if isinstance(ours.get("edited"), list):
+            compared["edited provisional"] += 1
+            compared["edited final"] += 1
+        if isinstance(ours.get("typed"), list):
+            compared["typed versions"] += len(ours["typed"])
+        for path in ("fresh", "edited", "typed"):
+            if ours.get(path) != theirs.get(path):
+                differences.append({"case": case["name"], "path": path,
+                                    "edit": [case["start"], case["end"], case["new"][:80]],
+                                    "first": _first_difference(ours.get(path), theirs.get(path))})
+    return {"compared": compared, "differences": differences}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--against", required=True, metavar="PATH[=PYTHON]",
+                        help="the other checkout, and the interpreter to run it with (default: its .venv's)")
+    parser.add_argument("--corpus", type=Path, default=Path("/work/corpus/conformance"),
+                        help="public WGSL to take bases from (left out when absent)")
+    parser.add_argument("--mutants", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--result", default=None, help="write benchmarks/results/NAME.json")
+    args = parser.parse_args(argv)
+    path, _, python = args.against.partition("=")
+    other = Path(path).resolve()
+    other_python = python or str(other / ".venv" / "bin" / "python")
+    made = cases(args.corpus if args.corpus.is_dir() else None, args.mutants, args.seed)
+    outputs, seconds = results_of(made, {"here": (ROOT, sys.executable), "there": (other, other_python)})
+    found = compare(made, outputs["here"], outputs["there"])
+    crashes = sum(isinstance(value, str) and value.startswith("crash")
+                  for result in outputs["here"] for value in result.values())
+    figures = {"checkouts": {"here": str(ROOT), "there": str(other)}, "cases": len(made),
+               "mutants": args.mutants, "seed": args.seed, "corpus": str(args.corpus),
+               **found["compared"], "crashes here": crashes, "differences": len(found["differences"]),
+               "seconds": seconds, "first differences": found["differences"][:50]}
+    print(json.dumps({k: v for k, v in figures.items() if k != "first differences"}, indent=1))
+    for difference in found["differences"][:20]:
+        print(f"DIFFERENT {difference['path']}: {difference['case']}\n  {difference['first'][:600]}")
+    if args.result:
+        write_result(args.result, figures, notes="Diagnostics of two checkouts compared whole on the same cases "
+                     "(benchmarks/same_results.py): fresh lint, an edit checked provisionally and finally, "
+                     "and short edits typed one character at a time.")
+    return 1 if found["differences"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""benchmarks/same_results.py finds every difference between two checkouts' diagnostics and none between a
+checkout and itself: the check that speed work leaves results as they were must be able to fail."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sys
+from pathlib import Path
+
+from benchmarks import same_results
+
+ROOT = Path(__file__).resolve().parent.parent
+# A missing ';' made by deleting it, and one typed over: the fresh, edited and typed paths all word it.
+CASES = [
+    same_results.case("deleted", "fn f() -> i32 {\n  let a = 1;\n  return a;\n}\n",
+                      "fn f() -> i32 {\n  let a = 1\n  return a;\n}\n"),
+    same_results.case("typed", "fn f() -> i32 {\n  return 2;\n}\n",
+                      "fn f() -> i32 {\n  let b = 3\n  return 2;\n}\n"),
+]
+
+
+def test_an_edit_turns_its_base_into_the_mutant():
+    rng = random.Random(7)
+    alphabet = "ab;{} \n\u00e9\u4e16\U0001f600"
+    for _ in range(2000):
+        base = "".join(rng.choice(alphabet) for _ in range(rng.randrange(12)))
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(12)))
+        start, end, new = same_results._edit(base, text)
+        data = base.encode()
+        assert (data[:start] + new.encode() + data[end:]).decode() == text
+        assert start <= end <= len(data)
+
+
+def test_a_checkout_agrees_with_itself(capsys):
+    assert same_results.main(["--against", str(ROOT), "--corpus", "/nonexistent", "--mutants", "8"]) == 0
+    assert '"differences": 0' in capsys.readouterr().out
+
+
+def test_a_changed_message_is_found_on_every_path(tmp_path):
+    other = tmp_path / "other"
+    shutil.copytree(ROOT / "coop_lsp", other / "coop_lsp", ignore=shutil.ignore_patterns("__pycache__"))
+    diagnostics = other / "coop_lsp" / "syntax" / "diagnostics.py"
+    text = diagnostics.read_text()
+    assert text.count("f\"expected '{token}'\"") == 1
+    diagnostics.write_text(text.replace("f\"expected '{token}'\"", "f\"expected '{token}' there\""))
+    outputs, _ = same_results.results_of(CASES, {"here": (ROOT, sys.executable), "there": (other, sys.executable)})
+    found = same_results.compare(CASES, outputs["here"], outputs["there"])
+    assert {(d["case"], d["path"]) for d in found["differences"]} == \
+        {(name, path) for name in ("deleted", "typed") for path in ("fresh", "edited", "typed")}
+    assert all("' there" in d["first"] for d in found["differences"])
+    assert same_results.compare(CASES, outputs["here"], outputs["here"])["differences"] == []
