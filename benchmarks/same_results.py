@@ -57,7 +57,11 @@ def fresh(text):
     with_fixes = getattr(result, "with_fixes", None)
     return shown(with_fixes() if with_fixes is not None else result.diagnostics)
 
+import inspect
+_ASKS = inspect.signature(Analysis.of_parsed).parameters  # (older checkouts take no `fresh`)
+
 def check(document, reuse, **how):
+    how = {name: value for name, value in how.items() if name in _ASKS}
     analysis = Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse, **how)
     # With every fix: a provisional analysis may publish a missing token's finding before testing its fix
     # (tested when a code action asks), where older checkouts tested it at once.
