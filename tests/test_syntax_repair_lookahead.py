@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import typing_cost
+from benchmarks.server_matrix import documents
 from coop_lsp.core.text import Position
 from coop_lsp.syntax import Document, diagnostics as syntax, lookahead, parse
 from coop_lsp.syntax.parser import Parsed, wgsl_language
@@ -134,6 +135,51 @@ def test_no_candidate_past_the_cut_repairs() -> None:
                     assert not syntax._repairs(syntax._repair_parse(text, at, token)[0], next_token, token)
         cuts += 1
     assert cuts >= 10
+
+
+
+def _typed_versions_of_matrix_documents(rng: random.Random):
+    for text in documents(3, seed=5):
+        lines = text.split("\n")
+        line = rng.choice([i for i, s in enumerate(lines) if s.startswith("  ") and s.rstrip().endswith(";")])
+        document = Document(text)
+        for index, char in enumerate(rng.choice(["let y = max(1.0, 2.0); ", "f(g(1), 2); ", "x = a.b(c); "])):
+            document.replace_range(Position(line, index), Position(line, index), char)
+            yield Parsed(document.parsed.source, document.tree.copy())
+
+
+def _typed_aheads():
+    """The probes of typed versions (the benchmark's, and statements typed into other matrix documents), whose typed
+    error's stretch often ends before the word the parse fails at."""
+    for parsed in [*typed_versions(), *_typed_versions_of_matrix_documents(random.Random(45))]:
+        for text, positions, next_token in _regions(parsed):
+            plan = lookahead.plan(text, positions[0], positions[-1], positions[1:])
+            ahead = lookahead.read(plan, syntax._parser().parse(plan.data), text)
+            if ahead is not None:
+                yield text, positions, next_token, ahead
+
+
+def test_a_cut_past_the_last_position_bounds_every_text_that_shares_the_bytes_before_it() -> None:
+    """4. for the words after the error's stretch: the cut skips none of the search's own candidates, but says that
+    any text with the window's bytes up to it (the window after a broken function, `_carried_cut`) has an error
+    starting before it. Checked on the window itself, on each candidate token inserted at the cut and past it, and
+    on the bytes up to the cut followed by other text."""
+    rng = random.Random(44)
+    past = 0
+    for text, positions, next_token, ahead in list(_aheads(8)) + list(_typed_aheads()):
+        if ahead.cut is None or ahead.cut <= positions[-1] or ahead.cut > len(text):
+            continue
+        cut = ahead.cut
+        texts = [text, text[:cut], text[:cut] + b"}\n", text[:cut] + b" ;;; fn f() {}\n"]
+        for token in syntax._REPAIR_TOKENS:
+            for at in {cut, rng.randrange(cut, len(text) + 1)}:
+                texts.append(text[:at] + syntax._padded(token) + text[at:])
+        for other in texts:
+            tree = syntax._parser().parse(other)
+            first = next(syntax._error_nodes(tree.root_node), None)
+            assert first is not None and first.start_byte < cut, (text, positions, cut, other)
+        past += 1
+    assert past >= 10, past
 
 
 # ------------------------------------------------------------ the findings
