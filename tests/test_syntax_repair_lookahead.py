@@ -260,6 +260,8 @@ def test_probing_before_the_first_candidate_or_after_it_finds_the_same_findings(
     cases = [*typed_versions(), *_typed_versions_of_matrix_documents(rng)]
     for path in EXAMPLES[::3]:
         cases += [parse(version) for version in _junk_versions(rng, path.read_text(encoding="utf-8"), 2)]
+    if any(c.is_dir() for c in PUBLIC_CORPORA):
+        cases += [parse(version) for _, version in public_kernels_with_junk(46, 4646, JUNK, per_file=1)]
     for parsed in cases:
         assert _findings(parsed, monkeypatch, True) == _findings(parsed, monkeypatch, False)
         compared += 1
