@@ -186,3 +186,35 @@ def test_typing_a_statement_parses_the_window_after_the_broken_function_only_whi
     later = per_version[1:]
     assert sum(later) / len(later) < 4.5, per_version
     assert max(later) <= 6, per_version
+
+
+def test_typing_a_statement_never_parses_the_window_after_the_broken_function_once_the_typed_error_is_probed(
+        counted, monkeypatch) -> None:
+    """The latency benchmark's versions: wherever the search for the typed error comes before the search for the
+    error after its function, the latter parses nothing. Its candidates fail at the typed error, which ends at the
+    next line's 'let' or earlier; while only 'l' to 'let ' was typed that word is past the typed error's stretch,
+    and the probe went as far only once it read the words after the stretch (one parse a version before)."""
+    searches: list[tuple[str, int]] = []
+    first_repair = syntax._first_repair
+
+    def watched(parsed, window, text, node, searched=None):
+        before = len(counted)
+        answer = first_repair(parsed, window, text, node, searched)
+        previous = node.prev_sibling
+        after = node.parent == parsed.root and previous is not None and \
+            previous.type == "function_declaration" and previous.has_error
+        searches.append(("after" if after else "typed" if node.parent != parsed.root else "other",
+                         len(counted) - before))
+        return answer
+
+    monkeypatch.setattr(syntax, "_first_repair", watched)
+    _clear()
+    probed_first = 0
+    for parsed in list(typed_versions())[len(typing_cost.COMMENT):]:
+        searches.clear()
+        syntax.syntax_diagnostics(parsed, deferred=[])
+        kinds = [kind for kind, _ in searches]
+        if "typed" in kinds and "after" in kinds[kinds.index("typed"):]:
+            probed_first += 1
+            assert [parses for kind, parses in searches if kind == "after"] == [0], searches
+    assert probed_first >= 15, probed_first

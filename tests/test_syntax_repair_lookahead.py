@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import typing_cost
+from benchmarks.server_matrix import documents
 from coop_lsp.core.text import Position
 from coop_lsp.syntax import Document, diagnostics as syntax, lookahead, parse
 from coop_lsp.syntax.parser import Parsed, wgsl_language
@@ -136,6 +137,51 @@ def test_no_candidate_past_the_cut_repairs() -> None:
     assert cuts >= 10
 
 
+
+def _typed_versions_of_matrix_documents(rng: random.Random):
+    for text in documents(3, seed=5):
+        lines = text.split("\n")
+        line = rng.choice([i for i, s in enumerate(lines) if s.startswith("  ") and s.rstrip().endswith(";")])
+        document = Document(text)
+        for index, char in enumerate(rng.choice(["let y = max(1.0, 2.0); ", "f(g(1), 2); ", "x = a.b(c); "])):
+            document.replace_range(Position(line, index), Position(line, index), char)
+            yield Parsed(document.parsed.source, document.tree.copy())
+
+
+def _typed_aheads():
+    """The probes of typed versions (the benchmark's, and statements typed into other matrix documents), whose typed
+    error's stretch often ends before the word the parse fails at."""
+    for parsed in [*typed_versions(), *_typed_versions_of_matrix_documents(random.Random(45))]:
+        for text, positions, next_token in _regions(parsed):
+            plan = lookahead.plan(text, positions[0], positions[-1], positions[1:])
+            ahead = lookahead.read(plan, syntax._parser().parse(plan.data), text)
+            if ahead is not None:
+                yield text, positions, next_token, ahead
+
+
+def test_a_cut_past_the_last_position_bounds_every_text_that_shares_the_bytes_before_it() -> None:
+    """4. for the words after the error's stretch: the cut skips none of the search's own candidates, but says that
+    any text with the window's bytes up to it (the window after a broken function, `_carried_cut`) has an error
+    starting before it. Checked on the window itself, on each candidate token inserted at the cut and past it, and
+    on the bytes up to the cut followed by other text."""
+    rng = random.Random(44)
+    past = 0
+    for text, positions, next_token, ahead in list(_aheads(8)) + list(_typed_aheads()):
+        if ahead.cut is None or ahead.cut <= positions[-1] or ahead.cut > len(text):
+            continue
+        cut = ahead.cut
+        texts = [text, text[:cut], text[:cut] + b"}\n", text[:cut] + b" ;;; fn f() {}\n"]
+        for token in syntax._REPAIR_TOKENS:
+            for at in {cut, rng.randrange(cut, len(text) + 1)}:
+                texts.append(text[:at] + syntax._padded(token) + text[at:])
+        for other in texts:
+            tree = syntax._parser().parse(other)
+            first = next(syntax._error_nodes(tree.root_node), None)
+            assert first is not None and first.start_byte < cut, (text, positions, cut, other)
+        past += 1
+    assert past >= 10, past
+
+
 # ------------------------------------------------------------ the findings
 def _findings(parsed: Parsed, monkeypatch, on: bool) -> list:
     syntax._tried.clear()
@@ -202,3 +248,51 @@ def test_typing_a_statement_parses_under_half_the_candidates(counted) -> None:
     # later positions probed and the state at the first read whatever error came before it, 4.9, and at most 7.
     assert sum(later) / len(later) < 5.5, per_version
     assert max(later) <= 7, per_version
+
+
+@pytest.mark.parametrize("guess", [True, False])
+def test_probing_before_the_first_candidate_or_after_it_finds_the_same_findings(guess: bool, monkeypatch) -> None:
+    """Whether the probe comes first is the file tree's guess (`_first_fails_on_its_token`); whichever it is, the
+    findings are those of every candidate parsed."""
+    monkeypatch.setattr(syntax, "_first_fails_on_its_token", lambda node: guess)
+    rng = random.Random(46)
+    compared = 0
+    cases = [*typed_versions(), *_typed_versions_of_matrix_documents(rng)]
+    for path in EXAMPLES[::3]:
+        cases += [parse(version) for version in _junk_versions(rng, path.read_text(encoding="utf-8"), 2)]
+    if any(c.is_dir() for c in PUBLIC_CORPORA):
+        cases += [parse(version) for _, version in public_kernels_with_junk(46, 4646, JUNK, per_file=1)]
+    for parsed in cases:
+        assert _findings(parsed, monkeypatch, True) == _findings(parsed, monkeypatch, False)
+        compared += 1
+    assert compared >= 100, compared
+
+
+def test_typing_a_statement_never_parses_a_first_candidate_the_probe_rejects(counted, monkeypatch) -> None:
+    """The latency benchmark's versions: the first candidate, ';' before the typed error, is not parsed where the
+    probe shows that it fails on its token; it was, once a version, while 'let y' and 'max(' were typed (the probe
+    came only after it). There the state after the token before the error, in the file's tree, has no action for
+    ';' either, and the probe comes first."""
+    searches: list[list] = []  # [text, positions, whether ';' at the first position was parsed]
+    repair_parse, first_repair_in = syntax._repair_parse, syntax._first_repair_in
+
+    def search(text, positions, *args):
+        searches.append([text, positions, False])
+        return first_repair_in(text, positions, *args)
+
+    def candidate(text, at, token):
+        text_, positions, _ = searches[-1]
+        if text is text_ and at == positions[0] and token == ";" and (text, at, token, "first error") not in syntax._tried:
+            searches[-1][2] = True
+        return repair_parse(text, at, token)
+
+    monkeypatch.setattr(syntax, "_first_repair_in", search)
+    monkeypatch.setattr(syntax, "_repair_parse", candidate)
+    repair_parses_per_version(list(typed_versions())[len(typing_cost.COMMENT):], counted)
+    rejected = 0
+    for text, positions, parsed in searches:
+        ahead = syntax._tried.get((text, positions, "", "probe"))
+        if isinstance(ahead, lookahead.Ahead) and ahead.state is not None and not lookahead.may_shift(ahead.state, ";"):
+            rejected += 1
+            assert not parsed, (text[positions[0] - 40 : positions[0] + 10], positions)
+    assert rejected >= 8, rejected

@@ -483,7 +483,7 @@ def _first_repair(parsed: Parsed, window: Span, text: bytes, node: ts.Node,
     known = _tried.get(key, _UNKNOWN)
     if known is _UNKNOWN:
         cut = _carried_cut(parsed.source.data, searched[-1], base) if searched and CARRIED_CUTS else None
-        known = _first_repair_in(text, positions, next_token, cut)
+        known = _first_repair_in(text, positions, next_token, cut, _first_fails_on_its_token(node))
         _remember(key, known)
     if searched is not None:
         searched[:] = [Searched(base, text, positions)]
@@ -532,10 +532,33 @@ def _carried_cut(data: bytes, earlier: Searched, start: int) -> int | None:
     return earlier.start + ahead.cut - start
 
 
+def _first_fails_on_its_token(node: ts.Node) -> bool:
+    """Whether the file's tree suggests that the first candidate, ';' before the error, fails on its token: the
+    parser's state after the token before the error, where the tree keeps it, has no action for ';', or that token
+    is ',' (where a reduction came before its shift, the tree keeps no state after it), after which WGSL has no ';'.
+
+    Only a guess: the file's parse is not the window's. It decides no candidate, only whether the probe is made
+    before the first candidate is parsed or after, and the search finds the same answer either way
+    (syntax/lookahead.py, 3.); a wrong guess costs a probe where the first candidate repairs."""
+    previous = node.prev_sibling
+    while previous is not None and previous.child_count:
+        previous = previous.child(previous.child_count - 1)
+    if previous is None or previous.is_missing:
+        return False
+    state = previous.next_parse_state
+    if 0 < state < wgsl_language().parse_state_count:
+        return not lookahead.may_shift(state, _REPAIR_TOKENS[0])
+    return previous.type == ","
+
+
 def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int,
-                     cut: int | None = None) -> tuple[int, str] | None:
-    """`_first_repair`'s search; no candidate at or after `cut` repairs (`_carried_cut`)."""
-    ahead: lookahead.Ahead | None | object = _UNKNOWN  # asked once a candidate has failed: most first ones repair
+                     cut: int | None = None, probe_first: bool = False) -> tuple[int, str] | None:
+    """`_first_repair`'s search; no candidate at or after `cut` repairs (`_carried_cut`). The probe is made at once
+    where `probe_first` (the first candidate is likely to fail on its token), else once a candidate has failed:
+    most first candidates repair."""
+    ahead: lookahead.Ahead | None | object = _UNKNOWN
+    if probe_first and REPAIR_LOOKAHEAD and (cut is None or positions[0] < cut):
+        ahead = _probe(text, positions)
     for at in positions:
         if cut is not None and cut <= at:
             return None  # every candidate from here on fails (_carried_cut)

@@ -39,14 +39,18 @@ candidates can repair either. The argument, from tree-sitter 0.26's lib/src/pars
    '/' (no comment), no '<' and no character that starts no token, and the first position follows whitespace
    or a character that is a token alone ('(' ',' ...): then each comment goes between two tokens of the
    window, after whitespace, splitting none, and the probe's tokens and states are the window's up to its
-   first error. The first word whose state has no action for it (as a keyword where it is one and has an
-   action there, else as an identifier: `ts_parser__lex` and the keyword fallback in `ts_parser__advance`;
-   only identifiers and keywords are made of letters, `word: identifier`) bounds the first error: the parse
-   fails there, or earlier (the comments after a failure may show any state, but up to it they are right).
-   The bytes read until that error was handled end with the character the lexer decoded after that word: no
-   token before it reads past the whitespace before it, and no look-ahead passes the stop of 2. Every
-   candidate inserted at or after that bound shares those bytes, handles the same error at or before that
-   word, and so has an error starting before its own insertion point: none repairs.
+   first error. So are the words after the stretch, up to the first byte after it that is not of that kind:
+   from the first position to each word probed the text is as safe as the stretch. The first word whose state
+   has no action for it (as a keyword where it is one and has an action there, else as an identifier:
+   `ts_parser__lex` and the keyword fallback in `ts_parser__advance`; only identifiers and keywords are made
+   of letters, `word: identifier`) bounds the first error: the parse fails there, or earlier (the comments
+   after a failure may show any state, but up to it they are right). The bytes read until that error was
+   handled end with the character the lexer decoded after that word: no token before it reads past the
+   whitespace before it, and no look-ahead passes the stop of 2. Every candidate inserted at or after that
+   bound shares those bytes, handles the same error at or before that word, and so has an error starting
+   before its own insertion point: none repairs. A bound past the stretch skips none of this search's
+   candidates; it serves the next search, whose window may start where this one's does
+   (`diagnostics._carried_cut`).
 5. The later positions (the error's last token, its end) are probed as well where the words are (4.) and the
    comment there splits nothing either: it follows whitespace or a character that is a token alone, or
    whitespace follows it. A candidate at such a position p shares the window's bytes up to p and then a
@@ -112,9 +116,13 @@ def plan(text: bytes, first: int, last: int, later: tuple[int, ...] = ()) -> Pla
     # A comment at the first position may split a token there ('>=' read as '>' '='), which only the candidates
     # share; the words' states must be those of the window itself (4.).
     if (first == 0 or text[first - 1 : first] in _ENDS_A_TOKEN) and not _UNSAFE.search(text, first, last):
-        for word in _WORD.finditer(text, first):
-            if word.end() > last or len(words) >= MAX_PROBES:
-                break  # a cut past the last position skips nothing
+        # Past the last position too, as far as the text stays as safe (4.): the window after a broken function
+        # starts at it, and its search is cut by this one's probe only where the word the parse fails at is
+        # probed; that is often the next statement's first word, after the error's stretch.
+        unsafe = _UNSAFE.search(text, last)
+        for word in _WORD.finditer(text, first, len(text) if unsafe is None else unsafe.start()):
+            if len(words) >= MAX_PROBES:
+                break
             words[word.start()] = word.group()
         probed = {at for at in later if first < at <= last and _splits_nothing(text, at)}
     gaps = sorted({first} | words.keys() | probed)
