@@ -104,9 +104,6 @@ _EXPRESSION_METHODS = {
     "unary_expression": "_unary",
 }
 _EXPRESSION_HANDLERS: dict = {}
-# Whether value() answers a parameter or local read again from what its first use kept (off: every read goes
-# through _identifier, the slow path the tests compare it with).
-_FAST_LOCAL_READS = True
 # Templated types kept for every module the process checks, by text, the configured dialect and the module's
 # enables (what resolving one reads besides its names): those whose resolution, besides what a module-kept one
 # needs, changed nothing of what the module says once, with that state as it was (what was said, the
@@ -131,31 +128,6 @@ class ExpressionChecker:
 
     def expression(self, node: ts.Node) -> Typed:
         kind = KIND_NAMES[node.kind_id]  # (node.type's string, made once: syntax/nodes.py says why)
-        if kind == "identifier" and _FAST_LOCAL_READS and not self.continuing_blocks:
-            # A parameter or local named again (an index's base, an assignment's left side): as in value().
-            ctx = self.ctx
-            start, end = node.start_byte, node.end_byte
-            text = ctx.ascii_text
-            symbol = self._visible.get(text[start:end] if text is not None else ctx.text(node))
-            if symbol is not None and symbol.resolved and self.function is not None:
-                if symbol.kind == "var":
-                    uses = ctx.variable_uses.get(symbol)
-                    typed = uses[0] if uses is not None else None
-                    if typed is not None and typed.type.store is symbol.type \
-                            and typed.type.space == symbol.space and typed.type.access == symbol.access:
-                        model = ctx.model
-                        model.written_references[(start, end)] = symbol
-                        model.written_types[(start, end, kind)] = typed.type
-                        return typed
-                else:
-                    typed = ctx.value_uses.get(symbol)
-                    if typed is not None and typed.type is symbol.type and (
-                            symbol.kind != "const" or typed.value is symbol.value
-                            and typed.components is symbol.components):
-                        model = ctx.model
-                        model.written_references[(start, end)] = symbol
-                        model.written_types[(start, end, kind)] = typed.type
-                        return typed
         # A kind whose method _expression has looked up already goes to it without that call (a MISSING
         # node, and the kinds without a method, ERROR and identifiers among them, still go through it).
         handler = _EXPRESSION_HANDLERS.get(kind)
@@ -174,34 +146,6 @@ class ExpressionChecker:
         if start == end:
             typed = self._expression(node, kind)
         elif kind == "identifier":
-            if _FAST_LOCAL_READS and not self.continuing_blocks:
-                # A parameter or local read again: its answer is the one kept at its first use (see
-                # _identifier), found here without _identifier's call and this method's second look at it.
-                # (_visible holds only a body's own names, never a module-scope one, so note_use and the
-                # alias analysis have nothing to note for these.)
-                text = ctx.ascii_text
-                symbol = self._visible.get(text[start:end] if text is not None else ctx.text(node))
-                if symbol is not None and symbol.resolved and self.function is not None:
-                    if symbol.kind == "var":
-                        uses = ctx.variable_uses.get(symbol)
-                        if uses is not None:
-                            reference = uses[0].type
-                            if reference.store is symbol.type and reference.space == symbol.space \
-                                    and reference.access == symbol.access:
-                                model = ctx.model
-                                model.written_references[(start, end)] = symbol
-                                model.written_types[(start, end, kind)] = reference
-                                return uses[1]
-                    else:
-                        typed = ctx.value_uses.get(symbol)
-                        if typed is not None and typed.type is symbol.type \
-                                and typed.type.__class__ not in _NOT_VALUE_CLASSES and (
-                                symbol.kind != "const" or typed.value is symbol.value
-                                and typed.components is symbol.components):
-                            model = ctx.model
-                            model.written_references[(start, end)] = symbol
-                            model.written_types[(start, end, kind)] = typed.type
-                            return typed
             typed = self._identifier(node, start, end)
         elif kind == "binary_expression":
             typed = self._binary(node)
