@@ -115,6 +115,8 @@ def test_a_matrix_type_argument_is_resolved_once_per_text(monkeypatch):
         return original(self, *args)
 
     monkeypatch.setattr(checker.Checker, "_subgroup_matrix", counted)
+    # (nothing kept from the modules checked before: those kept for every module are test_body_shortcuts')
+    monkeypatch.setattr(expressions, "_SHARED_TEMPLATED_TYPES", {})
     result = lint_source(_loads(6))
     assert [d.code for d in result.diagnostics if d.severity.name == "ERROR"] == []
     assert resolved == ["subgroup_matrix_left"]

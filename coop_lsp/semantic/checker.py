@@ -525,7 +525,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         """var, let, const and override: the declared type, checked against the initializer."""
         ctx = self.ctx
         type_node, value_node = node.child_by_field_id(FIELD_TYPE), node.child_by_field_id(FIELD_VALUE)
-        declared = self.resolve_type(type_node) if type_node is not None else None
+        declared = None if type_node is None else self.resolve_type(type_node) if module_scope \
+            else self.declared_type(type_node)
         initializer: Typed | None = self.value(value_node) if value_node is not None else None
         if symbol.kind == "var":
             self._address_space(symbol, node, module_scope)

@@ -50,9 +50,10 @@ class Context:
         self.variable_uses: dict[object, tuple] = {}
         self.value_uses: dict[object, object] = {}
         # Template arguments: an enumerant's Typed by its text; a templated type's, with what resolving it
-        # read and wrote, by its text (ExpressionChecker._templated_type says when it is kept).
+        # read and wrote, by its text (ExpressionChecker._templated_type says when it is kept), a local's
+        # templated declared type by its kind and text (ExpressionChecker.declared_type).
         self.enumerants: dict[str, object] = {}
-        self.templated_types: dict[str, tuple] = {}
+        self.templated_types: dict[object, tuple] = {}
 
     # ----------------------------------------------------------- reporting
     def report(self, code: str, message: str, span: Span, related: tuple[Related, ...] = (),
@@ -89,6 +90,13 @@ class Context:
     def said_count(self) -> int:
         """How much said_once() holds: it only grows during a check, so an equal count is an equal state."""
         return len(self._portability_reported) + len(self._enables_reported) + len(self._first_dialect_use)
+
+    def said_covers(self, said: tuple[frozenset, frozenset, frozenset]) -> bool:
+        """Whether this module has said all of `said` (said_once()'s portability notes and missing enables,
+        and its dialect families' names) already, and uses those families and no others, at most one."""
+        portability, enables, families = said
+        return len(families) <= 1 and families == self._first_dialect_use.keys() \
+            and portability <= self._portability_reported and enables <= self._enables_reported
 
     def add_said_once(self, portability: frozenset, enables: frozenset, dialect_uses: dict[str, Span]) -> None:
         self._portability_reported |= portability

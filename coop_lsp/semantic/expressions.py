@@ -104,6 +104,17 @@ _EXPRESSION_METHODS = {
     "unary_expression": "_unary",
 }
 _EXPRESSION_HANDLERS: dict = {}
+# Templated types kept for every module the process checks, by text, the configured dialect and the module's
+# enables (what resolving one reads besides its names): those whose resolution, besides what a module-kept one
+# needs, changed nothing of what the module says once, with that state as it was (what was said, the
+# dialect families used, the matrix dialects). Used where the module has said all that already, uses the
+# same one dialect family, and has noted those dialects: there the resolution would say and note nothing
+# either (a second family could make the first use a T011, so one family only). Bounded: a process lints
+# many files.
+_SHARED_TEMPLATED_TYPES: dict[tuple, tuple] = {}
+_SHARE_TEMPLATED_TYPES = True
+# Whether a local's templated declared type is kept as a template argument is (see declared_type).
+_KEEP_DECLARED_TYPES = True
 _UNKNOWN_KIND = object()
 
 # Builtins that are not const-evaluable: they read memory, synchronize or talk across invocations.
@@ -199,36 +210,46 @@ class ExpressionChecker:
         return Typed(t.store_type(typed.type), typed.value, typed.symbol, typed.const, typed.override,
                      typed.components)
 
-    def _templated_type(self, node: ts.Node, text: str) -> Typed:
+    def declared_type(self, node: ts.Node) -> t.Type:
+        """A local's declared type (`var acc: array<subgroup_matrix_result<f32, 16, 16>, 8>`): one with a
+        template is kept as a template argument is (_templated_type), by its kind and text."""
+        if _KEEP_DECLARED_TYPES and KIND_NAMES[node.kind_id] == "type_specifier" and not node.has_error:
+            text = self.ctx.text(node)
+            if "<" in text:
+                return self._templated_type(node, text, ("type_specifier", text)).type.type
+        return self.resolve_type(node)
+
+    def _templated_type(self, node: ts.Node, text: str, key: object = None) -> Typed:
         """A type with a template as a template argument: the matrix of every `subgroupMatrixLoad<...>`.
 
         Resolved once per text in a module and kept, where resolving it found no declaration, said
         nothing, evaluated nothing it could report and resolved no call. Its result then depends only on
         its text and on the names it looked up staying undeclared; what else it did, once said, is not
         done again by the same text (a dialect's first use, a missing enable); and a use of the kept one
-        adds what a fresh one would: its names' lookups and its expressions' types where it stands."""
+        adds what a fresh one would: its names' lookups and its expressions' types where it stands.
+
+        One that also changed nothing of what a module says once (_SHARED_TEMPLATED_TYPES says when) is
+        kept for the next modules too: the next version of an edited body resolves it no more."""
         ctx = self.ctx
         visible, module = self._visible, self.module_scope.symbols
-        kept = ctx.templated_types.get(text)
-        if kept is not None:
-            typed, watched, looked_up, types = kept
-            for name in watched:
-                if visible.get(name) is not None or module.get(name) is not None:
-                    break
-            else:
-                lookups = self.module_lookups
-                if lookups is not None:
-                    for name in looked_up:
-                        lookups.setdefault(name, None)
-                written, start = ctx.model.written_types, node.start_byte
-                for begin, end, kind, value_type in types:
-                    written[(begin + start, end + start, kind)] = value_type
-                return typed
+        key = text if key is None else key
+        kept = ctx.templated_types.get(key)
+        if kept is not None and self._kept_templated_type(node, kept):
+            return kept[0]
+        shared_key = None
+        if kept is None and _SHARE_TEMPLATED_TYPES and not ctx.unevaluated:
+            shared_key = (key, ctx.configured_dialect, frozenset(ctx.model.enables))
+            shared = _SHARED_TEMPLATED_TYPES.get(shared_key)
+            if shared is not None and ctx.said_covers(shared[1]) and ctx.model.matrix_dialects >= shared[2] \
+                    and self._kept_templated_type(node, shared[0]):
+                ctx.templated_types[key] = shared[0]
+                return shared[0][0]
         names = _identifier_texts(node, ctx)
         if ctx.unevaluated or any(visible.get(name) is not None or module.get(name) is not None for name in names):
             return Typed(t.TypeOf(self.resolve_type(node)), const=True)
         # Resolved with what it writes caught, then merged into the tables it would have gone to.
         model, reported = ctx.model, len(ctx.diagnostics)
+        said, dialects = (ctx.said_once(), frozenset(model.matrix_dialects)) if shared_key is not None else (None, None)
         outer = (self.module_lookups, model.written_types, model.written_references, model.written_calls)
         self.module_lookups, model.written_types, model.written_references, model.written_calls = {}, {}, {}, {}
         try:
@@ -245,9 +266,32 @@ class ExpressionChecker:
         if len(ctx.diagnostics) == reported and not references and not calls \
                 and all(symbol is None for symbol in looked_up.values()):
             start = node.start_byte
-            ctx.templated_types[text] = (typed, tuple(dict.fromkeys(names + tuple(looked_up))), tuple(looked_up), tuple(
-                (begin - start, end - start, kind, value_type) for (begin, end, kind), value_type in types.items()))
+            entry = ctx.templated_types[key] = (
+                typed, tuple(dict.fromkeys(names + tuple(looked_up))), tuple(looked_up),
+                tuple((begin - start, end - start, kind, value_type) for (begin, end, kind), value_type in types.items()))
+            if shared_key is not None and ctx.said_count() == sum(map(len, said)) \
+                    and len(model.matrix_dialects) == len(dialects):
+                if len(_SHARED_TEMPLATED_TYPES) >= 1024:
+                    _SHARED_TEMPLATED_TYPES.clear()
+                _SHARED_TEMPLATED_TYPES[shared_key] = (entry, (said[0], said[1], frozenset(said[2])), dialects)
         return typed
+
+    def _kept_templated_type(self, node: ts.Node, kept: tuple) -> bool:
+        """A kept templated type's use at `node`, where none of the names it watches is declared: adds what
+        resolving it would have (its lookups, its expressions' types). False, doing nothing, otherwise."""
+        _, watched, looked_up, types = kept
+        visible, module = self._visible, self.module_scope.symbols
+        for name in watched:
+            if visible.get(name) is not None or module.get(name) is not None:
+                return False
+        lookups = self.module_lookups
+        if lookups is not None:
+            for name in looked_up:
+                lookups.setdefault(name, None)
+        written, start = self.ctx.model.written_types, node.start_byte
+        for begin, end, kind, value_type in types:
+            written[(begin + start, end + start, kind)] = value_type
+        return True
 
     def const_int(self, node: ts.Node) -> int | None:
         typed = self.value(node)
