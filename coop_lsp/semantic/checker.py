@@ -154,7 +154,14 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             if kinds[node.kind_id] == "const_assert_statement":
                 self._const_assert(node)
         self._call_cycles()
-        self.check_aliasing()
+        carried_aliasing = self.reuse.carry.aliasing() if self.reuse is not None else None
+        if carried_aliasing is not None:
+            self.ctx.diagnostics.extend(carried_aliasing)
+        else:
+            before = len(self.ctx.diagnostics)
+            self.check_aliasing()
+            if self.reuse is not None:
+                self.reuse.carry.note_aliasing(self.ctx.diagnostics[before:])
         data = self.ctx.source.data
         # Each entry point's binding findings as the last carried-from version found them, where they are its.
         collisions = self.reuse.carry.collisions() if self.reuse is not None else None
@@ -895,6 +902,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             after = (self.ctx.said_once(), frozenset(model.matrix_dialects), len(self.module_scope.symbols),
                      self.resolutions, carry.index)
         if carried is EDITED:
+            facts = self.alias_facts.get(symbol)
+            delta = self.alias_deltas.get(symbol, 0)
+            carry.note_edited_alias(facts.shifted(delta) if facts is not None and delta else facts)
             carry.edited_done(after, (tuple(f.name for f in self.calls.get(symbol, ())),
                                       variables_in_first_use_order(self.var_uses.get(symbol, ()))))
         carry.note(index, ("body", start, end) + (reuse.applied or (None, None)) + (after,))
