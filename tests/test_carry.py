@@ -23,6 +23,7 @@ import pytest
 from benchmarks.common import matrix_library_kernel
 from coop_lsp.semantic.header_reuse import HeaderReuse
 from coop_lsp.semantic.reuse import BodyReuse
+from coop_lsp.core.text import Span
 from tests.test_edit_cost import Editor
 
 MODULE = """\
@@ -586,3 +587,40 @@ def test_the_alias_check_is_not_run_again_while_one_body_is_edited(errored: bool
             assert counts["functions"] == 0, typed
     assert active >= len(typed) - 2
     assert counts["checks"] <= 4
+
+
+def _semantic_calls_per_version(functions: int) -> int:
+    """Python calls into coop_lsp/semantic/ while a version with a syntax error in one body is checked, the
+    one before it having the same error: a typed character, as the typing benchmark types one."""
+    import sys
+    from pathlib import Path
+
+    import coop_lsp.semantic
+    folder = str(Path(coop_lsp.semantic.__file__).parent)
+    text = matrix_library_kernel(random.Random(5), functions=functions)
+    loop = text.index("for (", text.index("fn gemm_1("))
+    text = f"{text[:loop]}// {text[loop:]}"  # (the loop's body, and the function's, have a brace too many)
+    line = text.index("\n", loop) + 1
+    editor = Editor(text)
+    editor.change(f"{text[:line]}let y = 1\n{text[line:]}")
+    calls = {"n": 0}
+
+    def count(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename.startswith(folder):
+            calls["n"] += 1
+
+    editor.document.replace(Span(line + len("let y = 1"), line + len("let y = 1")), ".")
+    assert editor.document.tree.root_node.has_error
+    sys.setprofile(count)
+    try:
+        editor.analyse()
+    finally:
+        sys.setprofile(None)
+    return calls["n"]
+
+
+def test_the_semantic_calls_per_unchanged_function_of_a_typed_character() -> None:
+    # Each unchanged function costs a version its declaration, its header steps and its body's replay, all
+    # carried: a few calls each (c943130: 40 and more, most of them the alias check's walk).
+    small, large = _semantic_calls_per_version(6), _semantic_calls_per_version(24)
+    assert (large - small) / 18 <= 18, (small, large)

@@ -449,8 +449,13 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.ctx.report("T001", f"cyclic dependency: {names}", symbol.span, related=related)
 
     def _resolve_module_symbol(self, symbol: Symbol) -> t.Type:
-        if self.reuse is None or symbol.kind == "function":
+        if self.reuse is None:
             return self._resolved_module_symbol(symbol)
+        if symbol.kind == "function":
+            # (as _resolved_module_symbol does, one call less for each function of every version)
+            node = symbol.declaration
+            self.reuse.headers.run(self, "signature", symbol, node, lambda: self._function_signature(symbol, node))
+            return t.ERROR
         # Replayed when unchanged (header_reuse.py), the type among the fields the resolution set.
         self.reuse.headers.run(self, "declaration", symbol, symbol.declaration,
                                lambda: setattr(symbol, "type", self._resolved_module_symbol(symbol)))
@@ -875,9 +880,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 reuse.apply(self, carried[4], symbol, node, carried[3])
                 # (a state it recorded holds places, stale once the text moved: unknown then)
                 after = carried[5] if carried[5] is True or not carry.moved() else False
-                # (unmoved and keeping its state: the last version's entry itself, not a copy of it)
-                carry.note(index, carried if carried[1] == start and carried[2] == end and after is carried[5]
-                           else ("body", start, end, carried[3], carried[4], after))
+                # (unmoved and keeping its state: the last version's entry itself, not a copy of it; noted
+                # directly, as carry.note would: a carried step always has a current version)
+                carry.current.entries[index] = carried if carried[1] == start and carried[2] == end \
+                    and after is carried[5] else ("body", start, end, carried[3], carried[4], after)
                 return
             carry.stop()
         # Whether the check leaves the state later steps read as it found it (see carry.py).
