@@ -1,7 +1,7 @@
 """Instructions per unit of work under callgrind, for one or more checkouts: a figure that the machine's load
 does not move.
 
-    python -m benchmarks.instructions [--checkout PATH[=PYTHON]]... [--workload cold|typing|counter]...
+    python -m benchmarks.instructions [--checkout PATH[=PYTHON]]... [--workload cold|typing|typing_large|...]...
 
 On a shared machine the CPU time of the same code moves by 1.5x to 2x between runs, so a change worth 5% or
 10% cannot be seen in timings; the number of instructions the interpreter executes can (valgrind's
@@ -16,6 +16,9 @@ coop_lsp is the checkout's. A typing or counter run spends minutes on its set-up
 - typing: benchmarks/typing_cost.py's sequence (a statement typed one character at a time below a
   commented-out loop header in the 1,061-line matrix document, each version linted as the server does,
   provisional): the unit is one typed character.
+- typing_large: the same edit at the same kind of lines in a 3,988-line document of 82 kernels
+  (typing_cost._workload(LARGE_KERNELS)), so that one run shows the cost per typed character against the
+  file's size.
 - counter: benchmarks/replay_cost.py's counter edit on the 1,061-line document (a literal counts up, every
   other version has a syntax error): the unit is one version.
 - clean, clean100: the counter's literal counted up without the syntax errors, so that every version is
@@ -65,15 +68,15 @@ else:
     from coop_lsp.syntax import Document
     from coop_lsp.syntax.parser import Parsed
     defer_full_collections()  # as the server's process does
-    if name == "typing":
-        from benchmarks.typing_cost import COMMENT, STATEMENT, _workload
-        text, middle, code_line = _workload()
+    if name.startswith("typing"):
+        from benchmarks.typing_cost import COMMENT, LARGE_KERNELS, STATEMENT, _workload
+        text, middle, code_line = _workload(LARGE_KERNELS) if name == "typing_large" else _workload()
     else:
         from benchmarks.replay_cost import _document, _edits
         text = _document(100 if name == "clean100" else 21)
     document, reuse = Document(text), Reuse()
     Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse, fresh=True)
-    if name == "typing":
+    if name.startswith("typing"):
         # As typing_cost: each version's incremental tree as it is (the server's provisional analysis).
         def version():
             Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse, provisional=True)
@@ -111,13 +114,14 @@ else:
 VERSIONS = 20
 CLEAN_VERSIONS = 10  # the clean workloads' versions of work (written in _WORKLOAD's text)
 HARNESS = Path(__file__).resolve().parent.parent
-UNITS = {"cold": 3, "typing": None, "counter": VERSIONS,  # typing: the statement's length, read below
+UNITS = {"cold": 3, "typing": None, "typing_large": None,  # typing: the statement's length, read below
+         "counter": VERSIONS,
          "clean": CLEAN_VERSIONS, "clean100": CLEAN_VERSIONS}
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
 def _units(workload: str) -> int:
-    if workload == "typing":
+    if workload.startswith("typing"):
         from .typing_cost import STATEMENT
         return len(STATEMENT)
     return UNITS[workload]
@@ -160,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     checkouts = [_checkout(text) for text in args.checkout] or [_checkout(str(HARNESS))]
     workloads = args.workload or sorted(UNITS)
-    figures: dict = {"unit": {"cold": "file", "typing": "typed character", "counter": "version",
+    figures: dict = {"unit": {"cold": "file", "typing": "typed character", "typing_large": "typed character",
+                              "counter": "version",
                               "clean": "version", "clean100": "version"},
                      "workloads": workloads, "checkouts": {}}
     for root, python in checkouts:

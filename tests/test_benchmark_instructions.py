@@ -38,3 +38,17 @@ def test_a_result_named_as_a_file_is_written_once_under_that_name(tmp_path, give
     path = write_result(given, {"x": 1}, folder=tmp_path)
     assert [p.name for p in tmp_path.iterdir()] == ["typing_lead.json"] and path == tmp_path / "typing_lead.json"
     assert json.loads(path.read_text())["benchmark"] == "typing_lead"
+
+
+def test_the_typing_workload_keeps_its_text_and_the_large_one_makes_the_same_edit_among_more_functions():
+    from benchmarks.server_matrix import documents
+    from benchmarks.typing_cost import LARGE_KERNELS, _workload
+    text, middle, code_line = _workload()
+    assert text == documents(1, seed=1)[0] and (middle, code_line) == (530, 531)  # the figures before stay
+    large, large_middle, large_code_line = _workload(LARGE_KERNELS)
+    lines, large_lines = text.split("\n"), large.split("\n")
+    assert 3_900 <= len(large_lines) <= 4_100 and large_code_line == large_middle + 1
+    assert large_middle >= len(large_lines) // 2 - 1
+    assert (large_lines[large_middle], large_lines[large_code_line]) == (lines[middle], lines[code_line])
+    assert large.count("\nfn ") > 3 * text.count("\nfn ")
+    assert instructions._units("typing_large") == instructions._units("typing")

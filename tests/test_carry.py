@@ -23,6 +23,7 @@ import pytest
 from benchmarks.common import matrix_library_kernel
 from coop_lsp.semantic.header_reuse import HeaderReuse
 from coop_lsp.semantic.reuse import BodyReuse
+from coop_lsp.core.text import Span
 from tests.test_edit_cost import Editor
 
 MODULE = """\
@@ -458,3 +459,168 @@ def test_a_carried_step_compares_structs_only_where_its_record_holds_some_and_ke
         copies = [new for new, old in zip(entries, last) if new is not old and new == old]
         assert not copies, copies[:3]
         assert sum(new is old for new, old in zip(entries, last)) >= _carried(editor)
+
+
+# ------------------------------------------------------------------ the alias check's findings
+ALIASING = """\
+var<private> counter: f32;
+
+fn writes(p: ptr<function, f32>, q: ptr<function, f32>) {
+  *p = 1.0;
+  let r = *q;
+}
+
+fn bumps(p: ptr<private, f32>) {
+  *p = counter + 1.0;
+}
+
+fn caller() {
+  var a = 1.0;
+  var b = 2.0;
+  writes(&a, &a);
+  writes(&a, &b);
+  bumps(&counter);
+}
+
+@compute @workgroup_size(1)
+fn main() {
+  caller();
+  var c = 0.0;
+  writes(&c, &c);
+}
+"""
+# Statements that add or take away accesses and pointer calls, or none, in whichever body they are typed.
+ALIAS_TYPED = ["let z = *q;", "*q = 2.0;", "writes(&b, &b);", "counter = 3.0;", "var d = 1.0;", "bumps(&counter);",
+               "let e = counter;", "writes(&d, &a);"]
+
+
+def _alias_walks(monkeypatch) -> dict:
+    from coop_lsp.semantic.aliasing import AliasChecker, _AccessWalk
+    counts = {"checks": 0, "functions": 0}
+    check, accesses = AliasChecker.check_aliasing, _AccessWalk.accesses
+
+    # (Editor.change checks each version afresh too, without records: not counted)
+    def counted_check(self):
+        counts["checks"] += self.reuse is not None
+        return check(self)
+
+    def counted_accesses(self, name):
+        counts["functions"] += self.checker.reuse is not None
+        return accesses(self, name)
+
+    monkeypatch.setattr(AliasChecker, "check_aliasing", counted_check)
+    monkeypatch.setattr(_AccessWalk, "accesses", counted_accesses)
+    return counts
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_alias_findings_carried_while_typing_equal_a_fresh_check(seed: int, monkeypatch) -> None:
+    """Statements typed character by character in every body of a module with alias findings, some
+    changing what a body accesses or passes, with undos: each version's findings are a fresh check's
+    (Editor.change), and most versions carry the findings instead of checking again."""
+    counts = _alias_walks(monkeypatch)
+    rng = random.Random(seed)
+    text, editor = ALIASING, Editor(ALIASING)
+    versions = carried_findings = 0
+    history = [text]
+    while versions < 120:
+        lines = [m.start() for m in re.finditer(r"^  [^ }\n][^\n]*\n", text, re.M)]
+        at = rng.choice(lines + [m.end() for m in re.finditer(r"\{\n", text)])
+        statement = rng.choice(ALIAS_TYPED)
+        for size in range(1, len(statement) + 1):
+            before = counts["checks"]
+            result = editor.change(f"{text[:at]}  {statement[:size]}\n{text[at:]}")
+            versions += 1
+            if counts["checks"] == before and any("aliases" in d.message for d in result.diagnostics):
+                carried_findings += 1
+        if rng.random() < 0.6:
+            text = f"{text[:at]}  {statement}\n{text[at:]}"
+            history.append(text)
+        else:
+            editor.change(rng.choice(history))  # taken back, or an undo to an earlier version
+    assert carried_findings >= versions // 3, (carried_findings, versions)
+    assert counts["checks"] < versions // 2
+
+
+def test_an_alias_finding_moves_with_a_line_typed_above_it_and_goes_when_the_access_does(monkeypatch) -> None:
+    counts = _alias_walks(monkeypatch)
+    editor = Editor(ALIASING)
+    typed = ""
+    for char in "let z = 1.0;":
+        typed += char
+        result = editor.change(ALIASING.replace("fn caller() {\n", f"fn caller() {{\n  {typed}\n", 1))
+    assert [d.span.start - ALIASING.index("&a, &a") for d in result.diagnostics if "aliases" in d.message][:1] \
+        == [len("  let z = 1.0;\n") + len("&a, ")]
+    assert sum("aliases" in d.message for d in result.diagnostics) == 3 and counts["checks"] <= 4  # (of 13 versions)
+    # `writes` reads through q no more, or writes through p no more: only the finding about `counter` stays
+    # (Editor.change compares each with a fresh check).
+    text = ALIASING.replace("fn caller() {\n", f"fn caller() {{\n  {typed}\n", 1)
+    for changed in (text.replace("  let r = *q;\n", "  let r = 1.0;\n"), text.replace("  *p = 1.0;\n", "  let s = *p;\n")):
+        result = editor.change(changed)
+        assert [d.message.split(",")[0] for d in result.diagnostics if "aliases" in d.message] \
+            == ["this pointer argument aliases 'counter'"]
+
+
+@pytest.mark.parametrize("errored", [False, True], ids=["clean", "with a syntax error"])
+def test_the_alias_check_is_not_run_again_while_one_body_is_edited(errored: bool, monkeypatch) -> None:
+    # The work per version: the alias check walks every function (callees of every call, its places moved);
+    # carried, no function is walked while the edited body's alias facts stay the same. Typed as the typing
+    # benchmark types: a comment (clean versions), or a statement below a loop header commented out.
+    counts = _alias_walks(monkeypatch)
+    text = matrix_library_kernel(random.Random(5), functions=12)
+    editor = Editor(text)
+    body = text.index("fn gemm_3(")
+    loop = text.index("for (", body)
+    line = text.index("\n", loop) + 1
+    if errored:
+        text = f"{text[:loop]}// {text[loop:]}"
+        line += 3
+        editor.change(text)
+    typed, active = "", 0
+    for char in ("let y = max(1.0, 2.0); " if errored else "// a note on the loop below"):
+        typed += char
+        counts["functions"] = 0
+        editor.change(f"{text[:line]}{typed}\n{text[line:]}")
+        assert editor.document.tree.root_node.has_error == (errored or typed == "/")
+        if len(typed) > 1 and editor.reuse.bodies.carry.active:
+            active += 1
+            assert counts["functions"] == 0, typed
+    assert active >= len(typed) - 2
+    assert counts["checks"] <= 4
+
+
+def _semantic_calls_per_version(functions: int) -> int:
+    """Python calls into coop_lsp/semantic/ while a version with a syntax error in one body is checked, the
+    one before it having the same error: a typed character, as the typing benchmark types one."""
+    import sys
+    from pathlib import Path
+
+    import coop_lsp.semantic
+    folder = str(Path(coop_lsp.semantic.__file__).parent)
+    text = matrix_library_kernel(random.Random(5), functions=functions)
+    loop = text.index("for (", text.index("fn gemm_1("))
+    text = f"{text[:loop]}// {text[loop:]}"  # (the loop's body, and the function's, have a brace too many)
+    line = text.index("\n", loop) + 1
+    editor = Editor(text)
+    editor.change(f"{text[:line]}let y = 1\n{text[line:]}")
+    calls = {"n": 0}
+
+    def count(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename.startswith(folder):
+            calls["n"] += 1
+
+    editor.document.replace(Span(line + len("let y = 1"), line + len("let y = 1")), ".")
+    assert editor.document.tree.root_node.has_error
+    sys.setprofile(count)
+    try:
+        editor.analyse()
+    finally:
+        sys.setprofile(None)
+    return calls["n"]
+
+
+def test_the_semantic_calls_per_unchanged_function_of_a_typed_character() -> None:
+    # Each unchanged function costs a version its declaration, its header steps and its body's replay, all
+    # carried: a few calls each (c943130: 40 and more, most of them the alias check's walk).
+    small, large = _semantic_calls_per_version(6), _semantic_calls_per_version(24)
+    assert (large - small) / 18 <= 18, (small, large)

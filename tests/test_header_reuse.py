@@ -239,3 +239,72 @@ def test_junk_at_module_scope_equals_a_fresh_check() -> None:
                 assert result.diagnostics == lint_source(current).diagnostics, (path.name, at)
                 compared += 1
     assert compared == 12 * 6 * 2
+
+
+def _slow_shifted(value, delta):
+    """What header_reuse._shifted gives, by Span's own constructor and a walk of every tuple."""
+    from coop_lsp.core.text import Span
+    if isinstance(value, Span):
+        return Span(value.start + delta, value.end + delta)
+    if isinstance(value, tuple):
+        return tuple(_slow_shifted(v, delta) for v in value)
+    return value
+
+
+def test_shifted_field_values_equal_those_the_span_constructor_makes() -> None:
+    import random
+
+    from coop_lsp.core.text import Span
+    from coop_lsp.semantic.header_reuse import _shifted
+
+    rng = random.Random(7)
+
+    def value(depth: int):
+        choice = rng.random()
+        if depth > 2 or choice < 0.3:
+            return rng.choice([None, 3, "x", 1.5, True])
+        if choice < 0.65:
+            start = rng.randrange(0, 500)
+            return Span(start, start + rng.randrange(0, 40))
+        return tuple(value(depth + 1) for _ in range(rng.randrange(0, 4)))
+
+    for _ in range(3000):
+        original, delta = value(0), rng.randrange(-100, 200)
+        lowest = min([s.start for s in _spans(original)], default=0)
+        delta = max(delta, -lowest)  # (a recorded span moves to where its header is now: never below 0)
+        got, want = _shifted(original, delta), _slow_shifted(original, delta)
+        assert got == want and hash(got) == hash(want), (original, delta)
+        assert [type(s) for s in _spans(got)] == [Span] * len(_spans(want))
+        if not delta or not isinstance(original, (Span, tuple)):
+            assert got is original  # (nothing to move: the value itself)
+
+
+def _spans(value) -> list:
+    from coop_lsp.core.text import Span
+    if isinstance(value, Span):
+        return [value]
+    return [s for v in value for s in _spans(v)] if isinstance(value, tuple) else []
+
+
+def test_a_replayed_header_moves_its_spans_without_a_generator_or_the_span_constructor(monkeypatch) -> None:
+    # The work per replayed entry point per version: its @workgroup_size places are moved with neither a
+    # generator nor Span's constructor and its bounds check (c943130: both, for each span).
+    import sys
+
+    from coop_lsp.semantic import header_reuse
+    from coop_lsp.core.text import Span
+
+    moved = (Span(10, 12), Span(14, 16), None)
+    frames = []
+
+    def count(frame, event, arg):
+        if event == "call":
+            frames.append(frame.f_code.co_name)
+
+    sys.setprofile(count)
+    try:
+        result = header_reuse._shifted(moved, 5)
+    finally:
+        sys.setprofile(None)
+    assert result == (Span(15, 17), Span(19, 21), None)
+    assert frames == ["_shifted"], frames

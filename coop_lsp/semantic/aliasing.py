@@ -75,6 +75,31 @@ class AliasFacts:
             [CallFacts(c.callee, [PointerArgument(a.index, moved_root(a.root), move(a.span)) for a in c.arguments])
              for c in self.calls])
 
+    def mapped(self, move) -> AliasFacts | None:
+        """These facts with each place moved by `move` (a start and end to the new ones, or None where the
+        place has none); None where one has none."""
+        def span(old: Span) -> Span | None:
+            moved = move(old.start, old.end)
+            return None if moved is None else Span(*moved)
+
+        reads = {name: span(s) for name, s in self.module_reads.items()}
+        writes = {name: span(s) for name, s in self.module_writes.items()}
+        calls = []
+        for call in self.calls:
+            arguments = []
+            for a in call.arguments:
+                root = a.root
+                if root[0] == "local":
+                    moved = move(root[1], root[1])
+                    root = None if moved is None else ("local", moved[0])
+                arguments.append(PointerArgument(a.index, root, span(a.span)))
+                if root is None or arguments[-1].span is None:
+                    return None
+            calls.append(CallFacts(call.callee, arguments))
+        if None in reads.values() or None in writes.values():
+            return None
+        return AliasFacts(reads, writes, set(self.param_reads), set(self.param_writes), calls)
+
 
 @dataclass(slots=True)
 class _Accesses:

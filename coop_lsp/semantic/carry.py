@@ -63,6 +63,10 @@ body calls the same functions and first uses the same variables in the same orde
 each entry point's findings are that version's, moved (`collisions`); they name declarations only,
 none inside the edited body.
 
+The alias check (semantic/aliasing.py) reads every function's alias facts, their places moved to where
+each function is now: when the carrying went on past the bodies and the edited body's facts are the ones
+it had then, mapped, its findings are that version's, moved (`aliasing`), and no function is walked.
+
 A carried step still adds its record's findings and model entries, moved by the edit's delta where
 it lies after the edit, and keeps its record in the tables for the next version: the work per
 unchanged function is what applying a record costs, without making a key or validating it. A carried
@@ -83,7 +87,7 @@ class _Steps:
     body); `after`: True for a neutral step, a body's state after it (Checker._checked_body), or False
     for unknown."""
 
-    __slots__ = ("data", "dialect", "children", "entries", "collisions", "errored", "uses")
+    __slots__ = ("data", "dialect", "children", "entries", "collisions", "errored", "uses", "aliasing", "edited_alias")
 
     def __init__(self, data: bytes, dialect, children: list, errored: int) -> None:
         self.data, self.dialect, self.children = data, dialect, children
@@ -91,6 +95,10 @@ class _Steps:
         self.entries: list[tuple] = []
         self.collisions: dict[int, list] = {}  # entry point's start -> its binding findings, where any
         self.uses: dict[int, tuple] = {}  # the edited body's step -> (its calls, its variables in order)
+        self.aliasing: list | None = None  # the alias check's findings (Checker.check_aliasing), once found
+        # The edited function's start and its alias facts as that check read them (None: it has none), where
+        # its body was checked as the edited one.
+        self.edited_alias: tuple | None = None
 
 
 EDITED = object()  # what `step` answers for the edited body
@@ -272,6 +280,55 @@ class Carry:
             current.collisions[start] = moved
             return moved
         return carried
+
+    def note_edited_alias(self, facts) -> None:
+        """The edited body's alias facts (aliasing.AliasFacts, moved to its place, or None), as checked."""
+        if self.current is not None and self._edited_start >= 0:
+            self.current.edited_alias = (self._edited_start, facts)
+
+    def aliasing(self) -> list | None:
+        """The alias check's findings of the last carried-from version, moved, where they are this version's;
+        None where the check must run.
+
+        The check reads each function's alias facts (names, places and local roots; Checker.check_aliasing)
+        and the module's functions in the order of their places. Carrying on after the bodies, every other
+        body did what it did then, at the mapped place, and the functions are the same in the same order;
+        where the edited body's facts are that version's mapped (before the edit the same, after it moved by
+        the delta), the facts read are that version's, mapped by one map that keeps equal places equal and
+        distinct ones distinct (it maps [0, prefix) and the unchanged end apart, each onto itself moved): the
+        check finds what it found then, mapped, and its findings' places are the facts'."""
+        if not self.active or self.current is None:
+            return None
+        last = self.last
+        if last.aliasing is None:
+            return None
+        if self._edited_start >= 0:
+            was, now = last.edited_alias, self.current.edited_alias
+            if was is None or now is None or was[0] != self._edited_start:
+                return None
+            facts = now[1]
+            if (was[1] is None) != (facts is None):
+                return None
+            if facts is not None:
+                prefix, old_suffix_start, delta = self._prefix, self._suffix_start - self._delta, self._delta
+
+                def move(start: int, end: int):
+                    if end <= prefix and start < prefix:
+                        return start, end
+                    if start >= old_suffix_start:
+                        return start + delta, end + delta
+                    return None
+
+                if was[1].mapped(move) != facts:
+                    return None
+        prefix, suffix_start, delta = self._prefix, self._suffix_start, self._delta
+        moved = [_moved(d, prefix, suffix_start - delta, delta) for d in last.aliasing]
+        self.current.aliasing = moved
+        return moved
+
+    def note_aliasing(self, diagnostics: list) -> None:
+        if self.current is not None:
+            self.current.aliasing = diagnostics
 
     def note_collisions(self, start: int, diagnostics: list) -> None:
         if self.current is not None and diagnostics:

@@ -154,7 +154,14 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             if kinds[node.kind_id] == "const_assert_statement":
                 self._const_assert(node)
         self._call_cycles()
-        self.check_aliasing()
+        carried_aliasing = self.reuse.carry.aliasing() if self.reuse is not None else None
+        if carried_aliasing is not None:
+            self.ctx.diagnostics.extend(carried_aliasing)
+        else:
+            before = len(self.ctx.diagnostics)
+            self.check_aliasing()
+            if self.reuse is not None:
+                self.reuse.carry.note_aliasing(self.ctx.diagnostics[before:])
         data = self.ctx.source.data
         # Each entry point's binding findings as the last carried-from version found them, where they are its.
         collisions = self.reuse.carry.collisions() if self.reuse is not None else None
@@ -442,8 +449,13 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.ctx.report("T001", f"cyclic dependency: {names}", symbol.span, related=related)
 
     def _resolve_module_symbol(self, symbol: Symbol) -> t.Type:
-        if self.reuse is None or symbol.kind == "function":
+        if self.reuse is None:
             return self._resolved_module_symbol(symbol)
+        if symbol.kind == "function":
+            # (as _resolved_module_symbol does, one call less for each function of every version)
+            node = symbol.declaration
+            self.reuse.headers.run(self, "signature", symbol, node, lambda: self._function_signature(symbol, node))
+            return t.ERROR
         # Replayed when unchanged (header_reuse.py), the type among the fields the resolution set.
         self.reuse.headers.run(self, "declaration", symbol, symbol.declaration,
                                lambda: setattr(symbol, "type", self._resolved_module_symbol(symbol)))
@@ -869,9 +881,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 reuse.apply(self, carried[4], symbol, node, carried[3])
                 # (a state it recorded holds places, stale once the text moved: unknown then)
                 after = carried[5] if carried[5] is True or not carry.moved() else False
-                # (unmoved and keeping its state: the last version's entry itself, not a copy of it)
-                carry.note(index, carried if carried[1] == start and carried[2] == end and after is carried[5]
-                           else ("body", start, end, carried[3], carried[4], after))
+                # (unmoved and keeping its state: the last version's entry itself, not a copy of it; noted
+                # directly, as carry.note would: a carried step always has a current version)
+                carry.current.entries[index] = carried if carried[1] == start and carried[2] == end \
+                    and after is carried[5] else ("body", start, end, carried[3], carried[4], after)
                 return
             carry.stop()
         # Whether the check leaves the state later steps read as it found it (see carry.py).
@@ -896,6 +909,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             after = (self.ctx.said_once(), frozenset(model.matrix_dialects), len(self.module_scope.symbols),
                      self.resolutions, carry.index)
         if carried is EDITED:
+            facts = self.alias_facts.get(symbol)
+            delta = self.alias_deltas.get(symbol, 0)
+            carry.note_edited_alias(facts.shifted(delta) if facts is not None and delta else facts)
             carry.edited_done(after, (tuple(f.name for f in self.calls.get(symbol, ())),
                                       variables_in_first_use_order(self.var_uses.get(symbol, ()))))
         carry.note(index, ("body", start, end) + (reuse.applied or (None, None)) + (after,))

@@ -417,12 +417,36 @@ def _has_span(value: object) -> bool:
     return isinstance(value, (tuple, list)) and any(_has_span(v) for v in value)
 
 
+_new_span = object.__new__
+_set_field = object.__setattr__  # (Span is frozen)
+
+
 def _shifted(value: object, delta: int) -> object:
+    """`value` with each span in it moved by `delta`. Every replayed entry point's @workgroup_size places go
+    through here each version, so without generators, and each span made as Context.span makes one: a
+    recorded span moved to where its header is now is within the text, as Span's own check would find."""
     if not delta:
         return value
     if isinstance(value, Span):
-        return Span(value.start + delta, value.end + delta)
-    if isinstance(value, tuple) and any(isinstance(v, (Span, tuple)) for v in value):
-        return tuple(_shifted(v, delta) for v in value)
+        span = _new_span(Span)
+        _set_field(span, "start", value.start + delta)
+        _set_field(span, "end", value.end + delta)
+        return span
+    if isinstance(value, tuple):
+        for item in value:
+            if isinstance(item, (Span, tuple)):
+                break
+        else:
+            return value
+        moved = []
+        for item in value:
+            if isinstance(item, Span):
+                span = _new_span(Span)
+                _set_field(span, "start", item.start + delta)
+                _set_field(span, "end", item.end + delta)
+                moved.append(span)
+            else:
+                moved.append(_shifted(item, delta) if isinstance(item, tuple) else item)
+        return tuple(moved)
     return value
 

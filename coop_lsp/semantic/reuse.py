@@ -184,13 +184,17 @@ class BodyReuse:
                 ctx.diagnostics.extend(record.diagnostics)  # (shifted(0) is the diagnostic itself)
         module = checker.module_scope.symbols
         structs = self._structs_current
-        if record.structs and not all(structs.get(name) is old for name, old in record.structs.items()):
+        if record.structs:
             # (Every struct the record holds is this version's object of its name: nothing to map, the
-            # common case. Else the structs its lookups reach now decide.)
-            current = self._reached_structs([module.get(name) for name in record.lookups] + [symbol])
-            if any(current.get(name, old) is not old for name, old in record.structs.items()):
-                _rebase(record, current)
-                self.remapped += 1
+            # common case. Else the structs its lookups reach now decide. A loop, not all() of a generator:
+            # a frame less for each replayed body of every version.)
+            for name, old in record.structs.items():
+                if structs.get(name) is not old:
+                    current = self._reached_structs([module.get(name) for name in record.lookups] + [symbol])
+                    if any(current.get(name, old) is not old for name, old in record.structs.items()):
+                        _rebase(record, current)
+                        self.remapped += 1
+                    break
         # The record's tables themselves, never changed afterwards (_rebase makes new ones): the models of
         # this version and of later ones may share them.
         recorded, root = record.locals, ctx.root

@@ -42,3 +42,17 @@ def test_a_var_that_an_error_follows_keeps_no_old_finding():
     text = "var q ;\n@compute @workgroup_size(1)\nfn main() {\n}\n"
     assert check_reuse(text, [(6, 6, ")")]) == []
     assert check_reuse(text, [(6, 6, ")"), (6, 7, ""), (6, 6, "))"), (0, 0, None)]) == []
+
+
+def test_alias_findings_with_records_equal_those_without_while_statements_are_typed_and_undone():
+    """The alias check's findings carried from the last version (semantic/carry.py, Carry.aliasing): typed
+    character by character in each body of a module with alias findings, statements that change what the
+    body accesses and passes, or nothing, then undone a character at a time."""
+    from tests.test_carry import ALIAS_TYPED, ALIASING
+    data = ALIASING.encode()
+    for body in ("fn writes(", "fn bumps(", "fn caller(", "fn main("):
+        at = data.index(b"{\n", data.index(body.encode())) + 2
+        for statement in ALIAS_TYPED:
+            typed = f"  {statement}\n"
+            edits = [(at + i, at + i, char) for i, char in enumerate(typed)]
+            assert check_reuse(ALIASING, edits + [(0, 0, None)] * len(typed)) == [], (body, statement)
