@@ -1,4 +1,4 @@
-"""Typing a statement on 1,061 matrix-heavy lines: CPU per version in-process, and edit-to-diagnostics in whole
+"""Typing a statement in matrix-heavy code (1,062 lines, or --kernels): CPU per version in process, and edit-to-diagnostics in whole
 processes, this checkout against another, same run.
 
 The workload is benchmarks/server_latency.py's `measure_file`: a 40-character comment typed at the start of the
