@@ -452,7 +452,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if self.reuse is None:
             return self._resolved_module_symbol(symbol)
         if symbol.kind == "function":
-            # (as _resolved_module_symbol does, one call less for each function of every version)
+            # A function's signature is a header step of its own (replayed when unchanged); its symbol has no type.
             node = symbol.declaration
             self.reuse.headers.run(self, "signature", symbol, node, lambda: self._function_signature(symbol, node))
             return t.ERROR
@@ -468,11 +468,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if symbol.kind == "alias":
             type_node = node.child_by_field_id(FIELD_TYPE)
             return self.resolve_type(type_node) if type_node is not None else t.ERROR
-        if symbol.kind == "function":
-            if self.reuse is None:
-                self._function_signature(symbol, node)
-            else:
-                self.reuse.headers.run(self, "signature", symbol, node, lambda: self._function_signature(symbol, node))
+        if symbol.kind == "function":  # (with reuse, _resolve_module_symbol runs it as a header step)
+            self._function_signature(symbol, node)
             return t.ERROR
         return self._value_declaration(symbol, node, module_scope=True)
 
