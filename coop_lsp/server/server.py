@@ -55,7 +55,7 @@ from .scheduling import DiagnosticsScheduler
 from .stdio import MessageReader
 from .trace import mark
 from .convert import ConvertedDiagnostics, Converter, unit_of
-from .wire import DiagnosticsJson
+from .wire import DiagnosticsJson, ResultJson, response_text
 from .work_queue import BACKGROUND, FOREGROUND, PriorityWorker
 
 log = logging.getLogger(__name__)
@@ -158,6 +158,12 @@ class CoopProtocol(LanguageServerProtocol):
             if error is not None:
                 log.warning("initialize was answered early, but pygls refused its params: %s", error)
             return
+        if type(result) is ResultJson and error is None:
+            if self._result_types.get(msg_id) is result.response_type:
+                del self._result_types[msg_id]
+                self._send_text(lambda: response_text(msg_id, result))
+                return
+            result = result.slow()
         super()._send_response(msg_id, result, error)
 
     def structure_message(self, data):

@@ -51,3 +51,20 @@ class DiagnosticsJson:
             return text
         at = text.index(_EMPTY) + len(_EMPTY) - 1
         return f"{text[:at]}{', '.join(parts)}{text[at:]}"
+
+
+class ResultJson:
+    """A request's result as JSON text, sent as it is (CoopProtocol._send_response), for a response of
+    `response_type`: for any other (a client of another protocol version), `slow()` is the result as
+    lsprotocol objects, serialised by pygls."""
+
+    __slots__ = ("text", "response_type", "slow")
+
+    def __init__(self, text: str, response_type: type, slow: Callable[[], object]) -> None:
+        self.text, self.response_type, self.slow = text, response_type, slow
+
+
+def response_text(msg_id, result: ResultJson) -> str:
+    """What pygls writes for `response_type(id=msg_id, result=...)`: lsprotocol's response classes
+    unstructure to their fields in order (id, result, jsonrpc), each with json.dumps's default options."""
+    return f'{{"id": {json.dumps(msg_id)}, "result": {result.text}, "jsonrpc": "2.0"}}'
