@@ -320,7 +320,7 @@ def _language_items(dialect: str | None) -> tuple[CompletionItem, ...]:
             if builtin.name in seen:
                 continue
             seen.add(builtin.name)
-            items.append(CompletionItem(builtin.name, "function", builtin.signatures()[0] if builtin.overloads else "",
+            items.append(CompletionItem(builtin.name, "function", builtin.overloads[0].describe(builtin.name) if builtin.overloads else "",
                                         builtin_markdown(builtin.name, dialect) or builtin.doc,
                                         insert_text=builtin_snippet(builtin), snippet=True, sort="1"))
     for name, (signature, _doc, _example, dialects) in MATRIX_TYPE_DOCS.items():

@@ -159,8 +159,7 @@ class CoopProtocol(LanguageServerProtocol):
                 log.warning("initialize was answered early, but pygls refused its params: %s", error)
             return
         if type(result) is ResultJson and error is None:
-            if self._result_types.get(msg_id) is result.response_type:
-                del self._result_types[msg_id]
+            if msg_id not in self._result_types:  # pygls answers with a JsonRPCResponseMessage
                 self._send_text(lambda: response_text(msg_id, result))
                 return
             result = result.slow()

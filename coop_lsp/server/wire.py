@@ -54,17 +54,16 @@ class DiagnosticsJson:
 
 
 class ResultJson:
-    """A request's result as JSON text, sent as it is (CoopProtocol._send_response), for a response of
-    `response_type`: for any other (a client of another protocol version), `slow()` is the result as
-    lsprotocol objects, serialised by pygls."""
+    """A request's result as JSON text, sent as it is (CoopProtocol._send_response); `slow()` is the same
+    result as lsprotocol objects, for pygls to serialise where the text would not be its own."""
 
-    __slots__ = ("text", "response_type", "slow")
+    __slots__ = ("text", "slow")
 
-    def __init__(self, text: str, response_type: type, slow: Callable[[], object]) -> None:
-        self.text, self.response_type, self.slow = text, response_type, slow
+    def __init__(self, text: str, slow: Callable[[], object]) -> None:
+        self.text, self.slow = text, slow
 
 
 def response_text(msg_id, result: ResultJson) -> str:
-    """What pygls writes for `response_type(id=msg_id, result=...)`: lsprotocol's response classes
-    unstructure to their fields in order (id, result, jsonrpc), each with json.dumps's default options."""
-    return f'{{"id": {json.dumps(msg_id)}, "result": {result.text}, "jsonrpc": "2.0"}}'
+    """What pygls writes for its answer to a client's request: a JsonRPCResponseMessage (the response type
+    pygls picks for a request it did not send itself), whose fields unstructure in their order."""
+    return f'{{"id": {json.dumps(msg_id)}, "jsonrpc": "2.0", "result": {result.text}}}'

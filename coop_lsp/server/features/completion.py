@@ -20,7 +20,7 @@ def register(ls: CoopLanguageServer) -> None:
             return None
         analysis, convert = found
         items = ide_completion.completion(analysis, convert.offset(params.position), ls.settings.dialect)
-        return ResultJson(completion_list_json(items), lsp.CompletionResponse, lambda: completion_list(items))
+        return ResultJson(completion_list_json(items), lambda: completion_list(items))
 
     @ls.feature(lsp.TEXT_DOCUMENT_SIGNATURE_HELP,
                 lsp.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]))
