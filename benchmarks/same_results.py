@@ -15,6 +15,12 @@ checkout, in a process of its own interpreter with its own coop_lsp, reports for
 - typed: where the edit inserts at most 24 characters, the same document typed one character at a time, each
   version checked provisionally, as a keystroke is.
 
+- editor: the editor features of the edited path's two analyses (provisional and final) and of the last typed
+  version: completion, signature help, hover, definition, references and highlights at the edit and at a dozen
+  identifiers chosen by the case (their start, middle and end), code actions over the edit, and the whole
+  document's semantic tokens, inlay hints, folding ranges and symbols. Each answer is compared by a digest of its
+  whole repr; a feature a checkout does not have is left out of the comparison.
+
 Every diagnostic is compared whole (code, message, range, severity, related places, fixes). The workloads
 (cases and edits) are this harness's; only coop_lsp is each checkout's. Differences are listed with the case's
 base, its edit and the first diagnostic that differs; any difference fails the run (exit status 1).
@@ -60,46 +66,115 @@ def fresh(text):
 import inspect
 _ASKS = inspect.signature(Analysis.of_parsed).parameters  # (older checkouts take no `fresh`)
 
-def check(document, reuse, **how):
+def analysed(document, reuse, **how):
     how = {name: value for name, value in how.items() if name in _ASKS}
-    analysis = Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse, **how)
+    return Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse, **how)
+
+def diagnostics_of(analysis):
     # With every fix: a provisional analysis may publish a missing token's finding before testing its fix
     # (tested when a code action asks), where older checkouts tested it at once.
     with_fixes = getattr(analysis, "diagnostics_with_fixes", None)
     return shown(with_fixes() if callable(with_fixes) else analysis.diagnostics)
 
+def check(document, reuse, **how):
+    return diagnostics_of(analysed(document, reuse, **how))
+
+import hashlib, importlib, random, re
+
+def _feature(module, name):
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return None
+
+_AT_OFFSET = [(name, _feature(module, name)) for module, name in (
+    ("coop_lsp.ide.completion", "completion"), ("coop_lsp.ide.completion", "signature_help"),
+    ("coop_lsp.ide.hover", "hover"), ("coop_lsp.ide.navigation", "definition"),
+    ("coop_lsp.ide.navigation", "references"), ("coop_lsp.ide.navigation", "highlights"))]
+_WHOLE = [(name, _feature(module, name)) for module, name in (
+    ("coop_lsp.ide.presentation", "semantic_tokens"), ("coop_lsp.ide.presentation", "inlay_hints"),
+    ("coop_lsp.ide.presentation", "folding_ranges"), ("coop_lsp.ide.navigation", "document_symbols"))]
+_ACTIONS = _feature("coop_lsp.ide.actions", "code_actions")
+
+def _digest(ask):
+    try:
+        answer = repr(ask())
+    except BaseException as error:  # a crash is an answer too
+        answer = "crash: " + "".join(traceback.format_exception_only(type(error), error)).strip()
+    return hashlib.sha1(answer.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+def offsets_for(data, start, end):
+    # The edit's ends, and the start, middle and end of up to 12 identifiers the case picks.
+    words = [m.span() for m in re.finditer(rb"[A-Za-z_][A-Za-z0-9_]*", data)]
+    picked = random.Random(f"{start}:{end}:{len(data)}").sample(words, min(12, len(words)))
+    found = {start, end}
+    for a, b in picked:
+        found.update((a, (a + b) // 2, b))
+    return sorted(offset for offset in found if 0 <= offset <= len(data))
+
+def editor(analysis, offsets, span):
+    answers = {}
+    for name, ask in _AT_OFFSET:
+        if ask is not None:
+            answers[name] = [_digest(lambda o=o: ask(analysis, o)) for o in offsets]
+    for name, ask in _WHOLE:
+        if ask is not None:
+            answers[name] = _digest(lambda: ask(analysis))
+    if _ACTIONS is not None:
+        answers["code_actions"] = _digest(lambda: _ACTIONS(analysis, span))
+    return answers
+
 def edited(base, start, end, new):
     document, reuse = Document(base), Reuse()
     check(document, reuse, fresh=True)
     document.replace(Span(start, end), new)
-    provisional = check(document, reuse, provisional=True)
-    final = check(document, reuse)
-    return provisional, final
+    provisional = analysed(document, reuse, provisional=True)
+    provisional_diagnostics = diagnostics_of(provisional)
+    final = analysed(document, reuse)
+    final_diagnostics = diagnostics_of(final)
+    data = document.source.data
+    span = Span(start, start + len(new.encode("utf-8", "surrogatepass")))
+    offsets = offsets_for(data, span.start, span.end)
+    answers = {"provisional": editor(provisional, offsets, span), "final": editor(final, offsets, span)}
+    return (provisional_diagnostics, final_diagnostics), answers
 
 def typed(base, start, end, new):
     document, reuse = Document(base), Reuse()
     check(document, reuse, fresh=True)
     versions = []
+    analysis = None
     if end > start:
         document.replace(Span(start, end), "")
-        versions.append(check(document, reuse, provisional=True))
+        analysis = analysed(document, reuse, provisional=True)
+        versions.append(diagnostics_of(analysis))
     at = start
     for char in new:
         document.replace(Span(at, at), char)
         at += len(char.encode("utf-8"))
-        versions.append(check(document, reuse, provisional=True))
-    return versions
+        analysis = analysed(document, reuse, provisional=True)
+        versions.append(diagnostics_of(analysis))
+    last = None
+    if analysis is not None:
+        span = Span(start, at)
+        last = editor(analysis, offsets_for(document.source.data, start, at), span)
+    return versions, last
 
 with open(cases_path) as cases, open(out_path, "w") as out:
     for line in cases:
         case = json.loads(line)
         base, text = case["base"], case["text"]
         start, end, new = case["start"], case["end"], case["new"]
-        result = {}
+        result = {"editor": {}}
         for name, run in (("fresh", lambda: fresh(text)), ("edited", lambda: edited(base, start, end, new)),
                           ("typed", lambda: typed(base, start, end, new) if len(new) <= typed_limit else None)):
             try:
-                result[name] = run()
+                found = run()
+                if name != "fresh" and found is not None:
+                    found, answers = found
+                    if answers is not None:
+                        for version, features in (answers.items() if name == "edited" else [("last typed", answers)]):
+                            result["editor"][version] = features
+                result[name] = found
             except BaseException as error:  # a crash is a result too: the same crash in both is the same
                 result[name] = "crash: " + "".join(traceback.format_exception_only(type(error), error)).strip()
         out.write(json.dumps(result) + "\n")
@@ -183,7 +258,7 @@ def _first_difference(ours, theirs) -> str:
 
 def compare(made: list[dict], here: list[dict], there: list[dict]) -> dict:
     differences = []
-    compared = {"fresh": 0, "edited provisional": 0, "edited final": 0, "typed versions": 0}
+    compared = {"fresh": 0, "edited provisional": 0, "edited final": 0, "typed versions": 0, "editor answers": 0}
     for case, ours, theirs in zip(made, here, there):
         compared["fresh"] += 1
         if isinstance(ours.get("edited"), list):
@@ -196,7 +271,35 @@ def compare(made: list[dict], here: list[dict], there: list[dict]) -> dict:
                 differences.append({"case": case["name"], "path": path,
                                     "edit": [case["start"], case["end"], case["new"][:80]],
                                     "first": _first_difference(ours.get(path), theirs.get(path))})
+        counted, different = _editor_differences(ours.get("editor") or {}, theirs.get("editor") or {})
+        compared["editor answers"] += counted
+        if different:
+            differences.append({"case": case["name"], "path": "editor",
+                                "edit": [case["start"], case["end"], case["new"][:80]], "first": different})
     return {"compared": compared, "differences": differences}
+
+
+def _editor_differences(ours: dict, theirs: dict) -> tuple[int, str]:
+    """How many editor answers both checkouts gave for a case, and every one that differs ('' if none): by
+    version, feature and the case's offset number. A feature only one checkout has is not compared; a version
+    only one of them analysed is a difference."""
+    counted, different = 0, []
+    for version in sorted(set(ours) | set(theirs)):
+        if version not in ours or version not in theirs:
+            different.append(f"{version}: answered only {'here' if version in ours else 'there'}")
+            continue
+        for feature in sorted(set(ours[version]) & set(theirs[version])):
+            a, b = ours[version][feature], theirs[version][feature]
+            if isinstance(a, list):
+                counted += len(a)
+                numbers = [str(i + 1) for i, (x, y) in enumerate(zip(a, b)) if x != y]
+                if numbers or len(a) != len(b):
+                    different.append(f"{version}: {feature} at offsets {','.join(numbers) or 'beyond the shorter'}")
+            else:
+                counted += 1
+                if a != b:
+                    different.append(f"{version}: {feature}")
+    return counted, "; ".join(different)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -46,7 +46,37 @@ def test_a_changed_message_is_found_on_every_path(tmp_path):
     diagnostics.write_text(text.replace("f\"expected '{token}'\"", "f\"expected '{token}' there\""))
     outputs, _ = same_results.results_of(CASES, {"here": (ROOT, sys.executable), "there": (other, sys.executable)})
     found = same_results.compare(CASES, outputs["here"], outputs["there"])
+    # (The editor path sees it too: the code actions over the edit carry their diagnostic.)
     assert {(d["case"], d["path"]) for d in found["differences"]} == \
-        {(name, path) for name in ("deleted", "typed") for path in ("fresh", "edited", "typed")}
-    assert all("' there" in d["first"] for d in found["differences"])
+        {(name, path) for name in ("deleted", "typed") for path in ("fresh", "edited", "typed", "editor")}
+    assert all("' there" in d["first"] for d in found["differences"] if d["path"] != "editor")
+    assert all("code_actions" in d["first"] for d in found["differences"] if d["path"] == "editor")
     assert same_results.compare(CASES, outputs["here"], outputs["here"])["differences"] == []
+
+
+def test_a_changed_hover_is_found_by_the_editor_path_alone(tmp_path):
+    # Hovering a function's name shows its header: both cases' `f` does, and no diagnostic reads it.
+    other = tmp_path / "other"
+    shutil.copytree(ROOT / "coop_lsp", other / "coop_lsp", ignore=shutil.ignore_patterns("__pycache__"))
+    hover = other / "coop_lsp" / "ide" / "hover.py"
+    text = hover.read_text()
+    header = 'return _squash(analysis.data[start:end].decode("utf-8", errors="replace"))'
+    assert text.count(header) == 1
+    hover.write_text(text.replace(header, header.replace("return _squash(", "return ' ' + _squash(")))
+    outputs, _ = same_results.results_of(CASES, {"here": (ROOT, sys.executable), "there": (other, sys.executable)})
+    found = same_results.compare(CASES, outputs["here"], outputs["there"])
+    assert {d["path"] for d in found["differences"]} == {"editor"}
+    assert {d["case"] for d in found["differences"]} == {"deleted", "typed"}
+    assert all("hover at offsets" in d["first"] for d in found["differences"])
+    assert found["compared"]["editor answers"] > 0
+
+
+def test_an_editor_feature_one_checkout_lacks_is_left_out_and_a_missing_version_is_a_difference():
+    ours = {"final": {"hover": ["a", "b"], "folding_ranges": "x"}}
+    assert same_results._editor_differences(ours, {"final": {"hover": ["a", "b"]}}) == (2, "")
+    assert same_results._editor_differences(ours, {"final": {"hover": ["a", "c"]}}) == \
+        (2, "final: hover at offsets 2")
+    assert same_results._editor_differences(ours, {}) == (0, "final: answered only here")
+    assert same_results._editor_differences({"final": {"hover": ["a", "b", "c"], "folding_ranges": "x"}},
+                                            {"final": {"hover": ["z", "b", "z"], "folding_ranges": "y"}}) == \
+        (4, "final: folding_ranges; final: hover at offsets 1,3")
