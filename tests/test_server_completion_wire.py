@@ -20,7 +20,8 @@ from coop_lsp.ide.analysis import Analysis
 from coop_lsp.ide.completion import completion
 from coop_lsp.server.convert import Converter
 from coop_lsp.server.features import completion as completion_feature
-from coop_lsp.server.features.completion import completion_list, completion_list_json
+from coop_lsp.server import completion_json
+from coop_lsp.server.completion_json import completion_list, completion_list_json
 from coop_lsp.server.wire import ResultJson, response_text
 from tests.support.trees import public_kernels_with_junk, with_junk
 from tests.test_server_wire import Wire, Written
@@ -67,7 +68,7 @@ def test_completion_json_is_pygls_serialisation_at_every_position():
                     assert fast == _pygls(msg_id, items), (number, offset, dialect)
                     responses += 1
     for item in distinct:
-        expected = json.dumps(converter.unstructure(completion_feature._completion_item(item)))
+        expected = json.dumps(converter.unstructure(completion_json._completion_item(item)))
         assert completion_list_json([item]) == f'{{"isIncomplete": false, "items": [{expected}]}}', item
     kinds = {item.kind for item in distinct}
     assert responses > 300 and len(distinct) > 400 and {"field", "function", "value", "property", "type"} <= kinds
@@ -164,10 +165,10 @@ async def test_a_repeated_completion_converts_and_encodes_no_item(monkeypatch):
     wire = Wire()
     uri = "file:///virtual/matrix.wgsl"
     converted, encoded = [], []
-    real_item = completion_feature._completion_item
-    real_fields = getattr(completion_feature, "_item_fields", None)
-    monkeypatch.setattr(completion_feature, "_completion_item", lambda item: converted.append(1) or real_item(item))
-    monkeypatch.setattr(completion_feature, "_item_fields", lambda item: encoded.append(1) or real_fields(item),
+    real_item = completion_json._completion_item
+    real_fields = getattr(completion_json, "_item_fields", None)
+    monkeypatch.setattr(completion_json, "_completion_item", lambda item: converted.append(1) or real_item(item))
+    monkeypatch.setattr(completion_json, "_item_fields", lambda item: encoded.append(1) or real_fields(item),
                         raising=False)
     try:
         wire.open(uri, text)
@@ -179,5 +180,37 @@ async def test_a_repeated_completion_converts_and_encodes_no_item(monkeypatch):
         second = await _complete(wire, uri, 2, line, 2)
         assert second.replace(b'"id": 2,', b'"id": 1,') == first
         assert converted == [] and encoded == []
+    finally:
+        wire.stop()
+
+
+@asynchronous
+async def test_the_first_completion_of_a_process_finds_the_language_items_made(monkeypatch):
+    """The language's items (every builtin with its documentation) and their JSON are made by the document's
+    analysis, on the analysis thread: the first request encodes only the document's own symbols' items
+    (pygls converted and encoded every item of it; before warming, this request built the language's)."""
+    from coop_lsp.ide import completion as ide_completion
+
+    ide_completion.language_items.cache_clear()
+    completion_json._ITEM_JSON.clear()
+    completion_json._WARM.clear()
+    text = matrix_heavy_kernel(random.Random(6), 2)
+    wire = Wire()
+    uri = "file:///virtual/first.wgsl"
+    converted, encoded = [], []
+    real_item, real_fields = completion_json._completion_item, completion_json._item_fields
+    monkeypatch.setattr(completion_json, "_completion_item", lambda item: converted.append(1) or real_item(item))
+    monkeypatch.setattr(completion_json, "_item_fields", lambda item: encoded.append(item) or real_fields(item))
+    try:
+        wire.open(uri, text)
+        await wire.settled(uri)
+        built = ide_completion.language_items.cache_info().misses
+        assert built == 1 and len(encoded) > 200
+        encoded.clear()
+        line = next(i for i, l in enumerate(text.split("\n")) if l.startswith("  let "))
+        answer = await _complete(wire, uri, 1, line, 2)
+        assert answer.count(b'"label"') > 200
+        assert ide_completion.language_items.cache_info().misses == built and converted == []
+        assert encoded and all(item.sort == "0" for item in encoded)  # the document's symbols only
     finally:
         wire.stop()

@@ -292,7 +292,7 @@ def general_items(analysis: Analysis, offset: int, dialect: str | None) -> list[
         if item is None or item[0] is not symbol:
             item = memo[id(symbol)] = (symbol, _symbol_item(analysis, symbol))
         items.append(item[1])
-    return items + list(_language_items(dialect))
+    return items + list(language_items(dialect))
 
 
 def _symbol_item(analysis: Analysis, symbol: Symbol) -> CompletionItem:
@@ -307,7 +307,7 @@ def _symbol_item(analysis: Analysis, symbol: Symbol) -> CompletionItem:
 # The same for every document and position, and the larger part of a completion list (every builtin
 # with its documentation): built once per dialect.
 @functools.lru_cache(maxsize=None)
-def _language_items(dialect: str | None) -> tuple[CompletionItem, ...]:
+def language_items(dialect: str | None) -> tuple[CompletionItem, ...]:
     items: list[CompletionItem] = []
     for keyword in sorted(KEYWORDS):
         items.append(CompletionItem(keyword, "keyword", sort="3"))

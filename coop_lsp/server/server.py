@@ -47,7 +47,7 @@ from ..syntax.parser import Parsed
 from . import background
 from .capabilities import VERSION
 from .check_pool import CheckPool, WorkerDied, WorkerError
-from . import comment_edits
+from . import comment_edits, completion_json
 from .comment_edits import CommentEdit, Shown
 from .idle_gc import IdleCollector
 from .open_cache import Entry, OpenCache
@@ -535,6 +535,7 @@ class CoopLanguageServer(LanguageServer):
         analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect, provisional=bool(incremental),
                                       fresh=incremental is False)
         mark("analysed")
+        completion_json.warm(analysis.model.enables, self.settings.dialect)
         data = parsed.source.data
         tables = self._variant_tables(uri)
         macros: frozenset[str] = frozenset()
