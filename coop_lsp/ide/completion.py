@@ -320,7 +320,9 @@ def language_items(dialect: str | None) -> tuple[CompletionItem, ...]:
             if builtin.name in seen:
                 continue
             seen.add(builtin.name)
-            items.append(CompletionItem(builtin.name, "function", builtin.overloads[0].describe(builtin.name) if builtin.overloads else "",
+            # The first overload's signature (Builtin.signatures() describes every one of them).
+            detail = builtin.overloads[0].describe(builtin.name) if builtin.overloads else ""
+            items.append(CompletionItem(builtin.name, "function", detail,
                                         builtin_markdown(builtin.name, dialect) or builtin.doc,
                                         insert_text=builtin_snippet(builtin), snippet=True, sort="1"))
     for name, (signature, _doc, _example, dialects) in MATRIX_TYPE_DOCS.items():

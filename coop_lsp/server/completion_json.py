@@ -4,11 +4,14 @@ the list); and the language's items made before the first request asks for them.
 from __future__ import annotations
 
 import json
+import logging
 
 from lsprotocol import types as lsp
 
 from ..ide import completion as ide_completion
 from ..ide.docs import module_dialect
+
+log = logging.getLogger(__name__)
 
 _COMPLETION_KINDS = {"keyword": lsp.CompletionItemKind.Keyword, "type": lsp.CompletionItemKind.TypeParameter,
                      "function": lsp.CompletionItemKind.Function, "variable": lsp.CompletionItemKind.Variable,
@@ -73,7 +76,6 @@ def _item_fields(item) -> dict:
     return fields
 
 
-
 _WARM: set = set()
 
 
@@ -84,5 +86,8 @@ def warm(enables: set[str], dialect: str | None) -> None:
     language = module_dialect(enables, dialect)
     if language in _WARM:
         return
-    completion_list_json(ide_completion.language_items(language))
     _WARM.add(language)
+    try:
+        completion_list_json(ide_completion.language_items(language))
+    except Exception:  # noqa: BLE001 - tried once: the analysis is published all the same, a request makes them
+        log.exception("making the completion items of %s failed", language)
