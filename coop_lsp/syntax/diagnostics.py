@@ -97,18 +97,21 @@ def _declaration_findings(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse
     """
     if not part.child_count and part.type not in _WATCHED:
         return []  # every check looks only at nodes of the watched types, and this part has none: a line comment
-    size = len(parsed.source.data)
     key = None
-    if reuse is not None and not part.has_error and part.end_byte < size:
-        text = parsed.source.data[part.start_byte:part.end_byte]
-        # `_in_broken_construct` stops at the part when it is a declaration or statement, else at the module.
-        key = (part.type, text) if part.type.endswith(("_declaration", "_statement")) \
-            else (part.type, text, parsed.root.has_error)
-        found = reuse.get(key)
-        if found is not None:
-            reuse.keep(key, found)
-            start, diagnostics = found
-            return [d.shifted(part.start_byte - start) for d in diagnostics]
+    if reuse is not None and not part.has_error:
+        data = parsed.source.data
+        # Each read of a node's field is a call, the type's a new string: each is read once.
+        kind, start, end = part.type, part.start_byte, part.end_byte
+        if end < len(data):
+            text = data[start:end]
+            # `_in_broken_construct` stops at the part when it is a declaration or statement, else at the module.
+            key = (kind, text) if kind.endswith(("_declaration", "_statement")) \
+                else (kind, text, parsed.root.has_error)
+            found = reuse.get(key)
+            if found is not None:
+                reuse.keep(key, found)
+                was, diagnostics = found
+                return [d.shifted(start - was) for d in diagnostics] if diagnostics else []
     nodes = _nodes_by_type(part)
     diagnostics = (_unterminated_comments(parsed, nodes) + _mixed_operators(parsed, nodes)
                    + _misplaced_statements(parsed, nodes) + _reserved_names(parsed, nodes)
