@@ -15,6 +15,7 @@ from coop_lsp.syntax import diagnostics as syntax, parse
 from coop_lsp.syntax.nodes import FIELD_LEFT, FIELD_RIGHT
 from coop_lsp.syntax.parser import Parsed
 from tests.support.trees import every_node, public_kernels_with_junk, with_junk
+from tests.support.typing_workload import typed_versions
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "examples").rglob("*.wgsl")) + sorted((ROOT / "tests" / "spec" / "syntax").glob("*.wgsl"))
@@ -98,6 +99,17 @@ def test_the_walk_by_kind_id_finds_the_nodes_the_walk_by_type_finds() -> None:
             assert {k: sorted(map(_key, v)) for k, v in mine.items()} == \
                 {k: sorted(map(_key, v)) for k, v in theirs.items()}, text[:80]
     assert broken > len(VERSIONS) // 2
+
+
+def test_the_lists_of_named_children_find_the_nodes_the_cursor_walk_finds() -> None:
+    broken = 0
+    for parsed in [parse(text) for text in VERSIONS] + list(typed_versions()):
+        for part in [parsed.root, *parsed.root.children]:
+            broken += part.has_error
+            mine, theirs = syntax._listed_nodes(part), syntax._walked_nodes(part)
+            assert {k: sorted(map(_key, v)) for k, v in mine.items()} == \
+                {k: sorted(map(_key, v)) for k, v in theirs.items()}, str(parsed.source.data[:80])
+    assert broken > len(VERSIONS)
 
 
 def test_tokens_by_child_index_are_the_tokens_by_child_lists() -> None:
@@ -198,3 +210,14 @@ def test_a_missing_semicolon_climbs_to_no_root() -> None:
     at = syntax._after_previous_token(parsed, missing.start_byte)
     syntax._expected_token(parsed, ";", at, _Counted(missing, reads), syntax._NO_FIX)
     assert reads["parent"] == 0
+
+
+def test_a_broken_declaration_is_searched_without_a_cursor() -> None:
+    """Before, a declaration with an error was walked by a cursor, asked to move and for its node at every node,
+    named or not; now only the named nodes reach Python, each asked for its kind and its named children."""
+    reads: Counter = Counter()
+    part = _broken_function().root.children[0]
+    found = syntax._nodes_by_type(_Counted(part, reads))
+    named = sum(1 for node in every_node(part) if node.is_named)
+    assert sum(map(len, found.values())) > 5
+    assert reads["walk"] == 0 and reads["kind_id"] == reads["named_children"] == named

@@ -18,6 +18,10 @@ from ..core.diagnostic import Severity
 from ..core.text import SourceText, Span
 from .nodes import FIELD_RULE, FIELD_SEVERITY
 
+# Whether a text without the word "diagnostic" skips the search of each node's range (`from_tree`); off, each
+# is searched, which this must always agree with (tests/test_filters_word_shortcut.py).
+WORD_SHORTCUT = True
+
 SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
 
 
@@ -49,12 +53,15 @@ class DiagnosticFilters:
         found: list[Filter] = []
         data = source.data
         whole = Span(0, len(data))
+        # Both a directive and a filter attribute spell the word; where the parse has errors, recovery could
+        # make it up as a missing token, and the node around that token has an error. A text without the word
+        # anywhere has it in no node's range: only the nodes with errors are entered, without a search each
+        # (while an error stays in a document without filters, that was a search per module-scope part).
+        spelled = not WORD_SHORTCUT or data.find(b"diagnostic") >= 0
         stack = [root]
         while stack:
             node = stack.pop()
-            if not node.has_error and data.find(b"diagnostic", node.start_byte, node.end_byte) < 0:
-                # Both a directive and a filter attribute spell the word (where the parse has errors,
-                # recovery could make it up as a missing token): no filter in here.
+            if not node.has_error and (not spelled or data.find(b"diagnostic", node.start_byte, node.end_byte) < 0):
                 continue
             if node.type == "diagnostic_directive":
                 found.extend(_filters_of(node, whole, source))
