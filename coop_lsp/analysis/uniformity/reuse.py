@@ -172,7 +172,7 @@ class _Mover:
 
     def failure(self, f: Failure) -> Failure:
         return Failure(f.requirement, self.span(f.span), f.message, [self.note(n) for n in f.notes], f.function,
-                       f.builtin, self.span(f.call))
+                       f.builtin, self.span(f.call), f.depends)
 
 
 def _moved_field(name: str) -> property:
