@@ -93,6 +93,12 @@ class Summary:
     pointer_writes: dict[int, tuple[bool, set[int]]] = field(default_factory=dict)
 
 
+class UncalledSummary(Summary):
+    """The summary of a function that no function of its module named when it was made: its failures were
+    found, but not what callers inherit (every field is empty). Nothing reads it in that module; a later
+    version that replays it into a caller has the function analysed again (UniformityAnalysis.whole_summary)."""
+
+
 class UniformityAnalysis:
     def __init__(self, root: ts.Node, data: bytes, model: SemanticModel, level: str, dialect: str | None,
                  reuse: "SummaryReuse | None" = None, sizes: tuple[int, ...] = ALL_SIZES) -> None:
@@ -156,6 +162,16 @@ class UniformityAnalysis:
         self.summaries[key] = summary
         return summary
 
+    def whole_summary(self, function: ts.Node) -> Summary:
+        """The summary of a function replayed from an UncalledSummary, for a caller that reads it: the
+        function analysed again. Its callees' summaries are this analysis's already (the replay asked for
+        each), and its failures were replayed, so only the summary is new."""
+        self._calls.append({})  # the callees are the function's, not the reading caller's
+        try:
+            return _FunctionAnalysis(self, function, whole=True).run()
+        finally:
+            self._calls.pop()
+
     # The source as a str when it is plain ASCII (most kernels): byte offsets are then character offsets,
     # and a name is a slice rather than a decoding. False until first asked.
     _ascii: str | None | bool = False
@@ -170,9 +186,10 @@ class UniformityAnalysis:
 
 
 class _FunctionAnalysis:
-    def __init__(self, owner: UniformityAnalysis, function: ts.Node) -> None:
+    def __init__(self, owner: UniformityAnalysis, function: ts.Node, whole: bool = False) -> None:
         self.owner = owner
         self.function = function
+        self.whole = whole  # a caller reads the summary: make every part of it
         self.graph = Graph()
         # What the expression walk reads at every name: bound once, not looked up through owner and model
         # each time; the checker's own table is read first, without the call of symbol_at (which reads it
@@ -278,7 +295,6 @@ class _FunctionAnalysis:
     def _evaluate(self) -> Summary:
         summary = Summary()
         graph = self.graph
-        parameter_nodes = set(self.parameter_index)
         failed = set()
         failures = []
         # Which requirements can reach a goal at all, found once for all of them: only those need the
@@ -320,7 +336,17 @@ class _FunctionAnalysis:
             failures.sort(key=lambda item: item[0] is not reported)
         self.failures.extend(failure for _, failure in failures)
         if not self._may_be_called():
-            return summary  # the rest is what callers inherit, and there are none
+            # The rest is what callers inherit, and there are none. A summary that outlives this analysis
+            # says so: a later version that calls the function has it analysed again (reuse.py).
+            return summary if self.owner.reuse is None else UncalledSummary()
+        self._inherited(summary, failed, asked)
+        return summary
+
+    def _inherited(self, summary: Summary, failed: set[int], asked: bool) -> None:
+        """The summary's parts that callers read: the requirements on the control flow at a call, on the
+        arguments and on what they point to; what the returned value and pointer writes depend on."""
+        graph = self.graph
+        parameter_nodes = set(self.parameter_index)
         # What callers inherit keeps source order: Tint explains a call by the callee's first requirement.
         pointee_nodes = {node: index for index, node in self.pointees.items()}
         to_control_flow = graph.reaching((self.cf_start,)) if asked else set()
@@ -365,16 +391,19 @@ class _FunctionAnalysis:
         for index, written in self.pointer_writes.items():
             depends = {i for n, i in self.parameter_index.items() if graph.reaches(written, n)}
             summary.pointer_writes[index] = (graph.reaches(written, MAY_BE_NON_UNIFORM), depends)
-        return summary
 
     def _may_be_called(self) -> bool:
         """Whether anything could read this function's summary: a call names the function, so a name
         spelled nowhere else in the module has no caller (entry points, most of all). Finding each
         requirement's path to a parameter, for callers that do not exist, was the largest part of
-        evaluating a kernel. With reuse, summaries outlive this analysis (a later version replays them
-        into callers written since), so they are always whole."""
+        evaluating a kernel.
+
+        With reuse, summaries outlive this analysis: a later version may replay one into a caller written
+        since, and then analyses the function again (UncalledSummary). Only entry points are asked then:
+        calling one is invalid WGSL, while a helper without a caller is mostly one about to get one, and
+        the search of the text for its name would be spent on it twice."""
         name = sn.name(self.function)
-        if self.owner.reuse is not None or name is None:
+        if name is None or self.whole or (self.owner.reuse is not None and self.stage is None):
             return True
         return self.owner.data.count(self.owner.data[name.start_byte:name.end_byte]) > 1
 
