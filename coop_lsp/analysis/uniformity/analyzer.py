@@ -106,10 +106,6 @@ class UniformityAnalysis:
         self.level, self.dialect = level, dialect
         self.sizes = tuple(sizes) or ALL_SIZES  # the subgroup sizes the targets allow
         self.summaries: dict[int, Summary] = {}
-        self.exit_cache = _ExitIndex(data)  # how control leaves each statement, computed once per analysis
-        # Whether `&&` or `||` is spelled anywhere (comments too): where neither is, no binary operation
-        # is a branch, and the walk need not make each operator's node to ask.
-        self.logical = b"&&" in data or b"||" in data
         self.failures: list[Failure] = []
         self._in_progress: set[int] = set()
         # Reuse of the previous version's results (see reuse.py): the record each function's summary
@@ -198,6 +194,13 @@ class _FunctionAnalysis:
         self._written_references = owner.model.written_references
         self._symbol_at = owner.model.symbol_at
         self._edges = self.graph.edges
+        # The source is searched over this function's text only: a version analyses one function again,
+        # and its document may be thousands of lines long.
+        start, end, data = function.start_byte, function.end_byte, owner.data
+        self.exits = _ExitIndex(data, start, end)  # how control leaves each statement
+        # Whether `&&` or `||` is spelled in the function (comments too): where neither is, no binary
+        # operation is a branch, and the walk need not make each operator's node to ask.
+        self.logical = data.find(b"&&", start, end) >= 0 or data.find(b"||", start, end) >= 0
         name = sn.name(function)
         self.name = owner.text(name) if name is not None else ""
         # The function as the model knows it: its stage, its parameters' types and IO, its sizes.
@@ -434,7 +437,7 @@ class _FunctionAnalysis:
             if not reachable and kind != "continuing_statement":
                 continue
             cf = self.statement(child, cf, kind)
-            if reachable and kind in _MAY_STOP and not _falls_through(child, self.owner.exit_cache):
+            if reachable and kind in _MAY_STOP and not _falls_through(child, self.exits):
                 reachable = False
         return cf
 
@@ -555,7 +558,7 @@ class _FunctionAnalysis:
                             else self.block(inner, branch))
         states.append(self.variables)
         self._merge(before, states, branch)
-        return self.graph.node(*ends) if _escapes(node, self.owner.exit_cache) else cf
+        return self.graph.node(*ends) if _escapes(node, self.exits) else cf
 
     def _switch(self, node: ts.Node, cf: int) -> int:
         selector = node.child_by_field_id(FIELD_VALUE)
@@ -574,7 +577,7 @@ class _FunctionAnalysis:
             states.append(self.variables)
         self.breaks.pop()
         self._merge(before, states or [before], branch)
-        return self.graph.node(*ends) if _escapes(node, self.owner.exit_cache, allow_break=True) else cf
+        return self.graph.node(*ends) if _escapes(node, self.exits, allow_break=True) else cf
 
     def _merge(self, before: dict[int, int], states: list[dict[int, int]], branch: int) -> None:
         merged = {}
@@ -637,7 +640,7 @@ class _FunctionAnalysis:
         graph.add_edges(zip(placeholders.values(), kept.values()))
         if len(variables) != len(placeholders):
             self.variables = kept
-        return graph.node(end) if _escapes(node, self.owner.exit_cache, allow_break=True, allow_continue=True) else cf
+        return graph.node(end) if _escapes(node, self.exits, allow_break=True, allow_continue=True) else cf
 
     def store(self, target: ts.Node, cf: int, value: int, compound: bool) -> int:
         """An assignment: the variable's new value depends on the value and on the control flow."""
@@ -709,7 +712,7 @@ class _FunctionAnalysis:
             leaf = KIND_NAMES[left.kind_id]
             left_value = self._identifier(left, cf) if leaf == "identifier" else \
                 cf if leaf in _CONSTANT_LEAVES else self.expression(left, cf)
-            if self.owner.logical and self._logical_operator(node):
+            if self.logical and self._logical_operator(node):
                 # The right operand runs only where the left allows: a branch.
                 rhs_cf = self.graph.node(cf, left_value, label=Label(
                     "branch", "control flow depends on possibly non-uniform value",
@@ -1080,14 +1083,17 @@ class _ExitIndex:
     each way out is a statement that begins with one of those words: most loops and branches of a kernel
     are answered so, without a walk of the statements inside."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, start: int, end: int) -> None:
+        """The index of the words that begin in [start, end): one function's (its statements' words begin
+        there)."""
         self.known: dict = {}
         words = []
         for word in (b"return", b"break", b"continue"):
-            at = data.find(word)
+            bound = end + len(word) - 1  # (a word found must begin before `end`)
+            at = data.find(word, start, bound)
             while at >= 0:
                 words.append(at)
-                at = data.find(word, at + 1)
+                at = data.find(word, at + 1, bound)
         words.sort()
         self.words = words
 
