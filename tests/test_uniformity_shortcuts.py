@@ -47,21 +47,33 @@ def _assert_same_after_switching(texts: list[str], to_the_slow_path) -> None:
 @pytest.fixture
 def every_operator_asked(monkeypatch):
     """The slow path: every binary operation asks whether its operator is `&&` or `||`."""
-    initializer = analyzer.UniformityAnalysis.__init__
+    initializer = analyzer._FunctionAnalysis.__init__
 
     def slow(self, *args, **kwargs):
         initializer(self, *args, **kwargs)
         self.logical = True
 
     def use():
-        monkeypatch.setattr(analyzer.UniformityAnalysis, "__init__", slow)
+        monkeypatch.setattr(analyzer._FunctionAnalysis, "__init__", slow)
 
     return use
 
 
-def test_a_module_without_logical_operators_is_analysed_as_with_each_operator_asked(every_operator_asked):
+def _functions_without_logical_operators(text: str) -> int:
+    """How many functions spell no `&&` or `||` in a module that does: the shortcut per function."""
+    data = text.encode()
+    if b"&&" not in data and b"||" not in data:
+        return 0
+    parsed = parse(text)
+    return sum(b"&&" not in data[n.start_byte:n.end_byte] and b"||" not in data[n.start_byte:n.end_byte]
+               for n in parsed.root.named_children if n.type == "function_declaration")
+
+
+def test_a_function_without_logical_operators_is_analysed_as_with_each_operator_asked(every_operator_asked):
     texts = _inputs()
+    texts += [text.replace("if (subgroups != ", "if (true && subgroups != ", 1) for text in texts[:4]]
     assert sum(b"&&" not in t.encode() and b"||" not in t.encode() for t in texts) >= 10  # the shortcut is taken
+    assert sum(_functions_without_logical_operators(t) for t in texts) >= 10  # where other functions spell one
     _assert_same_after_switching(texts, every_operator_asked)
 
 
@@ -81,6 +93,46 @@ def test_binary_operations_ask_for_their_operator_only_where_a_logical_operator_
     branching = kernel.replace("if (subgroups != ", "if (true && subgroups != ", 1)
     failures, _ = _analyse(branching, TINT)
     assert asked  # spelled once: every operation asks again
+
+
+class _WholeFileExitIndex(analyzer._ExitIndex):
+    """The slow path: the words of the whole source indexed, for every function."""
+
+    def __init__(self, data: bytes, start: int, end: int) -> None:
+        super().__init__(data, 0, len(data))
+
+
+def test_the_exit_index_of_a_function_answers_as_the_whole_sources(monkeypatch):
+    texts = _inputs()
+    # Ways out spelled in other functions, in comments and at a function's very end.
+    texts += [text.replace("fn ", "// return break continue\nfn ", 2) for text in texts[:4]]
+    texts.append("fn f() -> u32 { loop { if true { break; } } return 1u; }\n"
+                 "@compute @workgroup_size(1) fn main() { for (var i = 0u; i < 2u; i++) { continue; } _ = f(); "
+                 "workgroupBarrier(); }\nfn g() {}")
+    _assert_same_after_switching(texts, lambda: monkeypatch.setattr(analyzer, "_ExitIndex", _WholeFileExitIndex))
+
+
+def test_an_analysis_indexes_the_ways_out_of_its_own_function_only(monkeypatch):
+    # A version analyses the edited function again; the index of where 'return', 'break' and 'continue'
+    # are spelled covered the whole document (about a million instructions at 4,904 lines).
+    from coop_lsp.lint import Reuse, lint_source
+
+    indexed = []
+    initializer = analyzer._ExitIndex.__init__
+
+    def counted(self, data, *bounds):
+        indexed.append(bounds[1] - bounds[0] if bounds else len(data))
+        initializer(self, data, *bounds)
+
+    text = matrix_heavy_kernel(random.Random(4), functions=6)
+    reuse = Reuse()
+    lint_source(text, reuse=reuse)
+    monkeypatch.setattr(analyzer._ExitIndex, "__init__", counted)
+    changed = text.replace("k0 += 16u", "k0 += 32u", 1)
+    found = lint_source(changed, reuse=reuse).diagnostics
+    assert reuse.summaries.analysed == 1
+    assert indexed and sum(indexed) < len(changed) / 4, (indexed, len(changed))
+    assert found == lint_source(changed).diagnostics
 
 
 @pytest.fixture

@@ -93,6 +93,12 @@ class Summary:
     pointer_writes: dict[int, tuple[bool, set[int]]] = field(default_factory=dict)
 
 
+class UncalledSummary(Summary):
+    """The summary of a function that no function of its module named when it was made: its failures were
+    found, but not what callers inherit (every field is empty). Nothing reads it in that module; a later
+    version that replays it into a caller has the function analysed again (UniformityAnalysis.whole_summary)."""
+
+
 class UniformityAnalysis:
     def __init__(self, root: ts.Node, data: bytes, model: SemanticModel, level: str, dialect: str | None,
                  reuse: "SummaryReuse | None" = None, sizes: tuple[int, ...] = ALL_SIZES) -> None:
@@ -100,10 +106,6 @@ class UniformityAnalysis:
         self.level, self.dialect = level, dialect
         self.sizes = tuple(sizes) or ALL_SIZES  # the subgroup sizes the targets allow
         self.summaries: dict[int, Summary] = {}
-        self.exit_cache = _ExitIndex(data)  # how control leaves each statement, computed once per analysis
-        # Whether `&&` or `||` is spelled anywhere (comments too): where neither is, no binary operation
-        # is a branch, and the walk need not make each operator's node to ask.
-        self.logical = b"&&" in data or b"||" in data
         self.failures: list[Failure] = []
         self._in_progress: set[int] = set()
         # Reuse of the previous version's results (see reuse.py): the record each function's summary
@@ -156,6 +158,16 @@ class UniformityAnalysis:
         self.summaries[key] = summary
         return summary
 
+    def whole_summary(self, function: ts.Node) -> Summary:
+        """The summary of a function replayed from an UncalledSummary, for a caller that reads it: the
+        function analysed again. Its callees' summaries are this analysis's already (the replay asked for
+        each), and its failures were replayed, so only the summary is new."""
+        self._calls.append({})  # the callees are the function's, not the reading caller's
+        try:
+            return _FunctionAnalysis(self, function, whole=True).run()
+        finally:
+            self._calls.pop()
+
     # The source as a str when it is plain ASCII (most kernels): byte offsets are then character offsets,
     # and a name is a slice rather than a decoding. False until first asked.
     _ascii: str | None | bool = False
@@ -170,9 +182,10 @@ class UniformityAnalysis:
 
 
 class _FunctionAnalysis:
-    def __init__(self, owner: UniformityAnalysis, function: ts.Node) -> None:
+    def __init__(self, owner: UniformityAnalysis, function: ts.Node, whole: bool = False) -> None:
         self.owner = owner
         self.function = function
+        self.whole = whole  # a caller reads the summary: make every part of it
         self.graph = Graph()
         # What the expression walk reads at every name: bound once, not looked up through owner and model
         # each time; the checker's own table is read first, without the call of symbol_at (which reads it
@@ -181,6 +194,13 @@ class _FunctionAnalysis:
         self._written_references = owner.model.written_references
         self._symbol_at = owner.model.symbol_at
         self._edges = self.graph.edges
+        # The source is searched over this function's text only: a version analyses one function again,
+        # and its document may be thousands of lines long.
+        start, end, data = function.start_byte, function.end_byte, owner.data
+        self.exits = _ExitIndex(data, start, end)  # how control leaves each statement
+        # Whether `&&` or `||` is spelled in the function (comments too): where neither is, no binary
+        # operation is a branch, and the walk need not make each operator's node to ask.
+        self.logical = data.find(b"&&", start, end) >= 0 or data.find(b"||", start, end) >= 0
         name = sn.name(function)
         self.name = owner.text(name) if name is not None else ""
         # The function as the model knows it: its stage, its parameters' types and IO, its sizes.
@@ -278,7 +298,6 @@ class _FunctionAnalysis:
     def _evaluate(self) -> Summary:
         summary = Summary()
         graph = self.graph
-        parameter_nodes = set(self.parameter_index)
         failed = set()
         failures = []
         # Which requirements can reach a goal at all, found once for all of them: only those need the
@@ -320,7 +339,17 @@ class _FunctionAnalysis:
             failures.sort(key=lambda item: item[0] is not reported)
         self.failures.extend(failure for _, failure in failures)
         if not self._may_be_called():
-            return summary  # the rest is what callers inherit, and there are none
+            # The rest is what callers inherit, and there are none. A summary that outlives this analysis
+            # says so: a later version that calls the function has it analysed again (reuse.py).
+            return summary if self.owner.reuse is None else UncalledSummary()
+        self._inherited(summary, failed, asked)
+        return summary
+
+    def _inherited(self, summary: Summary, failed: set[int], asked: bool) -> None:
+        """The summary's parts that callers read: the requirements on the control flow at a call, on the
+        arguments and on what they point to; what the returned value and pointer writes depend on."""
+        graph = self.graph
+        parameter_nodes = set(self.parameter_index)
         # What callers inherit keeps source order: Tint explains a call by the callee's first requirement.
         pointee_nodes = {node: index for index, node in self.pointees.items()}
         to_control_flow = graph.reaching((self.cf_start,)) if asked else set()
@@ -365,16 +394,19 @@ class _FunctionAnalysis:
         for index, written in self.pointer_writes.items():
             depends = {i for n, i in self.parameter_index.items() if graph.reaches(written, n)}
             summary.pointer_writes[index] = (graph.reaches(written, MAY_BE_NON_UNIFORM), depends)
-        return summary
 
     def _may_be_called(self) -> bool:
         """Whether anything could read this function's summary: a call names the function, so a name
         spelled nowhere else in the module has no caller (entry points, most of all). Finding each
         requirement's path to a parameter, for callers that do not exist, was the largest part of
-        evaluating a kernel. With reuse, summaries outlive this analysis (a later version replays them
-        into callers written since), so they are always whole."""
+        evaluating a kernel.
+
+        With reuse, summaries outlive this analysis: a later version may replay one into a caller written
+        since, and then analyses the function again (UncalledSummary). Only entry points are asked then:
+        calling one is invalid WGSL, while a helper without a caller is mostly one about to get one, and
+        the search of the text for its name would be spent on it twice."""
         name = sn.name(self.function)
-        if self.owner.reuse is not None or name is None:
+        if name is None or self.whole or (self.owner.reuse is not None and self.stage is None):
             return True
         return self.owner.data.count(self.owner.data[name.start_byte:name.end_byte]) > 1
 
@@ -405,7 +437,7 @@ class _FunctionAnalysis:
             if not reachable and kind != "continuing_statement":
                 continue
             cf = self.statement(child, cf, kind)
-            if reachable and kind in _MAY_STOP and not _falls_through(child, self.owner.exit_cache):
+            if reachable and kind in _MAY_STOP and not _falls_through(child, self.exits):
                 reachable = False
         return cf
 
@@ -526,7 +558,7 @@ class _FunctionAnalysis:
                             else self.block(inner, branch))
         states.append(self.variables)
         self._merge(before, states, branch)
-        return self.graph.node(*ends) if _escapes(node, self.owner.exit_cache) else cf
+        return self.graph.node(*ends) if _escapes(node, self.exits) else cf
 
     def _switch(self, node: ts.Node, cf: int) -> int:
         selector = node.child_by_field_id(FIELD_VALUE)
@@ -545,7 +577,7 @@ class _FunctionAnalysis:
             states.append(self.variables)
         self.breaks.pop()
         self._merge(before, states or [before], branch)
-        return self.graph.node(*ends) if _escapes(node, self.owner.exit_cache, allow_break=True) else cf
+        return self.graph.node(*ends) if _escapes(node, self.exits, allow_break=True) else cf
 
     def _merge(self, before: dict[int, int], states: list[dict[int, int]], branch: int) -> None:
         merged = {}
@@ -608,7 +640,7 @@ class _FunctionAnalysis:
         graph.add_edges(zip(placeholders.values(), kept.values()))
         if len(variables) != len(placeholders):
             self.variables = kept
-        return graph.node(end) if _escapes(node, self.owner.exit_cache, allow_break=True, allow_continue=True) else cf
+        return graph.node(end) if _escapes(node, self.exits, allow_break=True, allow_continue=True) else cf
 
     def store(self, target: ts.Node, cf: int, value: int, compound: bool) -> int:
         """An assignment: the variable's new value depends on the value and on the control flow."""
@@ -680,7 +712,7 @@ class _FunctionAnalysis:
             leaf = KIND_NAMES[left.kind_id]
             left_value = self._identifier(left, cf) if leaf == "identifier" else \
                 cf if leaf in _CONSTANT_LEAVES else self.expression(left, cf)
-            if self.owner.logical and self._logical_operator(node):
+            if self.logical and self._logical_operator(node):
                 # The right operand runs only where the left allows: a branch.
                 rhs_cf = self.graph.node(cf, left_value, label=Label(
                     "branch", "control flow depends on possibly non-uniform value",
@@ -1051,14 +1083,17 @@ class _ExitIndex:
     each way out is a statement that begins with one of those words: most loops and branches of a kernel
     are answered so, without a walk of the statements inside."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, start: int, end: int) -> None:
+        """The index of the words that begin in [start, end): one function's (its statements' words begin
+        there)."""
         self.known: dict = {}
         words = []
         for word in (b"return", b"break", b"continue"):
-            at = data.find(word)
+            bound = end + len(word) - 1  # (a word found must begin before `end`)
+            at = data.find(word, start, bound)
             while at >= 0:
                 words.append(at)
-                at = data.find(word, at + 1)
+                at = data.find(word, at + 1, bound)
         words.sort()
         self.words = words
 

@@ -31,7 +31,7 @@ from ...core.text import Span
 from ...semantic.kept import KeptRecords
 from ...semantic.model import SemanticModel
 from ...semantic.reuse import BodyReuse
-from .analyzer import Failure, Note, Summary, _Pending
+from .analyzer import Failure, Note, Summary, UncalledSummary, _Pending
 
 
 @dataclass(eq=False)
@@ -105,6 +105,13 @@ class SummaryReuse:
         delta = function.start_byte - record.start
         self._records.current[key] = record
         self.replayed += 1
+        if isinstance(record.summary, UncalledSummary):
+            # Made where nothing called the function: a caller that reads it now has it made whole.
+            summary = _WholeSummary(analysis, function)
+            if not delta:
+                return summary, record.failures, record
+            move = _Mover(record.start, record.end, delta)
+            return summary, [move.failure(f) for f in record.failures], record
         if not delta:  # nothing replayed is changed by its users, so it can be shared
             return record.summary, record.failures, record
         move = _Mover(record.start, record.end, delta)
@@ -172,14 +179,46 @@ class _Mover:
 
     def failure(self, f: Failure) -> Failure:
         return Failure(f.requirement, self.span(f.span), f.message, [self.note(n) for n in f.notes], f.function,
-                       f.builtin, self.span(f.call))
+                       f.builtin, self.span(f.call), f.depends)
 
 
 def _moved_field(name: str) -> property:
     return property(lambda self: getattr(self._moved(), name))
 
 
-class _MovedSummary(Summary):
+class _LazySummary(Summary):
+    """A summary made when a caller first reads one of its fields."""
+
+    _done: Summary | None = None
+
+    def _moved(self) -> Summary:
+        raise NotImplementedError
+
+    call_site = _moved_field("call_site")
+    parameters = _moved_field("parameters")
+    return_non_uniform = _moved_field("return_non_uniform")
+    return_source = _moved_field("return_source")
+    return_parameters = _moved_field("return_parameters")
+    pointees = _moved_field("pointees")
+    pointer_writes = _moved_field("pointer_writes")
+
+
+class _WholeSummary(_LazySummary):
+    """A replayed UncalledSummary: its function analysed again in this version when a caller reads it
+    (a call of an entry point, which WGSL forbids)."""
+
+    def __init__(self, analysis, function: ts.Node) -> None:
+        # (not Summary's __init__: its fields are read-only properties here)
+        self._analysis, self._function = analysis, function
+
+    def _moved(self) -> Summary:
+        if self._done is None:
+            self._done = self._analysis.whole_summary(self._function)
+            self._analysis = self._function = None
+        return self._done
+
+
+class _MovedSummary(_LazySummary):
     """A replayed summary, moved to where its function now is when a caller first reads it.
 
     Most replayed summaries are never read in a version: their callers were replayed too, and a replay
@@ -196,11 +235,3 @@ class _MovedSummary(Summary):
             self._reuse.moved += 1
             self._reuse = self._mover = self._summary = None
         return self._done
-
-    call_site = _moved_field("call_site")
-    parameters = _moved_field("parameters")
-    return_non_uniform = _moved_field("return_non_uniform")
-    return_source = _moved_field("return_source")
-    return_parameters = _moved_field("return_parameters")
-    pointees = _moved_field("pointees")
-    pointer_writes = _moved_field("pointer_writes")
