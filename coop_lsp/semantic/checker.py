@@ -22,6 +22,7 @@ from .expressions import VOID, ExpressionChecker, Typed, binary_result_type
 from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .carry import EDITED
+from .carried import carried_checks, carried_declaration
 from .reuse import BodyReuse, variables_in_first_use_order
 from .typenames import TypeResolver, is_type_name
 from .variables import BindingChecker, VariableChecker
@@ -145,10 +146,15 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                                   "directive", allow_repeats=True)
         # (None for a declaration without a name, or of a name declared before: such a one is not checked)
         declared = [(node, self._declare(node, self.module_scope)) for node in declarations]
+        carrying = self.reuse is not None and self.reuse.carry.active
         for node, symbol in declared:
             if symbol is not None:
-                self.symbol_type(symbol)
-                if kinds[node.kind_id] == "function_declaration":
+                function = kinds[node.kind_id] == "function_declaration"
+                # (while carrying, an unchanged declaration's steps in one call: carried.py)
+                done = carried_declaration(self, node, symbol, function) if carrying else None
+                if done is None:
+                    self.symbol_type(symbol)
+                if function and not done:
                     self._checked_body(symbol, node)
         for node in children:
             if kinds[node.kind_id] == "const_assert_statement":
@@ -171,6 +177,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             if kinds[node.kind_id] != "function_declaration":
                 if self.reuse is None:
                     self._declaration_attributes(node, symbol)
+                elif carrying and carried_checks(self, node, symbol):
+                    pass
                 elif data.find(b"@", node.start_byte, node.end_byte) >= 0:
                     # (Without an '@' in its text, nor in a struct's members, every list of attributes
                     # _declaration_attributes checks is empty: there is nothing to replay.)
@@ -182,6 +190,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             stage = symbol.stage
             if self.reuse is None:
                 self._header_checks(node, symbol, stage)
+            elif carrying and carried_checks(self, node, symbol):
+                pass
             elif not _may_hold_attributes(node, data):
                 pass  # (nothing to check: see _may_hold_attributes)
             else:
