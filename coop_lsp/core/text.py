@@ -91,7 +91,8 @@ class SourceText:
             while at >= 0:
                 new.append(start + at + 1)
                 at = inserted.find(b"\n", at + 1)
-            new += [line + shift for line in starts[moved:]] if shift else starts[moved:]
+            # (map: the lines after the edit moved in C, not a step of Python each)
+            new += map(shift.__add__, starts[moved:]) if shift else starts[moved:]
             edited._starts = new
         return edited
 
