@@ -14,6 +14,7 @@ import bisect
 import tree_sitter as ts
 
 from ..core.diagnostic import Diagnostic, Related
+from ..core.text import Span
 from ..syntax.parser import Parsed
 from . import types as t
 from .context import CORE_TABLE, DIALECT_ENABLES, ENABLE_DIALECTS, EXTENSIONS, Context
@@ -23,6 +24,7 @@ from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .carry import EDITED
 from .carried import carried_checks, carried_declaration
+from .header_reuse import _NOT_IN_MODULE_TEXT
 from .reuse import BodyReuse, variables_in_first_use_order
 from .typenames import TypeResolver, is_type_name
 from .variables import BindingChecker, VariableChecker
@@ -64,6 +66,8 @@ KNOWN_EXTENSIONS = frozenset(e.enable for e in EXTENSIONS) | frozenset({
     "chromium_experimental_immediate", "subgroup_size_control", "chromium_experimental_barycentric_coord",
     "wgpu_ray_query", "wgpu_mesh_shader", "wgpu_binding_array", "view_instancing",
 })
+_new_span = object.__new__
+_set_field = object.__setattr__  # (Span is frozen)
 _DECLARATION_KINDS = {
     "variable_declaration": "var", "const_declaration": "const", "override_declaration": "override",
     "type_alias_declaration": "alias", "struct_declaration": "struct", "function_declaration": "function",
@@ -121,6 +125,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # of each parameter and the root of each pointer 'let'.
         self.alias_facts: dict = {}
         self.alias_deltas: dict = {}  # function -> how far its replayed alias_facts moved since recorded
+        # The module-scope children that are neither declarations, ERROR nodes nor lone ';'s, in order, once
+        # `run` has found them (header_reuse.py keys its steps with their text).
+        self.module_text_nodes: list[ts.Node] = []
         self.parameter_index: dict[Symbol, int] = {}
         self.pointer_roots: dict[Symbol, tuple | None] = {}
 
@@ -134,16 +141,27 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         kinds = KIND_NAMES
         if self.reuse is not None:
             self.reuse.carry.begin(self.ctx.source.data, self.ctx.configured_dialect, children, root)
+        # The children of each kind the steps below read, sorted in one pass (they are most of a version's
+        # walks over the module's children: one per kind was a step of Python per declaration each).
+        enables, directives, asserts = [], [], []
+        module_text = self.module_text_nodes = []
         for node in children:
             kind = kinds[node.kind_id]
+            if kind in _DECLARATION_KINDS:
+                declarations.append(node)
+                continue
+            if kind not in _NOT_IN_MODULE_TEXT:
+                module_text.append(node)
             if kind == "enable_directive":
+                enables.append(node)
                 for extension in node.children_by_field_name("extension"):
                     self.ctx.model.enables.add(self.ctx.text(extension))
-            elif kind in _DECLARATION_KINDS:
-                declarations.append(node)
-        self._check_enables(children)
-        check_diagnostic_controls(self.ctx, [n for n in children if kinds[n.kind_id] == "diagnostic_directive"],
-                                  "directive", allow_repeats=True)
+            elif kind == "diagnostic_directive":
+                directives.append(node)
+            elif kind == "const_assert_statement":
+                asserts.append(node)
+        self._check_enables(enables)
+        check_diagnostic_controls(self.ctx, directives, "directive", allow_repeats=True)
         # (None for a declaration without a name, or of a name declared before: such a one is not checked)
         declared = [(node, self._declare(node, self.module_scope)) for node in declarations]
         carrying = self.reuse is not None and self.reuse.carry.active
@@ -156,9 +174,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                     self.symbol_type(symbol)
                 if function and not done:
                     self._checked_body(symbol, node)
-        for node in children:
-            if kinds[node.kind_id] == "const_assert_statement":
-                self._const_assert(node)
+        for node in asserts:
+            self._const_assert(node)
         self._call_cycles()
         carried_aliasing = self.reuse.carry.aliasing() if self.reuse is not None else None
         if carried_aliasing is not None:
@@ -344,12 +361,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         elif symbol.kind == "var":
             self.var_uses.setdefault(self.function, []).append((symbol, self.ctx.span(node)))
 
-    def _check_enables(self, children: list[ts.Node]) -> None:
-        """`children`: the module's (as _module_children gives them)."""
+    def _check_enables(self, enables: list[ts.Node]) -> None:
+        """`enables`: the module's enable directives, in order."""
         seen_dialect = None
-        for node in children:
-            if KIND_NAMES[node.kind_id] != "enable_directive":
-                continue
+        for node in enables:
             for extension in node.children_by_field_name("extension"):
                 name = self.ctx.text(extension)
                 if name not in KNOWN_EXTENSIONS:
@@ -363,7 +378,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 seen_dialect = seen_dialect or (dialect, name)
         enables = self.ctx.model.enables
         if DIALECT_ENABLES["wgpu"] in enables and "subgroups" in enables:
-            for node in children:
+            for node in enables:
                 if node.type == "enable_directive":
                     for extension in node.children_by_field_name("extension"):
                         if self.ctx.text(extension) == "subgroups":
@@ -377,9 +392,15 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             name_node = node.child_by_field_id(FIELD_NAME)
             if name_node is None or name_node.is_missing:
                 return None
-            name = self.ctx.text(name_node)
-            symbol = Symbol(name, _DECLARATION_KINDS.get(KIND_NAMES[node.kind_id], "parameter"), self.ctx.span(name_node),
-                            node)
+            # The name and its span as Context.text and Context.span make them, without their frames: every
+            # declaration of the module comes here at every version, and every local of the bodies checked.
+            start, end = name_node.start_byte, name_node.end_byte
+            text = self.ctx.ascii_text
+            name = text[start:end] if text is not None else self.ctx.text(name_node)
+            span = _new_span(Span)
+            _set_field(span, "start", start)
+            _set_field(span, "end", end)
+            symbol = Symbol(name, _DECLARATION_KINDS.get(KIND_NAMES[node.kind_id], "parameter"), span, node)
         name = symbol.name
         previous = scope.symbols.get(name)
         if previous is not None:
