@@ -63,9 +63,10 @@ class KeptRecords:
                     if id(record) not in kept:
                         spare.pop(key, None)
                         spare[key] = record
-            if spare and not kept.isdisjoint(map(id, spare.values())):
-                for key in [key for key, record in spare.items() if id(record) in kept]:
-                    del spare[key]
+            if spare:
+                if not kept.isdisjoint(map(id, spare.values())):
+                    for key in [key for key, record in spare.items() if id(record) in kept]:
+                        del spare[key]
                 while len(spare) > self.limit:
                     del spare[next(iter(spare))]
         self.previous = current
