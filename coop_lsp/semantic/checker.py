@@ -363,10 +363,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         elif symbol.kind == "var":
             self.var_uses.setdefault(self.function, []).append((symbol, self.ctx.span(node)))
 
-    def _check_enables(self, enables: list[ts.Node]) -> None:
-        """`enables`: the module's enable directives, in order."""
+    def _check_enables(self, directives: list[ts.Node]) -> None:
+        """`directives`: the module's enable directives, in order."""
         seen_dialect = None
-        for node in enables:
+        for node in directives:
             for extension in node.children_by_field_name("extension"):
                 name = self.ctx.text(extension)
                 if name not in KNOWN_EXTENSIONS:
@@ -380,7 +380,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 seen_dialect = seen_dialect or (dialect, name)
         enables = self.ctx.model.enables
         if DIALECT_ENABLES["wgpu"] in enables and "subgroups" in enables:
-            for node in enables:
+            for node in directives:
                 if node.type == "enable_directive":
                     for extension in node.children_by_field_name("extension"):
                         if self.ctx.text(extension) == "subgroups":
