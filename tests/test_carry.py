@@ -621,6 +621,7 @@ def _semantic_calls_per_version(functions: int) -> int:
 
 def test_the_semantic_calls_per_unchanged_function_of_a_typed_character() -> None:
     # Each unchanged function costs a version its declaration, its header steps and its body's replay, all
-    # carried: a few calls each (c943130: 40 and more, most of them the alias check's walk).
+    # carried: a few calls each (c943130: 40 and more, most of them the alias check's walk; 55ad266: 16, its
+    # steps taken one by one through symbol_type, HeaderReuse.run and Carry.step; carried.py: 12).
     small, large = _semantic_calls_per_version(6), _semantic_calls_per_version(24)
-    assert (large - small) / 18 <= 18, (small, large)
+    assert (large - small) / 18 <= 13, (small, large)

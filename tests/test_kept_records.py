@@ -59,3 +59,38 @@ def test_no_spare_records_with_a_limit_of_zero() -> None:
     version(table, {})
     version(table, {})
     assert table.get("f") is None and not table.spare
+
+
+def _reference_end(previous: dict, current: dict, spare: dict, limit: int) -> None:
+    """KeptRecords.end as it was written before its set operations: a step per record, every version."""
+    if limit:
+        kept = set(map(id, current.values()))
+        for key, record in previous.items():
+            if id(record) not in kept:
+                spare.pop(key, None)
+                spare[key] = record
+        if spare:
+            for key in [key for key, record in spare.items() if id(record) in kept]:
+                del spare[key]
+            while len(spare) > limit:
+                del spare[next(iter(spare))]
+
+
+def test_random_versions_keep_what_a_walk_over_every_record_keeps() -> None:
+    import random
+    rng = random.Random(21)
+    for limit in (0, 1, 2, 8):
+        table = KeptRecords(limit=limit)
+        previous, spare = {}, {}
+        pool = [Record() for _ in range(12)]
+        for _ in range(300):
+            used = {}
+            for _ in range(rng.randrange(0, 7)):
+                key = rng.choice("abcdefgh")
+                # (mostly the record the key had, as an unchanged function keeps it; now and then another)
+                used[key] = table.get(key) if rng.random() < 0.7 and table.get(key) is not None else rng.choice(pool)
+            version(table, used)
+            _reference_end(previous, used, spare, limit)
+            previous = dict(used)
+            assert table.previous == previous and table.spare == spare
+            assert list(table.spare) == list(spare)  # (the same order: the oldest go first)

@@ -38,3 +38,14 @@ def test_offset_and_position_round_trip(text):
         for unit in ("byte", "char", "utf16"):
             assert source.offset(source.position(index, unit), unit) == index
         index += len(char.encode())
+
+
+@given(st.text(alphabet=st.sampled_from("ab \t\n\r;é🙂"), max_size=40), st.integers(-3, 45), st.integers(-1, 6))
+def test_an_offset_in_utf16_units_is_counted_as_unit_by_unit(text, column, line):
+    # (an ASCII line is sliced, the others counted unit by unit: both as this reference counts)
+    from coop_lsp.core.text import _utf16_prefix
+    source = SourceText(text)
+    if 0 <= line < source.line_count:
+        start, end = source.line_start(line), source.line_end(line)
+        expected = start + len(_utf16_prefix(source.data[start:end].decode("utf-8"), column).encode("utf-8"))
+        assert source.offset(Position(line, column), "utf16") == expected

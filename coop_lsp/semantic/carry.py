@@ -76,9 +76,14 @@ tuple: the same values as a copy), and a carried header record that holds no str
 
 from __future__ import annotations
 
+import operator
+
 from ..core.diagnostic import Diagnostic
 from ..core.text import Span
 from ..syntax.nodes import FIELD_BODY, KIND_NAMES
+
+_KIND_ID, _START, _END = operator.attrgetter("kind_id"), operator.attrgetter("start_byte"), operator.attrgetter("end_byte")
+_HAS_ERROR = operator.attrgetter("has_error")
 
 
 class _Steps:
@@ -135,8 +140,10 @@ class Carry:
                 return
             if errored is not None:
                 self.errored_start = errored.start_byte
-        # (kinds by id: node.type would make a new string per child per version; syntax/nodes.py says more)
-        shapes = [(KIND_NAMES[n.kind_id], n.start_byte, n.end_byte) for n in children]
+        # (kinds by id: node.type would make a new string per child per version; syntax/nodes.py says more.
+        # Each child's three made by C, not a step of Python per child: the same tuples.)
+        shapes = list(zip(map(KIND_NAMES.__getitem__, map(_KIND_ID, children)), map(_START, children),
+                          map(_END, children)))
         self.current = _Steps(data, dialect, shapes, self.errored_start)
         last = self.last
         if last is None or last.dialect != dialect or len(last.children) != len(shapes):
@@ -358,8 +365,8 @@ def _where_errors_are(root) -> tuple:
     if root.type == "ERROR":
         return False, None  # (the whole text: nothing is placed)
     broken = None
-    for child in root.children:
-        if not child.has_error or child.type == "ERROR":
+    for child in filter(_HAS_ERROR, root.children):  # (those without errors passed over in C)
+        if child.type == "ERROR":
             continue
         if broken is not None or child.type != "function_declaration":
             return False, None

@@ -10,10 +10,13 @@ syntax error in one function never hides the type errors of another.
 from __future__ import annotations
 
 import bisect
+import itertools
+import operator
 
 import tree_sitter as ts
 
 from ..core.diagnostic import Diagnostic, Related
+from ..core.text import Span
 from ..syntax.parser import Parsed
 from . import types as t
 from .context import CORE_TABLE, DIALECT_ENABLES, ENABLE_DIALECTS, EXTENSIONS, Context
@@ -22,6 +25,8 @@ from .expressions import VOID, ExpressionChecker, Typed, binary_result_type
 from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .carry import EDITED
+from .carried import carried_checks, carried_declaration
+from .header_reuse import _NOT_IN_MODULE_TEXT
 from .reuse import BodyReuse, variables_in_first_use_order
 from .typenames import TypeResolver, is_type_name
 from .variables import BindingChecker, VariableChecker
@@ -63,6 +68,8 @@ KNOWN_EXTENSIONS = frozenset(e.enable for e in EXTENSIONS) | frozenset({
     "chromium_experimental_immediate", "subgroup_size_control", "chromium_experimental_barycentric_coord",
     "wgpu_ray_query", "wgpu_mesh_shader", "wgpu_binding_array", "view_instancing",
 })
+_new_span = object.__new__
+_set_field = object.__setattr__  # (Span is frozen)
 _DECLARATION_KINDS = {
     "variable_declaration": "var", "const_declaration": "const", "override_declaration": "override",
     "type_alias_declaration": "alias", "struct_declaration": "struct", "function_declaration": "function",
@@ -120,6 +127,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # of each parameter and the root of each pointer 'let'.
         self.alias_facts: dict = {}
         self.alias_deltas: dict = {}  # function -> how far its replayed alias_facts moved since recorded
+        # The module-scope children that are neither declarations, ERROR nodes nor lone ';'s, in order, once
+        # `run` has found them (header_reuse.py keys its steps with their text).
+        self.module_text_nodes: list[ts.Node] = []
         self.parameter_index: dict[Symbol, int] = {}
         self.pointer_roots: dict[Symbol, tuple | None] = {}
 
@@ -133,26 +143,41 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         kinds = KIND_NAMES
         if self.reuse is not None:
             self.reuse.carry.begin(self.ctx.source.data, self.ctx.configured_dialect, children, root)
+        # The children of each kind the steps below read, sorted in one pass (they are most of a version's
+        # walks over the module's children: one per kind was a step of Python per declaration each).
+        enables, directives, asserts = [], [], []
+        module_text = self.module_text_nodes = []
         for node in children:
             kind = kinds[node.kind_id]
+            if kind in _DECLARATION_KINDS:
+                declarations.append(node)
+                continue
+            if kind not in _NOT_IN_MODULE_TEXT:
+                module_text.append(node)
             if kind == "enable_directive":
+                enables.append(node)
                 for extension in node.children_by_field_name("extension"):
                     self.ctx.model.enables.add(self.ctx.text(extension))
-            elif kind in _DECLARATION_KINDS:
-                declarations.append(node)
-        self._check_enables(children)
-        check_diagnostic_controls(self.ctx, [n for n in children if kinds[n.kind_id] == "diagnostic_directive"],
-                                  "directive", allow_repeats=True)
+            elif kind == "diagnostic_directive":
+                directives.append(node)
+            elif kind == "const_assert_statement":
+                asserts.append(node)
+        self._check_enables(enables)
+        check_diagnostic_controls(self.ctx, directives, "directive", allow_repeats=True)
         # (None for a declaration without a name, or of a name declared before: such a one is not checked)
         declared = [(node, self._declare(node, self.module_scope)) for node in declarations]
+        carrying = self.reuse is not None and self.reuse.carry.active
         for node, symbol in declared:
             if symbol is not None:
-                self.symbol_type(symbol)
-                if kinds[node.kind_id] == "function_declaration":
+                function = kinds[node.kind_id] == "function_declaration"
+                # (while carrying, an unchanged declaration's steps in one call: carried.py)
+                done = carried_declaration(self, node, symbol, function) if carrying else None
+                if done is None:
+                    self.symbol_type(symbol)
+                if function and not done:
                     self._checked_body(symbol, node)
-        for node in children:
-            if kinds[node.kind_id] == "const_assert_statement":
-                self._const_assert(node)
+        for node in asserts:
+            self._const_assert(node)
         self._call_cycles()
         carried_aliasing = self.reuse.carry.aliasing() if self.reuse is not None else None
         if carried_aliasing is not None:
@@ -171,6 +196,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             if kinds[node.kind_id] != "function_declaration":
                 if self.reuse is None:
                     self._declaration_attributes(node, symbol)
+                elif carrying and carried_checks(self, node, symbol):
+                    pass
                 elif data.find(b"@", node.start_byte, node.end_byte) >= 0:
                     # (Without an '@' in its text, nor in a struct's members, every list of attributes
                     # _declaration_attributes checks is empty: there is nothing to replay.)
@@ -182,6 +209,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             stage = symbol.stage
             if self.reuse is None:
                 self._header_checks(node, symbol, stage)
+            elif carrying and carried_checks(self, node, symbol):
+                pass
             elif not _may_hold_attributes(node, data):
                 pass  # (nothing to check: see _may_hold_attributes)
             else:
@@ -334,12 +363,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         elif symbol.kind == "var":
             self.var_uses.setdefault(self.function, []).append((symbol, self.ctx.span(node)))
 
-    def _check_enables(self, children: list[ts.Node]) -> None:
-        """`children`: the module's (as _module_children gives them)."""
+    def _check_enables(self, directives: list[ts.Node]) -> None:
+        """`directives`: the module's enable directives, in order."""
         seen_dialect = None
-        for node in children:
-            if KIND_NAMES[node.kind_id] != "enable_directive":
-                continue
+        for node in directives:
             for extension in node.children_by_field_name("extension"):
                 name = self.ctx.text(extension)
                 if name not in KNOWN_EXTENSIONS:
@@ -353,7 +380,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 seen_dialect = seen_dialect or (dialect, name)
         enables = self.ctx.model.enables
         if DIALECT_ENABLES["wgpu"] in enables and "subgroups" in enables:
-            for node in children:
+            for node in directives:
                 if node.type == "enable_directive":
                     for extension in node.children_by_field_name("extension"):
                         if self.ctx.text(extension) == "subgroups":
@@ -367,9 +394,15 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             name_node = node.child_by_field_id(FIELD_NAME)
             if name_node is None or name_node.is_missing:
                 return None
-            name = self.ctx.text(name_node)
-            symbol = Symbol(name, _DECLARATION_KINDS.get(KIND_NAMES[node.kind_id], "parameter"), self.ctx.span(name_node),
-                            node)
+            # The name and its span as Context.text and Context.span make them, without their frames: every
+            # declaration of the module comes here at every version, and every local of the bodies checked.
+            start, end = name_node.start_byte, name_node.end_byte
+            text = self.ctx.ascii_text
+            name = text[start:end] if text is not None else self.ctx.text(name_node)
+            span = _new_span(Span)
+            _set_field(span, "start", start)
+            _set_field(span, "end", end)
+            symbol = Symbol(name, _DECLARATION_KINDS.get(KIND_NAMES[node.kind_id], "parameter"), span, node)
         name = symbol.name
         previous = scope.symbols.get(name)
         if previous is not None:
@@ -1333,7 +1366,11 @@ def _may_hold_attributes(node: ts.Node, data: bytes) -> bool:
 
 
 def _module_children(root: ts.Node):
-    return [child for child in root.named_children if not child.is_extra]
+    # (the extras left out in C, not by a step of Python per child)
+    return list(itertools.filterfalse(_IS_EXTRA, root.named_children))
+
+
+_IS_EXTRA = operator.attrgetter("is_extra")
 
 
 _ALWAYS_CONSTRUCTIBLE = (t.Scalar, t.Vector, t.Matrix)

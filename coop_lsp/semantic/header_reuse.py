@@ -38,6 +38,7 @@ over random edit sequences.
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from dataclasses import dataclass
 
@@ -58,6 +59,7 @@ _DECLARATIONS = frozenset({"variable_declaration", "const_declaration", "overrid
 _NOT_IN_MODULE_TEXT = _DECLARATIONS | {"ERROR", "empty_declaration"}
 _NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _MODULE_NUMBERS = itertools.count()
+_IS_ERROR = operator.attrgetter("is_error")
 
 
 @dataclass(eq=False, slots=True)
@@ -114,13 +116,14 @@ class HeaderReuse:
             ctx = checker.ctx
             data = ctx.source.data
             kinds = KIND_NAMES  # (node.type's strings, made once: syntax/nodes.py says why)
-            children = ctx.root.children
-            text = (tuple((kinds[n.kind_id], data[n.start_byte:n.end_byte]) for n in children
-                          if n.is_named and kinds[n.kind_id] not in _NOT_IN_MODULE_TEXT and not n.is_extra),
+            # (the named children that are not extras and not of those kinds, in order: Checker.run found them)
+            text = (tuple((kinds[n.kind_id], data[n.start_byte:n.end_byte]) for n in checker.module_text_nodes),
                     _environment(ctx))
-            # As next_sibling sees them: every child, extras (comments) and anonymous ones too.
+            # As next_sibling sees them: every child, extras (comments) and anonymous ones too. (Asked of each
+            # in C first: most modules have no ERROR node at module scope, even while one body is broken.)
+            children = ctx.root.children
             self._before_errors = frozenset(node.start_byte for node, after in zip(children, children[1:])
-                                            if after.is_error)
+                                            if after.is_error) if any(map(_IS_ERROR, children)) else frozenset()
             # Each step's key holds a number for this text rather than the text: a key is hashed at every
             # lookup, and a tuple does not keep its hash. Equal texts get the same number in every version.
             number = self._module_numbers.get(text)

@@ -55,13 +55,18 @@ class KeptRecords:
             # By the records' identities: a key (a function's text, a tuple) would be hashed again for
             # every function of the document, each version.
             kept = set(map(id, current.values()))
-            for key, record in self.previous.items():
-                if id(record) not in kept:
-                    spare.pop(key, None)
-                    spare[key] = record
+            previous = self.previous
+            # (Most versions use every record the last one did: found by set operations, in C, rather than
+            # by a step of Python per record; the walks below only where some record is left or kept.)
+            if not kept.issuperset(map(id, previous.values())):
+                for key, record in previous.items():
+                    if id(record) not in kept:
+                        spare.pop(key, None)
+                        spare[key] = record
             if spare:
-                for key in [key for key, record in spare.items() if id(record) in kept]:
-                    del spare[key]
+                if not kept.isdisjoint(map(id, spare.values())):
+                    for key in [key for key, record in spare.items() if id(record) in kept]:
+                        del spare[key]
                 while len(spare) > self.limit:
                     del spare[next(iter(spare))]
         self.previous = current

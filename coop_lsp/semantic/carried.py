@@ -1,0 +1,126 @@
+"""The carried steps of a declaration outside the edited function, applied in one call per phase.
+
+While a version is carried (carry.py), a declaration the edit did not touch has the text it had at
+its mapped place, and every one of its steps (its resolution or signature, its body, its checks after
+the bodies) finds the record the last carried-from version applied there. The ordinary way reaches
+that record through symbol_type, _resolve_module_symbol, HeaderReuse.run and Carry.step for each step,
+each frame asking again what the carrying settled for the whole version. Here the same entries are
+taken and applied as those calls would, in one frame:
+
+- the entry taken is the one Carry.step would answer: the next step's, of the same kind, at this
+  declaration's mapped start (a step is known by its kind and start); the end it would compare is this
+  declaration's own end or its body's start, the same text's at the mapped place (Carry.begin compared
+  every module-scope child's place, and the same text without errors parses to the same subtree);
+- no such declaration has a syntax error (Carry.begin: only the edited function can), and none of its
+  steps is nested in another declaration's resolution (they are taken at module scope, by Checker.run);
+- anything else (another entry, a record checked afresh there, a struct that is not the recorded one)
+  takes nothing and leaves the step to the ordinary way, which then makes it as it always did.
+
+What is applied is what the ordinary way applies: the header record (HeaderReuse._apply) with the
+resolution symbol_type counts and marks, the body record (BodyReuse.apply), the same counts, kept
+records and entries for the next version.
+"""
+
+from __future__ import annotations
+
+from . import types as t
+
+_ERROR = t.ERROR
+
+
+def carried_declaration(checker, node, symbol, function: bool):
+    """Applies the carried resolution of `symbol` (a function's signature) and, for a function, its body;
+    None where nothing was applied, False where only the resolution was (the body goes the ordinary way),
+    True where every step of this phase was."""
+    reuse = checker.reuse
+    carry = reuse.carry
+    start = node.start_byte
+    if not carry.active or start == carry._edited_start or symbol.resolved:
+        return None
+    index = carry.index
+    entries = carry.last.entries
+    if index >= len(entries):
+        return None
+    entry = entries[index]
+    if entry is None or entry[0] != ("signature" if function else "declaration"):
+        return None
+    end = node.end_byte
+    if end <= carry._prefix:
+        delta = 0
+    elif start >= carry._suffix_start:
+        delta = carry._delta
+    else:
+        return None
+    record = entry[4]
+    if entry[1] != start - delta or record is None:
+        return None
+    headers = reuse.headers
+    if record.structs and not headers._same_structs(checker, record, symbol):
+        return None  # (the ordinary way stops the carrying there)
+    # As symbol_type around the step: one resolution more, the symbol resolved.
+    checker.resolutions += 1
+    headers._apply(checker, record, symbol, start)
+    if function:
+        symbol.type = _ERROR
+    symbol.resolved = True
+    headers._records.current[entry[3]] = record
+    headers.replayed += 1
+    current = carry.current.entries
+    current.append(entry if not delta else (entry[0], start, entry[2] + delta, entry[3], record, True))
+    index += 1
+    carry.index = index
+    carry.carried += 1
+    if not function:
+        return True
+    # The body, as Checker._checked_body applies a carried one.
+    entry = entries[index] if index < len(entries) else None
+    if entry is None or entry[0] != "body" or entry[1] != start - delta:
+        return False
+    record = entry[4]
+    if record is None:
+        return False
+    key = entry[3]
+    reuse.apply(checker, record, symbol, node, key)
+    was = entry[5]
+    after = was if was is True or not carry._delta else False
+    current.append(entry if not delta and entry[2] == end and after is was
+                   else ("body", start, end, key, record, after))
+    carry.index = index + 1
+    carry.carried += 1
+    return True
+
+
+def carried_checks(checker, node, symbol) -> bool:
+    """Applies the carried checks after the bodies of `symbol`'s declaration (its attributes, an entry point's
+    shader IO); False where nothing was applied."""
+    reuse = checker.reuse
+    carry = reuse.carry
+    start = node.start_byte
+    if not carry.active or start == carry._edited_start:
+        return False
+    index = carry.index
+    entries = carry.last.entries
+    if index >= len(entries):
+        return False
+    entry = entries[index]
+    if entry is None or entry[0] != "checks":
+        return False
+    if node.end_byte <= carry._prefix:
+        delta = 0
+    elif start >= carry._suffix_start:
+        delta = carry._delta
+    else:
+        return False
+    record = entry[4]
+    if entry[1] != start - delta or record is None:
+        return False
+    headers = reuse.headers
+    if record.structs and not headers._same_structs(checker, record, symbol):
+        return False
+    headers._apply(checker, record, symbol, start)
+    headers._records.current[entry[3]] = record
+    headers.replayed += 1
+    carry.current.entries.append(entry if not delta else ("checks", start, entry[2] + delta, entry[3], record, True))
+    carry.index = index + 1
+    carry.carried += 1
+    return True
