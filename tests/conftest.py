@@ -48,6 +48,21 @@ def tint():
     oracle.close()
 
 
+def pytest_sessionfinish(session):
+    # Under pytest-xdist (./dev test runs one worker per core) each worker records its own cases: it hands
+    # them to the controller, which prints the summary of them all.
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["agreement"] = agreement.exported()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    found = getattr(node, "workeroutput", {}).get("agreement")
+    if found is not None:
+        agreement.merge(found)
+
+
 def pytest_terminal_summary(terminalreporter):
     lines = agreement.summary_lines()
     if lines:

@@ -18,6 +18,17 @@ def figure(name: str, line: str) -> None:
     FIGURES[name] = line
 
 
+def exported() -> dict:
+    """What a pytest-xdist worker recorded, as plain data for the controller."""
+    return {"results": {compiler: dict(cases) for compiler, cases in RESULTS.items()}, "figures": dict(FIGURES)}
+
+
+def merge(found: dict) -> None:
+    for compiler, cases in found["results"].items():
+        RESULTS[compiler].update(cases)
+    FIGURES.update(found["figures"])
+
+
 def summary_lines() -> list[str]:
     lines = []
     for compiler, cases in sorted(RESULTS.items()):
