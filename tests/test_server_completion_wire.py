@@ -22,6 +22,7 @@ from coop_lsp.server.convert import Converter
 from coop_lsp.server.features import completion as completion_feature
 from coop_lsp.server import completion_json
 from coop_lsp.server.completion_json import completion_list, completion_list_json
+from coop_lsp.server.work_queue import BACKGROUND
 from coop_lsp.server.wire import ResultJson, response_text
 from tests.support.trees import public_kernels_with_junk, with_junk
 from tests.test_server_wire import Wire, Written
@@ -204,6 +205,9 @@ async def test_the_first_completion_of_a_process_finds_the_language_items_made(m
     try:
         wire.open(uri, text)
         await wire.settled(uri)
+        # Made behind the check, on the analysis thread: the test waits for that thread's queue to empty.
+        await asyncio.get_running_loop().run_in_executor(None, wire.ls.analysis_executor.submit_at(
+            BACKGROUND, lambda: None).result)
         built = ide_completion.language_items.cache_info().misses
         assert built == 1 and len(encoded) > 200
         encoded.clear()

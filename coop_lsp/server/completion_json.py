@@ -79,15 +79,20 @@ def _item_fields(item) -> dict:
 _WARM: set = set()
 
 
-def warm(enables: set[str], dialect: str | None) -> None:
-    """On the analysis thread: the items every general completion list of the document ends with (each
-    builtin with its documentation), and their JSON, made once per dialect before the first request of the
-    process needs them (that request took several times as long as the next ones)."""
+def warm_soon(submit, enables: set[str], dialect: str | None) -> None:
+    """Has `submit` (the analysis thread's queue, behind the checks waiting there) make the items every general
+    completion list of the document ends with (each builtin with its documentation) and their JSON, once per
+    dialect, before the first request of the process needs them: that request took several times as long as
+    the next ones. Made after the check that asks, not inside it, which would hold back its diagnostics."""
     language = module_dialect(enables, dialect)
     if language in _WARM:
         return
     _WARM.add(language)
+    submit(_warm, language)
+
+
+def _warm(language: str) -> None:
     try:
         completion_list_json(ide_completion.language_items(language))
-    except Exception:  # noqa: BLE001 - tried once: the analysis is published all the same, a request makes them
+    except Exception:  # noqa: BLE001 - tried once: a request makes them
         log.exception("making the completion items of %s failed", language)

@@ -535,7 +535,7 @@ class CoopLanguageServer(LanguageServer):
         analysis = Analysis.of_parsed(parsed, version, targets, reuse, dialect, provisional=bool(incremental),
                                       fresh=incremental is False)
         mark("analysed")
-        completion_json.warm(analysis.model.enables, self.settings.dialect)
+        completion_json.warm_soon(self._in_background, analysis.model.enables, self.settings.dialect)
         data = parsed.source.data
         tables = self._variant_tables(uri)
         macros: frozenset[str] = frozenset()
@@ -555,6 +555,14 @@ class CoopLanguageServer(LanguageServer):
         except Exception:  # noqa: BLE001 - the plain analysis still serves the document
             log.exception("expanding the template %s failed", uri)
         return analysis
+
+    def _in_background(self, call, *args) -> None:
+        """Queues work for the analysis thread behind every check (work_queue.BACKGROUND); none once the
+        server is shutting down."""
+        try:
+            self.analysis_executor.submit_at(BACKGROUND, call, *args)
+        except RuntimeError:  # the queue was shut down meanwhile
+            log.debug("not queued after shutdown: %s", call)
 
     def _keep(self, data: bytes, dialect: str, targets, analysis: Analysis) -> None:
         """On the analysis thread: hands the entry of a checked plain document to the event loop's cache."""
