@@ -32,20 +32,60 @@ def carried_declaration(checker, node, symbol, function: bool):
     """Applies the carried resolution of `symbol` (a function's signature) and, for a function, its body;
     None where nothing was applied, False where only the resolution was (the body goes the ordinary way),
     True where every step of this phase was."""
-    reuse = checker.reuse
-    carry = reuse.carry
+    carry = checker.reuse.carry
     start = node.start_byte
     if not carry.active or start == carry._edited_start or symbol.resolved:
         return None
+    delta = _header_step(checker, node, symbol, "signature" if function else "declaration", function)
+    if delta is None:
+        return None
+    if not function:
+        return True
+    # The body, as Checker._checked_body applies a carried one.
+    index = carry.index
+    entries = carry.last.entries
+    entry = entries[index] if index < len(entries) else None
+    if entry is None or entry[0] != "body" or entry[1] != start - delta:
+        return False
+    record = entry[4]
+    if record is None:
+        return False
+    key = entry[3]
+    checker.reuse.apply(checker, record, symbol, node, key)
+    end = node.end_byte
+    was = entry[5]
+    after = was if was is True or not carry._delta else False
+    carry.current.entries.append(entry if not delta and entry[2] == end and after is was
+                                 else ("body", start, end, key, record, after))
+    carry.index = index + 1
+    carry.carried += 1
+    return True
+
+
+def carried_checks(checker, node, symbol) -> bool:
+    """Applies the carried checks after the bodies of `symbol`'s declaration (its attributes, an entry point's
+    shader IO); False where nothing was applied."""
+    carry = checker.reuse.carry
+    if not carry.active or node.start_byte == carry._edited_start:
+        return False
+    return _header_step(checker, node, symbol, "checks") is not None
+
+
+def _header_step(checker, node, symbol, kind: str, function: bool | None = None) -> int | None:
+    """Applies the next carried entry where it is the `kind` step of this declaration (its mapped start) with a
+    header record that still holds; the shift it was applied with, or None where nothing was. `function` is
+    given for a resolution ("signature" or "declaration"), which counts and marks as symbol_type does."""
+    reuse = checker.reuse
+    carry = reuse.carry
     index = carry.index
     entries = carry.last.entries
     if index >= len(entries):
         return None
     entry = entries[index]
-    if entry is None or entry[0] != ("signature" if function else "declaration"):
+    if entry is None or entry[0] != kind:
         return None
-    end = node.end_byte
-    if end <= carry._prefix:
+    start = node.start_byte
+    if node.end_byte <= carry._prefix:
         delta = 0
     elif start >= carry._suffix_start:
         delta = carry._delta
@@ -57,70 +97,16 @@ def carried_declaration(checker, node, symbol, function: bool):
     headers = reuse.headers
     if record.structs and not headers._same_structs(checker, record, symbol):
         return None  # (the ordinary way stops the carrying there)
-    # As symbol_type around the step: one resolution more, the symbol resolved.
-    checker.resolutions += 1
+    if function is not None:
+        checker.resolutions += 1  # as symbol_type around the step: one resolution more, the symbol resolved
     headers._apply(checker, record, symbol, start)
-    if function:
-        symbol.type = _ERROR
-    symbol.resolved = True
+    if function is not None:
+        if function:
+            symbol.type = _ERROR
+        symbol.resolved = True
     headers._records.current[entry[3]] = record
     headers.replayed += 1
-    current = carry.current.entries
-    current.append(entry if not delta else (entry[0], start, entry[2] + delta, entry[3], record, True))
-    index += 1
-    carry.index = index
-    carry.carried += 1
-    if not function:
-        return True
-    # The body, as Checker._checked_body applies a carried one.
-    entry = entries[index] if index < len(entries) else None
-    if entry is None or entry[0] != "body" or entry[1] != start - delta:
-        return False
-    record = entry[4]
-    if record is None:
-        return False
-    key = entry[3]
-    reuse.apply(checker, record, symbol, node, key)
-    was = entry[5]
-    after = was if was is True or not carry._delta else False
-    current.append(entry if not delta and entry[2] == end and after is was
-                   else ("body", start, end, key, record, after))
+    carry.current.entries.append(entry if not delta else (kind, start, entry[2] + delta, entry[3], record, True))
     carry.index = index + 1
     carry.carried += 1
-    return True
-
-
-def carried_checks(checker, node, symbol) -> bool:
-    """Applies the carried checks after the bodies of `symbol`'s declaration (its attributes, an entry point's
-    shader IO); False where nothing was applied."""
-    reuse = checker.reuse
-    carry = reuse.carry
-    start = node.start_byte
-    if not carry.active or start == carry._edited_start:
-        return False
-    index = carry.index
-    entries = carry.last.entries
-    if index >= len(entries):
-        return False
-    entry = entries[index]
-    if entry is None or entry[0] != "checks":
-        return False
-    if node.end_byte <= carry._prefix:
-        delta = 0
-    elif start >= carry._suffix_start:
-        delta = carry._delta
-    else:
-        return False
-    record = entry[4]
-    if entry[1] != start - delta or record is None:
-        return False
-    headers = reuse.headers
-    if record.structs and not headers._same_structs(checker, record, symbol):
-        return False
-    headers._apply(checker, record, symbol, start)
-    headers._records.current[entry[3]] = record
-    headers.replayed += 1
-    carry.current.entries.append(entry if not delta else ("checks", start, entry[2] + delta, entry[3], record, True))
-    carry.index = index + 1
-    carry.carried += 1
-    return True
+    return delta
