@@ -145,7 +145,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             self.reuse.carry.begin(self.ctx.source.data, self.ctx.configured_dialect, children, root)
         # The children of each kind the steps below read, sorted in one pass (they are most of a version's
         # walks over the module's children: one per kind was a step of Python per declaration each).
-        enables, directives, asserts = [], [], []
+        enable_directives, diagnostic_directives, asserts = [], [], []
         module_text = self.module_text_nodes = []
         for node in children:
             kind = kinds[node.kind_id]
@@ -155,15 +155,15 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             if kind not in _NOT_IN_MODULE_TEXT:
                 module_text.append(node)
             if kind == "enable_directive":
-                enables.append(node)
+                enable_directives.append(node)
                 for extension in node.children_by_field_name("extension"):
                     self.ctx.model.enables.add(self.ctx.text(extension))
             elif kind == "diagnostic_directive":
-                directives.append(node)
+                diagnostic_directives.append(node)
             elif kind == "const_assert_statement":
                 asserts.append(node)
-        self._check_enables(enables)
-        check_diagnostic_controls(self.ctx, directives, "directive", allow_repeats=True)
+        self._check_enables(enable_directives)
+        check_diagnostic_controls(self.ctx, diagnostic_directives, "directive", allow_repeats=True)
         # (None for a declaration without a name, or of a name declared before: such a one is not checked)
         declared = [(node, self._declare(node, self.module_scope)) for node in declarations]
         carrying = self.reuse is not None and self.reuse.carry.active
@@ -381,11 +381,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         enables = self.ctx.model.enables
         if DIALECT_ENABLES["wgpu"] in enables and "subgroups" in enables:
             for node in directives:
-                if node.type == "enable_directive":
-                    for extension in node.children_by_field_name("extension"):
-                        if self.ctx.text(extension) == "subgroups":
-                            self.ctx.report("T013", "naga does not implement the extension 'subgroups' yet: wgpu "
-                                                    "rejects this module (Tint accepts it)", self.ctx.span(extension))
+                for extension in node.children_by_field_name("extension"):
+                    if self.ctx.text(extension) == "subgroups":
+                        self.ctx.report("T013", "naga does not implement the extension 'subgroups' yet: wgpu "
+                                                "rejects this module (Tint accepts it)", self.ctx.span(extension))
 
     def _declare(self, node: ts.Node, scope: Scope, symbol: Symbol | None = None) -> Symbol | None:
         """Declares `node`'s name in `scope`; `symbol`, where given, is the one made for it already (its
