@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..lint.catalogue import all_rules
 from ..core.text import Span
@@ -26,7 +26,7 @@ from ..semantic.model import Symbol
 from ..syntax.keywords import KEYWORDS
 from ..syntax import nodes as sn
 from .analysis import Analysis
-from .docs import DIALECT_LABELS, MATRIX_TYPE_DOCS, SCALAR_DOCS, builtin_markdown, module_dialect, type_markdown
+from .docs import DIALECT_LABELS, MATRIX_TYPE_DOCS, builtin_markdown, module_dialect, type_markdown
 from .hover import describe_symbol
 
 
