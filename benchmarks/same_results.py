@@ -2,11 +2,13 @@
 that speed work leaves every result as it was.
 
     python -m benchmarks.same_results --against PATH[=PYTHON] [--corpus DIR] [--mutants N] [--seed S]
-        [--result NAME]
+        [--moves M] [--result NAME]
 
 The cases are one-edit mutants of the differential campaign's bases (public WGSL under --corpus, examples/,
-every tests/spec case) (benchmarks/mutations.py; every base, whether a compiler accepts it or not). Each
-checkout, in a process of its own interpreter with its own coop_lsp, reports for each case:
+every tests/spec case) (benchmarks/mutations.py; every base, whether a compiler accepts it or not), and edits that
+only move functions (lines added or removed above one, a statement added to the function before it: a quarter as
+many by default, mostly above functions that call subgroup, matrix or barrier builtins), which make the edited and
+typed paths carry and move the later functions' findings. Each checkout, in a process of its own interpreter with its own coop_lsp, reports for each case:
 
 - fresh: lint_source on the mutant, fixes included (coop-lint's and a first open's path);
 - edited: the base checked as the server checks a document it opens, then the edit that makes the mutant
@@ -21,7 +23,9 @@ checkout, in a process of its own interpreter with its own coop_lsp, reports for
   document's semantic tokens, inlay hints, folding ranges and symbols. Each answer is compared by a digest of its
   whole repr; a feature a checkout does not have is left out of the comparison.
 
-Every diagnostic is compared whole (code, message, range, severity, related places, fixes). The workloads
+Within each checkout, the edited path's final check is also compared with the fresh lint of the same text
+(`incremental here` / `incremental there`): that finds a fault of the incremental path that both checkouts
+share. Every diagnostic is compared whole (code, message, range, severity, related places, fixes). The workloads
 (cases and edits) are this harness's; only coop_lsp is each checkout's. Differences are listed with the case's
 base, its edit and the first diagnostic that differs; any difference fails the run (exit status 1).
 """
@@ -31,6 +35,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -198,8 +204,9 @@ def _edit(base: str, text: str) -> tuple[int, int, str]:
     return prefix, len(old) - suffix, new[prefix:len(new) - suffix].decode("utf-8", errors="surrogatepass")
 
 
-def cases(corpus: Path | None, count: int, seed: int) -> list[dict]:
-    """`count` mutants of the bases (fewer where no mutation applies), the same for a seed on any machine."""
+def cases(corpus: Path | None, count: int, seed: int, moves: int | None = None) -> list[dict]:
+    """`count` mutants of the bases (fewer where no mutation applies), then `moves` (a quarter of `count` unless
+    given) edits that only move functions; the same for a seed on any machine."""
     bases = differential.load_bases(corpus)
     by_name = dict(bases)
     differential._STATE.update(bases=bases, applicable={})
@@ -211,7 +218,64 @@ def cases(corpus: Path | None, count: int, seed: int) -> list[dict]:
             continue
         kind, name, text, description = mutant
         made.append(case(f"{name} [{kind}: {description}]", by_name[name], text))
+    made += move_cases(bases, count // 4 if moves is None else moves, seed)
     return made
+
+
+# Where a function's declaration starts: its attributes' first line, or its `fn` line.
+_FUNCTION_START = re.compile(r"^(?:@[^\n;{]*\n)*fn\s", re.MULTILINE)
+# Functions whose findings hang on where their lanes diverge, the ones a moved replay got wrong before.
+_LANE_WORDS = re.compile(r"\bsubgroup\w*\s*\(|\bsubgroupMatrix\w*|\bcoop\w+\s*[(<]|Barrier\s*\(")
+_INSERTED_LINES = ("\n", "// moved by an edit above\n", "\n\n", "const moved_down = 1u;\n")
+_REMOVABLE_LINE = re.compile(r"^(?:[ \t]*|[ \t]*//[^\n]*)\n", re.MULTILINE)
+
+
+def move_cases(bases: list[tuple[str, str]], count: int, seed: int) -> list[dict]:
+    """Edits that change nothing but where later functions are: lines added or removed above a function, or
+    a line added to the body of a function before it. Every finding of the later functions is then carried
+    from the version before and moved, which one-edit semantic mutants rarely ask for; two bases in three
+    are ones whose functions call subgroup, matrix or barrier builtins."""
+    with_functions = [(name, text) for name, text in bases if _FUNCTION_START.search(text)]
+    lane_bases = [(name, text) for name, text in with_functions if _LANE_WORDS.search(text)]
+    made = []
+    for index in range(count):
+        rng = random.Random(f"{seed}:move:{index}")
+        pool = lane_bases if lane_bases and rng.random() < 2 / 3 else with_functions
+        if not pool:
+            break
+        for _ in range(8):
+            name, text = rng.choice(pool)
+            moved = _moved(text, rng)
+            if moved is not None and moved[0] != text:
+                made.append(case(f"{name} [moved: {moved[1]}]", text, moved[0]))
+                break
+    return made
+
+
+def _function_end(text: str, start: int) -> int:
+    end = text.find("\n}", start)
+    return len(text) if end < 0 else end + 2
+
+
+def _moved(text: str, rng: random.Random) -> tuple[str, str] | None:
+    starts = [m.start() for m in _FUNCTION_START.finditer(text)]
+    lane_starts = [s for s in starts if _LANE_WORDS.search(text, s, _function_end(text, s))]
+    target = rng.choice(lane_starts or starts)
+    how = rng.randrange(3)
+    if how == 0:
+        line = rng.choice(_INSERTED_LINES)
+        return text[:target] + line + text[target:], f"{line!r} inserted before the function at {target}"
+    if how == 1:
+        body = text.rfind("{\n", 0, target)
+        if body < 0:
+            return None
+        at = body + 2
+        return text[:at] + "  let moved_by = 1u;\n" + text[at:], f"a statement added at {at}, above the function at {target}"
+    removable = [m for m in _REMOVABLE_LINE.finditer(text, 0, target)]
+    if not removable:
+        return None
+    line = rng.choice(removable)
+    return text[:line.start()] + text[line.end():], f"the line at {line.start()} removed, above the function at {target}"
 
 
 def _run(checkout: Path, python: str, cases_path: Path, out_path: Path) -> float:
@@ -271,6 +335,14 @@ def compare(made: list[dict], here: list[dict], there: list[dict]) -> dict:
                 differences.append({"case": case["name"], "path": path,
                                     "edit": [case["start"], case["end"], case["new"][:80]],
                                     "first": _first_difference(ours.get(path), theirs.get(path))})
+        for side, result in (("here", ours), ("there", theirs)):
+            # Within one checkout: the edited document's final check is what a fresh lint of its text gives.
+            # This finds a fault both checkouts share, which comparing them cannot.
+            final = result["edited"][1] if isinstance(result.get("edited"), list) else None
+            if final is not None and isinstance(result.get("fresh"), list) and final != result["fresh"]:
+                differences.append({"case": case["name"], "path": f"incremental {side}",
+                                    "edit": [case["start"], case["end"], case["new"][:80]],
+                                    "first": "fresh " + _first_difference(result["fresh"], final)})
         counted, different = _editor_differences(ours.get("editor") or {}, theirs.get("editor") or {})
         compared["editor answers"] += counted
         if different:
@@ -310,18 +382,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="public WGSL to take bases from (left out when absent)")
     parser.add_argument("--mutants", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--moves", type=int, default=None,
+                        help="edits that only move functions, after the mutants (default: a quarter of --mutants)")
     parser.add_argument("--result", default=None, help="write benchmarks/results/NAME.json")
     args = parser.parse_args(argv)
     path, _, python = args.against.partition("=")
     other = Path(path).resolve()
     other_python = python or str(other / ".venv" / "bin" / "python")
-    made = cases(args.corpus if args.corpus.is_dir() else None, args.mutants, args.seed)
+    made = cases(args.corpus if args.corpus.is_dir() else None, args.mutants, args.seed, args.moves)
     outputs, seconds = results_of(made, {"here": (ROOT, sys.executable), "there": (other, other_python)})
     found = compare(made, outputs["here"], outputs["there"])
     crashes = sum(isinstance(value, str) and value.startswith("crash")
                   for result in outputs["here"] for value in result.values())
     figures = {"checkouts": {"here": str(ROOT), "there": str(other)}, "cases": len(made),
-               "mutants": args.mutants, "seed": args.seed, "corpus": str(args.corpus),
+               "mutants": args.mutants, "moves": sum("[moved: " in c["name"] for c in made), "seed": args.seed, "corpus": str(args.corpus),
                **found["compared"], "crashes here": crashes, "differences": len(found["differences"]),
                "seconds": seconds, "first differences": found["differences"][:50]}
     print(json.dumps({k: v for k, v in figures.items() if k != "first differences"}, indent=1))

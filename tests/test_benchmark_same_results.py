@@ -80,3 +80,40 @@ def test_an_editor_feature_one_checkout_lacks_is_left_out_and_a_missing_version_
     assert same_results._editor_differences({"final": {"hover": ["a", "b", "c"], "folding_ranges": "x"}},
                                             {"final": {"hover": ["z", "b", "z"], "folding_ranges": "y"}}) == \
         (4, "final: folding_ranges; final: hover at offsets 1,3")
+
+
+def test_edits_that_only_move_functions_find_a_moved_replay_that_lost_its_subgroup_sizes(tmp_path):
+    # Session 21 found by hand that a replayed uniformity failure moved by an edit above its function lost
+    # `depends`, so a subgroup-size warning came back as an error; one-edit semantic mutants never moved such a
+    # function. The move cases, over the bases that expect that warning, find the fault put back.
+    other = tmp_path / "other"
+    shutil.copytree(ROOT / "coop_lsp", other / "coop_lsp", ignore=shutil.ignore_patterns("__pycache__"))
+    reuse = other / "coop_lsp" / "analysis" / "uniformity" / "reuse.py"
+    text = reuse.read_text()
+    assert text.count("self.span(f.call), f.depends)") == 1
+    reuse.write_text(text.replace("self.span(f.call), f.depends)", "self.span(f.call))"))
+    bases = [(name, text) for name, text in same_results.differential.load_bases(None)
+             if "U002 [warning]" in text and "subgroup size" in text]
+    made = same_results.move_cases(bases, 8, 1)
+    assert len(made) == 8 and all("[moved: " in case["name"] for case in made)
+    outputs, _ = same_results.results_of(made, {"here": (ROOT, sys.executable), "there": (other, sys.executable)})
+    found = same_results.compare(made, outputs["here"], outputs["there"])
+    assert {d["path"] for d in found["differences"]} >= {"edited", "typed", "incremental there"}
+    assert "incremental here" not in {d["path"] for d in found["differences"]}
+    assert all("U002" in d["first"] for d in found["differences"] if d["path"] != "editor")
+    assert same_results.compare(made, outputs["here"], outputs["here"])["differences"] == []
+    # A fault both checkouts share is found within each: the edited path against the fresh lint.
+    shared = same_results.compare(made, outputs["there"], outputs["there"])["differences"]
+    assert {d["path"] for d in shared} == {"incremental here", "incremental there"}
+
+
+def test_a_move_changes_only_lines_outside_the_function_it_moves():
+    bases = same_results.differential.load_bases(None)
+    made = same_results.move_cases(bases, 200, 4)
+    assert len(made) >= 190
+    assert sum(same_results._LANE_WORDS.search(case["base"]) is not None for case in made) > 100
+    for case in made:
+        target = int(case["name"].rsplit(" at ", 1)[1].rstrip("]"))
+        # The edit ends at or before the start of the function it moves, which keeps its text.
+        assert case["end"] <= len(case["base"][:target].encode())
+        assert case["text"].endswith(case["base"][target:])
