@@ -3,9 +3,14 @@ tree's samples pooled over the rounds (single runs of one tree scatter more than
 
 from __future__ import annotations
 
+import asyncio
+import random
 from pathlib import Path
 
+from lsprotocol import types as lsp
+
 from benchmarks import server_latency, typing_cost
+from benchmarks.common import matrix_heavy_kernel
 
 
 def test_rounds_alternate_the_checkouts():
@@ -48,3 +53,27 @@ def test_kept_samples_leave_the_percentiles_as_they_were():
     samples = [0.004, 0.001, 0.003]
     assert server_latency.percentiles(samples, "x", kept) == server_latency.percentiles(samples)
     assert kept == {"x": samples}
+
+
+def test_a_request_is_timed_to_its_parsed_response_and_apart_to_the_clients_conversion():
+    # The time a completion list took pygls's client to convert into objects was inside the completion
+    # figure until session 21; an editor parses the JSON and is done. Both are kept, the first one first.
+    async def run():
+        editor = server_latency.Editor()
+        await editor.start()
+        try:
+            uri = "file:///bench/timed.wgsl"
+            text = matrix_heavy_kernel(random.Random(3), functions=2)
+            await editor.open(uri, text)
+            where = lsp.Position(line=text[:text.index("subgroupMatrix")].count("\n"), character=4)
+            converted: list[float] = []
+            parsed = await editor.timed([
+                lambda: editor.client.text_document_completion_async(lsp.CompletionParams(
+                    text_document=lsp.TextDocumentIdentifier(uri=uri), position=where))] * 3, converted)
+        finally:
+            await editor.stop()
+        return parsed, converted
+
+    parsed, converted = asyncio.run(run())
+    assert len(parsed) == len(converted) == 3
+    assert all(0 < a <= b for a, b in zip(parsed, converted))
