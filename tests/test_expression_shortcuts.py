@@ -190,3 +190,97 @@ def test_expression_kinds_in_the_model_are_the_interned_names():
     kinds = [key[2] for key, _ in lint_source(text).model.expression_types()]
     assert len(kinds) > 200
     assert all(kind is interned[kind] for kind in kinds)
+
+
+# Accesses into variables, written to reach every branch of the shared accesses: indices into arrays,
+# vectors and matrices, struct members, swizzles (one that repeats a component, one taken the address of),
+# nested accesses, accesses through pointers, assignments to them, and broken ones.
+_ACCESSES = """
+struct S { f: vec4<f32>, a: array<u32, 4>, m: mat2x2<f32> }
+var<private> g: S;
+var<workgroup> w: array<array<f32, 8>, 8>;
+@group(0) @binding(0) var<storage, read> ro: array<u32>;
+fn take(p: ptr<function, vec4<f32>>) -> f32 { return (*p).x + p.y + (*p)[2]; }
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var a: array<u32, 4>;
+  var v = vec4<f32>(1.0, 2.0, 3.0, 4.0);
+  var s: S;
+  var m: mat3x3<f32>;
+  let x = a[1] + a[i] + a[1] + s.a[2] + s.a[i] + g.a[0] + ro[i];
+  let y = v.x + v.xy.y + v.zzz.x + s.f.w + g.f.x + m[1].y + m[1][2] + s.m[0].x + w[i][i];
+  v.x = 2.0;
+  v.xx = vec2<f32>(1.0, 1.0);
+  s.f.yx = vec2<f32>(0.0, 1.0);
+  a[2] = a[1];
+  a[5] = 1u;
+  let p = &v.x;
+  let q = &a[1];
+  let r = take(&v);
+  s.nothing = 1;
+  v.q = 1.0;
+  ro[0] = 1u;
+  m[1].z += 1.0;
+  w[i][0] = w[0][i];
+  let z = (a)[1] + (v).x + (*(&v)).x + (*(&a))[1];
+}
+"""
+
+
+def test_shared_accesses_and_call_results_check_as_fresh_ones(monkeypatch):
+    texts = _texts() + [_ACCESSES] + [text for _, text in public_kernels_with_junk(23, 23, ["[0]", ".x", "&", ";"],
+                                                                                per_file=1)]
+    # (each text checked after all the others: the call results kept come from every module before it)
+    fast = [_outcome(text) for text in texts + texts][len(texts):]
+    monkeypatch.setattr(expressions, "_SHARE_ACCESSES", False)
+    monkeypatch.setattr(expressions, "_SHARE_RESULTS", False)
+    slow = [_outcome(text) for text in texts]
+    assert len(texts) > 100 and any(codes for codes, _, _ in fast)
+    for text, one, other in zip(texts, fast, slow):
+        assert one == other, text[:200]
+
+
+def test_accesses_into_a_variable_and_call_results_share_their_typed_values(monkeypatch):
+    """Work count: n lines reading `a[1]`, `v.x` and `s.f.y` of a function's variables, through a pointer
+    too, and calling builtins make no reference types and no Typed more than a few lines do (each access
+    made its reference's Typed, and its load, afresh, and each call its result's)."""
+    made = counted_instances(monkeypatch, expressions.Typed)
+    references = counted_instances(monkeypatch, expressions.t.Reference)
+
+    def made_for(lines: int) -> tuple[int, int]:
+        body = "".join(f"  let x{i} = a[1] + min(a[2], p[3]);\n  let y{i} = v.x + s.f.y;\n  workgroupBarrier();\n"
+                       for i in range(lines))
+        made.clear()
+        references.clear()
+        result = lint_source("struct S { f: vec4<f32> }\n"
+                             "fn f(p: ptr<function, array<u32, 4>>) {\n  var a: array<u32, 4>;\n  var v: vec4<f32>;\n"
+                             f"  var s: S;\n{body}}}\n")
+        assert [d.code for d in result.diagnostics if d.severity.name == "ERROR"] == []
+        return len(made), len(references)
+
+    made_for(1)  # (the int literals' Typed, kept for the process, made first)
+    assert made_for(40) == made_for(10)
+
+
+def test_identifiers_and_locals_are_checked_without_the_general_calls(monkeypatch):
+    """Work count: an assignment's target named by an identifier goes to _identifier without _expression's
+    call, and a local's name and span are read without Context.text's and Context.span's calls."""
+    from coop_lsp.semantic import context
+    calls = []
+    general = expressions.ExpressionChecker._expression
+    monkeypatch.setattr(expressions.ExpressionChecker, "_expression",
+                        lambda self, node, kind: calls.append(kind) or general(self, node, kind))
+    text, span = context.Context.text, context.Context.span
+    monkeypatch.setattr(context.Context, "text", lambda self, node: calls.append("text") or text(self, node))
+    monkeypatch.setattr(context.Context, "span", staticmethod(lambda node: calls.append("span") or span(node)))
+
+    def calls_for(lines: int) -> int:
+        body = "".join(f"  let x{i} = a;\n  a = x{i};\n" for i in range(lines))
+        calls.clear()
+        checker = Checker(parse(f"fn f() {{\n  var a = 1u;\n{body}}}\n"))
+        checker.run()
+        assert checker.ctx.diagnostics == []
+        return len(calls)
+
+    calls_for(1)  # (the literal's Typed, kept for the process, made first)
+    assert calls_for(40) == calls_for(10)

@@ -134,7 +134,9 @@ class AliasChecker:
             elif kind == "unary_expression" and self.ctx.text(node.child_by_field_id(FIELD_OPERATOR)) in ("*", "&"):
                 node = node.child_by_field_id(FIELD_OPERAND)
             elif kind == "identifier":
-                symbol = self.lookup_symbol(self.ctx.text(node))
+                text = self.ctx.ascii_text  # (Context.text's slice, without its call)
+                symbol = self.lookup_symbol(text[node.start_byte:node.end_byte] if text is not None
+                                            else self.ctx.text(node))
                 if symbol is None:
                     return None
                 if symbol.kind == "var":

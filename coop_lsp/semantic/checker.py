@@ -413,8 +413,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             visible = self._visible
             self._shadowed.append((name, visible.get(name)))
             visible[name] = symbol
-        self.ctx.model.written_symbols.append(symbol)
-        self.ctx.model.written_references[(symbol.span.start, symbol.span.end)] = symbol
+        model, span = self.ctx.model, symbol.span
+        model.written_symbols.append(symbol)
+        model.written_references[(span.start, span.end)] = symbol
         return symbol
 
     def lookup_symbol(self, name: str) -> Symbol | None:
@@ -564,28 +565,28 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
 
     def _value_declaration(self, symbol: Symbol, node: ts.Node, module_scope: bool) -> t.Type:
         """var, let, const and override: the declared type, checked against the initializer."""
-        ctx = self.ctx
+        ctx, kind = self.ctx, symbol.kind  # (its kind never changes here: read once)
         type_node, value_node = node.child_by_field_id(FIELD_TYPE), node.child_by_field_id(FIELD_VALUE)
         declared = None if type_node is None else self.resolve_type(type_node) if module_scope \
             else self.declared_type(type_node)
         initializer: Typed | None = self.value(value_node) if value_node is not None else None
-        if symbol.kind == "var":
+        if kind == "var":
             self._address_space(symbol, node, module_scope)
             if module_scope:
                 self._resource_attributes(symbol, node)
-        if symbol.kind in ("var", "override") and type_node is None and value_node is None \
+        if kind in ("var", "override") and type_node is None and value_node is None \
                 and not _broken(node):
             where = node.child_by_field_id(FIELD_NAME) or node
             self.ctx.report("T003", f"'{symbol.kind} {symbol.name}' needs a type or an initializer",
                             self.ctx.span(where))
-        if symbol.kind in ("let", "const") and initializer is None:
+        if kind in ("let", "const") and initializer is None:
             return declared or t.ERROR
-        if symbol.kind == "const" and initializer is not None and not initializer.const:
+        if kind == "const" and initializer is not None and not initializer.const:
             ctx.report("T014", "'const' initializer requires a const-expression; this is a runtime value",
                        ctx.span(value_node))
-        if symbol.kind == "override" and initializer is not None and not initializer.override:
+        if kind == "override" and initializer is not None and not initializer.override:
             ctx.report("T014", "'override' initializer requires an override-expression", ctx.span(value_node))
-        if symbol.kind == "var" and module_scope and initializer is not None and not initializer.override \
+        if kind == "var" and module_scope and initializer is not None and not initializer.override \
                 and initializer.type is not t.ERROR:
             # Module-scope variables are initialized before any invocation runs: nothing runtime exists yet.
             ctx.report("T014", "a module-scope 'var' initializer requires a const- or override-expression; this is "
@@ -598,22 +599,22 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
                 # evaluation that trusts the declared type.
                 initializer = Typed(declared, None, initializer.symbol, initializer.const, initializer.override)
         result = declared if declared is not None else (initializer.type if initializer else t.ERROR)
-        if symbol.kind != "const":
+        if kind != "const":
             result = t.concretize(result)
             if initializer is not None and initializer.const and value_node is not None \
                     and not isinstance(declared, t.Scalar):
                 # (a run-time initializer is one check_materialized passes at once)
                 self.check_materialized(value_node, initializer, result)  # a declared scalar: _convert_constant
-        if symbol.kind == "const" and initializer is not None:
+        if kind == "const" and initializer is not None:
             symbol.value, symbol.components = initializer.value, initializer.components
-        if symbol.kind == "override" and initializer is not None and initializer.const:
+        if kind == "override" and initializer is not None and initializer.const:
             symbol.default = initializer.value
-        if symbol.kind == "var":
+        if kind == "var":
             if t.is_handle(result) and node.child_by_field_id(FIELD_TEMPLATE) is None:
                 symbol.space, symbol.access = "handle", "read"
             self._check_var_type(symbol, node, result)
             self.check_variable(symbol, node, module_scope, result)
-        if symbol.kind == "override" and result is not t.ERROR and not (
+        if kind == "override" and result is not t.ERROR and not (
                 isinstance(result, t.Scalar) and not result.is_abstract):
             where = node.child_by_field_id(FIELD_TYPE) or node.child_by_field_id(FIELD_NAME)
             self.ctx.report("T003", f"an override must have a scalar type, not '{result.describe()}'",
@@ -1021,10 +1022,18 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         name_node = node.child_by_field_id(FIELD_NAME)
         named = name_node is not None and not name_node.is_missing
         # One symbol, made before the initializer is checked and declared after it (a local is not in scope
-        # in its own initializer): nothing reads its span until then.
-        symbol = Symbol(self.ctx.text(name_node) if name_node else "",
-                        _DECLARATION_KINDS[KIND_NAMES[node.kind_id]], self.ctx.span(name_node if named else node),
-                        node)
+        # in its own initializer): nothing reads its span until then. Its name and span as Context.text and
+        # Context.span make them, without their calls (as _declare does).
+        if name_node is None:
+            name = ""
+        else:
+            text = self.ctx.ascii_text
+            name = text[name_node.start_byte:name_node.end_byte] if text is not None else self.ctx.text(name_node)
+        where = name_node if named else node
+        span = _new_span(Span)
+        _set_field(span, "start", where.start_byte)
+        _set_field(span, "end", where.end_byte)
+        symbol = Symbol(name, _DECLARATION_KINDS[KIND_NAMES[node.kind_id]], span, node)
         symbol.type = self._value_declaration(symbol, node, module_scope=False)
         symbol.resolved = True
         family = symbol.type.__class__

@@ -53,6 +53,12 @@ class Context:
         # read and wrote, by its text (ExpressionChecker._templated_type says when it is kept), a local's
         # templated declared type by its kind and text (ExpressionChecker.declared_type).
         self.enumerants: dict[str, object] = {}
+        # Index and member accesses into a reference, and its address: their Typed by the reference's
+        # identity and the member's name (None for an index, "&" for the address), with the reference that
+        # keeps the identity its own; the reference through a pointer, by the pointer's identity and "*"; and
+        # the load of each access, by the identity of its Typed (ExpressionChecker._shared_access).
+        self.accesses: dict[tuple, tuple] = {}
+        self.access_loads: dict[int, tuple] = {}
         self.templated_types: dict[object, tuple] = {}
 
     # ----------------------------------------------------------- reporting

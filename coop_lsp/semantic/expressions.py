@@ -116,6 +116,15 @@ _SHARE_TEMPLATED_TYPES = True
 # Whether a local's templated declared type is kept as a template argument is (see declared_type).
 _KEEP_DECLARED_TYPES = True
 _UNKNOWN_KIND = object()
+# Whether the Typed of an index or member access into a reference (and its load), of an address, and the
+# reference through a pointer are made once per module and shared (see _shared_access).
+_SHARE_ACCESSES = True
+
+# Whether a builtin call's run-time result, or its void one, is a Typed shared by every such call (a void
+# one by all; a run-time one by its result type's identity, in _CALL_RESULTS: bounded, a process lints many
+# files).
+_SHARE_RESULTS = True
+_CALL_RESULTS: dict[int, tuple] = {}
 
 # Builtins that are not const-evaluable: they read memory, synchronize or talk across invocations.
 _RUNTIME_ONLY_CATEGORIES = {"texture", "atomic", "synchronization", "subgroup", "derivative", "array", "subgroup matrix",
@@ -128,11 +137,18 @@ class ExpressionChecker:
 
     def expression(self, node: ts.Node) -> Typed:
         kind = KIND_NAMES[node.kind_id]  # (node.type's string, made once: syntax/nodes.py says why)
-        # A kind whose method _expression has looked up already goes to it without that call (a MISSING
-        # node, and the kinds without a method, ERROR and identifiers among them, still go through it).
-        handler = _EXPRESSION_HANDLERS.get(kind)
-        typed = handler(self, node) if handler is not None and not node.is_missing else self._expression(node, kind)
-        self.ctx.model.written_types[(node.start_byte, node.end_byte, kind)] = typed.type
+        start, end = node.start_byte, node.end_byte
+        if kind == "identifier" and start != end:
+            # (the commonest here, an assignment's target: _expression's test and call for it written out; an
+            # empty identifier is a MISSING one, which _expression tells, as value() says)
+            typed = self._identifier(node, start, end)
+        else:
+            # A kind whose method _expression has looked up already goes to it without that call (a MISSING
+            # node, and the kinds without a method, ERROR among them, still go through it).
+            handler = _EXPRESSION_HANDLERS.get(kind)
+            typed = handler(self, node) if handler is not None and not node.is_missing \
+                else self._expression(node, kind)
+        self.ctx.model.written_types[(start, end, kind)] = typed.type
         return typed
 
     def value(self, node: ts.Node) -> Typed:
@@ -174,8 +190,12 @@ class ExpressionChecker:
                 uses = ctx.variable_uses.get(symbol)
                 if uses is not None and uses[0] is typed:
                     return uses[1]  # the load _identifier made with this reference
-            elif self.function is not None:
-                self.note_access(node, read=True, write=False)
+            else:
+                if self.function is not None:
+                    self.note_access(node, read=True, write=False)
+                shared = ctx.access_loads.get(id(typed))
+                if shared is not None and shared[0] is typed:
+                    return shared[1]  # the load made with this shared access (_shared_access)
             return Typed(value_type.store, typed.value, symbol, typed.const, typed.override, typed.components)
         if family is _TYPE_OF:
             if value_type.type is t.ERROR:
@@ -356,7 +376,9 @@ class ExpressionChecker:
         # A parameter or local in scope, the commonest, is looked up without lookup_symbol's call (which would
         # find the same and record nothing); so is the rest, lookup_symbol's module half written out.
         symbol = self._visible.get(name)
-        if symbol is None:
+        # (a name the function's scopes declare is never the module scope's: _declare puts it in one)
+        in_module = symbol is None
+        if in_module:
             symbol = self.module_scope.symbols.get(name)
             lookups = self.module_lookups
             if lookups is not None:
@@ -383,7 +405,7 @@ class ExpressionChecker:
                                    "expressions are evaluated before any variable exists", ctx.span(node),
                            related=(Related(symbol.span, f"'{name}' is declared here"),))
                 return ERROR
-            if self.module_scope.symbols.get(name) is symbol:
+            if in_module:
                 self.note_use(symbol, node)  # (a module-scope variable: note_use passes over a local one)
             # The Typed of a name is the same at every use (and a Typed is never changed once made): made on
             # its first use from the symbol's fields, and again only if one of them has changed since.
@@ -436,7 +458,7 @@ class ExpressionChecker:
         target = base.type
         reference = None
         if isinstance(target, t.Pointer):
-            reference, target = t.Reference(target.space, target.store, target.access), target.store
+            reference, target = self._dereferenced(target), target.store
         elif isinstance(target, t.Reference):
             reference, target = target, target.store
         if target is t.ERROR:
@@ -464,6 +486,8 @@ class ExpressionChecker:
                 limit = f" [0..{bound - 1}]" if isinstance(bound, int) else ""
                 self.ctx.report_evaluation(f"index {index.value} out of bounds{limit}", self.ctx.span(index_node))
         if reference is not None:
+            if _SHARE_ACCESSES:
+                return self._shared_access(reference, None, element, isinstance(target, t.Vector), False)
             typed = Typed(t.Reference(reference.space, element, reference.access))
             return _vector_part(typed) if isinstance(target, t.Vector) else typed
         constant = base.const and index.const
@@ -478,7 +502,7 @@ class ExpressionChecker:
         name = ctx.text(member_node)
         target, reference = base.type, None
         if isinstance(target, t.Pointer):
-            reference, target = t.Reference(target.space, target.store, target.access), target.store
+            reference, target = self._dereferenced(target), target.store
         elif isinstance(target, t.Reference):
             reference, target = target, target.store
         if target is t.ERROR:
@@ -499,14 +523,47 @@ class ExpressionChecker:
             ctx.report("T003", f"'{target.describe()}' has no members", ctx.span(member_node))
             return ERROR
         if reference is not None:
+            vector = isinstance(target, t.Vector)
+            if _SHARE_ACCESSES:
+                return self._shared_access(reference, name, result, vector, vector and len(set(name)) < len(name))
             typed = Typed(t.Reference(reference.space, result, reference.access))
-            return _vector_part(typed, len(set(name)) < len(name)) if isinstance(target, t.Vector) else typed
+            return _vector_part(typed, len(set(name)) < len(name)) if vector else typed
         if isinstance(target, t.Vector) and base.components is not None:
             picked = tuple(base.components[_swizzle_index(ch)] for ch in name)
             if len(picked) == 1:
                 return Typed(result, picked[0], const=base.const, override=base.override)
             return Typed(result, const=base.const, override=base.override, components=picked)
         return Typed(result, const=base.const, override=base.override)
+
+    def _dereferenced(self, pointer: t.Pointer) -> t.Reference:
+        """The reference an access through `pointer` (`p[i]`, `p.x`) starts from: one per pointer type in a
+        module, so that the accesses through it share their Typed as a variable's do (_shared_access)."""
+        if not _SHARE_ACCESSES:
+            return t.Reference(pointer.space, pointer.store, pointer.access)
+        accesses = self.ctx.accesses
+        entry = accesses.get((id(pointer), "*"))
+        if entry is None:  # (the entry holds `pointer` alive: an id in a key is never another object's)
+            entry = accesses[(id(pointer), "*")] = (pointer, t.Reference(pointer.space, pointer.store, pointer.access))
+        return entry[1]
+
+    def _shared_access(self, reference: t.Reference, name: str | None, element: t.Type, vector_part: bool,
+                       repeated: bool) -> Typed:
+        """The Typed of `reference[i]` (`name` None) or `reference.name`: what it refers to, and its flags,
+        follow from `reference` and `name` alone, so the module makes it once, with its load (value() reads
+        that), and every later access into the same reference shares them (a Typed is never changed once
+        made). Most references are shared already: a variable's by its uses, an access's by this, one through
+        a pointer by _dereferenced."""
+        ctx = self.ctx
+        key = (id(reference), name)
+        entry = ctx.accesses.get(key)
+        if entry is not None:  # (the entry holds `reference` alive: an id in a key is never another object's)
+            return entry[1]
+        typed = Typed(t.Reference(reference.space, element, reference.access))
+        if vector_part:
+            _vector_part(typed, repeated)
+        ctx.accesses[key] = (reference, typed)
+        ctx.access_loads[id(typed)] = (typed, Typed(element))
+        return typed
 
     # ------------------------------------------------------------ operators
     def _unary(self, node: ts.Node) -> Typed:
@@ -527,7 +584,13 @@ class ExpressionChecker:
                                        "'handle' address space, which has no pointers; pass the variable itself",
                                ctx.span(operand_node))
                     return ERROR
-                return Typed(t.Pointer(ref.space, ref.store, ref.access))
+                if not _SHARE_ACCESSES:
+                    return Typed(t.Pointer(ref.space, ref.store, ref.access))
+                # (as an access into the reference, _shared_access: the pointer follows from the reference alone)
+                entry = ctx.accesses.get((id(ref), "&"))
+                if entry is None:
+                    entry = ctx.accesses[(id(ref), "&")] = (ref, Typed(t.Pointer(ref.space, ref.store, ref.access)))
+                return entry[1]
             if operand.type is not t.ERROR:
                 ctx.report("T003", "cannot take the address of a value that is not in memory",
                            ctx.span(operand_node))
@@ -923,7 +986,7 @@ class ExpressionChecker:
                     return ERROR
         self.after_builtin_call(name, best, template_args, args, arg_nodes)
         if best.result is None:
-            return Typed(_VOID)
+            return _VOID_TYPED if _SHARE_RESULTS else Typed(_VOID)
         constant = builtin.category not in _RUNTIME_ONLY_CATEGORIES and all(a.const for a in args)
         value = None
         if constant and isinstance(best.result, t.Scalar):
@@ -931,9 +994,18 @@ class ExpressionChecker:
                 value = c.builtin(name, [a.value for a in args], best.result)
             except c.ConstError as error:
                 self.ctx.report_evaluation(f"{name}: {error}", ctx.span(node))
-        return Typed(best.result, value, const=constant,
-                     override=constant or all(a.override for a in args) and builtin.category not in
-                     _RUNTIME_ONLY_CATEGORIES)
+        override = constant or all(a.override for a in args) and builtin.category not in _RUNTIME_ONLY_CATEGORIES
+        if override or not _SHARE_RESULTS:
+            return Typed(best.result, value, const=constant, override=override)
+        # A run-time result (so no value: only constants are evaluated): the same Typed for every such call
+        # whose result is this type object (most come from the kept matches of match_call).
+        shared = _CALL_RESULTS.get(id(best.result))
+        if shared is None:
+            if len(_CALL_RESULTS) >= 4096:
+                _CALL_RESULTS.clear()
+            # (the entry holds the type alive: an id in a key is never another object's)
+            shared = _CALL_RESULTS[id(best.result)] = (best.result, Typed(best.result))
+        return shared[1]
 
     def _majorness_fix(self, node, name, template, arg_nodes, args, bool_index: int) -> tuple[Fix, ...]:
         """Rewrite a bool-majorness load/store to the template form, when the bool is constant."""
@@ -1240,6 +1312,7 @@ class _Void(t.Type):
 
 
 _VOID = _Void()
+_VOID_TYPED = Typed(_VOID)  # what a call of a builtin without a result gives (a Typed is never changed once made)
 # The classes of the types value() looks at further (a reference is loaded, a type or a void call is an
 # error): one set lookup for the rest. _Void's only instance is _VOID (value() tells another one apart);
 # no type subclasses Reference or TypeOf.
