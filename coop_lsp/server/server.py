@@ -120,7 +120,7 @@ class CoopProtocol(LanguageServerProtocol):
         # Request ids the command line answered before pygls was imported (fast_start.py): pygls handles
         # them as usual, but its response is not sent a second time.
         self.answered_early: set = set()
-        self.diagnostics_json = DiagnosticsJson(lambda form: self._converter.unstructure(form))
+        self.diagnostics_json = DiagnosticsJson(lambda form: self._converter.unstructure(form), self._publication)
         self._plain_handlers: dict = {}  # handler -> whether pygls calls it as it is (no coroutine or thread)
 
     def notify(self, method: str, params=None):
@@ -129,10 +129,13 @@ class CoopProtocol(LanguageServerProtocol):
             return super().notify(method, params)
         _pygls_log.debug("Sending notification: '%s' %s", method, params)
         # Every edit publishes: its text is put together from the diagnostics' JSON of the version before.
-        notification = self.get_message_type(method) or JsonRPCNotification
-        self._send_text(lambda: self.diagnostics_json.body(params, lambda empty: json.dumps(
-            notification(method=method, params=empty, jsonrpc=JsonRPCProtocol.VERSION),
-            default=self._serialize_message)))
+        self._send_text(lambda: self.diagnostics_json.body(params))
+
+    def _publication(self, params: lsp.PublishDiagnosticsParams) -> str:
+        """pygls's serialisation of the publishDiagnostics notification of `params` (as `notify` makes it)."""
+        notification = self.get_message_type(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS) or JsonRPCNotification
+        return json.dumps(notification(method=lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params=params,
+                                       jsonrpc=JsonRPCProtocol.VERSION), default=self._serialize_message)
 
     def _send_text(self, body) -> None:
         """pygls's `_send_data` for a message serialised by `body()`: the same headers, the same errors."""
