@@ -47,7 +47,7 @@ from ..syntax.parser import Parsed
 from . import background
 from .capabilities import VERSION
 from .check_pool import CheckPool, WorkerDied, WorkerError
-from . import comment_edits, completion_json
+from . import comment_edits, completion_json, incoming
 from .comment_edits import CommentEdit, Shown
 from .idle_gc import IdleCollector
 from .open_cache import Entry, OpenCache
@@ -171,6 +171,9 @@ class CoopProtocol(LanguageServerProtocol):
     def structure_message(self, data):
         if "jsonrpc" not in data:
             return data  # pygls's answer for the message's inner objects, without two more calls for each
+        # Every keystroke's message: built without cattrs where it is of the usual shape (incoming.py).
+        if (change := incoming.did_change(data)) is not None:
+            return change
         try:
             return super().structure_message(data)
         except JsonRpcException as error:
