@@ -435,6 +435,10 @@ class CoopLanguageServer(LanguageServer):
             state.inflight = state.inflight_key = state.inflight_work = None
             self.idle_gc.analysed()
         if state.analysis_key is not key:
+            # Freeing the version before's analysis takes as long as the rest of the way back to the client:
+            # it is freed once this version's diagnostics are written (nothing reads it again: a stale
+            # analysis is never served, see above).
+            asyncio.get_running_loop().call_soon(_release, state.analysis)
             state.analysis, state.analysis_key = analysis, key
         return analysis
 
@@ -991,6 +995,10 @@ class CoopLanguageServer(LanguageServer):
             return
         if result:
             self.settings = Settings.from_json(result[0])
+
+
+def _release(_) -> None:
+    """A callback that lets go of its argument when the event loop has run it."""
 
 
 def _same_root(a, b) -> bool:
