@@ -113,8 +113,9 @@ def _edits(workload: str, text: str):
         current = new
 
 
-def session(root: Path, python: str, workload: str, edits: int) -> dict[int, int]:
-    """Instructions per thread (callgrind's numbering, 1 the main thread) over one session."""
+def session(root: Path, python: str, workload: str, edits: int, keep: Path | None = None) -> dict[int, int]:
+    """Instructions per thread (callgrind's numbering, 1 the main thread) over one session; callgrind's files
+    are copied into `keep` (for callgrind_annotate) if given."""
     from .server_matrix import documents
     text = documents(1, seed=1)[0]
     changes = _edits(workload, text)
@@ -146,6 +147,10 @@ def session(root: Path, python: str, workload: str, edits: int) -> dict[int, int
                 process.kill()
                 process.wait()
         threads = {}
+        if keep is not None:
+            keep.mkdir(parents=True, exist_ok=True)
+            for path in Path(folder).glob("callgrind.out*"):
+                shutil.copy(path, keep / f"{workload}-{edits}-{path.name}")
         for path in Path(folder).glob("callgrind.out*"):
             number = re.search(r"-(\d+)$", path.name)
             found = _TOTALS.findall(path.read_text(errors="replace"))
@@ -168,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--checkout", action="append", default=[], help="PATH[=PYTHON] (default: this one)")
     parser.add_argument("--workload", action="append", choices=WORKLOADS, default=[])
     parser.add_argument("--edits", type=int, default=10)
+    parser.add_argument("--keep", type=Path, help="a folder for callgrind's files of each session")
     parser.add_argument("--result", required=True)
     parser.add_argument("--notes", default="")
     args = parser.parse_args(argv)
@@ -180,7 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     for root, python in checkouts:
         per = {}
         for workload in workloads:
-            done, setup = session(root, python, workload, args.edits), session(root, python, workload, 0)
+            keep = args.keep / root.name if args.keep is not None else None
+            done = session(root, python, workload, args.edits, keep)
+            setup = session(root, python, workload, 0, keep)
 
             def per_edit(threads) -> float:
                 return round((sum(done.get(t, 0) for t in threads) - sum(setup.get(t, 0) for t in threads))
