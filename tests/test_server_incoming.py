@@ -22,7 +22,7 @@ def protocol():
     ls.analysis_executor.shutdown(wait=False)
 
 
-def _decoded(protocol, text: str, structure):
+def _decoded(text: str, structure):
     """What json.loads with `structure` as its object hook makes of `text` (as pygls's reading loop does),
     or the error it raises, by type and words."""
     try:
@@ -90,8 +90,8 @@ def test_a_usual_did_change_is_built_as_cattrs_builds_it(protocol):
     built = 0
     for _ in range(1500):
         text = json.dumps(_message(rng))
-        ours = _decoded(protocol, text, protocol.structure_message)
-        theirs = _decoded(protocol, text, lambda data: JsonRPCProtocol.structure_message(protocol, data))
+        ours = _decoded(text, protocol.structure_message)
+        theirs = _decoded(text, lambda data: JsonRPCProtocol.structure_message(protocol, data))
         assert ours == theirs and repr(ours) == repr(theirs)
         assert type(ours) is type(theirs)
         built += incoming.did_change(json.loads(text)) is not None
@@ -104,8 +104,8 @@ def test_a_did_change_out_of_the_usual_shape_is_what_cattrs_makes_of_it(protocol
     for _ in range(2500):
         bent = _bent(rng, _message(rng))
         text = json.dumps(bent)
-        ours = _decoded(protocol, text, protocol.structure_message)
-        theirs = _decoded(protocol, text, lambda data: JsonRPCProtocol.structure_message(protocol, data))
+        ours = _decoded(text, protocol.structure_message)
+        theirs = _decoded(text, lambda data: JsonRPCProtocol.structure_message(protocol, data))
         if isinstance(ours, tuple):
             # An error: pygls's, or the server's InvalidParams answer for a malformed request (an id added).
             assert isinstance(theirs, tuple) and ours == theirs
