@@ -47,7 +47,7 @@ from ..syntax.parser import Parsed
 from . import background
 from .capabilities import VERSION
 from .check_pool import CheckPool, WorkerDied, WorkerError
-from . import comment_edits, completion_json
+from . import comment_edits, completion_json, incoming
 from .comment_edits import CommentEdit, Shown
 from .idle_gc import IdleCollector
 from .open_cache import Entry, OpenCache
@@ -120,7 +120,7 @@ class CoopProtocol(LanguageServerProtocol):
         # Request ids the command line answered before pygls was imported (fast_start.py): pygls handles
         # them as usual, but its response is not sent a second time.
         self.answered_early: set = set()
-        self.diagnostics_json = DiagnosticsJson(lambda form: self._converter.unstructure(form))
+        self.diagnostics_json = DiagnosticsJson(lambda form: self._converter.unstructure(form), self._publication)
         self._plain_handlers: dict = {}  # handler -> whether pygls calls it as it is (no coroutine or thread)
 
     def notify(self, method: str, params=None):
@@ -129,10 +129,13 @@ class CoopProtocol(LanguageServerProtocol):
             return super().notify(method, params)
         _pygls_log.debug("Sending notification: '%s' %s", method, params)
         # Every edit publishes: its text is put together from the diagnostics' JSON of the version before.
-        notification = self.get_message_type(method) or JsonRPCNotification
-        self._send_text(lambda: self.diagnostics_json.body(params, lambda empty: json.dumps(
-            notification(method=method, params=empty, jsonrpc=JsonRPCProtocol.VERSION),
-            default=self._serialize_message)))
+        self._send_text(lambda: self.diagnostics_json.body(params))
+
+    def _publication(self, params: lsp.PublishDiagnosticsParams) -> str:
+        """pygls's serialisation of the publishDiagnostics notification of `params` (as `notify` makes it)."""
+        notification = self.get_message_type(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS) or JsonRPCNotification
+        return json.dumps(notification(method=lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params=params,
+                                       jsonrpc=JsonRPCProtocol.VERSION), default=self._serialize_message)
 
     def _send_text(self, body) -> None:
         """pygls's `_send_data` for a message serialised by `body()`: the same headers, the same errors."""
@@ -168,6 +171,9 @@ class CoopProtocol(LanguageServerProtocol):
     def structure_message(self, data):
         if "jsonrpc" not in data:
             return data  # pygls's answer for the message's inner objects, without two more calls for each
+        # Every keystroke's message: built without cattrs where it is of the usual shape (incoming.py).
+        if (change := incoming.did_change(data)) is not None:
+            return change
         try:
             return super().structure_message(data)
         except JsonRpcException as error:
@@ -429,6 +435,10 @@ class CoopLanguageServer(LanguageServer):
             state.inflight = state.inflight_key = state.inflight_work = None
             self.idle_gc.analysed()
         if state.analysis_key is not key:
+            # Freeing the version before's analysis takes as long as the rest of the way back to the client:
+            # it is freed once this version's diagnostics are written (nothing reads it again: a stale
+            # analysis is never served, see above).
+            asyncio.get_running_loop().call_soon(_release, state.analysis)
             state.analysis, state.analysis_key = analysis, key
         return analysis
 
@@ -985,6 +995,10 @@ class CoopLanguageServer(LanguageServer):
             return
         if result:
             self.settings = Settings.from_json(result[0])
+
+
+def _release(_) -> None:
+    """A callback that lets go of its argument when the event loop has run it."""
 
 
 def _same_root(a, b) -> bool:

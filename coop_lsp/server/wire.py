@@ -19,19 +19,26 @@ from lsprotocol import types as lsp
 # The list the envelope holds in place of the diagnostics. A JSON string holds no unescaped quote, so the
 # uri (the one string before it) cannot contain this text: its first occurrence is the key's.
 _EMPTY = '"diagnostics": []'
+_VERSION = '"version": '
+_VERSION_0 = f"{_VERSION}0"
+_MOST_ENVELOPES = 1024  # documents whose envelope is kept: a few strings each
 
 
 class DiagnosticsJson:
     """Per document, the JSON of the diagnostics it was last published with, by the objects' identity
     (each entry holds its object, so that an id is not reused while its entry lives)."""
 
-    def __init__(self, unstructure: Callable[[object], object]) -> None:
-        self._unstructure = unstructure
+    def __init__(self, unstructure: Callable[[object], object],
+                 envelope: Callable[[lsp.PublishDiagnosticsParams], str]) -> None:
+        """`envelope(params)`: the serialisation of the notification of `params`, whose diagnostics are an
+        empty list."""
+        self._unstructure, self._envelope = unstructure, envelope
         self._last: dict[str, dict[int, tuple[lsp.Diagnostic, str]]] = {}
+        # Per uri, the envelope of version 0 cut where its version is written (None: not cut, see below).
+        self._envelopes: dict[str, tuple[str, str] | None] = {}
 
-    def body(self, params: lsp.PublishDiagnosticsParams, envelope: Callable[[lsp.PublishDiagnosticsParams], str]) -> str:
-        """The notification's JSON text; `envelope(params)` is the serialisation of a message whose
-        diagnostics are an empty list."""
+    def body(self, params: lsp.PublishDiagnosticsParams) -> str:
+        """The notification's JSON text."""
         last = self._last.get(params.uri, {})
         kept: dict[int, tuple[lsp.Diagnostic, str]] = {}
         parts = []
@@ -46,11 +53,30 @@ class DiagnosticsJson:
             self._last[params.uri] = kept
         else:
             self._last.pop(params.uri, None)  # cleared (closed, or no findings): nothing to keep
-        text = envelope(attrs.evolve(params, diagnostics=[]))
+        text = self._envelope_text(params)
         if not parts:
             return text
         at = text.index(_EMPTY) + len(_EMPTY) - 1
         return f"{text[:at]}{', '.join(parts)}{text[at:]}"
+
+    def _envelope_text(self, params: lsp.PublishDiagnosticsParams) -> str:
+        """`envelope` of the params without diagnostics. Their uri and version are all that is left, and an
+        edit changes only the version: serialised once per document, with the version written in. An int
+        is written as its repr whatever the text around it, and version 0's text is cut where it is written
+        only where that is the one place that text occurs (the uri, a JSON string, holds no unescaped quote)."""
+        version = params.version
+        if type(version) is not int:
+            return self._envelope(attrs.evolve(params, diagnostics=[]))
+        halves = self._envelopes.get(params.uri, ())
+        if halves == ():
+            if len(self._envelopes) >= _MOST_ENVELOPES:
+                self._envelopes.clear()
+            template = self._envelope(attrs.evolve(params, version=0, diagnostics=[]))
+            halves = tuple(template.split(_VERSION_0)) if template.count(_VERSION_0) == 1 else None
+            self._envelopes[params.uri] = halves
+        if halves is None:
+            return self._envelope(attrs.evolve(params, diagnostics=[]))
+        return f"{halves[0]}{_VERSION}{version!r}{halves[1]}"
 
 
 class ResultJson:
