@@ -17,7 +17,9 @@ MAY_BE_NON_UNIFORM = 0
 MAY_BE_NON_UNIFORM_IN_WORKGROUP = 1
 
 
-@dataclass(frozen=True)
+# Compared and hashed by value like a frozen dataclass, but made without frozen's object.__setattr__ per field
+# (a branch, a source and a passed value each make one): nothing assigns a field after it is made.
+@dataclass(unsafe_hash=True)
 class Label:
     kind: str  # "branch" (control flow depends on it), "source" (where non-uniformity comes from), "passed"
     message: str
