@@ -154,3 +154,43 @@ def test_a_label_is_a_value_made_without_a_call_per_field():
     # object.__setattr__, a call of its own (about forty steps; four stores now).
     span = Span(1, 4)
     assert _steps(lambda: Label("branch", "control flow depends", span)) < 25
+
+
+def test_reads_of_uniform_module_variables_make_no_span(monkeypatch):
+    # A kernel reads its uniforms and read-only buffers everywhere; a read names no source of non-uniformity,
+    # so its span (a frozen object made field by field) was made for nothing.
+    made = []
+    span = analyzer._span
+
+    def counted(node):
+        made.append(node.type)
+        return span(node)
+
+    monkeypatch.setattr(analyzer, "_span", counted)
+
+    def spans(reads: int, buffer: str = "params.n") -> tuple[int, list]:
+        source = ("struct P { n: u32 }\n@group(0) @binding(0) var<uniform> params: P;\n"
+                  "@group(0) @binding(1) var<storage, read> a: array<u32>;\n"
+                  "@group(0) @binding(2) var<storage, read_write> out: array<u32>;\n"
+                  "@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) lid: u32) {\n"
+                  "  var total = 0u;\n"
+                  + "".join(f"  total += {buffer} + a[{i}u];\n" for i in range(reads))
+                  + "  workgroupBarrier();\n  out[lid] = total;\n}\n")
+        made.clear()
+        failures, _ = _analysed(source)
+        return len(made), failures
+
+    few, few_failures = spans(1)
+    many, many_failures = spans(40)
+    assert few_failures == many_failures == []
+    assert many == few, (few, many)
+    # A read that is a source still names it, at its own place.
+    _, failures = spans(1, "out[0]")
+    assert failures == [] and spans(40, "out[0]")[0] > few
+
+
+def _analysed(source: str):
+    parsed = parse(source)
+    _, model = check(parsed, None, "auto")
+    analysis = analyzer.UniformityAnalysis(parsed.root, parsed.source.data, model, TINT, "chromium")
+    return analysis.run(), analysis.summaries

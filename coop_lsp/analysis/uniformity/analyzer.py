@@ -527,8 +527,8 @@ class _FunctionAnalysis:
         keyword = _keyword(node, "var")
         span = _span(keyword)
         self.pending.append(_Pending(rule, span, "variables that contain subgroup matrix types cannot be declared "
-                                                 "in non-uniform control flow", self.graph.node(cf), builtin="var", call=span,
-                                     control_flow=True))
+                                                 "in non-uniform control flow", self.graph.node(cf), [], "var", span,
+                                     False, True))
 
     def _branch(self, keyword: ts.Node, cf: int, value: int) -> int:
         return self.graph.node(cf, value, label=Label("branch", "control flow depends on possibly non-uniform "
@@ -821,7 +821,7 @@ class _FunctionAnalysis:
                 "source", f"parameter '{symbol.name}' of '{self.name}' may be non-uniform", span,
                 control_span=None if self.stage else symbol.span))
         if symbol.kind == "var":
-            return self._module_variable(symbol, _span(node), cf)
+            return self._module_variable(symbol, node, cf)
         return cf  # const, override, module-scope let-like values are uniform
 
     def _labelled(self, cf: int, source: int, label: Label) -> int:
@@ -830,7 +830,7 @@ class _FunctionAnalysis:
         name it."""
         return self.graph.pair(cf, self.graph.node(source, label=label))
 
-    def _module_variable(self, symbol: Symbol, span: Span, cf: int) -> int:
+    def _module_variable(self, symbol: Symbol, node: ts.Node, cf: int) -> int:
         space, access = symbol.space, symbol.access
         if self.owner.level == SUBGROUP and (space == "workgroup" or (space == "storage" and access == "read_write")):
             # One load by a subgroup at one address gives every lane the same value: shared memory is
@@ -845,7 +845,9 @@ class _FunctionAnalysis:
             message = f"reading from module-scope private variable '{symbol.name}' may result in a non-uniform value"
         else:
             return cf
-        return self._labelled(cf, MAY_BE_NON_UNIFORM, Label("source", message, span))
+        # (The read's span only now: most module variables a kernel reads, uniforms and read-only buffers,
+        # are uniform and name no source.)
+        return self._labelled(cf, MAY_BE_NON_UNIFORM, Label("source", message, _span(node)))
 
     def call(self, node: ts.Node, cf: int) -> int:
         callee = node.child_by_field_id(FIELD_FUNCTION)
