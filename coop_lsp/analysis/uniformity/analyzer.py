@@ -420,7 +420,7 @@ class _FunctionAnalysis:
         for label in labels:
             if label.kind == "reason":
                 notes.append(Note(label.message, label.span))
-            if label.kind in ("source", "passed"):
+            if label.kind in {"source", "passed"}:
                 span = label.control_span if through_control_flow and label.control_span else label.span
                 notes.append(Note(label.message, span))
         return notes
@@ -444,9 +444,9 @@ class _FunctionAnalysis:
     def statement(self, node: ts.Node, cf: int, kind: str | None = None) -> int:
         if kind is None:
             kind = KIND_NAMES[node.kind_id]
-        if kind in ("compound_statement",):
+        if kind == "compound_statement":
             return self.block(node, cf)
-        if kind in ("let_declaration", "const_declaration", "variable_declaration"):
+        if kind in {"let_declaration", "const_declaration", "variable_declaration"}:
             value_node = node.child_by_field_id(FIELD_VALUE)
             # (Only `&v` may be an alias: other values are not asked.)
             target = self._alias_target(value_node) if value_node is not None \
@@ -466,7 +466,7 @@ class _FunctionAnalysis:
             if left is not None and KIND_NAMES[left.kind_id] != "phony":
                 cf = self.store(left, cf, value, compound=kind == "compound_assignment_statement")
             return cf
-        if kind in ("increment_statement", "decrement_statement"):
+        if kind in {"increment_statement", "decrement_statement"}:
             operand = node.child_by_field_id(FIELD_OPERAND)
             return self.store(operand, cf, cf, compound=True) if operand is not None else cf
         if kind == "call_statement":
@@ -478,7 +478,7 @@ class _FunctionAnalysis:
             return self._if(node, cf)
         if kind == "switch_statement":
             return self._switch(node, cf)
-        if kind in ("loop_statement", "for_statement", "while_statement"):
+        if kind in {"loop_statement", "for_statement", "while_statement"}:
             return self._loop(node, cf, kind)
         if kind == "return_statement":
             value = node.child_by_field_id(FIELD_VALUE)
@@ -527,8 +527,8 @@ class _FunctionAnalysis:
         keyword = _keyword(node, "var")
         span = _span(keyword)
         self.pending.append(_Pending(rule, span, "variables that contain subgroup matrix types cannot be declared "
-                                                 "in non-uniform control flow", self.graph.node(cf), builtin="var", call=span,
-                                     control_flow=True))
+                                                 "in non-uniform control flow", self.graph.node(cf), [], "var", span,
+                                     False, True))
 
     def _branch(self, keyword: ts.Node, cf: int, value: int) -> int:
         return self.graph.node(cf, value, label=Label("branch", "control flow depends on possibly non-uniform "
@@ -598,8 +598,10 @@ class _FunctionAnalysis:
                 cf = self.statement(initializer, cf)
         # Placeholders: the value of each variable at the top of an iteration depends on the
         # previous iteration too; the back edges are added when the body is known.
-        placeholders = dict(zip(self.variables, graph.copies(self.variables.values())))
-        self.variables = dict(placeholders)
+        # (Numbered in the order of the variables, so a variable's key and its placeholder pair by position.)
+        keys = list(self.variables)
+        placeholders = graph.copies(self.variables.values())
+        self.variables = dict(zip(keys, placeholders))
         loop_cf = graph.node(cf)
         body_cf = loop_cf
         self.breaks.append([])
@@ -636,17 +638,17 @@ class _FunctionAnalysis:
         variables = self.variables
         # Each variable known at the top, with its value at the end; those declared inside end with the
         # loop. (Merges keep every key they are given, in order, so the keys known at the top come first.)
-        kept = dict(zip(placeholders, map(variables.get, placeholders, placeholders.values())))
-        graph.add_edges(zip(placeholders.values(), kept.values()))
-        if len(variables) != len(placeholders):
-            self.variables = kept
+        ends = list(map(variables.get, keys, placeholders))
+        graph.add_edges(zip(placeholders, ends))
+        if len(variables) != len(keys):
+            self.variables = dict(zip(keys, ends))
         return graph.node(end) if _escapes(node, self.exits, allow_break=True, allow_continue=True) else cf
 
     def store(self, target: ts.Node, cf: int, value: int, compound: bool) -> int:
         """An assignment: the variable's new value depends on the value and on the control flow."""
         root = target
         kind = KIND_NAMES[root.kind_id]
-        while kind in ("index_expression", "member_expression", "paren_expression", "unary_expression"):
+        while kind in {"index_expression", "member_expression", "paren_expression", "unary_expression"}:
             if kind == "index_expression":
                 index = root.child_by_field_id(FIELD_INDEX)
                 if index is not None:
@@ -656,7 +658,7 @@ class _FunctionAnalysis:
                 inner = root.named_children[0]
             if inner is None:
                 return cf
-            partial = kind in ("index_expression", "member_expression")
+            partial = kind in {"index_expression", "member_expression"}
             compound = compound or partial
             root = inner
             kind = KIND_NAMES[root.kind_id]
@@ -753,8 +755,8 @@ class _FunctionAnalysis:
         """Whether a binary operation is `&&` or `||`."""
         operator = node.child_by_field_id(FIELD_OPERATOR)
         # The type of an operator token is its text, except for one the parser made up (missing).
-        return operator is not None and KIND_NAMES[operator.kind_id] in ("&&", "||") \
-            and self.owner.text(operator) in ("&&", "||")
+        return operator is not None and KIND_NAMES[operator.kind_id] in {"&&", "||"} \
+            and self.owner.text(operator) in {"&&", "||"}
 
     def _address_of(self, operand: ts.Node | None, cf: int) -> int:
         """A pointer is as uniform as the indices that select its element; the memory is not read."""
@@ -819,7 +821,7 @@ class _FunctionAnalysis:
                 "source", f"parameter '{symbol.name}' of '{self.name}' may be non-uniform", span,
                 control_span=None if self.stage else symbol.span))
         if symbol.kind == "var":
-            return self._module_variable(symbol, _span(node), cf)
+            return self._module_variable(symbol, node, cf)
         return cf  # const, override, module-scope let-like values are uniform
 
     def _labelled(self, cf: int, source: int, label: Label) -> int:
@@ -828,7 +830,7 @@ class _FunctionAnalysis:
         name it."""
         return self.graph.pair(cf, self.graph.node(source, label=label))
 
-    def _module_variable(self, symbol: Symbol, span: Span, cf: int) -> int:
+    def _module_variable(self, symbol: Symbol, node: ts.Node, cf: int) -> int:
         space, access = symbol.space, symbol.access
         if self.owner.level == SUBGROUP and (space == "workgroup" or (space == "storage" and access == "read_write")):
             # One load by a subgroup at one address gives every lane the same value: shared memory is
@@ -843,13 +845,15 @@ class _FunctionAnalysis:
             message = f"reading from module-scope private variable '{symbol.name}' may result in a non-uniform value"
         else:
             return cf
-        return self._labelled(cf, MAY_BE_NON_UNIFORM, Label("source", message, span))
+        # (The read's span only now: most module variables a kernel reads, uniforms and read-only buffers,
+        # are uniform and name no source.)
+        return self._labelled(cf, MAY_BE_NON_UNIFORM, Label("source", message, _span(node)))
 
     def call(self, node: ts.Node, cf: int) -> int:
         callee = node.child_by_field_id(FIELD_FUNCTION)
         arguments = node.child_by_field_id(FIELD_ARGUMENTS)
         arg_nodes = [a for a in (arguments.named_children if arguments is not None else [])
-                     if KIND_NAMES[a.kind_id] not in ("line_comment", "block_comment")]
+                     if KIND_NAMES[a.kind_id] not in {"line_comment", "block_comment"}]
         name_node = callee.child_by_field_id(FIELD_NAME) if callee is not None and \
             KIND_NAMES[callee.kind_id] == "templated_identifier" else callee
         name = self.owner.text(name_node) if name_node is not None else ""
@@ -867,7 +871,7 @@ class _FunctionAnalysis:
         if dialect is not None and dialect != "wgpu":
             # Tint's two spellings share the builtins; the rule name a filter switches off is the one of the
             # dialect the analysis runs for.
-            dialect = self.owner.dialect if self.owner.dialect in ("chromium", "standard") else "chromium"
+            dialect = self.owner.dialect if self.owner.dialect in {"chromium", "standard"} else "chromium"
         needed = requirement(builtin, dialect) if builtin is not None else None
         is_builtin = builtin is not None
         call_node = cf
@@ -889,14 +893,15 @@ class _FunctionAnalysis:
         if builtin is None:
             return self.graph.node(call_node, *values)
         if needed is not None:
+            # (The fields by position: a keyword makes the call build a dict, and matrix builtins make one
+            # requirement per argument.)
             self.pending.append(_Pending(needed, span, f"'{name}' must only be called from {needed.scope} "
-                                                       "control flow", call_node, builtin=name, call=span,
-                                         control_flow=True))
+                                                       "control flow", call_node, [], name, span, False, True))
             if needed.arguments:
                 for index, (value, arg) in enumerate(zip(values, arg_nodes)):
                     self.pending.append(_Pending(needed, _span(arg),
                                                  f"'{name}' requires argument {index} to be uniform", value,
-                                                 builtin=name, call=span))
+                                                 [], name, span))
         if name == "workgroupUniformLoad":
             if values:
                 self.pending.append(_Pending(requirement(builtin, None), _span(arg_nodes[0]),
@@ -1114,7 +1119,7 @@ def _escapes(node: ts.Node, cache: _ExitIndex, allow_break: bool = False, allow_
 _span = Context.span
 _NO_EXITS: frozenset[str] = frozenset()
 # Expressions whose value is uniform wherever it is computed: it depends on the control flow only.
-_CONSTANT_LEAVES = ("int_literal", "float_literal", "bool_literal", "templated_identifier")
+_CONSTANT_LEAVES = frozenset({"int_literal", "float_literal", "bool_literal", "templated_identifier"})
 # Statements whose parts are expressions, types and names, never statements.
 _NO_EXIT_STATEMENTS = frozenset({
     "let_declaration", "variable_declaration", "const_declaration", "assignment_statement",
@@ -1138,7 +1143,7 @@ def _exits(node: ts.Node, cache: _ExitIndex) -> frozenset[str]:
     # 'discard' is not a way out: it demotes the invocation to a helper that keeps running.
     if kind == "return_statement":
         return _RETURN
-    if kind in ("break_statement", "break_if_statement"):
+    if kind in {"break_statement", "break_if_statement"}:
         return _BREAK
     if kind == "continue_statement":
         return _CONTINUE
@@ -1159,7 +1164,7 @@ def _exits(node: ts.Node, cache: _ExitIndex) -> frozenset[str]:
         exits = _exits(child, cache)
         if exits:
             found = found | exits
-    if kind in ("loop_statement", "for_statement", "while_statement"):
+    if kind in {"loop_statement", "for_statement", "while_statement"}:
         found = found & {"return"}
     elif kind == "switch_statement":
         found = found - {"break"}
@@ -1172,7 +1177,7 @@ def _falls_through(node: ts.Node, cache: _ExitIndex) -> bool:
     the way Tint decides it: without evaluating conditions, so `while true {}` falls through and
     `loop {}` without a break does not."""
     kind = KIND_NAMES[node.kind_id]
-    if kind in ("return_statement", "break_statement", "continue_statement"):
+    if kind in {"return_statement", "break_statement", "continue_statement"}:
         return False
     if kind == "compound_statement":
         return all(_falls_through(child, cache) for child in node.named_children
@@ -1186,7 +1191,7 @@ def _falls_through(node: ts.Node, cache: _ExitIndex) -> bool:
         body = sn.body(node)
         clauses = [sn.body(c) for c in (body.named_children if body is not None else [])]
         return any(c is None or _falls_through(c, cache) or "break" in _exits(c, cache) for c in clauses)
-    if kind in ("loop_statement", "for_statement", "while_statement"):
+    if kind in {"loop_statement", "for_statement", "while_statement"}:
         if kind != "loop_statement" and sn.condition(node) is not None:
             return True
         body = sn.body(node)
@@ -1199,11 +1204,11 @@ def _assigns(node: ts.Node, name: str, owner: UniformityAnalysis) -> bool:
     while stack:
         current = stack.pop()
         kind = KIND_NAMES[current.kind_id]
-        if kind in ("assignment_statement", "compound_assignment_statement"):
+        if kind in {"assignment_statement", "compound_assignment_statement"}:
             left = sn.left(current)
             if left is not None and owner.text(left) == name:
                 return True
-        if kind in ("increment_statement", "decrement_statement"):
+        if kind in {"increment_statement", "decrement_statement"}:
             operand = sn.operand(current)
             if operand is not None and owner.text(operand) == name:
                 return True

@@ -17,7 +17,9 @@ MAY_BE_NON_UNIFORM = 0
 MAY_BE_NON_UNIFORM_IN_WORKGROUP = 1
 
 
-@dataclass(frozen=True)
+# Compared and hashed by value like a frozen dataclass, but made without frozen's object.__setattr__ per field
+# (a branch, a source and a passed value each make one): nothing assigns a field after it is made.
+@dataclass(unsafe_hash=True)
 class Label:
     kind: str  # "branch" (control flow depends on it), "source" (where non-uniformity comes from), "passed"
     message: str
@@ -58,7 +60,7 @@ class Graph:
         """One unlabelled node per value, each depending on it (a loop's placeholders), numbered in order."""
         edges = self.edges
         start = len(edges)
-        edges.extend([value] for value in values)
+        edges.extend([[value] for value in values])
         return range(start, len(edges))
 
     def add_edge(self, source: int, target: int) -> None:
@@ -163,11 +165,13 @@ class Graph:
         whole graph that they need) are not worth making.
         """
         edges = self.edges
-        stack = [start for start in starts if start not in seen]
-        seen.update(stack)
-        pop, push, add = stack.pop, stack.append, seen.add
-        while stack:
-            for target in edges[pop()]:
+        found = [start for start in starts if start not in seen]
+        seen.update(found)
+        push, add = found.append, seen.add
+        # (Only the set is asked for, so the nodes are searched in the order they are found: the loop runs
+        # over the list as it grows, without a pop for each.)
+        for node in found:
+            for target in edges[node]:
                 if target not in seen:
                     add(target)
                     push(target)
