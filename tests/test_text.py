@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -49,3 +50,26 @@ def test_an_offset_in_utf16_units_is_counted_as_unit_by_unit(text, column, line)
         start, end = source.line_start(line), source.line_end(line)
         expected = start + len(_utf16_prefix(source.data[start:end].decode("utf-8"), column).encode("utf-8"))
         assert source.offset(Position(line, column), "utf16") == expected
+
+
+def test_a_span_made_through_its_slots_is_the_span_its_constructor_makes():
+    # The semantic layer makes spans of node offsets through the slot setters (SET_SPAN_START/END), not the
+    # constructor; they must compare, hash and print alike, and the class must stay frozen to assignment.
+    import dataclasses
+
+    from coop_lsp.core.text import SET_SPAN_END, SET_SPAN_START, Span
+    from coop_lsp.semantic.context import Context
+
+    class Node:
+        def __init__(self, start, end):
+            self.start_byte, self.end_byte = start, end
+
+    for start, end in ((0, 0), (3, 9), (7, 7), (2**31, 2**31 + 5)):
+        made = object.__new__(Span)
+        SET_SPAN_START(made, start)
+        SET_SPAN_END(made, end)
+        for span in (made, Context.span(Node(start, end))):
+            assert span == Span(start, end) and hash(span) == hash(Span(start, end))
+            assert repr(span) == repr(Span(start, end))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.start = 1

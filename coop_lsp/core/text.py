@@ -31,6 +31,13 @@ class Span:
         return self.start <= offset < self.end or (self.start == self.end == offset)
 
 
+# A Span's two fields set through their slots, as the constructor stores them but without the frozen class's
+# __setattr__ guard and the bounds check: for the semantic layer's many spans of a node's offsets (always
+# valid), made as `object.__new__(Span)` and these two; object.__setattr__ took twice as long.
+SET_SPAN_START = Span.__dict__["start"].__set__
+SET_SPAN_END = Span.__dict__["end"].__set__
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """A zero-based line and a zero-based column, in the unit the caller asked for."""

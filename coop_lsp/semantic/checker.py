@@ -16,7 +16,7 @@ import operator
 import tree_sitter as ts
 
 from ..core.diagnostic import Diagnostic, Related
-from ..core.text import Span
+from ..core.text import Span, SET_SPAN_END as _set_span_end, SET_SPAN_START as _set_span_start
 from ..syntax.parser import Parsed
 from . import types as t
 from .context import CORE_TABLE, DIALECT_ENABLES, ENABLE_DIALECTS, EXTENSIONS, Context
@@ -69,7 +69,6 @@ KNOWN_EXTENSIONS = frozenset(e.enable for e in EXTENSIONS) | frozenset({
     "wgpu_ray_query", "wgpu_mesh_shader", "wgpu_binding_array", "view_instancing",
 })
 _new_span = object.__new__
-_set_field = object.__setattr__  # (Span is frozen)
 _DECLARATION_KINDS = {
     "variable_declaration": "var", "const_declaration": "const", "override_declaration": "override",
     "type_alias_declaration": "alias", "struct_declaration": "struct", "function_declaration": "function",
@@ -399,8 +398,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             text = self.ctx.ascii_text
             name = text[start:end] if text is not None else self.ctx.text(name_node)
             span = _new_span(Span)
-            _set_field(span, "start", start)
-            _set_field(span, "end", end)
+            _set_span_start(span, start)
+            _set_span_end(span, end)
             symbol = Symbol(name, _DECLARATION_KINDS.get(KIND_NAMES[node.kind_id], "parameter"), span, node)
         name = symbol.name
         previous = scope.symbols.get(name)
@@ -1031,8 +1030,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             name = text[name_node.start_byte:name_node.end_byte] if text is not None else self.ctx.text(name_node)
         where = name_node if named else node
         span = _new_span(Span)
-        _set_field(span, "start", where.start_byte)
-        _set_field(span, "end", where.end_byte)
+        _set_span_start(span, where.start_byte)
+        _set_span_end(span, where.end_byte)
         symbol = Symbol(name, _DECLARATION_KINDS[KIND_NAMES[node.kind_id]], span, node)
         symbol.type = self._value_declaration(symbol, node, module_scope=False)
         symbol.resolved = True

@@ -6,7 +6,7 @@ import tree_sitter as ts
 
 from ..core.diagnostic import Diagnostic, Fix, Related, Severity
 from ..core.rules import rule
-from ..core.text import SourceText, Span
+from ..core.text import SourceText, Span, SET_SPAN_END as _set_span_end, SET_SPAN_START as _set_span_start
 from . import rules as _registered_rules  # noqa: F401 - the codes reported here
 from .builtins.core import CORE_BUILTINS
 # ENABLE_DIALECTS and EXTENSIONS are read through this module by the checker.
@@ -22,7 +22,6 @@ MATRIX_TABLES = {dialect.name: dialect.table for dialect in DIALECTS}
 SUBGROUP_IMPLYING_ENABLES = frozenset(e.enable for e in EXTENSIONS if "subgroups" in e.implies)
 
 _new_span = object.__new__
-_set_field = object.__setattr__  # Span is frozen
 
 
 class Context:
@@ -83,8 +82,8 @@ class Context:
         # Span's own constructor checks its bounds, which a node's offsets always meet; made without it,
         # as many spans are made here as there are declarations and variable uses.
         span = _new_span(Span)
-        _set_field(span, "start", node.start_byte)
-        _set_field(span, "end", node.end_byte)
+        _set_span_start(span, node.start_byte)
+        _set_span_end(span, node.end_byte)
         return span
 
     # ------------------------------------------------------- said once per module

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from ..core.text import Span
+from ..core.text import Span, SET_SPAN_END as _set_span_end, SET_SPAN_START as _set_span_start
 from . import types as t
 from .kept import KeptRecords
 from .reuse import _UNRESOLVED, _environment, _structs_of
@@ -421,7 +421,6 @@ def _has_span(value: object) -> bool:
 
 
 _new_span = object.__new__
-_set_field = object.__setattr__  # (Span is frozen)
 
 
 def _shifted(value: object, delta: int) -> object:
@@ -432,8 +431,8 @@ def _shifted(value: object, delta: int) -> object:
         return value
     if isinstance(value, Span):
         span = _new_span(Span)
-        _set_field(span, "start", value.start + delta)
-        _set_field(span, "end", value.end + delta)
+        _set_span_start(span, value.start + delta)
+        _set_span_end(span, value.end + delta)
         return span
     if isinstance(value, tuple):
         for item in value:
@@ -445,8 +444,8 @@ def _shifted(value: object, delta: int) -> object:
         for item in value:
             if isinstance(item, Span):
                 span = _new_span(Span)
-                _set_field(span, "start", item.start + delta)
-                _set_field(span, "end", item.end + delta)
+                _set_span_start(span, item.start + delta)
+                _set_span_end(span, item.end + delta)
                 moved.append(span)
             else:
                 moved.append(_shifted(item, delta) if isinstance(item, tuple) else item)
