@@ -591,6 +591,9 @@ def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int,
                 state = ahead.state if at == positions[0] else ahead.later.get(at)
                 if state is not None and not lookahead.may_shift(state, token):
                     continue  # it fails on the inserted token (syntax/lookahead.py, 3. and 5.)
+                if state is not None and NEXT_TOKEN_LOOKAHEAD and \
+                        lookahead.fails_on_the_next_token(state, token, text, at):
+                    continue  # it fails on the token after it (syntax/lookahead.py, 6.)
             first_error, settled = _repair_parse(text, at, token)
             if _repairs(first_error, next_token, token):
                 return at, token
@@ -604,6 +607,10 @@ def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int,
 # Whether the candidates are first sorted out by one probe parse of the window (`_probe`); off, each is parsed,
 # which this must always agree with (tests/test_syntax_repair_lookahead.py).
 REPAIR_LOOKAHEAD = True
+# Whether the probe's state also rules out a candidate whose token it shifts into a state with no action for the token
+# after it (syntax/lookahead.py, 6.); off, such candidates are parsed, which this must always agree with
+# (tests/test_syntax_repair_next_token.py).
+NEXT_TOKEN_LOOKAHEAD = True
 
 
 def _probe(text: bytes, positions: tuple[int, ...]) -> lookahead.Ahead | None:
