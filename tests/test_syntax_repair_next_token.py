@@ -81,7 +81,7 @@ def test_next_state_of_a_shift_is_its_target_and_of_anything_else_nothing() -> N
                 assert language.next_state(state, symbol) == 0, (state, token)
 
 
-# ------------------------------------------------------------ the state after the candidate, and the candidates ruled out
+# ------------------------------------------------------------ the state after a candidate; the candidates ruled out
 def _logged_state(data: bytes, at: int) -> tuple[int, int] | None:
     """(stack versions, state) when the parser is about to read what follows `at`, from its own log: the first
     'process' line at the end of what precedes `at` (whitespace is not shifted, so it is where the last token ends)."""
