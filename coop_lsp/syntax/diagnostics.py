@@ -112,12 +112,106 @@ def _declaration_findings(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse
                 reuse.keep(key, found)
                 was, diagnostics = found
                 return [d.shifted(start - was) for d in diagnostics] if diagnostics else []
-    nodes = _nodes_by_type(part)
+    # A part with an error is new on every version while one of its statements is typed, and so is a function whose
+    # text changed; on a document's first version every part is new, and the query finds all at half the walk's cost.
+    if reuse is not None and FINDINGS_BY_CELLS and part.end_byte - part.start_byte <= QUERY_MAX_BYTES \
+            and (part.has_error or reuse.kept_before()):
+        found = _findings_by_cells(parsed, part, reuse)
+        if found is not None:
+            if key is not None:
+                reuse.keep(key, (part.start_byte, found))
+            return found
+    return _checked(parsed, _nodes_by_type(part), key, part, reuse)
+
+
+def _checked(parsed: Parsed, nodes: dict[str, list[ts.Node]], key, part: ts.Node,
+             reuse: DeclarationReuse | None) -> list[Diagnostic]:
     diagnostics = (_unterminated_comments(parsed, nodes) + _mixed_operators(parsed, nodes)
                    + _misplaced_statements(parsed, nodes) + _reserved_names(parsed, nodes)
                    + _unknown_attributes(parsed, nodes))
     if key is not None:
         reuse.keep(key, (part.start_byte, diagnostics))
+    return diagnostics
+
+
+# Whether the well-formed statements and declarations of a new part take their findings from `reuse` by their text
+# (`_findings_by_cells`); off, the whole part is walked, which this must always agree with
+# (tests/test_syntax_cells.py).
+FINDINGS_BY_CELLS = True
+
+
+@functools.cache
+def _cell_kinds() -> frozenset[int]:
+    """The kinds of the nodes whose findings depend on their text alone once they are well-formed
+    (`_findings_by_cells`): statements and declarations, but those a check places by their parent (a 'continuing', a
+    'break if', a function or struct, which `_misplaced_statements` finds misplaced by what is around them) and a
+    block, the one kind whose children those may be (tree-sitter-wgsl/src/node-types.json): the check of a 'continuing'
+    or 'break if' reads its block's parent."""
+    placed = {"continuing_statement", "break_if_statement", "function_declaration", "struct_declaration",
+              "compound_statement"}
+    return frozenset(kind for kind, name in KIND_NAMES.items()
+                     if name.endswith(("_statement", "_declaration")) and name not in placed)
+
+
+_MAX_CELL_DEPTH = 32  # cells found inside new cells, at most this deep (one Python call each)
+
+
+def _findings_by_cells(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse,
+                       depth: int = 0) -> list[Diagnostic] | None:
+    """`_declaration_findings` of a new part, whose well-formed statements and declarations (cells) are not walked
+    again while they stay: while a statement is typed into a function, the function is broken on every version, and all
+    of it but the typed statement's surroundings is the same text.
+
+    A cell's findings are those of its own nodes, which are found as in any part (`_declaration_findings`' argument: a
+    well-formed statement or declaration has the same findings wherever its text appears, unless it ends the file),
+    except where a check reads what is around a node: `_in_broken_construct` stops at the cell or below it, since the
+    cell is a statement or declaration; a 'continuing', 'break if', function or struct is never a cell (its parent
+    decides), nor a block (the parent of its 'continuing' or 'break if' decides, `_cell_kinds`), so each of those
+    inside a cell has its block and the block's parent inside it; and a cell with a misplaced statement inside is
+    walked with the rest, since the message names the enclosing function. Each check's finding belongs to one node, so
+    the part's findings are those of the rest and of the cells together; `_mixed_operators` keeps only the first
+    MAX_PER_CODE + 1, so where there may be more, None: the caller walks the whole part. The order differs from the
+    whole walk's only between findings whose ranges or codes differ, which `syntax_diagnostics` sorts by both. The same
+    holds for a well-formed `part` (a new cell)."""
+    data = parsed.source.data
+    size = len(data)
+    found: dict[str, list[ts.Node]] = {kind: [] for kind in _WATCHED}
+    bucket_of = {kind: found[name] for kind, name in _watched_kinds().items()}.get
+    cell_kinds = _cell_kinds()
+    from_cells: list[Diagnostic] = []
+    stack = [part]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        kind = node.kind_id
+        if kind in cell_kinds and node is not part and not node.has_error:
+            start, end = node.start_byte, node.end_byte
+            if end < size:
+                key = ("cell", kind, data[start:end])
+                known = reuse.get(key)
+                if known is None:
+                    # A new cell (the typed statement's loop once it parses) is found by cells too, those inside it
+                    # that stay being kept; nested too deep, by the walk.
+                    diagnostics = _findings_by_cells(parsed, node, reuse, depth + 1) \
+                        if depth < _MAX_CELL_DEPTH else None
+                    if diagnostics is None:
+                        diagnostics = _checked(parsed, _nodes_by_type(node), None, node, None)
+                    if not any(d.code == rules.MISPLACED_STATEMENT.code for d in diagnostics):
+                        known = (start, diagnostics)
+                if known is not None:
+                    reuse.keep(key, known)
+                    was, diagnostics = known
+                    if diagnostics:
+                        from_cells.extend(d.shifted(start - was) for d in diagnostics)
+                    continue
+        bucket = bucket_of(kind)
+        if bucket is not None:
+            bucket.append(node)
+        push(node.named_children)
+    diagnostics = _checked(parsed, found, None, part, None) + from_cells
+    mixed = rules.MIXED_OPERATORS.code
+    if sum(d.code == mixed for d in diagnostics) > MAX_PER_CODE:
+        return None
     return diagnostics
 
 
@@ -591,6 +685,9 @@ def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int,
                 state = ahead.state if at == positions[0] else ahead.later.get(at)
                 if state is not None and not lookahead.may_shift(state, token):
                     continue  # it fails on the inserted token (syntax/lookahead.py, 3. and 5.)
+                if state is not None and NEXT_TOKEN_LOOKAHEAD and \
+                        lookahead.fails_on_the_next_token(state, token, text, at):
+                    continue  # it fails on the token after it (syntax/lookahead.py, 6.)
             first_error, settled = _repair_parse(text, at, token)
             if _repairs(first_error, next_token, token):
                 return at, token
@@ -604,6 +701,10 @@ def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int,
 # Whether the candidates are first sorted out by one probe parse of the window (`_probe`); off, each is parsed,
 # which this must always agree with (tests/test_syntax_repair_lookahead.py).
 REPAIR_LOOKAHEAD = True
+# Whether the probe's state also rules out a candidate whose token it shifts into a state with no action for the token
+# after it (syntax/lookahead.py, 6.); off, such candidates are parsed, which this must always agree with
+# (tests/test_syntax_repair_next_token.py).
+NEXT_TOKEN_LOOKAHEAD = True
 
 
 def _probe(text: bytes, positions: tuple[int, ...]) -> lookahead.Ahead | None:

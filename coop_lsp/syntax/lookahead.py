@@ -60,6 +60,15 @@ candidates can repair either. The argument, from tree-sitter 0.26's lib/src/pars
    states up to d and handles the same error there, which starts at or before d, before p and so before the
    next token: every candidate at p fails, and skipping some of them changes nothing. As at the first position,
    the state read at p, whichever it is, only ever skips candidates that fail.
+6. A candidate whose token the state read at its position (3., 5.) shifts, with no reduction first, is in the state
+   `next_state` gives after it: the token's entry has that one action (the entries with two, a repetition's REDUCE
+   and its SHIFT_REPEAT, are left out by state: `_REDUCED_FIRST`), the version stays the only one, and no lexing
+   looks past the space after the token (3.). The parser then lexes what follows in that state. Where that is,
+   after whitespace only, a word (4.: as a keyword or an identifier) or a number (an int or float literal: nothing
+   else begins with a digit, and the error lexing finds those too) with no action in that state, the version
+   pauses on it and the error handled there starts at or before it (settling.py, 2.): at or before the start of
+   the next token after the error, which a repair must carry the parser past (`diagnostics._repairs`). The
+   candidate fails. Where the state read is not the parser's, every candidate at that position fails (3., 5.).
 """
 
 from __future__ import annotations
@@ -189,6 +198,33 @@ def may_shift(state: int, token: str) -> bool:
     if _id(*_LEXED_AS[token]) in valid:
         return True
     return token == ">" and _id(_TEMPLATE_END, False) in valid
+
+
+# The entries of the parse table with two actions for a candidate's token (tests/test_syntax_repair_next_token.py
+# reads them from tree-sitter-wgsl/src/parser.c): there the parser reduces before it shifts (1.), into a state that
+# `next_state` does not give.
+_REDUCED_FIRST = frozenset({(5, "x"), (5, ";"), (165, ";"), (378, ","), (403, ","), (408, ","), (410, ","),
+                            (420, ","), (423, ","), (437, ",")})
+# What follows an insertion point, after whitespace only: a word that no non-ASCII character continues, or a digit.
+_NEXT_TOKEN = re.compile(rb"[ \t\n\r]*(?:([A-Za-z][A-Za-z0-9_]*)(?![A-Za-z0-9_\x80-\xff])|[0-9])")
+
+
+def fails_on_the_next_token(state: int, token: str, text: bytes, at: int) -> bool:
+    """Whether the candidate `token` inserted at `at` of `text`, where the parser is in `state`, is shifted into a
+    state that has no action for the token after it (6.)."""
+    if token == ">" or (state, token) in _REDUCED_FIRST:
+        return False  # '>' may be the scanner's template end, in a state of its own
+    after = wgsl_language().next_state(state, _id(*_LEXED_AS[token]))
+    if not after:
+        return False  # a reduction comes first, or no action
+    found = _NEXT_TOKEN.match(text, at)
+    if found is None:
+        return False
+    word = found.group(1)
+    if word is not None:
+        return not _word_may_shift(after, word)
+    valid = _symbols(after)
+    return _id("int_literal", True) not in valid and _id("float_literal", True) not in valid
 
 
 def _word_may_shift(state: int, word: bytes) -> bool:

@@ -19,6 +19,10 @@ class DeclarationReuse:
     def end(self) -> None:
         self._previous = self._current
 
+    def kept_before(self) -> bool:
+        """Whether an earlier version kept anything (not the document's first)."""
+        return bool(self._previous)
+
     def get(self, key):
         found = self._current.get(key)
         return found if found is not None else self._previous.get(key)
