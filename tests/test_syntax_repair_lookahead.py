@@ -17,10 +17,10 @@ from benchmarks.server_matrix import documents
 from coop_lsp.core.text import Position
 from coop_lsp.syntax import Document, diagnostics as syntax, lookahead, parse
 from coop_lsp.syntax.parser import Parsed, wgsl_language
+from tests.support.parser_log import logged_state
 from tests.support.trees import PUBLIC_CORPORA, public_kernels_with_junk, with_junk
 from tests.support.typing_workload import repair_parses_per_version, repair_regions, typed_versions
 
-import tree_sitter as ts
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAMMAR = ROOT / "tree-sitter-wgsl" / "src"
@@ -70,27 +70,6 @@ def _junk_versions(rng: random.Random, text: str, count: int):
     return with_junk(rng, text, count, JUNK)
 
 
-def _logged_state(data: bytes, at: int) -> tuple[int, int] | None:
-    """(stack versions, state) when the parser is about to read what follows `at`, from its own log: the first
-    'process' line at the end of what precedes `at` (whitespace is not shifted, so it is where the last token or
-    comment ends)."""
-    end = at
-    while end > 0 and data[end - 1 : end] in (b" ", b"\t", b"\n", b"\r"):
-        end -= 1
-    row, column = data.count(b"\n", 0, end), end - (data.rfind(b"\n", 0, end) + 1)
-    found: list[tuple[int, int]] = []
-
-    def log(_kind, message: str) -> None:
-        seen = re.match(r"process version:\d+, version_count:(\d+), state:(\d+), row:(\d+), col:(\d+)", message)
-        if seen and not found and (int(seen[3]), int(seen[4])) == (row, column):
-            found.append((int(seen[1]), int(seen[2])))
-
-    parser = ts.Parser(wgsl_language())
-    parser.logger = log
-    parser.parse(data)
-    return found[0] if found else None
-
-
 def _aheads(count: int):
     rng = random.Random(15)
     for path in EXAMPLES:
@@ -111,7 +90,7 @@ def test_each_state_the_probe_reads_is_the_one_the_parser_logs_or_no_candidate_t
         for at, state in read:
             assert at in positions
             later += at != positions[0]
-            states = {_logged_state(text[:at] + syntax._padded(token) + text[at:], at + 1)
+            states = {logged_state(text[:at] + syntax._padded(token) + text[at:], at + 1)
                       for token in syntax._REPAIR_TOKENS}
             if states == {(1, state)}:
                 logged += 1

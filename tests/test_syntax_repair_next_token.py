@@ -10,15 +10,15 @@ import re
 from pathlib import Path
 
 import pytest
-import tree_sitter as ts
 
 from benchmarks import typing_cost
 from benchmarks.server_matrix import documents
 from coop_lsp.core.text import Position
 from coop_lsp.syntax import Document, diagnostics as syntax, lookahead, parse
 from coop_lsp.syntax.parser import Parsed, wgsl_language
+from tests.support.parser_log import logged_state
 from tests.support.trees import PUBLIC_CORPORA, public_kernels_with_junk, with_junk
-from tests.support.typing_workload import repair_parses_per_version, repair_regions, typed_versions
+from tests.support.typing_workload import repair_regions, typed_versions
 
 ROOT = Path(__file__).resolve().parent.parent
 PARSER_C = ROOT / "tree-sitter-wgsl" / "src" / "parser.c"
@@ -82,26 +82,6 @@ def test_next_state_of_a_shift_is_its_target_and_of_anything_else_nothing() -> N
 
 
 # ------------------------------------------------------------ the state after a candidate; the candidates ruled out
-def _logged_state(data: bytes, at: int) -> tuple[int, int] | None:
-    """(stack versions, state) when the parser is about to read what follows `at`, from its own log: the first
-    'process' line at the end of what precedes `at` (whitespace is not shifted, so it is where the last token ends)."""
-    end = at
-    while end > 0 and data[end - 1 : end] in (b" ", b"\t", b"\n", b"\r"):
-        end -= 1
-    row, column = data.count(b"\n", 0, end), end - (data.rfind(b"\n", 0, end) + 1)
-    found: list[tuple[int, int]] = []
-
-    def log(_kind, message: str) -> None:
-        seen = re.match(r"process version:\d+, version_count:(\d+), state:(\d+), row:(\d+), col:(\d+)", message)
-        if seen and not found and (int(seen[3]), int(seen[4])) == (row, column):
-            found.append((int(seen[1]), int(seen[2])))
-
-    parser = ts.Parser(wgsl_language())
-    parser.logger = log
-    parser.parse(data)
-    return found[0] if found else None
-
-
 def _typed(text: str, rng: random.Random, statements: int = 1):
     lines = text.split("\n")
     starts = [i for i, line in enumerate(lines) if line.startswith("  ") and line.rstrip().endswith(";")]
@@ -156,10 +136,10 @@ def test_each_candidate_ruled_out_fails_and_the_state_after_it_is_the_one_the_pa
             first = next(syntax._error_nodes(syntax._parser().parse(edited).root_node), None)
             assert first is not None and first.start_byte <= following, (text[at - 30 : at + 30], at, token)
             assert not syntax._repairs(syntax._repair_parse(text, at, token)[0], next_token, token)
-            before = _logged_state(edited, at + 1)
+            before = logged_state(edited, at + 1)
             if before == (1, state):
                 after = language.next_state(state, lookahead._id(*lookahead._LEXED_AS[token]))
-                assert _logged_state(edited, following) == (1, after), (text[at - 30 : at + 30], at, token)
+                assert logged_state(edited, following) == (1, after), (text[at - 30 : at + 30], at, token)
                 logged += 1
             ruled += 1
     assert ruled >= 60 and logged >= 30, (ruled, logged)
