@@ -11,22 +11,12 @@ from lsprotocol import types as lsp
 from pygls.protocol import JsonRPCProtocol
 
 from coop_lsp.server.server import create_server
+from tests.test_server_wire import Written
 
 PUBLISH = lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
 URIS = ["file:///a.wgsl", "file:///version.wgsl", 'file:///"version": 0.wgsl', "file:///x/\"version\":%200",
         'untitled:"version": 0, "version": 0', "file:///é/🙂.wgsl", "file:///back\\slash\n\"", "", "0"]
 VERSIONS = [None, 0, 1, 7, 10, 2**31 - 1, -1, -(2**31), 123456]
-
-
-class Written:
-    def __init__(self) -> None:
-        self.chunks: list[bytes] = []
-
-    def write(self, data: bytes) -> None:
-        self.chunks.append(data)
-
-    def close(self) -> None:
-        pass
 
 
 @pytest.fixture()

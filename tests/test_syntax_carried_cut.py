@@ -12,11 +12,10 @@ import pytest
 
 from benchmarks import typing_cost
 from benchmarks.server_matrix import documents
-from coop_lsp.core.text import Position
-from coop_lsp.syntax import Document, diagnostics as syntax, parse
+from coop_lsp.syntax import diagnostics as syntax, parse
 from coop_lsp.syntax.parser import Parsed
 from tests.support.trees import PUBLIC_CORPORA, public_kernels_with_junk, with_junk
-from tests.support.typing_workload import repair_parses_per_version, repair_regions, typed_versions
+from tests.support.typing_workload import repair_parses_per_version, repair_regions, statements_typed, typed_versions
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").rglob("*.wgsl"))
@@ -57,20 +56,7 @@ def _junk_versions(rng: random.Random, text: str, count: int):
 def _typed_versions(text: str, rng: random.Random, statements: int = 2):
     """A line commented out at its start (often a loop header: the rest of its function falls to module scope), then
     statements typed one character at a time at statements' starts: the incremental trees, as the server has them."""
-    lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines) if line.startswith("  ") and line.rstrip().endswith(";")]
-    headers = [i for i, line in enumerate(lines) if line.lstrip().startswith(("for ", "if ", "loop"))]
-    document = Document(text)
-    if headers:
-        line = rng.choice(headers)
-        document.replace_range(Position(line, 0), Position(line, 0), "// ")
-        yield Parsed(document.parsed.source, document.tree.copy())
-    for _ in range(statements if starts else 0):
-        line = rng.choice(starts)
-        statement = rng.choice(STATEMENTS)
-        for index, char in enumerate(statement):
-            document.replace_range(Position(line, index), Position(line, index), char)
-            yield Parsed(document.parsed.source, document.tree.copy())
+    return statements_typed(text, rng, STATEMENTS, statements, comment_out=1.0)
 
 
 # ------------------------------------------------------------ the argument's step

@@ -14,12 +14,11 @@ import pytest
 
 from benchmarks import typing_cost
 from benchmarks.server_matrix import documents
-from coop_lsp.core.text import Position
-from coop_lsp.syntax import Document, diagnostics as syntax, parse
+from coop_lsp.syntax import diagnostics as syntax, parse
 from coop_lsp.syntax.parser import Parsed
 from coop_lsp.syntax.reuse import DeclarationReuse
 from tests.support.trees import PUBLIC_CORPORA, public_kernels_with_junk, with_junk
-from tests.support.typing_workload import typed_versions
+from tests.support.typing_workload import statements_typed, typed_versions
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").rglob("*.wgsl"))
@@ -66,22 +65,9 @@ class _Lints:
 
 
 def _typed(text: str, rng: random.Random, statements: int = 2):
-    """Statements typed one character at a time at statements' starts, after a line commented out at its start: the
-    incremental trees, as the server has them."""
-    lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines) if line.startswith("  ") and line.rstrip().endswith(";")]
-    headers = [i for i, line in enumerate(lines) if line.lstrip().startswith(("for ", "if ", "loop"))]
-    document = Document(text)
-    if headers and rng.random() < 0.5:
-        line = rng.choice(headers)
-        document.replace_range(Position(line, 0), Position(line, 0), "// ")
-        yield Parsed(document.parsed.source, document.tree.copy())
-    for _ in range(statements if starts else 0):
-        line = rng.choice(starts)
-        statement = rng.choice(STATEMENTS)
-        for index, char in enumerate(statement):
-            document.replace_range(Position(line, index), Position(line, index), char)
-            yield Parsed(document.parsed.source, document.tree.copy())
+    """Statements typed one character at a time at statements' starts, after a line commented out at its start (half
+    the time): the incremental trees, as the server has them."""
+    return statements_typed(text, rng, STATEMENTS, statements, comment_out=0.5)
 
 
 def test_the_typing_benchmark_s_versions_have_the_findings_of_whole_walks() -> None:

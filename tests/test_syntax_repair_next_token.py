@@ -13,12 +13,11 @@ import pytest
 
 from benchmarks import typing_cost
 from benchmarks.server_matrix import documents
-from coop_lsp.core.text import Position
-from coop_lsp.syntax import Document, diagnostics as syntax, lookahead, parse
+from coop_lsp.syntax import diagnostics as syntax, lookahead, parse
 from coop_lsp.syntax.parser import Parsed, wgsl_language
 from tests.support.parser_log import logged_state
 from tests.support.trees import PUBLIC_CORPORA, public_kernels_with_junk, with_junk
-from tests.support.typing_workload import repair_regions, typed_versions
+from tests.support.typing_workload import repair_regions, statements_typed, typed_versions
 
 ROOT = Path(__file__).resolve().parent.parent
 PARSER_C = ROOT / "tree-sitter-wgsl" / "src" / "parser.c"
@@ -83,15 +82,7 @@ def test_next_state_of_a_shift_is_its_target_and_of_anything_else_nothing() -> N
 
 # ------------------------------------------------------------ the state after a candidate; the candidates ruled out
 def _typed(text: str, rng: random.Random, statements: int = 1):
-    lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines) if line.startswith("  ") and line.rstrip().endswith(";")]
-    document = Document(text)
-    for _ in range(statements if starts else 0):
-        line = rng.choice(starts)
-        statement = rng.choice(STATEMENTS)
-        for index, char in enumerate(statement):
-            document.replace_range(Position(line, index), Position(line, index), char)
-            yield Parsed(document.parsed.source, document.tree.copy())
+    return statements_typed(text, rng, STATEMENTS, statements, comment_out=None)
 
 
 def _cases(rng: random.Random):

@@ -3,6 +3,7 @@ error regions whose repairs are searched."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 from benchmarks import typing_cost
@@ -51,3 +52,25 @@ def repair_regions(parsed: Parsed):
         window = syntax._repair_window(parsed, node)
         if window is not None:
             yield node, window, parsed.source.data[window.start : window.end]
+
+
+def statements_typed(text: str, rng: random.Random, pieces: list[str], statements: int,
+                     comment_out: float | None) -> Iterator[Parsed]:
+    """The incremental trees (copies, as the server has them) of `statements` of `pieces` typed one character at
+    a time at the starts of statement lines of `text`, after, with `comment_out`, a loop or `if` header commented
+    out at its start (the rest of its function often falls to module scope): always where it is 1.0 and there is
+    a header, else with that chance."""
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith("  ") and line.rstrip().endswith(";")]
+    headers = [i for i, line in enumerate(lines) if line.lstrip().startswith(("for ", "if ", "loop"))]
+    document = Document(text)
+    if comment_out is not None and headers and (comment_out >= 1.0 or rng.random() < comment_out):
+        line = rng.choice(headers)
+        document.replace_range(Position(line, 0), Position(line, 0), "// ")
+        yield Parsed(document.parsed.source, document.tree.copy())
+    for _ in range(statements if starts else 0):
+        line = rng.choice(starts)
+        statement = rng.choice(pieces)
+        for index, char in enumerate(statement):
+            document.replace_range(Position(line, index), Position(line, index), char)
+            yield Parsed(document.parsed.source, document.tree.copy())
