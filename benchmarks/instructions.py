@@ -24,6 +24,9 @@ coop_lsp is the checkout's. A typing or counter run spends minutes on its set-up
 - clean, clean100: the counter's literal counted up without the syntax errors, so that every version is
   clean and new text (an edit inside one body, as semantic/carry.py carries), on the 1,062-line and the
   4,904-line documents; three such versions are part of the set-up: the unit is one of the ten after them.
+- moves: a blank line inserted at the top of the 1,062-line document of `clean`, then removed, and so on: every
+  function moves and no text of one changes (Enter pressed above the kernels); four such versions are part
+  of the set-up: the unit is one of the ten after them.
 
 Instruction counts are not time: a cache miss costs more than an add. They tell whether a change did less
 work, and by how much; the timing benchmarks tell what a user gets.
@@ -103,6 +106,15 @@ else:
         for _ in range(repeat):
             for number in range(20, 30):  # (ten: the unit count below)
                 version(number)
+    elif name == "moves":
+        def version(number):
+            document.replace(Span(0, 0) if number % 2 == 0 else Span(0, 1), "\n" if number % 2 == 0 else "")
+            Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
+        for number in range(4):
+            version(number)
+        for _ in range(repeat):
+            for number in range(10):  # (ten: the unit count below)
+                version(number)
     else:
         # As replay_cost: an errored version is parsed afresh before its check.
         for _ in range(repeat):
@@ -116,7 +128,7 @@ CLEAN_VERSIONS = 10  # the clean workloads' versions of work (written in _WORKLO
 HARNESS = Path(__file__).resolve().parent.parent
 UNITS = {"cold": 3, "typing": None, "typing_large": None,  # typing: the statement's length, read below
          "counter": VERSIONS,
-         "clean": CLEAN_VERSIONS, "clean100": CLEAN_VERSIONS}
+         "clean": CLEAN_VERSIONS, "clean100": CLEAN_VERSIONS, "moves": CLEAN_VERSIONS}
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
@@ -166,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     workloads = args.workload or sorted(UNITS)
     figures: dict = {"unit": {"cold": "file", "typing": "typed character", "typing_large": "typed character",
                               "counter": "version",
-                              "clean": "version", "clean100": "version"},
+                              "clean": "version", "clean100": "version", "moves": "version"},
                      "workloads": workloads, "checkouts": {}}
     for root, python in checkouts:
         per = {}
