@@ -1,5 +1,6 @@
 """Uniformity results replayed where functions only moved: lines, comments or declarations added or removed above
-the kernels or between functions, so that callers and callees move by different amounts.
+the kernels or between functions, so that callers and callees move by different amounts; and where module
+declarations changed that a function does not name.
 
 A replayed result names places in its function and in every function it calls, directly or not; each must be
 moved by the amount its own function moved (analysis/uniformity/reuse.py). These tests compare such versions,
@@ -29,8 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # Where a function's declaration starts: its attributes' first line, or its `fn` line.
 FUNCTION_START = re.compile(r"^(?:@[^\n;{]*\n)*fn\s+(\w+)", re.MULTILINE)
 REMOVABLE_LINE = re.compile(r"^(?:[ \t]*|[ \t]*//[^\n]*)\n", re.MULTILINE)
-# Lines that only move what follows them; the constant is a new declaration (its name is used nowhere).
-MOVING_LINES = ("\n", "\n\n\n", "// moved by an edit above\n", "/* a block\n   comment */\n", "const moved_down = 1u;\n")
+# Lines that only move what follows them; the declarations are new (their names are used nowhere).
+MOVING_LINES = ("\n", "\n\n\n", "// moved by an edit above\n", "/* a block\n   comment */\n", "const moved_down = 1u;\n",
+                "var<private> moved_private: u32;\n", "struct MovedS { a: u32 }\n", "alias MovedA = vec4<f32>;\n",
+                "override moved_o: u32 = 2u;\n")
+# Declarations added to the matrix document (after its enables): a function names none of them.
+NEW_DECLARATIONS = ("const moved_down = 1u;\n", "var<private> moved_private: u32;\n",
+                    "struct MovedS { a: u32 }\n", "override moved_o: u32 = 2u;\n")
 # Lines that leave every function where it is relative to the others, and every text of one the same.
 BLANK_LINES = ("\n", "\n\n", "// moved by an edit above\n", "/* a block comment */\n")
 
@@ -59,6 +65,22 @@ fn main(@builtin(local_invocation_index) li: u32) {
 fn other(@builtin(local_invocation_index) li: u32) {
   if (buf[li] > 2u) {
     buf[0] = middle(li);
+  }
+}
+"""
+
+
+SIZED = """enable subgroups;
+diagnostic(off, subgroup_uniformity);
+const WG = 64u;
+const UNUSED = 1u;
+@group(0) @binding(0) var<storage, read_write> buf: array<f32>;
+fn before() {
+}
+@compute @workgroup_size(WG)
+fn main(@builtin(local_invocation_index) li: u32) {
+  if (li < 32u) {
+    buf[li] = subgroupAdd(buf[li]);
   }
 }
 """
@@ -214,4 +236,39 @@ def test_lines_above_callees_or_callers_analyse_none_of_them_again(name: str) ->
     versions = []
     for at in [callees[0], callees[-1], callers[0], callers[-1]]:
         versions += [text[:at] + line + text[at:] for line in BLANK_LINES] + [text]
+    assert _analysed_per_version(text, versions) == [0] * len(versions)
+
+
+def test_a_constant_that_only_a_functions_attributes_name_decides_its_replay() -> None:
+    # WG is named by main's @workgroup_size only (not by its body): its value decides at which subgroup sizes
+    # the lanes of `li < 32u` diverge. Other declarations change nothing main reads.
+    versions = [SIZED.replace("const UNUSED = 1u;", "const UNUSED = 2u;"),
+                "const added_first = 3u;\n" + SIZED,
+                SIZED.replace("const WG = 64u;", "const WG = 32u;"),
+                SIZED.replace("const WG = 64u;", "const WG = 32u;\nvar<private> p: u32;"),
+                SIZED.replace("const WG = 64u;", "const WG = 128u;"),
+                SIZED.replace("const WG = 64u;", "override WG: u32 = 64u;"),
+                SIZED.replace("fn before", "const late = 2u;\nfn before"),
+                SIZED]
+    reuse, document = Reuse(), Document(SIZED)
+    Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
+    messages = set()
+    for version in versions:
+        span, inserted = as_edit(document.source.data, version.encode())
+        document.replace(span, inserted)
+        reused = Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse).result
+        assert reused.diagnostics == lint_source(version).diagnostics, version
+        messages.add(tuple(d.message for d in reused.diagnostics))
+    assert len(messages) >= 3  # (the results differ between the versions)
+
+
+def test_a_declaration_no_function_names_analyses_none_of_them_again() -> None:
+    # On main, a constant added to the matrix document had all its 22 functions analysed again.
+    text = _document(21)
+    starts = [start for start, _ in _functions(text)]
+    top = text.index("struct Params")
+    versions = []
+    for at in (top, starts[0], starts[len(starts) // 2], starts[-1]):
+        for line in NEW_DECLARATIONS:
+            versions += [text[:at] + line + text[at:], text]
     assert _analysed_per_version(text, versions) == [0] * len(versions)

@@ -14,7 +14,13 @@ starts, when:
 - the module's other declarations (variables, constants, structs...) have
   the same kinds and texts in the same order, wherever they now start: what
   the analysis reads of them is their meaning, never their place (a module
-  variable's note is at its read, inside the function);
+  variable's note is at its read, inside the function). Where they changed,
+  the declarations of every name the body looked up at module scope (its
+  semantic record's lookups) must have the same texts, those without a name
+  (directives, assertions) too, and the function's own stage, workgroup and
+  subgroup sizes, inputs and parameter types must be the same (read from
+  its header, which may name constants and structs): a declaration the
+  function names nowhere changes nothing it reads;
 - the analysis level and matrix dialect are the same;
 - every function it calls got its summary from the same record, wherever it
   now starts.
@@ -42,6 +48,7 @@ from ...core.text import Span
 from ...semantic.kept import KeptRecords
 from ...semantic.model import SemanticModel
 from ...semantic.reuse import BodyReuse
+from ...syntax import nodes as sn
 from .analyzer import Failure, Note, Summary, UncalledSummary, _Pending
 
 
@@ -52,6 +59,8 @@ class SummaryRecord:
     key: tuple  # level, dialect
     semantic: object  # the BodyRecord of the body's semantic check
     header: tuple
+    named: dict  # the header's declarations by name (None: those without one), as _declarations makes them
+    own: tuple  # what the analysis reads of the function's own symbol, as _own makes it
     calls: list[tuple[str, object]]  # callee name, the record its summary came from
     # Every function called, directly or not, by name: (its start, its end) when this result was made.
     reached: dict[str, tuple[int, int]]
@@ -65,6 +74,8 @@ class SummaryReuse:
     def __init__(self) -> None:
         self._records = KeptRecords()  # SummaryRecord by level, dialect and the body's semantic record
         self.header: tuple = ()
+        self.named: dict = {}
+        self.model: SemanticModel | None = None
         self.bodies: BodyReuse | None = None
         self.functions: dict[str, ts.Node] = {}
         self.replayed = 0
@@ -78,7 +89,10 @@ class SummaryReuse:
         header = tuple((n.type, data[n.start_byte:n.end_byte]) for n in root.named_children
                        if n.type != "function_declaration" and not n.is_extra)
         # The last version's object when equal: every record's comparison with it is then one of identity.
-        self.header = self.header if header == self.header else header
+        if header != self.header:
+            self.header = header
+            self.named = _declarations(root, data)  # (made only where the declarations changed)
+        self.model = model
         # A name's function is the first one declared with it, as the checker resolves it.
         self.functions = {}
         for symbol in model.written_symbols:  # (functions are module-scope declarations: all written)
@@ -87,6 +101,7 @@ class SummaryReuse:
 
     def end(self) -> None:
         self._records.end()
+        self.model = None  # (the version's model is freed with its analysis, not kept to the next one)
 
     def replay(self, analysis, function: ts.Node) -> tuple[object, list, SummaryRecord] | None:
         """The recorded summary and failures, moved to where `function` is now, if still valid."""
@@ -100,10 +115,11 @@ class SummaryReuse:
         if record is None:
             return None
         header = self.header
-        if record.header is not header and record.header != header:
+        if record.header is not header and record.header != header and not self._names_same(record, function):
             # (a spare record may hold the result computed with this version's declarations)
             record = self._records.other(key, record)
-            if record is None or (record.header is not header and record.header != header):
+            if record is None or (record.header is not header and record.header != header
+                                  and not self._names_same(record, function)):
                 return None
         functions = self.functions
         for name, callee_record in record.calls:
@@ -155,9 +171,46 @@ class SummaryReuse:
                 now = functions[inner].start_byte
                 reached[inner] = (now, now + inner_end - inner_start)
         record = SummaryRecord(function.start_byte, function.end_byte, (analysis.level, analysis.dialect),
-                               semantic, self.header, dependencies, reached, summary, list(failures))
+                               semantic, self.header, self.named, self._own(function), dependencies, reached,
+                               summary, list(failures))
         self._records.current[(analysis.level, analysis.dialect, semantic)] = record
         return record
+
+    def _names_same(self, record: SummaryRecord, function: ts.Node) -> bool:
+        """Whether what the function reads of the module's declarations is as recorded, where they changed."""
+        named, recorded = self.named, record.named
+        if named.get(None) != recorded.get(None):
+            return False
+        for name in record.semantic.lookups:
+            if named.get(name) != recorded.get(name):
+                return False
+        return self._own(function) == record.own
+
+    def _own(self, function: ts.Node) -> tuple:
+        name = sn.name(function)
+        symbol = self.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
+        if symbol is None or symbol.kind != "function":
+            return (None,)
+        return (symbol.stage, symbol.workgroup_size, symbol.subgroup_size, symbol.inputs, symbol.parameters)
+
+
+# The module-scope declarations that declare a name (a function's body may look it up).
+_NAMED_DECLARATIONS = frozenset({"const_declaration", "override_declaration", "variable_declaration",
+                                 "struct_declaration", "type_alias_declaration"})
+
+
+def _declarations(root: ts.Node, data: bytes) -> dict:
+    """The module's declarations but functions, as (kind, text) in order, by the name each declares; the
+    others (directives, assertions) under None."""
+    found: dict = {}
+    for node in root.named_children:
+        kind = node.type
+        if kind == "function_declaration" or node.is_extra:
+            continue
+        name = sn.name(node) if kind in _NAMED_DECLARATIONS else None
+        key = data[name.start_byte:name.end_byte].decode("utf-8", errors="replace") if name is not None else None
+        found[key] = found.get(key, ()) + ((kind, data[node.start_byte:node.end_byte]),)
+    return found
 
 
 class _Mover:
