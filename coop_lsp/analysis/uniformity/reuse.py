@@ -122,20 +122,22 @@ class SummaryReuse:
                                   and not self._names_same(record, function)):
                 return None
         functions = self.functions
-        for name, callee_record in record.calls:
-            if name not in functions:
-                return None
-        # The callees in the order the function first called them: an analysis computes them in that
-        # order, so failures keep the order a fresh analysis gives them.
-        records = analysis.records
-        for name, callee_record in record.calls:
-            callee = functions[name]
-            analysis.summary(callee)
-            if records.get(callee.start_byte) is not callee_record:
-                return None
+        moves = ()
+        if record.calls:  # (most functions call none)
+            for name, callee_record in record.calls:
+                if name not in functions:
+                    return None
+            # The callees in the order the function first called them: an analysis computes them in that
+            # order, so failures keep the order a fresh analysis gives them.
+            records = analysis.records
+            for name, callee_record in record.calls:
+                callee = functions[name]
+                analysis.summary(callee)
+                if records.get(callee.start_byte) is not callee_record:
+                    return None
+            moves = [(start, end, functions[name].start_byte - start) for name, (start, end)
+                     in record.reached.items() if functions[name].start_byte != start]
         delta = function.start_byte - record.start
-        moves = [(start, end, functions[name].start_byte - start) for name, (start, end) in record.reached.items()
-                 if functions[name].start_byte != start]
         self._records.current[key] = record
         self.replayed += 1
         if isinstance(record.summary, UncalledSummary):
