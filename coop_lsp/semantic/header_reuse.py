@@ -78,6 +78,9 @@ class HeaderRecord:
     references: dict  # span -> module-scope name
     said: tuple | None  # what the step said once (portability notes, enables, dialect uses); None: nothing
     dialects: frozenset
+    # Whether applying it adds anything besides its fields (findings, model entries, said once, dialects):
+    # most records add nothing, and a carried step then only sets the fields (carried.py).
+    adds: bool = True
 
 
 class HeaderReuse:
@@ -388,6 +391,8 @@ class HeaderReuse:
             tuple(n for n, v in fields.items() if _has_span(v)), structs,
             diagnostics, dict(new_types), recorded_references,
             said if any(said) else None, frozenset(model.matrix_dialects - dialects_before))
+        record.adds = bool(record.diagnostics or record.types or record.references or record.said is not None
+                           or record.dialects)
         return record
 
 
