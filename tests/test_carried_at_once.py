@@ -198,3 +198,32 @@ def test_an_unchanged_function_costs_a_typed_character_a_few_calls_and_no_declar
     for name in ("_declare", "carried_declaration", "_header_step", "apply", "carried_checks_by_step"):
         assert per_function.get(name, 0) == 0, (name, per_function)
     assert sum(per_function.values()) <= 8, per_function
+
+
+def test_the_nodes_an_error_node_follows_are_the_ones_a_walk_over_siblings_finds() -> None:
+    # HeaderReuse._module picks them in C (itertools.compress); a walk over each child and the next found them.
+    from coop_lsp.semantic.header_reuse import HeaderReuse
+    from coop_lsp.syntax import parse
+    rng = random.Random(23)
+    base = matrix_heavy_kernel(random.Random(2), functions=4) + MODULE
+    broken = 0
+    for _ in range(200):
+        text = base
+        for _ in range(rng.randrange(1, 4)):
+            at = rng.randrange(len(text))
+            text = text[:at] + rng.choice(["}", "{", "// ", "fn (", "@@", ";;", "let", "struct"]) + text[at:]
+        parsed = parse(text)
+        children = parsed.root.children
+        walked = frozenset(node.start_byte for node, after in zip(children, children[1:]) if after.is_error)
+
+        class Checker:  # (what _module reads)
+            ctx = type("Ctx", (), {"source": parsed.source, "root": parsed.root,
+                                   "model": type("Model", (), {"enables": set()})(), "configured_dialect": None})()
+            module_text_nodes: list = []
+
+        headers = HeaderReuse()
+        headers.begin()
+        headers._module(Checker())
+        assert headers._before_errors == walked
+        broken += bool(walked)
+    assert broken >= 30

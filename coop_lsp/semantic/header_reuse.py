@@ -60,6 +60,7 @@ _NOT_IN_MODULE_TEXT = _DECLARATIONS | {"ERROR", "empty_declaration"}
 _NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _MODULE_NUMBERS = itertools.count()
 _IS_ERROR = operator.attrgetter("is_error")
+_START = operator.attrgetter("start_byte")
 
 
 @dataclass(eq=False, slots=True)
@@ -125,8 +126,10 @@ class HeaderReuse:
             # As next_sibling sees them: every child, extras (comments) and anonymous ones too. (Asked of each
             # in C first: most modules have no ERROR node at module scope, even while one body is broken.)
             children = ctx.root.children
-            self._before_errors = frozenset(node.start_byte for node, after in zip(children, children[1:])
-                                            if after.is_error) if any(map(_IS_ERROR, children)) else frozenset()
+            # (Each child whose next one is an ERROR node, picked in C: while a loop header is commented out
+            # the module has such a node at every version, and a step of Python per child was one per function.)
+            self._before_errors = frozenset(map(_START, itertools.compress(children, map(_IS_ERROR, children[1:])))) \
+                if any(map(_IS_ERROR, children)) else frozenset()
             # Each step's key holds a number for this text rather than the text: a key is hashed at every
             # lookup, and a tuple does not keep its hash. Equal texts get the same number in every version.
             number = self._module_numbers.get(text)
