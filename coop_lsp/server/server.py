@@ -56,7 +56,7 @@ from .stdio import MessageReader, serve
 from .trace import mark
 from .convert import ConvertedDiagnostics, Converter, unit_of
 from .wire import DiagnosticsJson, ResultJson, response_text
-from .work_queue import BACKGROUND, FOREGROUND, PriorityWorker
+from .work_queue import BACKGROUND, FOREGROUND, PriorityWorker, on_loop
 
 log = logging.getLogger(__name__)
 _pygls_log = logging.getLogger("pygls.protocol.json_rpc")  # where pygls logs what it sends
@@ -422,7 +422,7 @@ class CoopLanguageServer(LanguageServer):
                 priority, self._analyse, snapshot, state.document.version, self.settings.targets, state.reuse,
                 self.settings.dialect or "auto", state.uri, keep, state.document.incremental,
                 state.unmarked is key)
-            state.inflight = asyncio.wrap_future(state.inflight_work, loop=loop)
+            state.inflight = on_loop(state.inflight_work, loop)
             state.inflight_key, state.inflight_priority = key, priority
         future = state.inflight
         try:
