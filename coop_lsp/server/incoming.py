@@ -91,7 +91,7 @@ class Decoder:
 
     def message(self, body: bytes):
         text = body.decode(json.detect_encoding(body), "surrogatepass")  # as json.loads decodes bytes
-        if _DID_CHANGE in body:
+        if body.find(_DID_CHANGE) >= 0:  # (not `in`, which raises and drops a TypeError first for bytes)
             try:
                 data = self._plain.decode(text)
             except Exception:  # noqa: BLE001 - decoded again below, where pygls's errors come from
