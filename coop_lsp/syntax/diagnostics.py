@@ -680,6 +680,8 @@ def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int,
             return None  # every candidate from here on fails (_carried_cut)
         if isinstance(ahead, lookahead.Ahead) and ahead.cut is not None and ahead.cut <= at:
             return None  # every candidate from here on fails (syntax/lookahead.py, 4.)
+        if isinstance(ahead, lookahead.Ahead) and ahead.failed is not None and ahead.failed <= at:
+            return None  # an error came before this position: every candidate from here on fails (lookahead.py, 8.)
         for token in _REPAIR_TOKENS:
             if isinstance(ahead, lookahead.Ahead):
                 state = ahead.state if at == positions[0] else ahead.later.get(at)
