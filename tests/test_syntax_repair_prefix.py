@@ -1,9 +1,10 @@
-"""The probe of a repair search reads the words before the first unsafe character of an error's stretch, and a probed
-position that shows no valid state ends the search there (coop_lsp/syntax/lookahead.py, 7. and 8.): commenting out a
-loop header leaves the rest of its function at module scope, small ERROR parts ('i < 4u', 'subgroupMatrixStore<...>(...)',
-'}  }  }') whose later positions were parsed with every candidate token. The findings must be those of every candidate
-parsed; these tests check each candidate skipped against its parse, the findings against the flags off on one and two
-'/' typed at the start of every statement and header line, and the parses saved."""
+"""The probe of a repair search reads the words before the first unsafe character of an error's stretch, a probed
+position that shows no valid state ends the search there, and a '/' before whitespace after a candidate is read like a
+word (coop_lsp/syntax/lookahead.py, 7., 8. and 6.): commenting out a loop header leaves the rest of its function at
+module scope, small ERROR parts ('i < 4u', 'subgroupMatrixStore<...>(...)', '}  }  }') whose later positions were
+parsed with every candidate token, and its first '/' was parsed with ';', '}' and 'x' before it. The findings must be
+those of every candidate parsed; these tests check each candidate skipped against its parse, the findings against the
+flags off on one and two '/' typed at the start of every statement and header line, and the parses saved."""
 
 from __future__ import annotations
 
@@ -53,19 +54,23 @@ def _public_texts(count: int, largest: int = 40_000) -> list[str]:
     return [text for text in texts if len(text) <= largest]
 
 
-def _findings(parsed: Parsed, monkeypatch, prefix: bool, failed: bool, deferred: bool = False) -> list:
+_FLAGS = ("PREFIX_PROBES", "FAILED_POSITIONS", "NEXT_SLASH")
+
+
+def _findings(parsed: Parsed, monkeypatch, on: tuple[bool, ...], deferred: bool = False) -> list:
     _clear()
     with monkeypatch.context() as patch:
-        patch.setattr(lookahead, "PREFIX_PROBES", prefix)
-        patch.setattr(lookahead, "FAILED_POSITIONS", failed)
+        for flag, value in zip(_FLAGS, on):
+            patch.setattr(lookahead, flag, value)
         return [(d.code, d.span, d.message, d.related, d.fixes)
                 for d in syntax.syntax_diagnostics(parsed, deferred=[] if deferred else None)]
 
 
 def _same(parsed: Parsed, monkeypatch, deferred: bool = True) -> None:
-    slow = _findings(parsed, monkeypatch, False, False, deferred)
-    for prefix, failed in ((True, True), (True, False), (False, True)):
-        assert _findings(parsed, monkeypatch, prefix, failed, deferred) == slow, (prefix, failed)
+    """The findings with the flags on, and with each of them off, are those with all off."""
+    slow = _findings(parsed, monkeypatch, (False, False, False), deferred)
+    for on in ((True, True, True), (False, True, True), (True, False, True), (True, True, False)):
+        assert _findings(parsed, monkeypatch, on, deferred) == slow, on
 
 
 # ------------------------------------------------------------ each candidate skipped fails
@@ -111,6 +116,32 @@ def test_each_candidate_skipped_fails_when_parsed() -> None:
                 assert not syntax._repairs(first_error, next_token, token), (text[max(0, at - 60) : at + 30], at, token, why)
             kinds[why] = kinds.get(why, 0) + 1
     assert kinds.get("failed", 0) >= 30 and kinds.get("prefix cut", 0) >= 30, kinds
+
+
+def test_each_candidate_ruled_out_by_the_slash_after_it_fails_when_parsed() -> None:
+    """6. for a '/' before whitespace after the candidate (the first keystroke of a line commented out): each candidate
+    the probe's state shifts into a state with no action for it keeps an error before the token after the error."""
+    _clear()
+    ruled = 0
+    for parsed in _cases():
+        for node, window, text in repair_regions(parsed):
+            positions = tuple(p - window.start for p in syntax._repair_positions(node))
+            next_token = syntax._next_token_start(node, len(parsed.source.data)) - window.start
+            probe = lookahead.plan(text, positions[0], positions[-1], positions[1:])
+            ahead = lookahead.read(probe, syntax._parser().parse(probe.data), text)
+            if not isinstance(ahead, lookahead.Ahead):
+                continue
+            for at in positions:
+                state = ahead.state if at == positions[0] else ahead.later.get(at)
+                found = lookahead._NEXT_TOKEN.match(text, at)
+                if state is None or found is None or found.group(2) is None:
+                    continue
+                for token in syntax._REPAIR_TOKENS:
+                    if lookahead.may_shift(state, token) and lookahead.fails_on_the_next_token(state, token, text, at):
+                        first_error, _ = syntax._repair_parse(text, at, token)
+                        assert not syntax._repairs(first_error, next_token, token), (text[at - 60 : at + 30], at, token)
+                        ruled += 1
+    assert ruled >= 40, ruled
 
 
 def test_an_invalid_state_is_read_only_after_an_error_in_the_parser_s_log() -> None:
@@ -203,6 +234,7 @@ def test_commenting_out_the_benchmark_s_loop_header_parses_a_probe_and_at_most_t
         errors = sum(1 for _ in repair_regions(parsed))
         syntax.syntax_diagnostics(parsed, deferred=[])
         per_version.append((errors, len(counted)))
-    assert per_version[0] == (1, 4), per_version  # '/': the candidates ';', '}' and 'x', and the probe
+    # '/': the candidate 'x' and the probe; ';' and '}' fail on the '/' after them, and the probe comes first (6.)
+    assert per_version[0] == (1, 2), per_version
     errors, parses = per_version[1]
     assert errors == 9 and parses <= 2 * errors + 1, per_version

@@ -69,6 +69,9 @@ candidates can repair either. The argument, from tree-sitter 0.26's lib/src/pars
    pauses on it and the error handled there starts at or before it (settling.py, 2.): at or before the start of
    the next token after the error, which a repair must carry the parser past (`diagnostics._repairs`). The
    candidate fails. Where the state read is not the parser's, every candidate at that position fails (3., 5.).
+   So does a '/' that whitespace follows (the first keystroke of a line commented out): it starts no comment and
+   no '/=', so the scanner (which reads '/' only for a block comment) and the lexer read it as '/' alone, or as an
+   error token where the state's lex mode has no '/'; either has no action, and the error is handled at it.
 7. The words before the first character that 4. calls unsafe are probed even where the error's stretch holds one
    (a '<' of a template list, a comment): 4.'s argument for a word reads only the text from the first position to
    it, which is then as safe as a safe stretch's; so is 5.'s for a later position up to it. Such a stretch, the
@@ -236,8 +239,12 @@ def may_shift(state: int, token: str) -> bool:
 # `next_state` does not give.
 _REDUCED_FIRST = frozenset({(5, "x"), (5, ";"), (165, ";"), (378, ","), (403, ","), (408, ","), (410, ","),
                             (420, ","), (423, ","), (437, ",")})
-# What follows an insertion point, after whitespace only: a word that no non-ASCII character continues, or a digit.
-_NEXT_TOKEN = re.compile(rb"[ \t\n\r]*(?:([A-Za-z][A-Za-z0-9_]*)(?![A-Za-z0-9_\x80-\xff])|[0-9])")
+# What follows an insertion point, after whitespace only: a word that no non-ASCII character continues, a digit, or
+# a '/' before whitespace (6.).
+_NEXT_TOKEN = re.compile(rb"[ \t\n\r]*(?:([A-Za-z][A-Za-z0-9_]*)(?![A-Za-z0-9_\x80-\xff])|[0-9]|(/)(?=[ \t\n\r]))")
+# Whether a '/' before whitespace is read as the token after a candidate (6.); off, only words and numbers are, which
+# this must always agree with (tests/test_syntax_repair_prefix.py).
+NEXT_SLASH = True
 
 
 def fails_on_the_next_token(state: int, token: str, text: bytes, at: int) -> bool:
@@ -255,6 +262,8 @@ def fails_on_the_next_token(state: int, token: str, text: bytes, at: int) -> boo
     if word is not None:
         return not _word_may_shift(after, word)
     valid = _symbols(after)
+    if found.group(2) is not None:
+        return NEXT_SLASH and _id("/", False) not in valid
     return _id("int_literal", True) not in valid and _id("float_literal", True) not in valid
 
 
