@@ -24,6 +24,12 @@ coop_lsp is the checkout's. A typing or counter run spends minutes on its set-up
 - clean, clean100: the counter's literal counted up without the syntax errors, so that every version is
   clean and new text (an edit inside one body, as semantic/carry.py carries), on the 1,062-line and the
   4,904-line documents; three such versions are part of the set-up: the unit is one of the ten after them.
+- comment_header: the first keystrokes of benchmarks/comment_edits.py's comment over the middle loop header of
+  the 1,061-line document, which change code: `/` at the header's start, then `//` (the rest of the function
+  falls to module scope), then both taken out again, so that the versions alternate between the errored
+  and the clean text. The repair cache is emptied before each round, as in a fresh server, which sees these
+  bytes for the first time (a warm cache would hide the repair searches); one round is part of the set-up:
+  the unit is one of the nine versions of the three rounds after it.
 - moves: a blank line inserted at the top of the 1,062-line document of `clean`, then removed, and so on: every
   function moves and no text of one changes (Enter pressed above the kernels); four such versions are part
   of the set-up: the unit is one of the ten after them.
@@ -73,7 +79,7 @@ else:
     from coop_lsp.syntax import Document
     from coop_lsp.syntax.parser import Parsed
     defer_full_collections()  # as the server's process does
-    if name.startswith("typing"):
+    if name.startswith("typing") or name == "comment_header":
         from benchmarks.typing_cost import COMMENT, LARGE_KERNELS, STATEMENT, _workload
         text, middle, code_line = _workload(LARGE_KERNELS) if name == "typing_large" else _workload()
     else:
@@ -92,6 +98,22 @@ else:
             for index, char in enumerate(STATEMENT):
                 document.replace_range(Position(code_line, index), Position(code_line, index), char)
                 version()
+    elif name == "comment_header":
+        from coop_lsp.syntax import diagnostics
+        def version():  # as the server checks a version with errors: provisional
+            Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse, provisional=True)
+        def round_():
+            diagnostics._tried.clear()
+            diagnostics._tried_bytes = 0
+            for index in range(2):
+                document.replace_range(Position(middle, index), Position(middle, index), "/")
+                version()
+            document.replace_range(Position(middle, 0), Position(middle, 2), "")
+            version()
+        round_()
+        for _ in range(repeat):
+            for _ in range(3):  # (three rounds of three versions: the unit count below)
+                round_()
     elif name.startswith("clean"):
         from benchmarks.server_matrix import _toggle_site
         line, column = _toggle_site(text)
@@ -132,7 +154,7 @@ VERSIONS = 20
 CLEAN_VERSIONS = 10  # the clean workloads' versions of work (written in _WORKLOAD's text)
 HARNESS = Path(__file__).resolve().parent.parent
 UNITS = {"cold": 3, "typing": None, "typing_large": None,  # typing: the statement's length, read below
-         "counter": VERSIONS,
+         "counter": VERSIONS, "comment_header": 9,
          "clean": CLEAN_VERSIONS, "clean100": CLEAN_VERSIONS, "moves": CLEAN_VERSIONS,
          "declares": CLEAN_VERSIONS}
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
@@ -183,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     checkouts = [_checkout(text) for text in args.checkout] or [_checkout(str(HARNESS))]
     workloads = args.workload or sorted(UNITS)
     figures: dict = {"unit": {"cold": "file", "typing": "typed character", "typing_large": "typed character",
-                              "counter": "version",
+                              "counter": "version", "comment_header": "version",
                               "clean": "version", "clean100": "version", "moves": "version",
                               "declares": "version"},
                      "workloads": workloads, "checkouts": {}}

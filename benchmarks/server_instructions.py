@@ -25,16 +25,18 @@ Set apart from the count: the full garbage collection the server runs once it ha
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from .common import write_result
+from .lsp_stdio import StdioClient
 
 HARNESS = Path(__file__).resolve().parent.parent
 URI = "file:///bench/matrix_1000.wgsl"
@@ -46,52 +48,6 @@ _LAUNCH = ("import sys; from coop_lsp.server import idle_gc; "
            "idle_gc.IdleCollector.__init__.__defaults__ = (1e9,) + idle_gc.IdleCollector.__init__.__defaults__[1:]; "
            "from coop_lsp.server.main import main; sys.exit(main(sys.argv[1:]))")
 _TOTALS = re.compile(r"^(?:totals|summary):\s*(\d+)", re.M)
-
-
-class Client:
-    """A synchronous LSP client over the server's pipes; it answers any request the server makes with null."""
-
-    def __init__(self, process: subprocess.Popen) -> None:
-        self.process = process
-        self.next_id = 0
-
-    def send(self, message: dict) -> None:
-        body = json.dumps(message).encode()
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.process.stdin.flush()
-
-    def read(self) -> dict:
-        length = None
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("the server closed its output")
-            if line in (b"\r\n", b"\n"):
-                break
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        return json.loads(self.process.stdout.read(length))
-
-    def request(self, method: str, params) -> dict:
-        self.next_id += 1
-        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        return self.until(lambda m: m.get("id") == self.next_id and "method" not in m)
-
-    def notify(self, method: str, params) -> None:
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
-
-    def until(self, wanted) -> dict:
-        while True:
-            message = self.read()
-            if "id" in message and "method" in message:
-                self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
-            if wanted(message):
-                return message
-
-    def published(self, version: int) -> dict:
-        return self.until(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                          and m["params"]["uri"] == URI and m["params"].get("version") == version)
 
 
 def _edits(workload: str, text: str):
@@ -113,36 +69,51 @@ def _edits(workload: str, text: str):
         current = new
 
 
-def session(root: Path, python: str, workload: str, edits: int, keep: Path | None = None) -> dict[int, int]:
-    """Instructions per thread (callgrind's numbering, 1 the main thread) over one session; callgrind's files
-    are copied into `keep` (for callgrind_annotate) if given."""
+@dataclass
+class Session:
+    threads: dict[int, int]  # instructions per thread (callgrind's numbering, 1 the main thread); {} unless counted
+    published: list  # the versions of the document's publishDiagnostics, in the order the client read them
+    returncode: int | None  # the server's exit status
+
+
+def session(root: Path, python: str, workload: str, edits: int, keep: Path | None = None, valgrind: bool = True,
+            timeout: float | None = None) -> Session:
+    """One session, under callgrind unless `valgrind` is False (then nothing is counted: the client and the
+    server's answers alone, as the tests run them); callgrind's files are copied into `keep` (for
+    callgrind_annotate) if given. `timeout`: seconds after which the server is killed (the client then
+    fails instead of waiting for ever)."""
     from .server_matrix import documents
     text = documents(1, seed=1)[0]
     changes = _edits(workload, text)
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "callgrind.out"
+        counting = ["valgrind", "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={out}"]
         process = subprocess.Popen(
-            ["valgrind", "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={out}", python,
-             "-c", _LAUNCH, "--no-cache", "--workers", "0"],
+            [*(counting if valgrind else []), python, "-c", _LAUNCH, "--no-cache", "--workers", "0"],
             cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=str(root), PYTHONDONTWRITEBYTECODE="1"))
-        client = Client(process)
+        watchdog = threading.Timer(timeout, process.kill) if timeout is not None else None
+        if watchdog is not None:
+            watchdog.start()
+        client = StdioClient(process)
         try:
             client.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
             client.notify("initialized", {})
             client.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "wgsl", "version": 1,
                                                                     "text": text}})
-            client.published(1)
+            client.diagnostics(URI, 1)
             for version in range(2, 2 + WARM_UP + edits):
                 client.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": version},
                                                          "contentChanges": [next(changes)]})
-                client.published(version)
+                client.diagnostics(URI, version)
             client.request("shutdown", None)
             client.notify("exit", None)
             process.stdin.close()
             stderr = process.stderr.read().decode(errors="replace")
             process.wait(timeout=600)
         finally:
+            if watchdog is not None:
+                watchdog.cancel()
             if process.poll() is None:
                 process.kill()
                 process.wait()
@@ -156,10 +127,22 @@ def session(root: Path, python: str, workload: str, edits: int, keep: Path | Non
             found = _TOTALS.findall(path.read_text(errors="replace"))
             if number and found:
                 threads[int(number.group(1))] = int(found[-1])
-    if not threads:
+    if valgrind and not threads:
         tail = (stderr.strip().splitlines() or ["no output"])[-1]
         raise RuntimeError(f"{root} {workload}: {tail}")
-    return threads
+    return Session(threads, client.published.get(URI, []), process.returncode)
+
+
+def figures_of(done: dict[int, int], setup: dict[int, int], edits: int) -> dict:
+    """A workload's figures: the instructions of the session with `edits` edits less those of the session
+    without, per edit, in millions: whole, the analysis thread's, the rest (the server's own steps), and
+    per thread; with both sessions' counts."""
+    def per_edit(threads) -> float:
+        return round((sum(done.get(t, 0) for t in threads) - sum(setup.get(t, 0) for t in threads)) / edits / 1e6, 3)
+    every = set(done) | set(setup)
+    return {"whole_M": per_edit(every), "analysis_thread_M": per_edit({ANALYSIS_THREAD}),
+            "server_steps_M": per_edit(every - {ANALYSIS_THREAD}),
+            "by_thread_M": {t: per_edit({t}) for t in sorted(every)}, "with_edits": done, "set_up_only": setup}
 
 
 def _checkout(text: str) -> tuple[Path, str]:
@@ -187,17 +170,9 @@ def main(argv: list[str] | None = None) -> int:
         per = {}
         for workload in workloads:
             keep = args.keep / root.name if args.keep is not None else None
-            done = session(root, python, workload, args.edits, keep)
-            setup = session(root, python, workload, 0, keep)
-
-            def per_edit(threads) -> float:
-                return round((sum(done.get(t, 0) for t in threads) - sum(setup.get(t, 0) for t in threads))
-                             / args.edits / 1e6, 3)
-            every = set(done) | set(setup)
-            per[workload] = {"whole_M": per_edit(every), "analysis_thread_M": per_edit({ANALYSIS_THREAD}),
-                             "server_steps_M": per_edit(every - {ANALYSIS_THREAD}),
-                             "by_thread_M": {t: per_edit({t}) for t in sorted(every)},
-                             "with_edits": done, "set_up_only": setup}
+            done = session(root, python, workload, args.edits, keep).threads
+            setup = session(root, python, workload, 0, keep).threads
+            per[workload] = figures_of(done, setup, args.edits)
             print(f"{root} {workload}: whole {per[workload]['whole_M']} M per edit, analysis thread "
                   f"{per[workload]['analysis_thread_M']}, the rest {per[workload]['server_steps_M']}", flush=True)
         figures["checkouts"][str(root)] = per

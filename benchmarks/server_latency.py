@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import statistics
 import subprocess
@@ -48,6 +47,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 
 from .common import synthetic_kernel, write_result
+from .lsp_stdio import frame, read_message
 
 ROOT = Path(__file__).resolve().parent.parent
 GEMM = ROOT / "examples" / "chromium" / "gemm_blocked.wgsl"
@@ -308,19 +308,6 @@ async def fast_typing(editor: Editor, name: str, text: str, first_version: int, 
             "published_in_order": versions == sorted(set(versions))}
 
 
-def _frame(message: dict) -> bytes:
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
-def _read_message(stream) -> dict:
-    length = None
-    while (line := stream.readline()) not in (b"\r\n", b""):
-        if line.lower().startswith(b"content-length"):
-            length = int(line.split(b":")[1])
-    return json.loads(stream.read(length))
-
-
 def initialize_times(repeats: int) -> dict:
     """Whole processes: start `coop-lsp`, send initialize, time the answer."""
     walls, cpus = [], []
@@ -329,17 +316,17 @@ def initialize_times(repeats: int) -> dict:
         start = time.perf_counter()
         process = subprocess.Popen(SERVER["command"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                    cwd=SERVER["cwd"], env=SERVER["env"])
-        process.stdin.write(_frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        process.stdin.write(frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "processId": os.getpid(), "rootUri": None, "capabilities": {}}}))
         process.stdin.flush()
-        answer = _read_message(process.stdout)
+        answer = read_message(process.stdout)
         walls.append(time.perf_counter() - start)
         stat = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
         cpus.append((int(stat[11]) + int(stat[12])) / ticks)
         assert answer.get("id") == 1 and "capabilities" in answer["result"], answer
-        process.stdin.write(_frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-                            + _frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
-                            + _frame({"jsonrpc": "2.0", "method": "exit"}))
+        process.stdin.write(frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+                            + frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+                            + frame({"jsonrpc": "2.0", "method": "exit"}))
         process.stdin.flush()
         process.wait(60)
     return {**percentiles(walls), "cpu_ms_median": round(statistics.median(cpus) * 1000, 1), "runs": repeats}

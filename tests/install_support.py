@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.lsp_stdio import frame
+
 ROOT = Path(__file__).resolve().parent.parent
 REPO_BIN = Path(sys.executable).parent
 # Lint runs that every install must answer exactly as the repository's coop-lint does: the examples
@@ -93,11 +95,6 @@ def lint_findings(coop_lint: Path, cwd: Path, env: dict) -> list[list]:
     return reports
 
 
-def _frame(message: dict) -> bytes:
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
-
-
 def lsp_session(coop_lsp: Path, env: dict) -> tuple[list[dict], int]:
     """initialize, initialized, shutdown, exit over stdio: the messages the server sent, and its status."""
     messages = [
@@ -107,7 +104,7 @@ def lsp_session(coop_lsp: Path, env: dict) -> tuple[list[dict], int]:
         {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
         {"jsonrpc": "2.0", "method": "exit"},
     ]
-    done = subprocess.run([str(coop_lsp)], input=b"".join(map(_frame, messages)), capture_output=True,
+    done = subprocess.run([str(coop_lsp)], input=b"".join(map(frame, messages)), capture_output=True,
                           env=env, timeout=120)
     received, data = [], done.stdout
     while data:

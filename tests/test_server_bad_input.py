@@ -2,68 +2,34 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time
 
 import pytest
 
+from benchmarks.lsp_stdio import StdioClient, frame, read_message
+
 URI = "file:///virtual/bad.wgsl"
 TEXT = "@compute @workgroup_size(1)\nfn main() {\n  let answer = 42u;\n  let twice = answer * 2u;\n}\n"
 
 
-class RawClient:
+class RawClient(StdioClient):
     def __init__(self) -> None:
-        self.process = subprocess.Popen([sys.executable, "-m", "coop_lsp.server.main"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-
-    def send_bytes(self, body: bytes) -> None:
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.process.stdin.flush()
-
-    def send(self, message: dict) -> None:
-        self.send_bytes(json.dumps(message).encode())
-
-    def read(self) -> dict:
-        length = None
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise EOFError("the server closed its output")
-            if line in (b"\r\n", b"\n"):
-                break
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        return json.loads(self.process.stdout.read(length))
-
-    def response(self, id_) -> dict:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            message = self.read()
-            if message.get("id") == id_ and "method" not in message:
-                return message
-        raise AssertionError(f"no response to {id_}")
-
-    def request(self, id_, method: str, params) -> dict:
-        self.send({"jsonrpc": "2.0", "id": id_, "method": method, "params": params})
-        return self.response(id_)
-
-    def notify(self, method: str, params) -> None:
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+        super().__init__(subprocess.Popen([sys.executable, "-m", "coop_lsp.server.main"], stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL))
 
 
 @pytest.fixture
 def raw():
     client = RawClient()
-    client.request(1, "initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+    client.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}}, id_=1)
     client.notify("initialized", {})
     client.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "wgsl", "version": 1,
                                                             "text": TEXT}})
     yield client
     try:
-        client.request(999, "shutdown", None)
+        client.request("shutdown", None, id_=999)
         client.notify("exit", None)
         client.process.wait(timeout=10)
     finally:
@@ -72,18 +38,18 @@ def raw():
 
 
 def hover(raw: RawClient, id_, line: int, character: int, uri: str = URI) -> dict:
-    return raw.request(id_, "textDocument/hover", {"textDocument": {"uri": uri},
-                                                   "position": {"line": line, "character": character}})
+    return raw.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                              "position": {"line": line, "character": character}}, id_)
 
 
 def test_malformed_messages_get_errors_and_the_server_survives(raw: RawClient):
     raw.send_bytes(b'{"jsonrpc": "2.0", "id": 2, "method": ')  # not JSON
     parse_error = raw.response(None)
     assert parse_error["error"]["code"] == -32700
-    assert raw.request(3, "coop/unknown", {})["error"]["code"] == -32601
-    bad = raw.request(4, "textDocument/hover", {"textDocument": {"uri": URI}})  # no position
+    assert raw.request("coop/unknown", {}, 3)["error"]["code"] == -32601
+    bad = raw.request("textDocument/hover", {"textDocument": {"uri": URI}}, 4)  # no position
     assert bad["error"]["code"] in (-32602, -32603)
-    bad = raw.request(5, "textDocument/hover", {"textDocument": {"uri": URI}, "position": {"line": -1}})
+    bad = raw.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": {"line": -1}}, 5)
     assert "error" in bad
     ok = hover(raw, 6, 3, 16)  # `answer` in `answer * 2u`
     assert "let answer: u32" in ok["result"]["contents"]["value"]
@@ -140,15 +106,10 @@ def test_tcp_option():
                     raise
                 time.sleep(0.1)
         with connection:
-            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                               "params": {"processId": None, "rootUri": None, "capabilities": {}}}).encode()
-            connection.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            connection.sendall(frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                      "params": {"processId": None, "rootUri": None, "capabilities": {}}}))
             reply = connection.makefile("rb")
-            headers = {}
-            while (line := reply.readline().strip()):
-                name, _, value = line.decode().partition(":")
-                headers[name.lower()] = int(value) if name.lower() == "content-length" else value
-            assert "hoverProvider" in json.loads(reply.read(headers["content-length"]))["result"]["capabilities"]
+            assert "hoverProvider" in read_message(reply)["result"]["capabilities"]
     finally:
         process.kill()
         process.wait()

@@ -14,6 +14,7 @@ from lsprotocol import types as lsp
 from pygls.protocol import default_converter
 from pytest_lsp import client_capabilities
 
+from benchmarks.lsp_stdio import frame, read_message
 from coop_lsp.server.capabilities import CAPABILITIES, initialize_result
 from coop_lsp.server.server import create_server
 
@@ -55,19 +56,6 @@ def test_the_early_answer_is_pygls_answer(client):
     assert initialize_result(params) == expected
 
 
-def _frame(message: dict) -> bytes:
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
-def _read(stream) -> dict:
-    length = None
-    while (line := stream.readline()) not in (b"\r\n", b""):
-        if line.lower().startswith(b"content-length"):
-            length = int(line.split(b":")[1])
-    return json.loads(stream.read(length))
-
-
 def test_the_server_answers_initialize_once_and_then_serves():
     process = subprocess.Popen([sys.executable, "-m", "coop_lsp.server.main"], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE)
@@ -75,19 +63,19 @@ def test_the_server_answers_initialize_once_and_then_serves():
         # Sent in one write, as clients do: the replay must hand pygls the rest intact.
         text = "fn f() -> u32 { return 1.5; }\n"
         process.stdin.write(
-            _frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                     "params": {"processId": None, "rootUri": None, "capabilities": {},
                                "initializationOptions": {"coop-lsp": {"rules": {"T004": False}}}}})
-            + _frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-            + _frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            + frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+            + frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
                 "uri": "file:///k.wgsl", "languageId": "wgsl", "version": 1, "text": text}}})
-            + _frame({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {
+            + frame({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {
                 "textDocument": {"uri": "file:///k.wgsl"}, "position": {"line": 0, "character": 3}}}))
         process.stdin.flush()
         messages = []
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            messages.append(_read(process.stdout))
+            messages.append(read_message(process.stdout))
             if any(m.get("id") == 2 for m in messages) and any(
                     m.get("method") == "textDocument/publishDiagnostics" for m in messages):
                 break
@@ -98,8 +86,8 @@ def test_the_server_answers_initialize_once_and_then_serves():
         published = next(m for m in messages if m.get("method") == "textDocument/publishDiagnostics")
         codes = [d["code"] for d in published["params"]["diagnostics"]]
         assert codes and "T004" not in codes  # initializationOptions reached the server's own handler
-        process.stdin.write(_frame({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
-                            + _frame({"jsonrpc": "2.0", "method": "exit"}))
+        process.stdin.write(frame({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
+                            + frame({"jsonrpc": "2.0", "method": "exit"}))
         process.stdin.flush()
         assert process.wait(30) == 0
     finally:

@@ -12,6 +12,7 @@ import pytest
 from pygls.protocol import JsonRPCProtocol
 
 from coop_lsp.server import incoming
+from tests.support import did_change_messages as messages
 from coop_lsp.server.server import create_server
 
 
@@ -31,65 +32,11 @@ def _decoded(text: str, structure):
         return ("raised", type(error), str(error), type(error.__cause__))
 
 
-def _changes(rng: random.Random) -> list:
-    out = []
-    for _ in range(rng.choice([0, 1, 1, 1, 2, 3])):
-        if rng.random() < 0.15:
-            out.append({"text": rng.choice(["", "fn main() {}\n", "é🙂\n", "\ud800"])})
-            continue
-        start = {"line": rng.randrange(2000), "character": rng.randrange(200)}
-        end = {"line": start["line"] + rng.choice([0, 0, 1]), "character": rng.randrange(200)}
-        out.append({"range": {"start": start, "end": end}, "text": rng.choice(["", "x", "\n", "// é\n", "\"\\", "🙂"])})
-    return out
-
-
-def _message(rng: random.Random) -> dict:
-    return {"jsonrpc": "2.0", "method": "textDocument/didChange",
-            "params": {"textDocument": {"uri": rng.choice(["file:///a.wgsl", "file:///b%20c/é.wgsl", "untitled:1"]),
-                                        "version": rng.randrange(1, 10**6)},
-                       "contentChanges": _changes(rng)}}
-
-
-_ODD_VALUES = [None, True, False, "3", 3.0, 3.5, -1, 2**31, 2**40, [], {}, [1], "", {"line": 1}]
-
-
-def _bent(rng: random.Random, message: dict) -> dict:
-    """`message` with one thing out of the usual shape: a value replaced, a key added or removed."""
-    bent = copy.deepcopy(message)
-    objects = []
-
-    def walk(value):
-        if isinstance(value, dict):
-            objects.append(value)
-            for inner in value.values():
-                walk(inner)
-        elif isinstance(value, list):
-            objects.append(value)
-            for inner in value:
-                walk(inner)
-    walk(bent)
-    target = rng.choice(objects)
-    if isinstance(target, list):
-        if target and rng.random() < 0.5:
-            target[rng.randrange(len(target))] = rng.choice(_ODD_VALUES)
-        else:
-            target.append(rng.choice(_ODD_VALUES))
-        return bent
-    action = rng.choice(["replace", "replace", "add", "remove"])
-    if action == "add" or not target:
-        target[rng.choice(["rangeLength", "extra", "id", "version", "uri", "range"])] = rng.choice(_ODD_VALUES + [0, 4])
-    elif action == "remove":
-        del target[rng.choice(sorted(target))]
-    else:
-        target[rng.choice(sorted(target))] = rng.choice(_ODD_VALUES)
-    return bent
-
-
 def test_a_usual_did_change_is_built_as_cattrs_builds_it(protocol):
     rng = random.Random(37)
     built = 0
     for _ in range(1500):
-        text = json.dumps(_message(rng))
+        text = json.dumps(messages.message(rng))
         ours = _decoded(text, protocol.structure_message)
         theirs = _decoded(text, lambda data: JsonRPCProtocol.structure_message(protocol, data))
         assert ours == theirs and repr(ours) == repr(theirs)
@@ -102,7 +49,7 @@ def test_a_did_change_out_of_the_usual_shape_is_what_cattrs_makes_of_it(protocol
     rng = random.Random(38)
     fast = slow = 0
     for _ in range(2500):
-        bent = _bent(rng, _message(rng))
+        bent = messages.bent(rng, messages.message(rng))
         text = json.dumps(bent)
         ours = _decoded(text, protocol.structure_message)
         theirs = _decoded(text, lambda data: JsonRPCProtocol.structure_message(protocol, data))
@@ -162,10 +109,10 @@ def test_a_did_change_is_not_structured_by_cattrs(protocol):
     try:
         rng = random.Random(39)
         for _ in range(50):
-            message = json.loads(json.dumps(_message(rng)), object_hook=protocol.structure_message)
+            message = json.loads(json.dumps(messages.message(rng)), object_hook=protocol.structure_message)
             assert type(message).__name__ == "DidChangeTextDocumentNotification"
         assert counting.calls == 0
-        json.loads(json.dumps(dict(_message(rng), id=1)), object_hook=protocol.structure_message)
+        json.loads(json.dumps(dict(messages.message(rng), id=1)), object_hook=protocol.structure_message)
         assert counting.calls == 1  # it counts: a request of the same method is cattrs's
     finally:
         protocol._converter = counting.inner

@@ -233,7 +233,7 @@ def test_typing_a_statement_parses_under_half_the_candidates(counted) -> None:
 def test_probing_before_the_first_candidate_or_after_it_finds_the_same_findings(guess: bool, monkeypatch) -> None:
     """Whether the probe comes first is the file tree's guess (`_first_fails_on_its_token`); whichever it is, the
     findings are those of every candidate parsed."""
-    monkeypatch.setattr(syntax, "_first_fails_on_its_token", lambda node: guess)
+    monkeypatch.setattr(syntax, "_first_fails_on_its_token", lambda node, data: guess)
     rng = random.Random(46)
     compared = 0
     cases = [*typed_versions(), *_typed_versions_of_matrix_documents(rng)]

@@ -24,6 +24,7 @@ records and entries for the next version.
 from __future__ import annotations
 
 from . import types as t
+from .header_reuse import _shifted
 
 _ERROR = t.ERROR
 
@@ -62,13 +63,131 @@ def carried_declaration(checker, node, symbol, function: bool):
     return True
 
 
-def carried_checks(checker, node, symbol) -> bool:
-    """Applies the carried checks after the bodies of `symbol`'s declaration (its attributes, an entry point's
-    shader IO); False where nothing was applied."""
+def carried_declarations(checker, declared: list, kinds) -> None:
+    """Checker.run's first phase while carrying, over `declared` ((node, symbol or None), in order): per
+    declaration, what carried_declaration applies, or the ordinary way's steps where it applies nothing or
+    only the resolution, in the same order as that loop takes them one by one.
+
+    Besides the frames, what this saves is reading again per declaration what does not change during the
+    phase: the last version's entries, this version's list of them and its kept header records (a check
+    makes each once, in Carry.begin and KeptRecords.begin), the edit's places (set by Carry.begin), and each
+    node's places, each a call into tree-sitter. What changes (whether the carrying is on, the step number,
+    a symbol resolved on the way by another's step) is read at each declaration, as there."""
+    reuse = checker.reuse
+    carry, headers = reuse.carry, reuse.headers
+    entries = carry.last.entries
+    count = len(entries)
+    noted = carry.current.entries
+    kept = headers._records.current
+    prefix, suffix_start, moved, edited_start = carry._prefix, carry._suffix_start, carry._delta, carry._edited_start
+    apply_body = reuse.apply_at
+    for node, symbol in declared:
+        if symbol is None:
+            continue
+        function = kinds[node.kind_id] == "function_declaration"
+        done = None
+        if carry.active and not symbol.resolved:
+            start = node.start_byte
+            index = carry.index
+            entry = entries[index] if index < count and start != edited_start else None
+            kind = "signature" if function else "declaration"
+            if entry is not None and entry[0] == kind:
+                # (the resolution: _header_step's, with `function` given)
+                end = node.end_byte
+                delta = 0 if end <= prefix else moved if start >= suffix_start else None
+                record = entry[4]
+                if delta is not None and record is not None and entry[1] == start - delta and (
+                        not record.structs or headers._same_structs(checker, record, symbol)):
+                    checker.resolutions += 1
+                    _apply_header(checker, headers, record, symbol, start)
+                    if function:
+                        symbol.type = _ERROR
+                    symbol.resolved = True
+                    kept[entry[3]] = record
+                    headers.replayed += 1
+                    noted.append(entry if not delta else (kind, start, entry[2] + delta, entry[3], record, True))
+                    index += 1
+                    done = True
+                    if function:
+                        # (the body: carried_declaration's)
+                        body = entries[index] if index < count else None
+                        if body is None or body[0] != "body" or body[1] != start - delta or body[4] is None:
+                            done = False
+                        else:
+                            key, record, was = body[3], body[4], body[5]
+                            apply_body(checker, record, symbol, start, end, key)
+                            after = was if was is True or not moved else False
+                            noted.append(body if not delta and body[2] == end and after is was
+                                         else ("body", start, end, key, record, after))
+                            index += 1
+                    carry.carried += index - carry.index
+                    carry.index = index
+        if done is None:
+            checker.symbol_type(symbol)
+        if function and not done:
+            checker._checked_body(symbol, node)
+
+
+def _apply_header(checker, headers, record, symbol, start: int) -> None:
+    """HeaderReuse._apply, its common case written out: a record that adds nothing but its fields, of
+    a declaration other than a struct (whose type _apply keeps as the last version's object)."""
+    if record.adds or symbol.kind == "struct":
+        headers._apply(checker, record, symbol, start)
+        return
+    fields = record.fields
+    symbol.__dict__.update(fields)
+    if record.spanned:
+        delta = start - record.start
+        if delta:
+            for name in record.spanned:
+                setattr(symbol, name, _shifted(fields[name], delta))
+
+
+def carried_checks_by_step(checker, node, symbol) -> bool:
+    """carried_checks through _header_step, as it was before carried_checks took that step in its own frame
+    (Checker.run takes this one where its AT_ONCE is off, which the tests compare)."""
     carry = checker.reuse.carry
     if not carry.active or node.start_byte == carry._edited_start:
         return False
     return _header_step(checker, node, symbol, "checks") is not None
+
+
+def carried_checks(checker, node, symbol) -> bool:
+    """Applies the carried checks after the bodies of `symbol`'s declaration (its attributes, an entry point's
+    shader IO); False where nothing was applied. (_header_step's, without `function`, in one frame.)"""
+    carry = checker.reuse.carry
+    if not carry.active:
+        return False
+    start = node.start_byte
+    if start == carry._edited_start:
+        return False
+    index = carry.index
+    entries = carry.last.entries
+    if index >= len(entries):
+        return False
+    entry = entries[index]
+    if entry is None or entry[0] != "checks":
+        return False
+    if node.end_byte <= carry._prefix:
+        delta = 0
+    elif start >= carry._suffix_start:
+        delta = carry._delta
+    else:
+        return False
+    record = entry[4]
+    if entry[1] != start - delta or record is None:
+        return False
+    reuse = checker.reuse
+    headers = reuse.headers
+    if record.structs and not headers._same_structs(checker, record, symbol):
+        return False
+    _apply_header(checker, headers, record, symbol, start)
+    headers._records.current[entry[3]] = record
+    headers.replayed += 1
+    carry.current.entries.append(entry if not delta else ("checks", start, entry[2] + delta, entry[3], record, True))
+    carry.index = index + 1
+    carry.carried += 1
+    return True
 
 
 def _header_step(checker, node, symbol, kind: str, function: bool | None = None) -> int | None:

@@ -25,7 +25,7 @@ from .expressions import VOID, ExpressionChecker, Typed, binary_result_type
 from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .carry import EDITED
-from .carried import carried_checks, carried_declaration
+from .carried import carried_checks, carried_checks_by_step, carried_declaration, carried_declarations
 from .header_reuse import _NOT_IN_MODULE_TEXT
 from .reuse import BodyReuse, variables_in_first_use_order
 from .typenames import TypeResolver, is_type_name
@@ -69,6 +69,11 @@ KNOWN_EXTENSIONS = frozenset(e.enable for e in EXTENSIONS) | frozenset({
     "wgpu_ray_query", "wgpu_mesh_shader", "wgpu_binding_array", "view_instancing",
 })
 _new_span = object.__new__
+# Whether Checker.run declares the module's names (_declare_module) and, while carrying, takes the unchanged
+# declarations' steps (carried.py: carried_declarations, carried_checks) each in one frame, rather than one call
+# per declaration and step (_declare; carried_declaration, carried_checks_by_step): both do the same, which the
+# tests compare (tests/test_carried_at_once.py).
+AT_ONCE = True
 _DECLARATION_KINDS = {
     "variable_declaration": "var", "const_declaration": "const", "override_declaration": "override",
     "type_alias_declaration": "alias", "struct_declaration": "struct", "function_declaration": "function",
@@ -164,17 +169,22 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self._check_enables(enable_directives)
         check_diagnostic_controls(self.ctx, diagnostic_directives, "directive", allow_repeats=True)
         # (None for a declaration without a name, or of a name declared before: such a one is not checked)
-        declared = [(node, self._declare(node, self.module_scope)) for node in declarations]
+        declared = self._declare_module(declarations) if AT_ONCE \
+            else [(node, self._declare(node, self.module_scope)) for node in declarations]
         carrying = self.reuse is not None and self.reuse.carry.active
-        for node, symbol in declared:
-            if symbol is not None:
-                function = kinds[node.kind_id] == "function_declaration"
-                # (while carrying, an unchanged declaration's steps in one call: carried.py)
-                done = carried_declaration(self, node, symbol, function) if carrying else None
-                if done is None:
-                    self.symbol_type(symbol)
-                if function and not done:
-                    self._checked_body(symbol, node)
+        at_once = AT_ONCE
+        if carrying and at_once:
+            carried_declarations(self, declared, kinds)  # (the loop below, in one frame: carried.py)
+        else:
+            for node, symbol in declared:
+                if symbol is not None:
+                    function = kinds[node.kind_id] == "function_declaration"
+                    # (while carrying, an unchanged declaration's steps in one call: carried.py)
+                    done = carried_declaration(self, node, symbol, function) if carrying else None
+                    if done is None:
+                        self.symbol_type(symbol)
+                    if function and not done:
+                        self._checked_body(symbol, node)
         for node in asserts:
             self._const_assert(node)
         self._call_cycles()
@@ -189,13 +199,14 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         data = self.ctx.source.data
         # Each entry point's binding findings as the last carried-from version found them, where they are its.
         collisions = self.reuse.carry.collisions() if self.reuse is not None else None
+        checks = carried_checks if at_once else carried_checks_by_step
         for node, symbol in declared:
             if symbol is None:
                 continue
             if kinds[node.kind_id] != "function_declaration":
                 if self.reuse is None:
                     self._declaration_attributes(node, symbol)
-                elif carrying and carried_checks(self, node, symbol):
+                elif carrying and checks(self, node, symbol):
                     pass
                 elif data.find(b"@", node.start_byte, node.end_byte) >= 0:
                     # (Without an '@' in its text, nor in a struct's members, every list of attributes
@@ -208,7 +219,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             stage = symbol.stage
             if self.reuse is None:
                 self._header_checks(node, symbol, stage)
-            elif carrying and carried_checks(self, node, symbol):
+            elif carrying and checks(self, node, symbol):
                 pass
             elif not _may_hold_attributes(node, data):
                 pass  # (nothing to check: see _may_hold_attributes)
@@ -416,6 +427,38 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         model.written_symbols.append(symbol)
         model.written_references[(span.start, span.end)] = symbol
         return symbol
+
+    def _declare_module(self, declarations: list) -> list:
+        """[(node, self._declare(node, self.module_scope)) for node in declarations], in one frame, with what
+        every declaration reads (the text, the module's scope, the model's tables) read once: every declaration
+        of the module comes here at every version. A redeclaration goes through _declare, which reports it."""
+        ctx = self.ctx
+        text = ctx.ascii_text
+        scope = self.module_scope
+        symbols = scope.symbols
+        model = ctx.model
+        written_symbols, written_references = model.written_symbols, model.written_references
+        kinds, kind_of = KIND_NAMES, _DECLARATION_KINDS.get
+        declared = []
+        for node in declarations:
+            name_node = node.child_by_field_id(FIELD_NAME)
+            if name_node is None or name_node.is_missing:
+                declared.append((node, None))
+                continue
+            start, end = name_node.start_byte, name_node.end_byte
+            name = text[start:end] if text is not None else ctx.text(name_node)
+            span = _new_span(Span)
+            _set_span_start(span, start)
+            _set_span_end(span, end)
+            symbol = Symbol(name, kind_of(kinds[node.kind_id], "parameter"), span, node)
+            if name in symbols:
+                declared.append((node, self._declare(node, scope, symbol)))
+                continue
+            symbols[name] = symbol
+            written_symbols.append(symbol)
+            written_references[(start, end)] = symbol
+            declared.append((node, symbol))
+        return declared
 
     def lookup_symbol(self, name: str) -> Symbol | None:
         # Every identifier of every body comes here: the scopes' chain is walked by _visible's upkeep instead.

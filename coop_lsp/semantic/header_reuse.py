@@ -60,6 +60,7 @@ _NOT_IN_MODULE_TEXT = _DECLARATIONS | {"ERROR", "empty_declaration"}
 _NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _MODULE_NUMBERS = itertools.count()
 _IS_ERROR = operator.attrgetter("is_error")
+_START = operator.attrgetter("start_byte")
 
 
 @dataclass(eq=False, slots=True)
@@ -78,6 +79,9 @@ class HeaderRecord:
     references: dict  # span -> module-scope name
     said: tuple | None  # what the step said once (portability notes, enables, dialect uses); None: nothing
     dialects: frozenset
+    # Whether applying it adds anything besides its fields (findings, model entries, said once, dialects):
+    # most records add nothing, and a carried step then only sets the fields (carried.py).
+    adds: bool = True
 
 
 class HeaderReuse:
@@ -122,8 +126,10 @@ class HeaderReuse:
             # As next_sibling sees them: every child, extras (comments) and anonymous ones too. (Asked of each
             # in C first: most modules have no ERROR node at module scope, even while one body is broken.)
             children = ctx.root.children
-            self._before_errors = frozenset(node.start_byte for node, after in zip(children, children[1:])
-                                            if after.is_error) if any(map(_IS_ERROR, children)) else frozenset()
+            # (Each child whose next one is an ERROR node, picked in C: while a loop header is commented out
+            # the module has such a node at every version, and a step of Python per child was one per function.)
+            self._before_errors = frozenset(map(_START, itertools.compress(children, map(_IS_ERROR, children[1:])))) \
+                if any(map(_IS_ERROR, children)) else frozenset()
             # Each step's key holds a number for this text rather than the text: a key is hashed at every
             # lookup, and a tuple does not keep its hash. Equal texts get the same number in every version.
             number = self._module_numbers.get(text)
@@ -388,6 +394,8 @@ class HeaderReuse:
             tuple(n for n, v in fields.items() if _has_span(v)), structs,
             diagnostics, dict(new_types), recorded_references,
             said if any(said) else None, frozenset(model.matrix_dialects - dialects_before))
+        record.adds = bool(record.diagnostics or record.types or record.references or record.said is not None
+                           or record.dialects)
         return record
 
 

@@ -90,7 +90,7 @@ class Replayed:
     __slots__ = ("start", "end", "delta", "types", "references", "calls", "module", "at", "_make_locals", "_locals")
 
     def __init__(self, start: int, end: int, delta: int, types: dict, references: dict, calls: dict,
-                 make_locals, module: dict, at: int) -> None:
+                 make_locals: tuple, module: dict, at: int) -> None:
         self.start, self.end, self.delta = start, end, delta  # the function's bytes in this version
         self.types, self.calls = types, calls
         # (start, end) as recorded -> (True, index in `locals`) or (False, the name of a module declaration)
@@ -98,6 +98,8 @@ class Replayed:
         self.module = module
         self.at = at  # where its locals come in the model's symbols: after this many written ones
         # The body's local symbols are made on first need: most versions are linted without anyone asking.
+        # (`make_locals`: (function, recorded locals, root), called with `delta` between; a tuple rather
+        # than a closure, which cost every replayed body of every version a function object)
         self._make_locals, self._locals = make_locals, None
 
     @property
@@ -106,7 +108,8 @@ class Replayed:
             # The server's threads may ask at once: the symbols are made once, so that everyone holds the same.
             with _MAKING:
                 if self._locals is None:
-                    self._locals, self._make_locals = self._make_locals(), None
+                    make, recorded, root = self._make_locals
+                    self._locals, self._make_locals = make(recorded, self.delta, root), None
         return self._locals
 
     def symbol(self, target: tuple) -> Symbol:
@@ -154,8 +157,14 @@ class SemanticModel:
         return found
 
     def add_replayed(self, segment: Replayed) -> None:
-        index = bisect.bisect_right(self._starts, segment.start)
-        self._starts.insert(index, segment.start)
+        starts, start = self._starts, segment.start
+        if not starts or starts[-1] <= start:
+            # (the checker replays bodies in source order: where bisect_right would put it)
+            starts.append(start)
+            self.replayed.append(segment)
+            return
+        index = bisect.bisect_right(starts, start)
+        starts.insert(index, start)
         self.replayed.insert(index, segment)
 
     def _segment(self, start: int) -> Replayed | None:

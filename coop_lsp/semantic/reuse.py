@@ -126,7 +126,9 @@ class BodyReuse:
         self.headers = HeaderReuse()
         # The last clean version's steps, carried over without validation where only one body changed.
         self.carry = Carry()
-        self.applied: tuple | None = None  # (key, record) of the latest body replayed or recorded
+        # (key, record) of the latest body replayed by `replay` or recorded, which Checker._checked_body notes for
+        # the carry (a carried body's is its entry's already)
+        self.applied: tuple | None = None
 
     def begin(self) -> None:
         self._records.begin()
@@ -171,12 +173,18 @@ class BodyReuse:
             if record is None or not self._valid(checker, record, symbol):
                 return False
         self.apply(checker, record, symbol, node, text)
+        self.applied = (text, record)
         return True
 
     def apply(self, checker, record: BodyRecord, symbol: Symbol, node: ts.Node, text: bytes) -> None:
         """Adds a valid record's check of this body (`text`, its key), moved to where the body is now."""
+        self.apply_at(checker, record, symbol, node.start_byte, node.end_byte, text)
+
+    def apply_at(self, checker, record: BodyRecord, symbol: Symbol, start: int, end: int, text: bytes) -> None:
+        """`apply` for a body at [start, end): the carried declarations (carried.py) know its place already,
+        and each of a node's places is a call into tree-sitter."""
         ctx = checker.ctx
-        delta = node.start_byte - record.start
+        delta = start - record.start
         if record.diagnostics:
             if delta:
                 ctx.diagnostics.extend([d.shifted(delta) for d in record.diagnostics])
@@ -197,32 +205,29 @@ class BodyReuse:
                     break
         # The record's tables themselves, never changed afterwards (_rebase makes new ones): the models of
         # this version and of later ones may share them.
-        recorded, root = record.locals, ctx.root
-        ctx.model.add_replayed(Replayed(node.start_byte, node.end_byte, delta, record.types, record.references,
-                                        record.builtin_calls,
-                                        lambda: [_replayed_symbol(s, delta, root) for s in recorded],
-                                        module, len(ctx.model.written_symbols)))
+        model = ctx.model
+        model.add_replayed(Replayed(start, end, delta, record.types, record.references, record.builtin_calls,
+                                    (_replayed_locals, record.locals, ctx.root), module, len(model.written_symbols)))
         portability, enables, uses = record.said
         if portability or enables or uses:
             ctx.add_said_once(portability, enables,
                               {family: Span(s.start + delta, s.end + delta) for family, s in uses.items()})
         if record.matrix_dialects:
-            ctx.model.matrix_dialects |= record.matrix_dialects
+            model.matrix_dialects |= record.matrix_dialects
         if record.var_uses:
             if symbol in checker.var_uses:
                 checker.var_uses[symbol].extend(_ReplayedUses(record, delta, module))
             else:
                 checker.var_uses[symbol] = _ReplayedUses(record, delta, module)
         if record.calls:
-            checker.calls.setdefault(symbol, []).extend(module[name] for name in record.calls)
+            checker.calls.setdefault(symbol, []).extend(map(module.__getitem__, record.calls))  # (no frame)
         if record.alias is not None:
             # Moved where the alias check reads it (most functions call none with pointers: never).
             checker.alias_facts[symbol] = record.alias
             checker.alias_deltas[symbol] = delta
         self._records.current[text] = record
-        self.used[node.start_byte] = record
+        self.used[start] = record
         self.replayed += 1
-        self.applied = (text, record)
 
     def _reached_structs(self, symbols) -> dict[str, t.Struct]:
         """_structs_of(symbols), from each resolved symbol's own part computed once per check."""
@@ -546,6 +551,11 @@ def _local_record(symbol: Symbol) -> tuple:
     fields = {k: v for k, v in vars(symbol).items() if k not in ("span", "declaration")}
     fields["_declaration"] = None  # a _ReplayedSymbol's own state, ready to copy
     return fields, symbol.span, (node.start_byte, node.end_byte, node.type)
+
+
+def _replayed_locals(recorded: list, delta: int, root: ts.Node) -> list[Symbol]:
+    """A replayed body's local symbols, made when its Replayed segment is first asked for them."""
+    return [_replayed_symbol(s, delta, root) for s in recorded]
 
 
 def _replayed_symbol(record: tuple, delta: int, root: ts.Node) -> Symbol:

@@ -73,6 +73,9 @@ from ..syntax.parser import Parsed, same_tree
 
 # What the lexer or SourceText may read as a line break (WGSL's and LSP's, and the scanner's blanks).
 _BREAKS = ("\n", "\r", "\x0b", "\x0c", "\x85", "\u2028", "\u2029")
+# The same in UTF-8. Bytes are searched for bytes with `find`, not `in`: `needle in data` first tries the
+# needle as an int (a byte value), and raises and drops a TypeError, message formatted, each time.
+_ENCODED_BREAKS = tuple(mark.encode() for mark in _BREAKS)
 # The blanks of a gap between tokens, as plain bytes (other Unicode blanks: no shortcut).
 _BLANKS = frozenset(b" \t\n\r\x0b\x0c")
 # What analysis/debug_prints.py looks for on every line (naga's `coop_mat` types alone are no marker).
@@ -122,7 +125,7 @@ def plan(shown: Shown | None, parsed: Parsed, start: int, end: int, text: str, s
     source = parsed.source
     data = source.data
     removed = data[start:end]
-    if b"\n" in removed or b"\r" in removed or any(mark.encode() in removed for mark in _BREAKS[2:]):
+    if any(removed.find(mark) >= 0 for mark in _ENCODED_BREAKS):
         return None
     root = parsed.tree.root_node
     errored = root.has_error
@@ -143,7 +146,7 @@ def plan(shown: Shown | None, parsed: Parsed, start: int, end: int, text: str, s
     old_line = data[line_start:line_end]
     inserted = text.encode("utf-8", errors="surrogatepass")
     new_line = old_line[:start - line_start] + inserted + old_line[end - line_start:]
-    if _MARKER in old_line or _MARKER in new_line or may_be_template(new_line) \
+    if old_line.find(_MARKER) >= 0 or new_line.find(_MARKER) >= 0 or may_be_template(new_line) \
             or not unmarked and may_be_template(data):
         return None
     delta = len(inserted) - (end - start)
@@ -191,7 +194,7 @@ def _inside(comment, data: bytes, start: int, end: int, text: str) -> bool:
         return False
     if not (comment.start_byte + 2 <= start and end <= comment.end_byte - 2):
         return False
-    if any(c in text for c in "/*") or b"/" in data[start:end] or b"*" in data[start:end]:
+    if any(c in text for c in "/*") or data.find(b"/", start, end) >= 0 or data.find(b"*", start, end) >= 0:
         return False
     # The neighbours of the edit, adjacent before it or after it: never a `/` and a `*` pair in the making.
     return not (data[start - 1:start] in (b"/", b"*") and data[end:end + 1] in (b"/", b"*"))
@@ -229,8 +232,8 @@ def _no_discovery_crosses(root, data: bytes, at: int) -> bool:
     while True:
         found = max(data.rfind(mark, 0, stop) for mark in _DISCOVERY_ENDS)
         if found < 0:
-            return b"<" not in data[:at]
-        if b"<" in data[found:at]:
+            return data.find(b"<", 0, at) < 0
+        if data.find(b"<", found, at) >= 0:
             return False
         token = root.descendant_for_byte_range(found, found + 1)
         if token is not None and token.type in (";", "{", ":") and token.start_byte == found:

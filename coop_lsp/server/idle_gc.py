@@ -30,18 +30,39 @@ class IdleCollector:
     def __init__(self, idle: float = IDLE_SECONDS, most: int = MOST_ANALYSES_BETWEEN) -> None:
         self.idle, self.most = idle, most
         self._timer: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the timer's
+        # When the collection is due (the last analysis's time plus `idle`), and when the timer goes off:
+        # an analysis moves the first only. Re-arming a timer per analysis (a handle made, one cancelled,
+        # both through the loop's heap) cost more than the check the timer makes when it goes off.
+        self._due = self._armed = 0.0
         self._since = 0
         self.collections = 0
 
     def analysed(self) -> None:
         """Called on the event loop after each analysis is used."""
-        if self._timer is not None:
-            self._timer.cancel()
         self._since += 1
         if self._since >= self.most:
+            if self._timer is not None:
+                self._timer.cancel()
             self._collect()
             return
-        self._timer = asyncio.get_running_loop().call_later(self.idle, self._collect)
+        loop = asyncio.get_running_loop()
+        self._due = loop.time() + self.idle  # what call_later(idle) would be armed for now
+        if self._timer is None or self._loop is not loop:  # (a server used from another loop: armed there)
+            self._arm(loop)
+
+    def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._loop, self._armed = loop, self._due
+        self._timer = loop.call_at(self._due, self._went_off, loop)
+
+    def _went_off(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._timer = None
+        if self._due != self._armed:
+            self._arm(loop)  # analysed since it was armed: the wait counts from the last analysis
+            return
+        self._collect()
 
     def _collect(self) -> None:
         self._timer = None

@@ -10,6 +10,8 @@ refuses) goes to cattrs as before: None says so.
 
 from __future__ import annotations
 
+import json
+
 from lsprotocol import types as lsp
 
 _METHOD = lsp.TEXT_DOCUMENT_DID_CHANGE
@@ -69,3 +71,31 @@ def _position(data) -> lsp.Position:
     if type(line) is not int or type(character) is not int:
         raise _NotPlain
     return lsp.Position(line=line, character=character)
+
+
+_DID_CHANGE = b'"' + _METHOD.encode() + b'"'
+
+
+class Decoder:
+    """What pygls's message loop makes of a body: json.loads(body, object_hook=structure), but with one
+    decoder for every message (json.loads builds one per call when given a hook), and a didChange of the
+    usual shape decoded without the hook. The hook (CoopProtocol.structure_message) hands back every
+    object without a "jsonrpc" key as it is, and `did_change` accepts only objects whose keys it names,
+    "jsonrpc" only at the top: where it accepts the plain decoding, the hook would have left every inner
+    object as it is, and made of the top one what `did_change` makes. Anything else, undecodable text
+    included, is decoded with the hook, as before."""
+
+    def __init__(self, structure) -> None:
+        self._hooked = json.JSONDecoder(object_hook=structure)
+        self._plain = json.JSONDecoder()
+
+    def message(self, body: bytes):
+        text = body.decode(json.detect_encoding(body), "surrogatepass")  # as json.loads decodes bytes
+        if body.find(_DID_CHANGE) >= 0:  # (not `in`, which raises and drops a TypeError first for bytes)
+            try:
+                data = self._plain.decode(text)
+            except Exception:  # noqa: BLE001 - decoded again below, where pygls's errors come from
+                data = None
+            if type(data) is dict and (change := did_change(data)) is not None:
+                return change
+        return self._hooked.decode(text)

@@ -24,7 +24,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
-from pygls.io_ import StdoutWriter, run_async
+from pygls.io_ import StdoutWriter
 from pygls.exceptions import (JsonRpcContentModified, JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams,
                               JsonRpcParseError)
 from pygls.feature_manager import is_thread_function
@@ -52,11 +52,11 @@ from .comment_edits import CommentEdit, Shown
 from .idle_gc import IdleCollector
 from .open_cache import Entry, OpenCache
 from .scheduling import DiagnosticsScheduler
-from .stdio import MessageReader
+from .stdio import MessageReader, serve
 from .trace import mark
 from .convert import ConvertedDiagnostics, Converter, unit_of
 from .wire import DiagnosticsJson, ResultJson, response_text
-from .work_queue import BACKGROUND, FOREGROUND, PriorityWorker
+from .work_queue import BACKGROUND, FOREGROUND, PriorityWorker, on_loop
 
 log = logging.getLogger(__name__)
 _pygls_log = logging.getLogger("pygls.protocol.json_rpc")  # where pygls logs what it sends
@@ -346,12 +346,13 @@ class CoopLanguageServer(LanguageServer):
         self.comment_shortcut_fresh_misses = 0
 
     def start_io(self, stdin=None, stdout=None) -> None:
-        """pygls's stdio loop, reading through stdio.MessageReader (one thread hand-off per message)."""
+        """pygls's stdio loop (stdio.serve), reading through stdio.MessageReader (one thread hand-off per
+        message)."""
         self._stop_event = threading.Event()
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         try:
-            asyncio.run(run_async(stop_event=self._stop_event, reader=MessageReader(stdin or sys.stdin.buffer),
-                                  protocol=self.protocol, logger=log, error_handler=self.report_server_error))
+            asyncio.run(serve(MessageReader(stdin or sys.stdin.buffer), self.protocol, self._stop_event, log,
+                              self.report_server_error))
         except BrokenPipeError:
             log.error("the connection to the client is lost; shutting down")
         except (KeyboardInterrupt, SystemExit):
@@ -421,7 +422,7 @@ class CoopLanguageServer(LanguageServer):
                 priority, self._analyse, snapshot, state.document.version, self.settings.targets, state.reuse,
                 self.settings.dialect or "auto", state.uri, keep, state.document.incremental,
                 state.unmarked is key)
-            state.inflight = asyncio.wrap_future(state.inflight_work, loop=loop)
+            state.inflight = on_loop(state.inflight_work, loop)
             state.inflight_key, state.inflight_priority = key, priority
         future = state.inflight
         try:

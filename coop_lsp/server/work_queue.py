@@ -9,10 +9,12 @@ can be promoted when someone starts working on its document. A task that is runn
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import heapq
 import itertools
 import threading
+from asyncio.futures import _copy_future_state  # wrap_future's own copy of an outcome (see on_loop)
 from dataclasses import dataclass, field
 
 FOREGROUND = 0
@@ -103,3 +105,24 @@ class PriorityWorker(concurrent.futures.Executor):
                 task.future.set_exception(error)
             else:
                 task.future.set_result(result)
+
+
+def on_loop(work: concurrent.futures.Future, loop: asyncio.AbstractEventLoop) -> asyncio.Future:
+    """`asyncio.wrap_future(work, loop=loop)` for a future of this queue: the loop's future takes `work`'s
+    outcome (through `call_soon_threadsafe`, unless the loop has closed), and cancelling it cancels `work`.
+    wrap_future asks six times which kind of future it holds, and each of the three questions about the
+    concurrent one makes and drops an AttributeError (its message formatted) inside `hasattr`; every edit
+    hands its check over this way."""
+    waiting = loop.create_future()
+
+    def cancel_work(waiting: asyncio.Future) -> None:
+        if waiting.cancelled():
+            work.cancel()
+
+    def settle(work: concurrent.futures.Future) -> None:
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(_copy_future_state, work, waiting)
+
+    waiting.add_done_callback(cancel_work)
+    work.add_done_callback(settle)
+    return waiting

@@ -6,7 +6,8 @@ _MARKS = (b"#", b"{{", b"${", b"@if", b"@el", b"import")
 
 def may_be_template(data: bytes) -> bool:
     """False for plain WGSL without a look at its structure; True means: ask `is_template`."""
-    return any(mark in data for mark in _MARKS)
+    # (`find`, not `in`: `mark in data` tries the mark as a byte value first, raising and dropping a TypeError)
+    return any(data.find(mark) >= 0 for mark in _MARKS)
 
 
 _REACH = max(len(mark) for mark in _MARKS) - 1

@@ -599,7 +599,8 @@ def _first_repair(parsed: Parsed, window: Span, text: bytes, node: ts.Node,
     known = _tried.get(key, _UNKNOWN)
     if known is _UNKNOWN:
         cut = _carried_cut(parsed.source.data, searched[-1], base) if searched and CARRIED_CUTS else None
-        known = _first_repair_in(text, positions, next_token, cut, _first_fails_on_its_token(node))
+        probe_first = _first_fails_on_its_token(node, parsed.source.data)
+        known = _first_repair_in(text, positions, next_token, cut, probe_first)
         _remember(key, known)
     if searched is not None:
         searched[:] = [Searched(base, text, positions)]
@@ -648,9 +649,10 @@ def _carried_cut(data: bytes, earlier: Searched, start: int) -> int | None:
     return earlier.start + ahead.cut - start
 
 
-def _first_fails_on_its_token(node: ts.Node) -> bool:
-    """Whether the file's tree suggests that the first candidate, ';' before the error, fails on its token: the
-    parser's state after the token before the error, where the tree keeps it, has no action for ';', or that token
+def _first_fails_on_its_token(node: ts.Node, data: bytes) -> bool:
+    """Whether the file's tree suggests that the first candidate, ';' before the error, fails on its token or the
+    one after it: the parser's state after the token before the error, where the tree keeps it, has no action for
+    ';' or shifts it into a state with none for the error's first token (syntax/lookahead.py, 6.), or that token
     is ',' (where a reduction came before its shift, the tree keeps no state after it), after which WGSL has no ';'.
 
     Only a guess: the file's parse is not the window's. It decides no candidate, only whether the probe is made
@@ -663,7 +665,9 @@ def _first_fails_on_its_token(node: ts.Node) -> bool:
         return False
     state = previous.next_parse_state
     if 0 < state < wgsl_language().parse_state_count:
-        return not lookahead.may_shift(state, _REPAIR_TOKENS[0])
+        token = _REPAIR_TOKENS[0]
+        return not lookahead.may_shift(state, token) or (
+            NEXT_TOKEN_LOOKAHEAD and lookahead.fails_on_the_next_token(state, token, data, node.start_byte))
     return previous.type == ","
 
 
@@ -680,6 +684,8 @@ def _first_repair_in(text: bytes, positions: tuple[int, ...], next_token: int,
             return None  # every candidate from here on fails (_carried_cut)
         if isinstance(ahead, lookahead.Ahead) and ahead.cut is not None and ahead.cut <= at:
             return None  # every candidate from here on fails (syntax/lookahead.py, 4.)
+        if isinstance(ahead, lookahead.Ahead) and ahead.failed is not None and ahead.failed <= at:
+            return None  # an error came before this position: every candidate from here on fails (lookahead.py, 8.)
         for token in _REPAIR_TOKENS:
             if isinstance(ahead, lookahead.Ahead):
                 state = ahead.state if at == positions[0] else ahead.later.get(at)

@@ -69,6 +69,21 @@ candidates can repair either. The argument, from tree-sitter 0.26's lib/src/pars
    pauses on it and the error handled there starts at or before it (settling.py, 2.): at or before the start of
    the next token after the error, which a repair must carry the parser past (`diagnostics._repairs`). The
    candidate fails. Where the state read is not the parser's, every candidate at that position fails (3., 5.).
+   So does a '/' that whitespace follows (the first keystroke of a line commented out): it starts no comment and
+   no '/=', so the scanner (which reads '/' only for a block comment) and the lexer read it as '/' alone, or as an
+   error token where the state's lex mode has no '/'; either has no action, and the error is handled at it.
+7. The words before the first character that 4. calls unsafe are probed even where the error's stretch holds one
+   (a '<' of a template list, a comment): 4.'s argument for a word reads only the text from the first position to
+   it, which is then as safe as a safe stretch's; so is 5.'s for a later position up to it. Such a stretch, the
+   words of a statement that fell to module scope ('i < 4u', 'subgroupMatrixStore<row_major>(...)'), mostly fails
+   at its first word, and the cut then skips every later position's candidates.
+8. A probed position whose comment shows no valid state (the error state, or none: a leaf made while the stack
+   versions were several) follows an error handled before it: with no error handled, the one version lexes the
+   comment in the state it is in, a valid one (1., 2.; a comment never pauses a version in a valid state). The
+   probe's tokens before the position are each candidate's there and at every later position (the comments split
+   none, 4., 5.), so each of those handles the same error at the same token, before its own insertion point: every
+   candidate at that position and after it fails (3., 5.). At the first position alone, where its comment may split
+   a token (4.), only the candidates there share the probe's tokens; there the probe reads no other position.
 """
 
 from __future__ import annotations
@@ -108,13 +123,24 @@ class Plan:
     later: frozenset[int] = frozenset()
 
 
+# Whether the words (and later positions) before the first unsafe character are probed where the error's stretch holds
+# one (7.); off, such a stretch has its first position probed alone, which this must always agree with
+# (tests/test_syntax_repair_prefix.py).
+PREFIX_PROBES = True
+# Whether a probed position that shows no valid state skips its candidates and every later position's (8.); off, they
+# are parsed, which this must always agree with (tests/test_syntax_repair_prefix.py).
+FAILED_POSITIONS = True
+
+
 @dataclass(frozen=True, slots=True)
 class Ahead:
-    """The parser's state at the first position (3.), the bound past which no candidate can repair (4.), and the
-    states read at later positions (5.); None where the probe does not show it."""
+    """The parser's state at the first position (3.), the bound past which no candidate can repair (4.), the
+    states read at later positions (5.), and the first position from which none can because an error came before it
+    (8.); None where the probe does not show it."""
     state: int | None
     cut: int | None
     later: dict[int, int] = field(default_factory=dict)
+    failed: int | None = None
 
 
 def plan(text: bytes, first: int, last: int, later: tuple[int, ...] = ()) -> Plan:
@@ -124,16 +150,19 @@ def plan(text: bytes, first: int, last: int, later: tuple[int, ...] = ()) -> Pla
     probed = set()
     # A comment at the first position may split a token there ('>=' read as '>' '='), which only the candidates
     # share; the words' states must be those of the window itself (4.).
-    if (first == 0 or text[first - 1 : first] in _ENDS_A_TOKEN) and not _UNSAFE.search(text, first, last):
-        # Past the last position too, as far as the text stays as safe (4.): the window after a broken function
-        # starts at it, and its search is cut by this one's probe only where the word the parse fails at is
-        # probed; that is often the next statement's first word, after the error's stretch.
-        unsafe = _UNSAFE.search(text, last)
-        for word in _WORD.finditer(text, first, len(text) if unsafe is None else unsafe.start()):
-            if len(words) >= MAX_PROBES:
-                break
-            words[word.start()] = word.group()
-        probed = {at for at in later if first < at <= last and _splits_nothing(text, at)}
+    if first == 0 or text[first - 1 : first] in _ENDS_A_TOKEN:
+        unsafe = _UNSAFE.search(text, first)
+        safe = len(text) if unsafe is None else unsafe.start()
+        if safe >= last or PREFIX_PROBES:
+            # Past the last position too, as far as the text stays as safe (4.): the window after a broken function
+            # starts at it, and its search is cut by this one's probe only where the word the parse fails at is
+            # probed; that is often the next statement's first word, after the error's stretch. Where the stretch
+            # itself is unsafe, up to its first unsafe character (7.).
+            for word in _WORD.finditer(text, first, safe):
+                if len(words) >= MAX_PROBES:
+                    break
+                words[word.start()] = word.group()
+            probed = {at for at in later if first < at <= min(last, safe) and _splits_nothing(text, at)}
     gaps = sorted({first} | words.keys() | probed)
     pieces, previous = [], 0
     for gap in gaps:
@@ -163,6 +192,10 @@ def read(probe: Plan, tree: ts.Tree, text: bytes) -> Ahead | None:
         states.append(leaf.parse_state)
     later = {gap: known for gap, known in zip(probe.gaps, states) if gap in probe.later and _valid(known)}
     state = states[0] if _valid(states[0]) else None
+    # Each gap lies where its comment splits nothing, but the first where a token may end after it (plan): there the
+    # probe's reading is the first position's candidates' own, and says nothing of later ones (8.).
+    failed = next((gap for gap, known in zip(probe.gaps, states) if not _valid(known)), None) \
+        if FAILED_POSITIONS and (first == 0 or text[first - 1 : first] in _ENDS_A_TOKEN) else None
     cut = None
     for gap, known in zip(probe.gaps, states):
         word = probe.words.get(gap)
@@ -170,7 +203,8 @@ def read(probe: Plan, tree: ts.Tree, text: bytes) -> Ahead | None:
             end = gap + len(word)
             cut = end + (1 if end < len(text) and text[end] < 0x80 else DECODED)  # the character decoded after it
             break
-    return None if state is None and cut is None and not later else Ahead(state, cut, later)
+    return None if state is None and cut is None and not later and failed is None \
+        else Ahead(state, cut, later, failed)
 
 
 def _stop_before(root: ts.Node, text: bytes, first: int) -> bool:
@@ -205,8 +239,12 @@ def may_shift(state: int, token: str) -> bool:
 # `next_state` does not give.
 _REDUCED_FIRST = frozenset({(5, "x"), (5, ";"), (165, ";"), (378, ","), (403, ","), (408, ","), (410, ","),
                             (420, ","), (423, ","), (437, ",")})
-# What follows an insertion point, after whitespace only: a word that no non-ASCII character continues, or a digit.
-_NEXT_TOKEN = re.compile(rb"[ \t\n\r]*(?:([A-Za-z][A-Za-z0-9_]*)(?![A-Za-z0-9_\x80-\xff])|[0-9])")
+# What follows an insertion point, after whitespace only: a word that no non-ASCII character continues, a digit, or
+# a '/' before whitespace (6.).
+_NEXT_TOKEN = re.compile(rb"[ \t\n\r]*(?:([A-Za-z][A-Za-z0-9_]*)(?![A-Za-z0-9_\x80-\xff])|[0-9]|(/)(?=[ \t\n\r]))")
+# Whether a '/' before whitespace is read as the token after a candidate (6.); off, only words and numbers are, which
+# this must always agree with (tests/test_syntax_repair_prefix.py).
+NEXT_SLASH = True
 
 
 def fails_on_the_next_token(state: int, token: str, text: bytes, at: int) -> bool:
@@ -224,6 +262,8 @@ def fails_on_the_next_token(state: int, token: str, text: bytes, at: int) -> boo
     if word is not None:
         return not _word_may_shift(after, word)
     valid = _symbols(after)
+    if found.group(2) is not None:
+        return NEXT_SLASH and _id("/", False) not in valid
     return _id("int_literal", True) not in valid and _id("float_literal", True) not in valid
 
 
