@@ -30,6 +30,11 @@ coop_lsp is the checkout's. A typing or counter run spends minutes on its set-up
   and the clean text. The repair cache is emptied before each round, as in a fresh server, which sees these
   bytes for the first time (a warm cache would hide the repair searches); one round is part of the set-up:
   the unit is one of the nine versions of the three rounds after it.
+- moves: a blank line inserted at the top of the 1,062-line document of `clean`, then removed, and so on: every
+  function moves and no text of one changes (Enter pressed above the kernels); four such versions are part
+  of the set-up: the unit is one of the ten after them.
+- declares: the same with a line `const moved_down = 1u;` inserted and removed after the document's enables (a
+  new declaration that no function names): every function after it moves.
 
 Instruction counts are not time: a cache miss costs more than an add. They tell whether a change did less
 work, and by how much; the timing benchmarks tell what a user gets.
@@ -125,6 +130,18 @@ else:
         for _ in range(repeat):
             for number in range(20, 30):  # (ten: the unit count below)
                 version(number)
+    elif name in ("moves", "declares"):
+        line = "\n" if name == "moves" else "const moved_down = 1u;\n"
+        at = 0 if name == "moves" else text.index("struct Params")
+        def version(number):
+            document.replace(Span(at, at) if number % 2 == 0 else Span(at, at + len(line)),
+                             line if number % 2 == 0 else "")
+            Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
+        for number in range(4):
+            version(number)
+        for _ in range(repeat):
+            for number in range(10):  # (ten: the unit count below)
+                version(number)
     else:
         # As replay_cost: an errored version is parsed afresh before its check.
         for _ in range(repeat):
@@ -138,7 +155,8 @@ CLEAN_VERSIONS = 10  # the clean workloads' versions of work (written in _WORKLO
 HARNESS = Path(__file__).resolve().parent.parent
 UNITS = {"cold": 3, "typing": None, "typing_large": None,  # typing: the statement's length, read below
          "counter": VERSIONS, "comment_header": 9,
-         "clean": CLEAN_VERSIONS, "clean100": CLEAN_VERSIONS}
+         "clean": CLEAN_VERSIONS, "clean100": CLEAN_VERSIONS, "moves": CLEAN_VERSIONS,
+         "declares": CLEAN_VERSIONS}
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
@@ -188,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     workloads = args.workload or sorted(UNITS)
     figures: dict = {"unit": {"cold": "file", "typing": "typed character", "typing_large": "typed character",
                               "counter": "version", "comment_header": "version",
-                              "clean": "version", "clean100": "version"},
+                              "clean": "version", "clean100": "version", "moves": "version",
+                              "declares": "version"},
                      "workloads": workloads, "checkouts": {}}
     for root, python in checkouts:
         per = {}

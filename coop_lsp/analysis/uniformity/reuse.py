@@ -12,10 +12,27 @@ starts, when:
   BodyReuse finds a record by its function's text alone, so the same record
   means the same text, and no function's text is sliced and hashed here;
 - the module's other declarations (variables, constants, structs...) have
-  the same text at the same places (their positions are keys and notes);
+  the same kinds and texts in the same order, wherever they now start: what
+  the analysis reads of them is their meaning, never their place (a module
+  variable's note is at its read, inside the function). Where they changed,
+  the declarations of every name the body looked up at module scope (its
+  semantic record's lookups) must have the same texts, those without a name
+  (directives, assertions) too, and the function's own stage, workgroup and
+  subgroup sizes, inputs and parameter types must be the same (read from
+  its header, which may name constants and structs): a declaration the
+  function names nowhere changes nothing it reads;
 - the analysis level and matrix dialect are the same;
-- every function it calls is declared at the same place and got its summary
-  from the same record (so the callees' spans in its notes are right).
+- every function it calls got its summary from the same record, wherever it
+  now starts.
+
+A result names places inside its function and inside the functions it calls,
+directly or not (their requirements' spans and notes). Each of those moved
+by its own amount since the result was made, so a record keeps where each
+such function then was, by name (the callees are found by name, as the
+checker resolves a call), and a replay moves every span by the amount its
+own function moved. The callees' texts are those recorded: a callee's record
+is the same object only where it was replayed itself, which needs the same
+of its own callees.
 
 A recursive call (invalid WGSL, analysed as an empty summary) stops
 recording for the rest of the analysis.
@@ -31,6 +48,7 @@ from ...core.text import Span
 from ...semantic.kept import KeptRecords
 from ...semantic.model import SemanticModel
 from ...semantic.reuse import BodyReuse
+from ...syntax import nodes as sn
 from .analyzer import Failure, Note, Summary, UncalledSummary, _Pending
 
 
@@ -41,7 +59,11 @@ class SummaryRecord:
     key: tuple  # level, dialect
     semantic: object  # the BodyRecord of the body's semantic check
     header: tuple
-    calls: list[tuple[str, int, object]]  # callee name, its start, the record its summary came from
+    named: dict  # the header's declarations by name (None: those without one), as _declarations makes them
+    own: tuple  # what the analysis reads of the function's own symbol, as _own makes it
+    calls: list[tuple[str, object]]  # callee name, the record its summary came from
+    # Every function called, directly or not, by name: (its start, its end) when this result was made.
+    reached: dict[str, tuple[int, int]]
     summary: object
     failures: list
 
@@ -52,6 +74,8 @@ class SummaryReuse:
     def __init__(self) -> None:
         self._records = KeptRecords()  # SummaryRecord by level, dialect and the body's semantic record
         self.header: tuple = ()
+        self.named: dict = {}
+        self.model: SemanticModel | None = None
         self.bodies: BodyReuse | None = None
         self.functions: dict[str, ts.Node] = {}
         self.replayed = 0
@@ -62,10 +86,13 @@ class SummaryReuse:
         self._records.begin()
         self.bodies = bodies
         self.replayed = self.analysed = self.moved = 0
-        header = tuple((n.start_byte, n.type, data[n.start_byte:n.end_byte]) for n in root.named_children
+        header = tuple((n.type, data[n.start_byte:n.end_byte]) for n in root.named_children
                        if n.type != "function_declaration" and not n.is_extra)
         # The last version's object when equal: every record's comparison with it is then one of identity.
-        self.header = self.header if header == self.header else header
+        if header != self.header:
+            self.header = header
+            self.named = _declarations(root, data)  # (made only where the declarations changed)
+        self.model = model
         # A name's function is the first one declared with it, as the checker resolves it.
         self.functions = {}
         for symbol in model.written_symbols:  # (functions are module-scope declarations: all written)
@@ -74,6 +101,7 @@ class SummaryReuse:
 
     def end(self) -> None:
         self._records.end()
+        self.model = None  # (the version's model is freed with its analysis, not kept to the next one)
 
     def replay(self, analysis, function: ts.Node) -> tuple[object, list, SummaryRecord] | None:
         """The recorded summary and failures, moved to where `function` is now, if still valid."""
@@ -87,34 +115,41 @@ class SummaryReuse:
         if record is None:
             return None
         header = self.header
-        if record.header is not header and record.header != header:
+        if record.header is not header and record.header != header and not self._names_same(record, function):
             # (a spare record may hold the result computed with this version's declarations)
             record = self._records.other(key, record)
-            if record is None or (record.header is not header and record.header != header):
+            if record is None or (record.header is not header and record.header != header
+                                  and not self._names_same(record, function)):
                 return None
-        for name, start, callee_record in record.calls:
-            callee = self.functions.get(name)
-            if callee is None or callee.start_byte != start:
-                return None
-        # The callees in the order the function first called them: an analysis computes them in that
-        # order, so failures keep the order a fresh analysis gives them.
-        for name, start, callee_record in record.calls:
-            analysis.summary(self.functions[name])
-            if analysis.records.get(start) is not callee_record:
-                return None
+        functions = self.functions
+        moves = ()
+        if record.calls:  # (most functions call none)
+            for name, callee_record in record.calls:
+                if name not in functions:
+                    return None
+            # The callees in the order the function first called them: an analysis computes them in that
+            # order, so failures keep the order a fresh analysis gives them.
+            records = analysis.records
+            for name, callee_record in record.calls:
+                callee = functions[name]
+                analysis.summary(callee)
+                if records.get(callee.start_byte) is not callee_record:
+                    return None
+            moves = [(start, end, functions[name].start_byte - start) for name, (start, end)
+                     in record.reached.items() if functions[name].start_byte != start]
         delta = function.start_byte - record.start
         self._records.current[key] = record
         self.replayed += 1
         if isinstance(record.summary, UncalledSummary):
             # Made where nothing called the function: a caller that reads it now has it made whole.
             summary = _WholeSummary(analysis, function)
-            if not delta:
+            if not delta and not moves:
                 return summary, record.failures, record
-            move = _Mover(record.start, record.end, delta)
+            move = _Mover(record.start, record.end, delta, moves)
             return summary, [move.failure(f) for f in record.failures], record
-        if not delta:  # nothing replayed is changed by its users, so it can be shared
+        if not delta and not moves:  # nothing replayed is changed by its users, so it can be shared
             return record.summary, record.failures, record
-        move = _Mover(record.start, record.end, delta)
+        move = _Mover(record.start, record.end, delta, moves)
         return _MovedSummary(self, move, record.summary), [move.failure(f) for f in record.failures], record
 
     def record(self, analysis, function: ts.Node, summary, failures: list, calls: list[tuple[str, int]]
@@ -123,25 +158,70 @@ class SummaryReuse:
         semantic = self.bodies.used.get(function.start_byte) if self.bodies is not None else None
         if semantic is None or not analysis.recording:
             return None
+        functions = self.functions
         dependencies = []
+        reached: dict[str, tuple[int, int]] = {}
         for name, start in calls:
             callee_record = analysis.records.get(start)
-            if callee_record is None or self.functions.get(name) is None \
-                    or self.functions[name].start_byte != start:
+            callee = functions.get(name)
+            if callee_record is None or callee is None or callee.start_byte != start:
                 return None
-            dependencies.append((name, start, callee_record))
+            dependencies.append((name, callee_record))
+            reached[name] = (start, start + callee_record.end - callee_record.start)
+            # The callee's own callees, where they are now (its record's were found by name, as here).
+            for inner, (inner_start, inner_end) in callee_record.reached.items():
+                now = functions[inner].start_byte
+                reached[inner] = (now, now + inner_end - inner_start)
         record = SummaryRecord(function.start_byte, function.end_byte, (analysis.level, analysis.dialect),
-                               semantic, self.header, dependencies, summary, list(failures))
+                               semantic, self.header, self.named, self._own(function), dependencies, reached,
+                               summary, list(failures))
         self._records.current[(analysis.level, analysis.dialect, semantic)] = record
         return record
 
+    def _names_same(self, record: SummaryRecord, function: ts.Node) -> bool:
+        """Whether what the function reads of the module's declarations is as recorded, where they changed."""
+        named, recorded = self.named, record.named
+        if named.get(None) != recorded.get(None):
+            return False
+        for name in record.semantic.lookups:
+            if named.get(name) != recorded.get(name):
+                return False
+        return self._own(function) == record.own
+
+    def _own(self, function: ts.Node) -> tuple:
+        name = sn.name(function)
+        symbol = self.model.symbol_at(name.start_byte, name.end_byte) if name is not None else None
+        if symbol is None or symbol.kind != "function":
+            return (None,)
+        return (symbol.stage, symbol.workgroup_size, symbol.subgroup_size, symbol.inputs, symbol.parameters)
+
+
+# The module-scope declarations that declare a name (a function's body may look it up).
+_NAMED_DECLARATIONS = frozenset({"const_declaration", "override_declaration", "variable_declaration",
+                                 "struct_declaration", "type_alias_declaration"})
+
+
+def _declarations(root: ts.Node, data: bytes) -> dict:
+    """The module's declarations but functions, as (kind, text) in order, by the name each declares; the
+    others (directives, assertions) under None."""
+    found: dict = {}
+    for node in root.named_children:
+        kind = node.type
+        if kind == "function_declaration" or node.is_extra:
+            continue
+        name = sn.name(node) if kind in _NAMED_DECLARATIONS else None
+        key = data[name.start_byte:name.end_byte].decode("utf-8", errors="replace") if name is not None else None
+        found[key] = found.get(key, ()) + ((kind, data[node.start_byte:node.end_byte]),)
+    return found
+
 
 class _Mover:
-    """Moves the spans inside [start, end] by `delta`; spans outside are the callees' (in notes of
-    inherited requirements), which the callee check in `replay` keeps where they were."""
+    """Moves the spans inside [start, end] by `delta`, and those inside each other (start, end) of `moves`
+    by its own delta: the spans of callees (in notes of inherited requirements) that moved otherwise."""
 
-    def __init__(self, start: int, end: int, delta: int) -> None:
+    def __init__(self, start: int, end: int, delta: int, moves: list[tuple[int, int, int]] = ()) -> None:
         self.start, self.end, self.delta = start, end, delta
+        self.moves = moves
         # A summary names the same few places many times (a call's requirements share its span, inherited
         # ones their callee's notes); spans are immutable, so each is moved once. Keyed by identity (a
         # Span hashes in Python code): the record being moved keeps every key alive meanwhile.
@@ -153,10 +233,18 @@ class _Mover:
             return None
         moved = self._moved.get(id(span))
         if moved is None:
-            inside = (self.start <= span.start and span.end <= self.end) if span.start < span.end \
-                else self.start < span.start < self.end
-            moved = self._moved[id(span)] = Span(span.start + self.delta, span.end + self.delta) if inside else span
+            moved = self._moved[id(span)] = self._place(span)
         return moved
+
+    def _place(self, span: Span) -> Span:
+        # (Functions never overlap, so a span is inside one of them at most; an empty span strictly inside.)
+        start, end = span.start, span.end
+        if (self.start <= start and end <= self.end) if start < end else self.start < start < self.end:
+            return Span(start + self.delta, end + self.delta) if self.delta else span
+        for low, high, delta in self.moves:
+            if (low <= start and end <= high) if start < end else low < start < high:
+                return Span(start + delta, end + delta)
+        return span
 
     def note(self, note: Note) -> Note:
         # Notes are never changed once made either, and callers' requirements share them.
