@@ -19,7 +19,6 @@ from types import SimpleNamespace
 
 import pytest
 from pygls.io_ import StdinAsyncReader, run_async
-from pygls.protocol import JsonRPCProtocol
 
 from benchmarks.lsp_stdio import StdioClient
 from coop_lsp.server import idle_gc, incoming
