@@ -105,7 +105,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # and how many module declarations were resolved so far.
         self.module_lookups: dict[str, Symbol | None] | None = None
         self.resolutions = 0
-        # The body being recorded (reuse.py's _Recording), which notes the declarations it resolves first:
+        # While a body is recorded, its notes of the declarations it resolves first (first_uses.FirstUseNotes):
         # they are replayed with it, at the same place among its effects. None while no body is recorded.
         self.first_uses = None
         self.module_scope = Scope()

@@ -102,7 +102,7 @@ class HeaderReuse:
         self.replayed = 0
         self.checked = 0
         # The record the latest step applied or made (None: checked and not recorded), which a body that
-        # resolved the step's declaration first keeps with its own (reuse.py: _FirstUse).
+        # resolved the step's declaration first keeps with its own (first_uses.py: FirstUse).
         self.last: HeaderRecord | None = None
 
     def begin(self) -> None:

@@ -418,6 +418,8 @@ class BodyReuse:
                 step.signature = signatures.get(step.name, _UNRESOLVED)
                 if step.signature is _UNRESOLVED:
                     step.signature = self._signature(module[step.name])
+                if step.signature is _UNRESOLVED:
+                    return None
             record.first_uses = tuple(notes.steps)
             firsts = {step.name for step in notes.steps}
             signatures = {name: signature for name, signature in signatures.items() if name not in firsts}
