@@ -35,6 +35,10 @@ coop_lsp is the checkout's. A typing or counter run spends minutes on its set-up
   of the set-up: the unit is one of the ten after them.
 - declares: the same with a line `const moved_down = 1u;` inserted and removed after the document's enables (a
   new declaration that no function names): every function after it moves.
+- later_helpers: examples/chromium/gemm_tiled_4x4.wgsl (200 lines), whose entry point comes first and calls helpers
+  declared after it (so its body resolves their signatures, semantic/first_uses.py), edited inside its last
+  function, `stage`: the literal of its first loop's start counted up as in `clean`, every version clean and new
+  text; three such versions are part of the set-up: the unit is one of the ten after them.
 
 Instruction counts are not time: a cache miss costs more than an add. They tell whether a change did less
 work, and by how much; the timing benchmarks tell what a user gets.
@@ -82,6 +86,9 @@ else:
     if name.startswith("typing") or name == "comment_header":
         from benchmarks.typing_cost import COMMENT, LARGE_KERNELS, STATEMENT, _workload
         text, middle, code_line = _workload(LARGE_KERNELS) if name == "typing_large" else _workload()
+    elif name == "later_helpers":
+        from pathlib import Path
+        text = (Path(harness) / "examples" / "chromium" / "gemm_tiled_4x4.wgsl").read_text()
     else:
         from benchmarks.replay_cost import _document, _edits
         text = _document(100 if name == "clean100" else 21)
@@ -114,6 +121,18 @@ else:
         for _ in range(repeat):
             for _ in range(3):  # (three rounds of three versions: the unit count below)
                 round_()
+    elif name == "later_helpers":
+        offset = len(text[:text.index("0u", text.rindex("\nfn "))].encode())
+        current = ["0u"]
+        def version(number):
+            document.replace(Span(offset, offset + len(current[0])), f"{number}u")
+            current[0] = f"{number}u"
+            Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
+        for number in range(17, 20):
+            version(number)
+        for _ in range(repeat):
+            for number in range(20, 30):  # (ten: the unit count below)
+                version(number)
     elif name.startswith("clean"):
         from benchmarks.server_matrix import _toggle_site
         line, column = _toggle_site(text)
@@ -156,7 +175,7 @@ HARNESS = Path(__file__).resolve().parent.parent
 UNITS = {"cold": 3, "typing": None, "typing_large": None,  # typing: the statement's length, read below
          "counter": VERSIONS, "comment_header": 9,
          "clean": CLEAN_VERSIONS, "clean100": CLEAN_VERSIONS, "moves": CLEAN_VERSIONS,
-         "declares": CLEAN_VERSIONS}
+         "declares": CLEAN_VERSIONS, "later_helpers": CLEAN_VERSIONS}
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
@@ -207,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict = {"unit": {"cold": "file", "typing": "typed character", "typing_large": "typed character",
                               "counter": "version", "comment_header": "version",
                               "clean": "version", "clean100": "version", "moves": "version",
-                              "declares": "version"},
+                              "declares": "version", "later_helpers": "version"},
                      "workloads": workloads, "checkouts": {}}
     for root, python in checkouts:
         per = {}

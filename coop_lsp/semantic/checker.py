@@ -105,6 +105,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # and how many module declarations were resolved so far.
         self.module_lookups: dict[str, Symbol | None] | None = None
         self.resolutions = 0
+        # While a body is recorded, its notes of the declarations it resolves first (first_uses.FirstUseNotes):
+        # they are replayed with it, at the same place among its effects. None while no body is recorded.
+        self.first_uses = None
         self.module_scope = Scope()
         self.scope = self.module_scope
         # The innermost parameter or local of each name in the scopes open now (module scope apart), so
@@ -493,6 +496,10 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         if symbol.resolving:
             self._report_cycle(symbol, via)
             return t.ERROR
+        # (only a resolution the body itself starts: one nested in another is part of that one's step)
+        first_use = self.first_uses if not self._resolution else None
+        if first_use is not None:
+            first_use.resolution_begins(self)
         symbol.resolving = True
         self.resolutions += 1
         self._resolution.append((symbol, via))
@@ -505,6 +512,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             self._resolution.pop()
             symbol.resolving = False
             symbol.resolved = True
+        if first_use is not None:
+            first_use.resolution_ends(self, symbol)
         return symbol.type
 
     def _report_cycle(self, symbol: Symbol, via: ts.Node | None) -> None:

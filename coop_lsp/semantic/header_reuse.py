@@ -101,6 +101,9 @@ class HeaderReuse:
         self._own_ids: dict[int, tuple[object, int]] = {}
         self.replayed = 0
         self.checked = 0
+        # The record the latest step applied or made (None: checked and not recorded), which a body that
+        # resolved the step's declaration first keeps with its own (first_uses.py: FirstUse).
+        self.last: HeaderRecord | None = None
 
     def begin(self) -> None:
         self._records.begin()
@@ -192,6 +195,7 @@ class HeaderReuse:
                     self._apply(checker, record, symbol, start)
                     self._records.current[carried[3]] = record
                     self.replayed += 1
+                    self.last = record
                     # (a header step's entry is always neutral: where the step did not move it is the same entry)
                     if carried[1] != start:  # (the end moved with it: the header's text is the same)
                         carried = (step, start, end, carried[3], record, True)
@@ -201,7 +205,9 @@ class HeaderReuse:
         if node.has_error or len(checker._resolution) > 1:
             # (resolved on the way from another declaration: a cycle through it would reach outside)
             self.checked += 1
+            self.last = None
             check()
+            self.last = None
             carry.note(index, (step, start, end, None, None, True))
             return
         ctx = checker.ctx
@@ -214,20 +220,32 @@ class HeaderReuse:
                 and self._replay(checker, record, symbol, start))):
             self._records.current[key] = record
             self.replayed += 1
+            self.last = record
             carry.note(index, (step, start, end, key, record, True))
             return
         self.checked += 1
-        carry.note(index, (step, start, end, key, self._record(checker, key, symbol, start, end, check, said), True))
+        self.last = record = self._record(checker, key, symbol, start, end, check, said)
+        carry.note(index, (step, start, end, key, record, True))
 
     # ------------------------------------------------------------ replay
     def _replay(self, checker, record: HeaderRecord, symbol, start: int) -> bool:
+        if not self.valid(checker, record, symbol):
+            return False
+        self._apply(checker, record, symbol, start)
+        return True
+
+    def valid(self, checker, record: HeaderRecord, symbol, resolved_before: dict | None = None) -> bool:
+        """Whether what the step read is as recorded (its key apart, which the caller compares).
+        `resolved_before`: the signatures of declarations not resolved yet that will be by the time the step
+        runs (those a replayed body resolves first, before this one), by name."""
         module = checker.module_scope.symbols
         reuse = checker.reuse
         named = reuse._named
         for name, recorded in record.lookups.items():
             current = named.get(name, _UNRESOLVED)
             if current is _UNRESOLVED:
-                current = reuse.named_signature(module, name)
+                current = resolved_before[name] if resolved_before and name in resolved_before \
+                    else reuse.named_signature(module, name)
             if current is not recorded and current != recorded:  # (interned: mostly the same object)
                 return False
         for name in record.absent:  # (a loop: dict_keys.isdisjoint walks the larger of the two)
@@ -242,10 +260,7 @@ class HeaderReuse:
                     return False
         if record.references and not all(name in module for name in record.references.values()):
             return False  # (a reference's target is named through a lookup, but a bypass must not break replay)
-        if not self._same_structs(checker, record, symbol):
-            return False
-        self._apply(checker, record, symbol, start)
-        return True
+        return self._same_structs(checker, record, symbol)
 
     @staticmethod
     def _same_structs(checker, record: HeaderRecord, symbol) -> bool:

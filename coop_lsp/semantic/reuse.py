@@ -19,11 +19,14 @@ the same:
   aliases declared elsewhere).
 
 A check is recorded only if nothing it did reached outside the function: a
-diagnostic, fix or model entry elsewhere, or the resolution of a module
-declaration on first use (whose diagnostics belong to that declaration and
-come from whichever function uses it first). Such bodies are checked afresh
-on every version. The result is the same as checking every body, which
-tests/test_incremental.py checks over random edit sequences.
+diagnostic, fix or model entry elsewhere, or a module-scope declaration. Such
+bodies are checked afresh on every version. The result is the same as checking
+every body, which tests/test_incremental.py checks over random edit sequences.
+
+The one exception is a declaration the body resolves first: declarations are
+resolved in module order, so an entry point that calls helpers declared after
+it resolves their signatures in the middle of its body, at their first use
+(first_uses.py says how such a body is recorded and replayed).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ import tree_sitter as ts
 
 from ..core.diagnostic import Diagnostic
 from ..core.text import Span
-from . import types as t
+from . import first_uses, types as t
 from .carry import Carry
 from .kept import KeptRecords
 from .model import Replayed, Symbol
@@ -76,6 +79,9 @@ class BodyRecord:
     # (most: builtins and predeclared types), which need only be still undeclared.
     declared: tuple = ()
     undeclared: tuple = ()
+    # The declarations the body resolved first, in order (first_uses.FirstUse): not in `declared`, as they
+    # are not resolved yet when the body starts.
+    first_uses: tuple = ()
 
 
 class _Recording:
@@ -94,6 +100,7 @@ class _Recording:
         self.builtin_calls = ctx.model.written_calls
         ctx.model.written_types, ctx.model.written_references, ctx.model.written_calls = {}, {}, {}
         checker.module_lookups = {}
+        checker.first_uses = self.first_uses = first_uses.FirstUseNotes()
 
 
 class BodyReuse:
@@ -173,7 +180,8 @@ class BodyReuse:
             if record is None or not self._valid(checker, record, symbol):
                 return False
         self.apply(checker, record, symbol, node, text)
-        self.applied = (text, record)
+        # (a body with steps nested in it is never carried: first_uses.py says why)
+        self.applied = (text, record) if not record.first_uses else None
         return True
 
     def apply(self, checker, record: BodyRecord, symbol: Symbol, node: ts.Node, text: bytes) -> None:
@@ -185,7 +193,9 @@ class BodyReuse:
         and each of a node's places is a call into tree-sitter."""
         ctx = checker.ctx
         delta = start - record.start
-        if record.diagnostics:
+        if record.first_uses:
+            first_uses.apply(self, checker, record.first_uses, record.diagnostics, delta)
+        elif record.diagnostics:
             if delta:
                 ctx.diagnostics.extend([d.shifted(delta) for d in record.diagnostics])
             else:
@@ -293,7 +303,7 @@ class BodyReuse:
                 current = self.named_signature(module, name)
             if current is not recorded and current != recorded:  # (interned: mostly the same object)
                 return False
-        return True
+        return not record.first_uses or first_uses.valid(self, checker, record.first_uses)
 
     def named_signature(self, module: dict, name: str) -> object:
         """The signature of what `name` declares at module scope (None: nothing), once per name and check
@@ -320,6 +330,7 @@ class BodyReuse:
         recording.references.update(references)
         recording.builtin_calls.update(builtin_calls)
         lookups, checker.module_lookups = checker.module_lookups, None
+        checker.first_uses = None
         if not completed:
             return
         record = self._record(checker, recording, symbol, types, references, lookups)
@@ -331,7 +342,7 @@ class BodyReuse:
             text = ctx.source.data[recording.node.start_byte:recording.node.end_byte]
             self._records.current[text] = record
             self.used[recording.node.start_byte] = record
-            self.applied = (text, record)
+            self.applied = (text, record) if not record.first_uses else None
 
     def _record(self, checker, recording: _Recording, symbol: Symbol, types: dict, references: dict,
                 lookups: dict) -> BodyRecord | None:
@@ -342,10 +353,20 @@ class BodyReuse:
             # An empty span at the function's edge (an insertion before or after it) is not part of it.
             return start <= s and e <= end if s < e else start < s < end
 
-        if checker.resolutions != recording.resolutions_before \
+        notes = recording.first_uses
+        if notes.refused or checker.resolutions != recording.resolutions_before + len(notes.steps) \
                 or len(checker.module_scope.symbols) != recording.module_size:
             return None
         diagnostics = ctx.diagnostics[recording.diagnostics_before:]
+        if notes.steps:
+            # What the nested steps added is theirs, in their records: the body keeps its own.
+            diagnostics = notes.own_diagnostics(diagnostics, recording.diagnostics_before)
+            in_a_step = notes.in_a_step
+            if not all(inside(s, e) or in_a_step(s, e) for s, e, _ in types) \
+                    or not all(inside(s, e) or in_a_step(s, e) for s, e in references):
+                return None
+            types = {key: value for key, value in types.items() if inside(key[0], key[1])}
+            references = {key: value for key, value in references.items() if inside(key[0], key[1])}
         if not all(inside(s.start, s.end) for d in diagnostics for s in d.spans()):
             return None
         if not all(inside(s, e) for s, e, _ in types) or not all(inside(s, e) for s, e in references):
@@ -366,6 +387,9 @@ class BodyReuse:
                 return None
         portability, enables, uses = ctx.said_once()
         before_portability, before_enables, before_uses = recording.said_before
+        if notes.steps:  # (what the steps said is theirs: their records say it)
+            portability, enables = portability - notes.said[0], enables - notes.said[1]
+            uses = {family: span for family, span in uses.items() if family not in notes.said[2]}
         new_uses = {family: span for family, span in uses.items() if family not in before_uses}
         if not all(inside(s.start, s.end) for s in new_uses.values()):
             return None
@@ -389,6 +413,16 @@ class BodyReuse:
             frozenset(ctx.model.matrix_dialects - recording.dialects_before),
             [(v.name, s) for v, s in var_uses], variables_in_first_use_order(var_uses), [f.name for f in calls],
             checker.alias_facts.get(symbol))
+        if notes.steps:
+            for step in notes.steps:
+                step.signature = signatures.get(step.name, _UNRESOLVED)
+                if step.signature is _UNRESOLVED:
+                    step.signature = self._signature(module[step.name])
+                if step.signature is _UNRESOLVED:
+                    return None
+            record.first_uses = tuple(notes.steps)
+            firsts = {step.name for step in notes.steps}
+            signatures = {name: signature for name, signature in signatures.items() if name not in firsts}
         record.declared = tuple((name, signature) for name, signature in signatures.items() if signature is not None)
         record.undeclared = tuple(name for name, signature in signatures.items() if signature is None)
         return record
