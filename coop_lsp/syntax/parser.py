@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from ..core.text import Position, SourceText, Span, has_carriage_return
+from ..core.text import Position, SourceText, Span
 from . import grammar
 
 
@@ -115,7 +115,7 @@ class Document:
 def _point(source: SourceText, offset: int) -> tuple[int, int]:
     """tree-sitter's point: rows end at "\n" only (a lone "\r" is a line break for LSP, not for it)."""
     data = source.data
-    if not has_carriage_return(data):
+    if not source.has_carriage_return():
         return source.line_column(offset, "byte")
     row = data.count(b"\n", 0, offset)
     return (row, offset - (data.rfind(b"\n", 0, offset) + 1))
