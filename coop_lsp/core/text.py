@@ -59,6 +59,10 @@ class SourceText:
     data: bytes = field(init=False)
     decode_error: int | None = None  # byte offset of the first invalid sequence
     _starts: list[int] | None = field(init=False, repr=False, default=None)
+    # Whether the bytes hold a "\r" (None: not looked yet). An edit's text inherits a "no" when neither the
+    # text nor the inserted bytes hold one: a keystroke then scans the whole text for it not at all (tree-sitter's
+    # points and the line starts ask three or four times per edit).
+    _carriage_return: bool | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
         self.data = self.text.encode("utf-8", errors="surrogatepass")
@@ -68,18 +72,28 @@ class SourceText:
         # Built on first use: a file coop-lint answers from its cache, with no findings, never needs it.
         if self._starts is None:
             # Lines end at "\r\n", "\n" or a lone "\r", as in LSP and in WGSL.
-            if b"\r" in self.data:
+            if self.has_carriage_return():
                 self._starts = [0, *(match.end() for match in _LINE_BREAK.finditer(self.data))]
             else:
                 lines = self.data.split(b"\n")
                 self._starts = [0, *accumulate(map((1).__add__, map(len, lines[:-1])))]
         return self._starts
 
+    def has_carriage_return(self) -> bool:
+        if self._carriage_return is None:
+            self._carriage_return = has_carriage_return(self.data)
+        return self._carriage_return
+
     def edited(self, start: int, end: int, inserted: bytes) -> "SourceText":
         """This text with the bytes [start, end) replaced by `inserted`. An editor sends an edit per
         keystroke: the line starts follow from this text's, where it has them, instead of a count over the
         whole text (positions convert through them for every diagnostic published)."""
-        data = self.data[:start] + inserted + self.data[end:]
+        # One copy of the whole text (through views), not three (two slices and their sum).
+        whole = memoryview(self.data)
+        data = b"".join((whole[:start], inserted, whole[end:]))
+        whole.release()
+        # Decoded again in full: splicing the old text's pieces instead costs three copies of it, more than
+        # the decoder's pass (which, for ASCII, copies as it checks).
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
@@ -87,8 +101,10 @@ class SourceText:
         edited = SourceText.__new__(SourceText)
         # A strict decode encodes back to the same bytes: no second encoding of the whole text.
         edited.text, edited.data, edited.decode_error, edited._starts = text, data, None, None
+        plain_breaks = not self.has_carriage_return() and not has_carriage_return(inserted)
+        edited._carriage_return = False if plain_breaks else None
         starts = self._starts
-        if starts is not None and b"\r" not in self.data and b"\r" not in inserted:
+        if starts is not None and plain_breaks:
             # "\n" breaks only: starts up to `start` stay, those whose break was replaced go, the inserted
             # breaks come in, and the rest move by the change in length.
             kept, moved = bisect.bisect_right(starts, start), bisect.bisect_right(starts, end)
@@ -174,6 +190,13 @@ class SourceText:
 
     def slice(self, span: Span) -> str:
         return self.data[span.start : span.end].decode("utf-8", errors="replace")
+
+
+def has_carriage_return(data: bytes) -> bool:
+    """Whether `data` holds a "\r". Not `b"\r" in data`: bytes' `in` first tries its operand as a byte value,
+    and for a bytes operand makes and drops a TypeError, its message formatted, on every call (five per
+    keystroke, each before a scan of the whole text)."""
+    return data.find(b"\r") >= 0
 
 
 def _utf16_length(text: str) -> int:

@@ -115,9 +115,8 @@ class Document:
 def _point(source: SourceText, offset: int) -> tuple[int, int]:
     """tree-sitter's point: rows end at "\n" only (a lone "\r" is a line break for LSP, not for it)."""
     data = source.data
-    if b"\r" not in data:
-        position = source.position(offset, unit="byte")
-        return (position.line, position.column)
+    if not source.has_carriage_return():
+        return source.line_column(offset, "byte")
     row = data.count(b"\n", 0, offset)
     return (row, offset - (data.rfind(b"\n", 0, offset) + 1))
 
