@@ -16,7 +16,8 @@ A segment is replayed only where what its check read is the same:
   segment's end (its statements, the header and the enclosing statements'
   heads, which are checked afresh and set the state the segment starts in);
 - the function's signature, the module's enables and configured dialect, and
-  what had been said once per module at the body's start;
+  what had been said once per module and the matrix dialects used, at the
+  body's start and where the segment starts;
 - every module-scope name looked up in the body up to the segment's end, and
   the struct types those lead to (as for a body's record, reuse.py);
 - the block's leading children, by kind and place, without syntax errors.
@@ -54,6 +55,9 @@ class Segment:
 
     statements: tuple  # (kind id, start, end) of the block's leading children it covers
     end: int
+    # What was said once and the matrix dialects used where it starts: a whole-body walk before the statements
+    # says a portability note about text after the edit too.
+    said: tuple
     diagnostics: list
     types: dict
     references: dict  # (start, end) -> (_OWN, index in `locals`) or (_MODULE | _OUTER, name)
@@ -162,7 +166,8 @@ class LeadingStatements:
         if previous is not None:
             segment = previous.segments.get(start)
             if segment is not None and segment.end <= body.previous_point \
-                    and _matches(segment.statements, children) and _valid(checker, segment):
+                    and _matches(segment.statements, children) and segment.said == _said(checker) \
+                    and _valid(checker, segment):
                 _replay(checker, segment)
                 first = len(segment.statements)
                 body.replayed += first
@@ -228,6 +233,10 @@ def _common_prefix(a: bytes, b: bytes) -> int:
         else:
             high = middle
     return low
+
+
+def _said(checker) -> tuple:
+    return checker.reuse.headers._said_once(checker.ctx)[1], frozenset(checker.ctx.model.matrix_dialects)
 
 
 def _valid(checker, segment: Segment) -> bool:
@@ -320,6 +329,7 @@ class _Recording:
                                                  frozenset(facts.param_reads), frozenset(facts.param_writes),
                                                  len(facts.calls))
         self.stage_reported = checker.stage_reported
+        self.said = _said(checker)
         self.counts = (ctx.said_count(), len(model.matrix_dialects), checker.resolutions,
                        len(checker.module_scope.symbols))
         # The model's tables, the statements' entries caught in fresh ones (nothing reads them meanwhile).
@@ -417,7 +427,7 @@ class _Recording:
                         | {v.name for v, _ in var_uses} | {f.name for f in called}),
                   tuple({name for kind, name in recorded.values() if kind == _OUTER}))
         return Segment(
-            tuple((child.kind_id, child.start_byte, child.end_byte) for child in statements), high,
+            tuple((child.kind_id, child.start_byte, child.end_byte) for child in statements), high, self.said,
             diagnostics, types, recorded, calls, [_local_record(s) for s in local_symbols], tuple(declared),
             tuple(roots), tuple((v.name, s) for v, s in var_uses), tuple(f.name for f in called), alias,
             checker.stage_reported and not self.stage_reported, tuple(lookups), needed, tuple(named), tuple(unnamed),
