@@ -170,3 +170,70 @@ def test_a_keystroke_checks_no_statement_before_the_edit(monkeypatch) -> None:
             per_version.append(len(counted.nodes))
     # The function holds 34 statements that a check without reuse walks at each version.
     assert max(per_version) <= 16, per_version
+
+
+# What a body's statements leave for the rest of its check: shadowed names, pointer lets handed to a call that
+# aliasing looks at, a matrix in a vertex shader (said once per function), `loop` and continuing blocks (their
+# frames are left alone), `@diagnostic` on a statement (said once per module, from a walk of the whole body), a
+# declaration without type or initializer, and a module variable used and written.
+STATE = """\
+enable chromium_experimental_subgroup_matrix;
+enable f16;
+var<private> g: f32;
+var<workgroup> tile: array<f16, 256>;
+fn touch(p: ptr<function, f32>, q: ptr<private, f32>) { *p = *q; }
+@vertex fn vs() -> @builtin(position) vec4<f32> {
+  var m: subgroup_matrix_left<f16, 8, 8>;
+  let a = 1.0;
+  var v = a;
+  let pv = &v;
+  touch(pv, &g);
+  var n: subgroup_matrix_left<f16, 8, 8>;
+  return vec4<f32>(v);
+}
+@compute @workgroup_size(64) fn cs(@builtin(local_invocation_index) lid: u32) {
+  var x = 0u;
+  let shadow = x;
+  {
+    let shadow = 2u;
+    x += shadow;
+    var w;
+    g = 2.0;
+  }
+  loop {
+    let inner = x;
+    if (inner > 4u) { break; }
+    continue;
+    continuing {
+      let late = inner;
+      x++;
+      break if x > 8u;
+    }
+  }
+  for (var i = 0u; i < 4u; i++) {
+    let y = tile[i];
+    @diagnostic(off, derivative_uniformity) if (lid == 0u) { workgroupBarrier(); }
+    switch i { case 0u: { g = 1.0; } default: {} }
+  }
+  var unused: f32;
+  _ = g + f32(shadow);
+}
+"""
+
+
+def test_typing_where_statements_leave_state_behind_equals_a_check_without_reuse(monkeypatch) -> None:
+    counted = _Counted(monkeypatch)
+    starts = _statement_starts(Document(STATE).tree.root_node)
+    fewer = 0
+    for at in starts:
+        for piece in PIECES + ["let shadow = 3u; ", "var w; ", "@diagnostic(off, derivative_uniformity) {} "]:
+            document, reuse = Document(STATE), Reuse()
+            Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse, fresh=True)
+            for index, char in enumerate(piece):
+                document.replace(Span(at + index, at + index), char)
+                checked, plain = _same_as_without_reuse(document, reuse, counted, at + index + 1,
+                                                        index == len(piece) - 1)
+                fewer += checked < plain
+            document.replace(Span(at, at + len(piece)), "")
+            _same_as_without_reuse(document, reuse, counted, at)
+    assert fewer > 0
