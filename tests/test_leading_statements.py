@@ -224,9 +224,11 @@ fn touch(p: ptr<function, f32>, q: ptr<private, f32>) { *p = *q; }
 def test_typing_where_statements_leave_state_behind_equals_a_check_without_reuse(monkeypatch) -> None:
     counted = _Counted(monkeypatch)
     starts = _statement_starts(Document(STATE).tree.root_node)
+    pieces = PIECES + ["let shadow = 3u; ", "var w; ", "@diagnostic(off, derivative_uniformity) {} "]
     fewer = 0
-    for at in starts:
-        for piece in PIECES + ["let shadow = 3u; ", "var w; ", "@diagnostic(off, derivative_uniformity) {} "]:
+    for number, at in enumerate(starts):
+        # Two pieces at each place, in turn: each piece at a third of the places.
+        for piece in (pieces[number % len(pieces)], pieces[(number + 3) % len(pieces)]):
             document, reuse = Document(STATE), Reuse()
             Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse, fresh=True)
             for index, char in enumerate(piece):
