@@ -139,6 +139,8 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         self.module_text_nodes: list[ts.Node] = []
         self.parameter_index: dict[Symbol, int] = {}
         self.pointer_roots: dict[Symbol, tuple | None] = {}
+        # The body checked afresh whose leading statements may be replayed (leading.py); None: check them all.
+        self.leading = None
 
     # ------------------------------------------------------------- module
     def run(self) -> None:
@@ -973,12 +975,12 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         before = (self.resolutions, self.ctx.said_count(), len(model.matrix_dialects), len(self.module_scope.symbols))
         reuse.applied = None
         if broken:
-            self._function_body(symbol, node)  # (a body with syntax errors is neither replayed nor recorded)
+            self._afresh(symbol, node)  # (a body with syntax errors is neither replayed nor recorded)
         elif not reuse.replay(self, symbol, node):
             recording = reuse.start(self, node)
             completed = False
             try:
-                self._function_body(symbol, node)
+                self._afresh(symbol, node)
                 completed = True
             finally:
                 reuse.finish(self, recording, symbol, completed)
@@ -996,6 +998,18 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             carry.edited_done(after, (tuple(f.name for f in self.calls.get(symbol, ())),
                                       variables_in_first_use_order(self.var_uses.get(symbol, ()))))
         carry.note(index, ("body", start, end) + (reuse.applied or (None, None)) + (after,))
+
+    def _afresh(self, symbol: Symbol, node: ts.Node) -> None:
+        """_function_body, with the statements before the edit replayed where the last version checked this
+        body at the same place (leading.py)."""
+        leading = self.reuse.leading
+        self.leading = leading.open(self, symbol, node)
+        try:
+            self._function_body(symbol, node)
+        finally:
+            if self.leading is not None:
+                leading.close(self, self.leading, node)
+            self.leading = None
 
     def _function_body(self, symbol: Symbol, node: ts.Node) -> None:
         self.function = symbol
@@ -1042,13 +1056,20 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             stack.extend(reversed(node.named_children))
 
     def _block(self, node: ts.Node, new_scope: bool = True) -> None:
+        leading = self.leading
         if not new_scope:
+            if leading is not None:
+                self.reuse.leading.statements(self, leading, node, node.named_children)
+                return
             for child in node.named_children:
                 self.statement(child)
             return
         mark = self._open_scope()
-        for child in node.named_children:
-            self.statement(child)
+        if leading is not None:
+            self.reuse.leading.statements(self, leading, node, node.named_children)
+        else:
+            for child in node.named_children:
+                self.statement(child)
         self._close_scope(mark)
 
     def statement(self, node: ts.Node) -> None:
@@ -1392,10 +1413,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         # Only reached after a missing '}' (already reported); check it as if at module scope.
         symbol = self._declare(node, self.module_scope)
         if symbol is not None:
-            saved = (self.scope, self._visible, self._shadowed, self.function)
+            saved = (self.scope, self._visible, self._shadowed, self.function, self.leading)
+            self.leading = None  # (its blocks are none of the edited body's)
             self.symbol_type(symbol)
             self._function_body(symbol, node)
-            self.scope, self._visible, self._shadowed, self.function = saved
+            self.scope, self._visible, self._shadowed, self.function, self.leading = saved
 
 
 def _builtin_value_name(builtin: tuple | None, ctx: Context) -> str | None:

@@ -131,6 +131,9 @@ class BodyReuse:
         # module's helpers, hence the late import).
         from .header_reuse import HeaderReuse
         self.headers = HeaderReuse()
+        # The leading statements of the bodies checked afresh, replayed in the next version where unchanged.
+        from .leading import LeadingStatements
+        self.leading = LeadingStatements()
         # The last clean version's steps, carried over without validation where only one body changed.
         self.carry = Carry()
         # (key, record) of the latest body replayed by `replay` or recorded, which Checker._checked_body notes for
@@ -146,6 +149,7 @@ class BodyReuse:
         self.replayed = self.checked = self.remapped = 0
         self.applied = None
         self.headers.begin()
+        self.leading.begin()
 
     def end(self) -> None:
         # Only what the latest version used is kept: memory stays proportional to the document.
@@ -154,6 +158,7 @@ class BodyReuse:
         self._interned_previous = self._interned
         self._memo_previous = self._memo
         self.headers.end()
+        self.leading.end()
         self.carry.end()
 
     def stable_struct(self, struct: t.Struct) -> t.Struct:

@@ -1,0 +1,434 @@
+"""Reusing the check of an edited body's leading statements, from the version before.
+
+While a person types inside a function, its body changes at every version and
+is checked again (reuse.py replays unchanged bodies only), though most of its
+statements come before the edit, unchanged text checked in unchanged state.
+So where a body is checked afresh and was checked at the same place in the
+last version, the checker records, for each block that holds the edit (the
+body itself and the blocks nested around the edit), what checking the
+block's leading statements before the edit added: a segment. The next version
+replays a block's segment instead of checking those statements, and checks
+the block from the first statement after them on.
+
+A segment is replayed only where what its check read is the same:
+
+- the function starts at the same byte and its text is the same up to the
+  segment's end (its statements, the header and the enclosing statements'
+  heads, which are checked afresh and set the state the segment starts in);
+- the function's signature, the module's enables and configured dialect, and
+  what had been said once per module and the matrix dialects used, at the
+  body's start and where the segment starts;
+- every module-scope name looked up in the body up to the segment's end, and
+  the struct types those lead to (as for a body's record, reuse.py);
+- the block's leading children, by kind and place, without syntax errors.
+
+A segment is recorded only if its check stayed inside: nothing said once,
+no module declaration resolved on first use, no diagnostic, fix or model entry
+outside the function's unchanged text, and every name it refers to is its
+own local, a module declaration, or a name visible where it starts. Its
+effects are those a fresh check adds at that point: diagnostics, expression
+types, references, builtin calls, local symbols (made anew, their nodes found
+in the new tree), the names its statements leave declared in the block,
+pointer roots, uses of module variables, calls, aliasing facts, and whether
+the matrix-in-stage error was given. Blocks inside a `loop` body or a
+continuing block are left alone (their loop frames hold nodes and order).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from ..syntax.nodes import FIELD_TYPE, FIELD_VALUE, KIND_NAMES
+from .reuse import _UNRESOLVED, _environment, _local_record, _replayed_symbol
+
+# Declarations whose check reads the node after them (checker._broken): a segment stops before one.
+_DECLARATIONS = frozenset({"variable_declaration", "let_declaration", "const_declaration"})
+_OWN, _MODULE, _OUTER = 0, 1, 2  # what a recorded reference names: a local of the segment, a module name, another
+
+
+@dataclass(eq=False, slots=True)
+class Segment:
+    """What checking a block's leading statements added, places as in the function it was recorded in."""
+
+    statements: tuple  # (kind id, start, end) of the block's leading children it covers
+    end: int
+    # What was said once and the matrix dialects used where it starts: a whole-body walk before the statements
+    # says a portability note about text after the edit too.
+    said: tuple
+    diagnostics: list
+    types: dict
+    references: dict  # (start, end) -> (_OWN, index in `locals`) or (_MODULE | _OUTER, name)
+    calls: dict  # the model's builtin calls
+    locals: list  # reuse._local_record of each local symbol it declared, in order
+    declared: tuple  # indices in `locals` of those left declared in the block's scope, in order
+    pointer_roots: tuple  # (index in `locals`, root)
+    var_uses: tuple  # (module variable's name, span)
+    called: tuple  # names of the module functions called
+    alias: tuple | None  # (new module reads, new module writes, parameter reads, parameter writes, calls, made)
+    stage_reported: bool
+    lookups: tuple  # the module-scope names looked up in the body so far
+    needed: tuple  # (module names, names visible at its start) that its replay takes symbols of
+    named: tuple  # (name, signature) of those that named a declaration
+    unnamed: tuple  # those that named none
+    structs: dict
+
+
+@dataclass(eq=False, slots=True)
+class _Memo:
+    text: bytes  # the function's text in the version its segments hold for
+    base: tuple  # (signature, environment, what was said once at the body's start)
+    segments: dict  # block start -> Segment
+
+
+class _Body:
+    """The body being checked: where its edit is, the last version's segments that may be replayed, and the
+    segments recorded for the next version."""
+
+    __slots__ = ("point", "previous", "previous_point", "memo", "own_lookups", "replayed")
+
+    def __init__(self, point: int, previous: _Memo | None, previous_point: int, memo: _Memo) -> None:
+        self.point = point  # the first byte that differs from the last version's text here
+        self.previous, self.previous_point = previous, previous_point
+        self.memo = memo
+        self.own_lookups = False
+        self.replayed = 0  # statements replayed (for tests: the work the check did not do)
+
+
+class LeadingStatements:
+    """The segments of the bodies checked afresh in the last version, by function start."""
+
+    def __init__(self) -> None:
+        self._memos: dict[int, _Memo] = {}
+        self._next: dict[int, _Memo] = {}
+        # Each function's text where it was last checked afresh, by start: where the next edit there is.
+        self._texts: dict[int, bytes] = {}
+        self.replayed = 0  # statements replayed in the latest check
+
+    def begin(self) -> None:
+        self._next = {}
+        self.replayed = 0
+
+    def end(self) -> None:
+        self._memos = self._next
+        if len(self._texts) > 4096:  # (starts of functions long gone: a bound, not a cache policy)
+            self._texts = {}
+
+    # ------------------------------------------------------------ a body
+    def open(self, checker, symbol, node: ts.Node) -> _Body | None:
+        """Starts the fresh check of `symbol`'s body: None where the last version has nothing to go by."""
+        ctx, reuse = checker.ctx, checker.reuse
+        start = node.start_byte
+        text = ctx.source.data[start:node.end_byte]
+        before = self._texts.get(start)
+        self._texts[start] = text
+        if before is None:
+            return None
+        signature = reuse._signature(symbol)
+        if signature is _UNRESOLVED:
+            return None
+        base = (signature, _environment(ctx), reuse.headers._said_once(ctx)[1])
+        previous, previous_point = self._memos.get(start), start
+        if previous is not None:
+            if _same_base(previous.base, base):
+                previous_point = start + _common_prefix(previous.text, text)
+            else:
+                previous = None
+        body = _Body(start + _common_prefix(before, text), previous, previous_point, _Memo(text, base, {}))
+        if checker.module_lookups is None:  # (not recorded as a whole: its segments need the names all the same)
+            checker.module_lookups, body.own_lookups = {}, True
+        return body
+
+    def close(self, checker, body: _Body, node: ts.Node) -> None:
+        if body.own_lookups:
+            checker.module_lookups = None
+        if body.memo.segments:
+            self._next[node.start_byte] = body.memo
+        self.replayed += body.replayed
+
+    # ------------------------------------------------------------ a block
+    def statements(self, checker, body: _Body, block: ts.Node, children: list) -> None:
+        """Checks a block's statements, the leading ones replayed where the last version recorded them."""
+        statement = checker.statement
+        loops = checker.loops
+        if checker.continuing_blocks or (loops and loops[-1].body_scope is not None) or not children:
+            for child in children:
+                statement(child)
+            return
+        start, point = block.start_byte, body.point
+        first = 0
+        on_path = start < point <= block.end_byte
+        recording = _Recording(checker) if on_path and _leading_count(children, point) else None
+        previous = body.previous
+        kept = None
+        if previous is not None:
+            segment = previous.segments.get(start)
+            if segment is not None and segment.end <= body.previous_point \
+                    and _matches(segment.statements, children) and segment.said == _said(checker) \
+                    and _valid(checker, segment):
+                _replay(checker, segment)
+                first = len(segment.statements)
+                body.replayed += first
+                kept = segment
+        if kept is not None:
+            body.memo.segments[start] = kept  # (its statements are this version's: valid for the next one too)
+        if recording is not None:
+            count = _leading_count(children, point)
+            if count <= first:
+                recording.cancel(checker)
+            else:
+                try:
+                    for child in children[first:count]:
+                        statement(child)
+                except BaseException:
+                    recording.cancel(checker)  # (the model's own tables back in place)
+                    raise
+                first = count
+                segment = recording.finish(checker, children[:count], point)
+                if segment is not None:
+                    body.memo.segments[start] = segment
+        for child in children[first:] if first else children:
+            statement(child)
+
+
+def _leading_count(children: list, point: int) -> int:
+    """How many of a block's first children end before the edit, without syntax errors: the statements a
+    segment may cover (stopping before a declaration without type and initializer, whose check reads what
+    follows it)."""
+    count = 0
+    for child in children:
+        if child.end_byte > point or child.has_error:
+            break
+        if KIND_NAMES[child.kind_id] in _DECLARATIONS and child.child_by_field_id(FIELD_TYPE) is None \
+                and child.child_by_field_id(FIELD_VALUE) is None:
+            break
+        count += 1
+    return count
+
+
+def _matches(statements: tuple, children: list) -> bool:
+    if len(statements) > len(children):
+        return False
+    for (kind, start, end), child in zip(statements, children):
+        if child.kind_id != kind or child.start_byte != start or child.end_byte != end or child.has_error:
+            return False
+    return True
+
+
+def _same_base(a: tuple, b: tuple) -> bool:
+    return (a[0] is b[0] or a[0] == b[0]) and a[1] == b[1] and a[2] == b[2]
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """The length of the longest common prefix of `a` and `b` (slices compared in C, halving the range)."""
+    low, high = 0, min(len(a), len(b))
+    if a[:high] == b[:high]:
+        return high
+    while high - low > 1:  # a[:low] == b[:low], a[:high] != b[:high]
+        middle = (low + high) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def _said(checker) -> tuple:
+    return checker.reuse.headers._said_once(checker.ctx)[1], frozenset(checker.ctx.model.matrix_dialects)
+
+
+def _valid(checker, segment: Segment) -> bool:
+    """Whether the module names the segment's check looked up still mean what they meant."""
+    reuse = checker.reuse
+    module = checker.module_scope.symbols
+    module_names, outer_names = segment.needed
+    visible = checker._visible
+    if not all(name in module for name in module_names) or not all(name in visible for name in outer_names):
+        return False
+    for name in segment.unnamed:
+        if name in module:
+            return False
+    named = reuse._named
+    for name, recorded in segment.named:
+        current = named.get(name, _UNRESOLVED)
+        if current is _UNRESOLVED:
+            current = reuse.named_signature(module, name)
+        if current is not recorded and current != recorded:
+            return False
+    if segment.structs:
+        current = reuse._reached_structs([module.get(name) for name in segment.lookups] + [checker.function])
+        if any(current.get(name, old) is not old for name, old in segment.structs.items()):
+            return False
+    return True
+
+
+def _replay(checker, segment: Segment) -> None:
+    ctx = checker.ctx
+    model = ctx.model
+    module = checker.module_scope.symbols
+    function = checker.function
+    if segment.diagnostics:
+        ctx.diagnostics.extend(segment.diagnostics)
+    symbols = [_replayed_symbol(record, 0, ctx.root) for record in segment.locals]
+    model.written_symbols.extend(symbols)
+    model.written_types.update(segment.types)
+    if segment.calls:
+        model.written_calls.update(segment.calls)
+    visible = checker._visible  # (as at the segment's start: its own names are declared below)
+    references = model.written_references
+    for key, (kind, which) in segment.references.items():
+        references[key] = symbols[which] if kind == _OWN else module[which] if kind == _MODULE else visible[which]
+    scope, shadowed = checker.scope.symbols, checker._shadowed
+    for index in segment.declared:
+        symbol = symbols[index]
+        name = symbol.name
+        scope[name] = symbol
+        shadowed.append((name, visible.get(name)))
+        visible[name] = symbol
+    for index, root in segment.pointer_roots:
+        checker.pointer_roots[symbols[index]] = root
+    if segment.var_uses:
+        checker.var_uses.setdefault(function, []).extend((module[name], span) for name, span in segment.var_uses)
+    if segment.called:
+        checker.calls.setdefault(function, []).extend(module[name] for name in segment.called)
+    if segment.alias is not None:
+        reads, writes, parameter_reads, parameter_writes, calls, _ = segment.alias
+        facts = checker._facts()
+        facts.module_reads.update(reads)
+        facts.module_writes.update(writes)
+        facts.param_reads |= parameter_reads
+        facts.param_writes |= parameter_writes
+        facts.calls.extend(calls)
+    if segment.stage_reported:
+        checker.stage_reported = True
+    lookups = checker.module_lookups
+    if lookups is not None:
+        for name in segment.lookups:
+            if name not in lookups:
+                lookups[name] = module.get(name)
+
+
+class _Recording:
+    """The state before a block's leading statements are checked, to take what their check added."""
+
+    def __init__(self, checker) -> None:
+        ctx = checker.ctx
+        model = ctx.model
+        function = checker.function
+        self.diagnostics = len(ctx.diagnostics)
+        self.symbols = len(model.written_symbols)
+        self.scope = len(checker.scope.symbols)
+        self.visible = dict(checker._visible)
+        self.roots = len(checker.pointer_roots)
+        self.var_uses = len(checker.var_uses.get(function, ()))
+        self.calls = len(checker.calls.get(function, ()))
+        facts = checker.alias_facts.get(function)
+        self.alias = None if facts is None else (len(facts.module_reads), len(facts.module_writes),
+                                                 frozenset(facts.param_reads), frozenset(facts.param_writes),
+                                                 len(facts.calls))
+        self.stage_reported = checker.stage_reported
+        self.said = _said(checker)
+        self.counts = (ctx.said_count(), len(model.matrix_dialects), checker.resolutions,
+                       len(checker.module_scope.symbols))
+        # The model's tables, the statements' entries caught in fresh ones (nothing reads them meanwhile).
+        self.tables = (model.written_types, model.written_references, model.written_calls)
+        model.written_types, model.written_references, model.written_calls = {}, {}, {}
+
+    def _merge(self, checker) -> tuple:
+        model = checker.ctx.model
+        caught = (model.written_types, model.written_references, model.written_calls)
+        model.written_types, model.written_references, model.written_calls = self.tables
+        for table, entries in zip(self.tables, caught):
+            table.update(entries)
+        return caught
+
+    def cancel(self, checker) -> None:
+        self._merge(checker)
+
+    def finish(self, checker, statements: list, point: int) -> Segment | None:
+        types, references, calls = self._merge(checker)
+        ctx = checker.ctx
+        model = ctx.model
+        function = checker.function
+        if (ctx.said_count(), len(model.matrix_dialects), checker.resolutions,
+                len(checker.module_scope.symbols)) != self.counts:
+            return None
+        low, high = statements[0].start_byte, statements[-1].end_byte
+        start = function.declaration.start_byte if function is not None and function.declaration is not None else low
+
+        def inside(s: int, e: int) -> bool:
+            return low <= s and e <= high
+
+        diagnostics = ctx.diagnostics[self.diagnostics:]
+        if not all(start <= s.start and s.end <= point for d in diagnostics for s in d.spans()):
+            return None
+        if not all(inside(s, e) for s, e, _ in types) or not all(inside(s, e) for s, e in calls):
+            return None
+        local_symbols = model.written_symbols[self.symbols:]
+        if not all(s.declaration is not None and inside(s.declaration.start_byte, s.declaration.end_byte)
+                   for s in local_symbols):
+            return None
+        index = {id(s): i for i, s in enumerate(local_symbols)}
+        module, visible = checker.module_scope.symbols, self.visible
+        recorded = {}
+        for key, target in references.items():
+            if not inside(*key):
+                return None
+            own = index.get(id(target))
+            if own is not None:
+                recorded[key] = (_OWN, own)
+            elif module.get(target.name) is target:
+                recorded[key] = (_MODULE, target.name)
+            elif visible.get(target.name) is target:
+                recorded[key] = (_OUTER, target.name)
+            else:
+                return None
+        declared = []
+        for symbol in itertools.islice(checker.scope.symbols.values(), self.scope, None):
+            own = index.get(id(symbol))
+            if own is None:
+                return None
+            declared.append(own)
+        roots = []
+        for symbol, root in itertools.islice(checker.pointer_roots.items(), self.roots, None):
+            own = index.get(id(symbol))
+            if own is None:
+                return None
+            roots.append((own, root))
+        var_uses = checker.var_uses.get(function, [])[self.var_uses:]
+        called = checker.calls.get(function, [])[self.calls:]
+        if not all(module.get(v.name) is v and inside(s.start, s.end) for v, s in var_uses) \
+                or not all(module.get(f.name) is f for f in called):
+            return None
+        alias = None
+        facts = checker.alias_facts.get(function)
+        if facts is not None:
+            reads, writes, parameter_reads, parameter_writes, call_count = self.alias or (0, 0, frozenset(),
+                                                                                         frozenset(), 0)
+            alias = (dict(itertools.islice(facts.module_reads.items(), reads, None)),
+                     dict(itertools.islice(facts.module_writes.items(), writes, None)),
+                     frozenset(facts.param_reads) - parameter_reads, frozenset(facts.param_writes) - parameter_writes,
+                     facts.calls[call_count:], self.alias is None)
+        lookups = checker.module_lookups or {}
+        reuse = checker.reuse
+        named, unnamed = [], []
+        for name, found in lookups.items():
+            signature = reuse._signature(found)
+            if signature is _UNRESOLVED:
+                return None
+            if signature is None:
+                unnamed.append(name)
+            else:
+                named.append((name, signature))
+        structs = reuse._reached_structs(list(lookups.values()) + [function])
+        needed = (tuple({name for kind, name in recorded.values() if kind == _MODULE}
+                        | {v.name for v, _ in var_uses} | {f.name for f in called}),
+                  tuple({name for kind, name in recorded.values() if kind == _OUTER}))
+        return Segment(
+            tuple((child.kind_id, child.start_byte, child.end_byte) for child in statements), high, self.said,
+            diagnostics, types, recorded, calls, [_local_record(s) for s in local_symbols], tuple(declared),
+            tuple(roots), tuple((v.name, s) for v, s in var_uses), tuple(f.name for f in called), alias,
+            checker.stage_reported and not self.stage_reported, tuple(lookups), needed, tuple(named), tuple(unnamed),
+            structs)
