@@ -23,6 +23,7 @@ from ..core.text import SourceText, Span
 from . import lookahead, rules, settling
 from .keywords import KEYWORDS, RESERVED_WORDS
 from .parser import Parsed, wgsl_language
+from .placed import Placed
 from .reuse import DeclarationReuse
 from .tokens import describe_node, describe_token, excerpt
 from .nodes import FIELD_LEFT, FIELD_NAME, FIELD_OPERATOR, FIELD_RIGHT, KIND_NAMES
@@ -64,8 +65,7 @@ def syntax_diagnostics(parsed: Parsed, explain: bool = True, reuse: DeclarationR
             severity=Severity.ERROR,
         ))
     diagnostics.extend(_parse_errors(parsed, explain, reuse, deferred))
-    for part in parsed.root.children:
-        diagnostics.extend(_declaration_findings(parsed, part, reuse))
+    diagnostics.extend(_all_declaration_findings(parsed, reuse, record=True))
     diagnostics.sort(key=lambda d: d.sort_key)
     return diagnostics
 
@@ -80,9 +80,68 @@ def _finding_total(parsed: Parsed, reuse: DeclarationReuse | None = None) -> int
         if index > MAX_SYNTAX_ERRORS:
             break
         count += 1
-    for part in parsed.root.children:
-        count += len(_declaration_findings(parsed, part, reuse))
-    return count
+    return count + len(_all_declaration_findings(parsed, reuse, record=False))
+
+
+# Whether a well-formed part that lies where the last version had it, in text the edit did not touch, takes that
+# part's findings (placed.py); off, it is looked up by its text, which this must always agree with
+# (tests/test_syntax_placed.py).
+BY_PLACE = True
+
+
+@functools.cache
+def _construct_kinds() -> frozenset[int]:
+    """The kinds whose findings do not depend on whether the module has an error (`_declaration_findings`' key)."""
+    return frozenset(kind for kind, name in KIND_NAMES.items() if name.endswith(("_declaration", "_statement")))
+
+
+def _all_declaration_findings(parsed: Parsed, reuse: DeclarationReuse | None, record: bool) -> list[Diagnostic]:
+    """`_declaration_findings` of every part of the module, in order. With `reuse`, a well-formed part whose kind and
+    text the latest version linted had at its place, or as much further as the text grew, takes that part's findings
+    (placed.py) without copying or hashing its text; `record`: this version's are kept by place for the next (never
+    for a text made to test a fix, which no later version continues)."""
+    parts = parsed.root.children
+    if reuse is None or not BY_PLACE:
+        return [d for part in parts for d in _declaration_findings(parsed, part, reuse)]
+    data = parsed.source.data
+    size = len(data)
+    before = reuse.placed()
+    known = before.parts.get if before is not None else {}.get
+    growth = size - before.size if before is not None else 0
+    module_error = parsed.root.has_error
+    constructs = _construct_kinds()
+    placed: dict = {}
+    out: list[Diagnostic] = []
+    after_edit = False
+    for part in parts:
+        if part.has_error:
+            out.extend(_declaration_findings(parsed, part, reuse))
+            continue
+        kind, (start, end) = part.kind_id, part.byte_range
+        if end >= size:  # a part that ends the file may end in an unterminated comment: never placed
+            out.extend(_declaration_findings(parsed, part, reuse))
+            continue
+        key = (kind, start, end)
+        # Past the edit, parts lie `growth` further: the first one found there sends the rest to look there first.
+        moved = growth if after_edit else 0
+        entry = known((kind, start - moved, end - moved))
+        if entry is None or not data.startswith(entry[0], start):
+            moved = 0 if moved else growth
+            entry = known((kind, start - moved, end - moved)) if growth else None
+            if entry is not None and not data.startswith(entry[0], start):
+                entry = None
+        if entry is not None and (entry[2] is None or entry[2] == module_error):
+            after_edit = after_edit or moved != 0
+            found = entry if not moved or not entry[1] else \
+                (entry[0], [d.shifted(moved) for d in entry[1]], entry[2])
+        else:
+            found = data[start:end], _declaration_findings(parsed, part, reuse), \
+                None if kind in constructs else module_error
+        placed[key] = found
+        out.extend(found[1])
+    if record:
+        reuse.place(Placed(size, placed))
+    return out
 
 
 def _declaration_findings(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse | None) -> list[Diagnostic]:

@@ -37,7 +37,7 @@ candidates can repair either. The argument, from tree-sitter 0.26's lib/src/pars
    search leaves the answer as it was: every later candidate fails then (`_first_repair`'s argument).
 4. The words of the error's stretch are probed too, where the stretch holds only printable ASCII with no
    '/' (no comment), no '<' and no character that starts no token, and the first position follows whitespace
-   or a character that is a token alone ('(' ',' ...): then each comment goes between two tokens of the
+   or a character that is a token alone ('(' ',' '@' ...): then each comment goes between two tokens of the
    window, after whitespace, splitting none, and the probe's tokens and states are the window's up to its
    first error. So are the words after the stretch, up to the first byte after it that is not of that kind:
    from the first position to each word probed the text is as safe as the stretch. The first word whose state
@@ -105,8 +105,11 @@ _COMMENT = b" //\n"
 # Words probed at most; a longer stretch is probed up to here.
 MAX_PROBES = 24
 
-# A word after whitespace starts a token where no comment can hold it, and the token is the whole word (4.).
-_ENDS_A_TOKEN = tuple(bytes([c]) for c in b" \t\n\r()[]{},;:")  # whitespace first
+# A word after whitespace starts a token where no comment can hold it, and the token is the whole word (4.). The
+# others are tokens alone: no token of the grammar's lexer (tree-sitter-wgsl/src/parser.c, `ts_lex`) goes on after
+# one, and the scanner reads none of them. '@' among them lets the position between the two '@' of '@@' be probed: all
+# seven candidates there were parsed, where the state after the first '@' admits only a name.
+_ENDS_A_TOKEN = tuple(bytes([c]) for c in b" \t\n\r()[]{},;:@")  # whitespace first
 _WORD = re.compile(rb"(?<=[\t\n\r ])[A-Za-z][A-Za-z0-9_]*")
 # Outside printable ASCII, the characters that start no token (lexed in error mode, across whitespace), and
 # the two that could open a comment or a template list's look-ahead.
