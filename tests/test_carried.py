@@ -25,9 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _step_by_step(monkeypatch) -> None:
-    """The checker as it was before carried.py: every step through Carry.step."""
+    """The checker as it was before carried.py: every step through Carry.step (AT_ONCE off: no phase in one
+    frame either)."""
+    monkeypatch.setattr(checker_module, "AT_ONCE", False)
     monkeypatch.setattr(checker_module, "carried_declaration", lambda *args: None)
-    monkeypatch.setattr(checker_module, "carried_checks", lambda *args: False)
+    monkeypatch.setattr(checker_module, "carried_checks_by_step", lambda *args: False)
 
 
 def _taken(monkeypatch) -> dict:
@@ -45,8 +47,16 @@ def _taken(monkeypatch) -> dict:
         counts["n"] += done
         return done
 
+    def counted_phase(checker, *args):
+        # (the checks after the bodies, every carried declaration's in one frame: the steps it carried)
+        before = checker.reuse.carry.carried
+        phase(checker, *args)
+        counts["n"] += checker.reuse.carry.carried - before
+
+    phase = checker_module.carried_checks_phase
     monkeypatch.setattr(checker_module, "carried_declaration", counted_declaration)
     monkeypatch.setattr(checker_module, "carried_checks", counted_checks)
+    monkeypatch.setattr(checker_module, "carried_checks_phase", counted_phase)
     return counts
 
 
