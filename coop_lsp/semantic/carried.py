@@ -103,9 +103,9 @@ def carried_declarations(checker, declared: list, kinds) -> None:
             # whose declarations break every run pays for short tries only.)
             reached, index = carried_run(checker, view, position, index, window)
             window = window * 2 if reached - position == window else _FIRST_WINDOW
-            position = reached
-            if position >= total:
-                break
+            if reached > position:
+                position = reached
+                continue  # (another run may start where this one ended)
         node, symbol = declared[position]
         position += 1
         if symbol is None:
@@ -229,9 +229,9 @@ def carried_checks_phase(checker, declared: list, kinds, collisions) -> None:
         if view is not None and carry.active:
             reached, index = carried_checks_run(checker, view, position, index, window, quiet)
             window = window * 2 if reached - position == window else _FIRST_WINDOW
-            position = reached
-            if position >= total:
-                break
+            if reached > position:
+                position = reached
+                continue
         node, symbol = declared[position]
         position += 1
         if symbol is None:

@@ -28,8 +28,9 @@ from __future__ import annotations
 import bisect
 import operator
 from collections import deque
-from itertools import accumulate, chain, compress, repeat
+from itertools import accumulate, chain, compress, islice, repeat
 
+from ..core.text import SET_SPAN_END, SET_SPAN_START, Span
 from . import types as t
 from .header_reuse import _shifted
 from .model import Replayed
@@ -45,6 +46,7 @@ _STATE, _RECORD_START, _TYPES = operator.attrgetter("__dict__"), operator.attrge
 _SPANNED, _STRUCTS, _LOCALS = operator.attrgetter("spanned"), operator.attrgetter("structs"), operator.attrgetter("locals")
 _REFERENCES, _BUILTIN_CALLS = operator.attrgetter("references"), operator.attrgetter("builtin_calls")
 _VAR_USES, _CALLS, _ALIAS = operator.attrgetter("var_uses"), operator.attrgetter("calls"), operator.attrgetter("alias")
+_SPAN_START, _SPAN_END = operator.attrgetter("start"), operator.attrgetter("end")
 _FIRST, _SECOND, _THIRD = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(2)
 _STAGE = operator.attrgetter("stage")
 _BODY = operator.methodcaller("child_by_field_id", FIELD_BODY)
@@ -75,13 +77,15 @@ class Declarations:
         """Where the text the checks after the bodies look for an '@' in ends: a function's body, another
         declaration's end (as Checker._checks_after_bodies and _may_hold_attributes look)."""
         if self._header_ends is None:
-            bodies = map(_BODY, self.nodes)
-            self._header_ends = list(map(_header_end, self.kinds, bodies, self.ends))
+            ends = list(self.ends)
+            functions = list(compress(range(len(ends)), map(operator.eq, self.kinds, repeat(_FUNCTION))))
+            bodies = list(map(_BODY, map(self.nodes.__getitem__, functions)))
+            if None in bodies:  # (a function without a body: its header ends where it does)
+                functions = list(compress(functions, map(operator.is_not, bodies, repeat(None))))
+                bodies = list(compress(bodies, map(operator.is_not, bodies, repeat(None))))
+            deque(map(ends.__setitem__, functions, map(_START, bodies)), maxlen=0)
+            self._header_ends = ends
         return self._header_ends
-
-
-def _header_end(kind: str, body, end: int) -> int:
-    return body.start_byte if kind == _FUNCTION and body is not None else end
 
 
 def carried_run(checker, view: Declarations, position: int, index: int, window: int) -> tuple[int, int]:
@@ -262,11 +266,10 @@ def _apply_headers(checker, symbols: list, records: list, entries: list, starts:
     exhaust(map(dict.update, map(_STATE, symbols), map(_FIELDS, records)))
     shifts = list(map(operator.sub, starts, map(_RECORD_START, records)))
     if any(shifts):
-        for symbol, record, shift in compress(zip(symbols, records, shifts), map(operator.and_, map(bool, map(
-                _SPANNED, records)), map(bool, shifts))):
-            fields = record.fields
-            for name in record.spanned:
-                setattr(symbol, name, _shifted(fields[name], shift))
+        moving = list(map(operator.and_, map(bool, map(_SPANNED, records)), map(bool, shifts)))
+        if any(moving):
+            _spanned_moved(list(compress(symbols, moving)), list(compress(records, moving)),
+                           list(compress(shifts, moving)))
     types = list(map(_TYPES, records))
     if any(types):
         written = checker.ctx.model.written_types
@@ -276,6 +279,39 @@ def _apply_headers(checker, symbols: list, records: list, entries: list, starts:
         written.update(zip(zip(map(operator.add, map(_FIRST, keys), moved), map(operator.add, map(_SECOND, keys), moved),
                                map(_THIRD, keys)), map(_SECOND, items)))
     checker.reuse.headers._records.current.update(zip(map(_STEP_KEY, entries), records))
+
+
+def _spanned_moved(symbols: list, records: list, shifts: list) -> None:
+    """Sets each record's fields that hold spans, moved by its shift, on its symbol (as _shifted moves them):
+    by C's loops where they are tuples of spans (an entry point's @workgroup_size places), else one by one."""
+    names = list(chain.from_iterable(map(_SPANNED, records)))
+    counts = list(map(len, map(_SPANNED, records)))
+    owners = list(chain.from_iterable(map(repeat, symbols, counts)))
+    values = list(map(dict.__getitem__, chain.from_iterable(map(repeat, map(_FIELDS, records), counts)), names))
+    moves = list(chain.from_iterable(map(repeat, shifts, counts)))
+    moved = _tuples_of_spans_moved(values, moves)
+    if moved is None:
+        moved = list(map(_shifted, values, moves))
+    deque(map(setattr, owners, names, moved), maxlen=0)
+
+
+def _tuples_of_spans_moved(values: list, moves: list) -> list | None:
+    """Each of `values` (tuples of spans) with its spans moved by its move, as new tuples of new spans; None
+    where one is another kind of value."""
+    if set(map(type, values)) != {tuple}:
+        return None
+    lengths = list(map(len, values))
+    items = list(chain.from_iterable(values))
+    if set(map(type, items)) - {Span}:
+        return None
+    steps = list(chain.from_iterable(map(repeat, moves, lengths)))
+    spans = list(map(object.__new__, repeat(Span, len(items))))
+    exhaust = deque(maxlen=0).extend
+    exhaust(map(SET_SPAN_START, spans, map(operator.add, map(_SPAN_START, items), steps)))
+    exhaust(map(SET_SPAN_END, spans, map(operator.add, map(_SPAN_END, items), steps)))
+    made = iter(spans)
+    # (an empty tuple stays as it is, as _shifted leaves it: the empty tuple is one object)
+    return list(map(tuple, map(islice, repeat(made), lengths)))
 
 
 def _apply_bodies(checker, symbols: list, records: list, entries: list, starts: list, ends: list) -> None:
