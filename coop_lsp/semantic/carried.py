@@ -26,7 +26,6 @@ from __future__ import annotations
 from ..core.text import Span
 from . import types as t
 from .header_reuse import _shifted
-from .carried_runs import Declarations, carried_checks_run, carried_run
 from .model import Replayed
 from .reuse import _replayed_locals, _ReplayedUses
 
@@ -95,19 +94,7 @@ def carried_declarations(checker, declared: list, kinds) -> None:
         checker.alias_deltas
     said_once = ctx.add_said_once
     index = carry.index
-    view = Declarations(declared, carry) if RUNS else None
-    position, total, window = 0, len(declared), _FIRST_WINDOW
-    while position < total:
-        if view is not None and carry.active:
-            # (A run's cost is its own length's: a window that grows while the runs fill it, so that a module
-            # whose declarations break every run pays for short tries only.)
-            reached, index = carried_run(checker, view, position, index, window)
-            window = window * 2 if reached - position == window else _FIRST_WINDOW
-            if reached > position:
-                position = reached
-                continue  # (another run may start where this one ended)
-        node, symbol = declared[position]
-        position += 1
+    for node, symbol in declared:
         if symbol is None:
             continue
         function = kinds[node.kind_id] == "function_declaration"
@@ -204,12 +191,6 @@ def carried_declarations(checker, declared: list, kinds) -> None:
     run.hand_over(index)
 
 
-# Whether carried_declarations applies runs of alike declarations together (carried_runs.py) before taking
-# one by one what no run holds: both do the same, which the tests compare (tests/test_carried_runs.py).
-RUNS = True
-_FIRST_WINDOW = 16
-
-
 def carried_checks_phase(checker, declared: list, kinds, collisions) -> None:
     """Checker.run's checks after the bodies while carrying, over `declared` as carried_declarations: per
     declaration, what carried_checks applies, else the ordinary way's (Checker._checks_after_bodies); then
@@ -223,17 +204,7 @@ def carried_checks_phase(checker, declared: list, kinds, collisions) -> None:
     written_types = checker.ctx.model.written_types
     quiet = collisions is not None and not carry.last.collisions
     index = carry.index
-    view = Declarations(declared, carry) if RUNS else None
-    position, total, window = 0, len(declared), _FIRST_WINDOW
-    while position < total:
-        if view is not None and carry.active:
-            reached, index = carried_checks_run(checker, view, position, index, window, quiet)
-            window = window * 2 if reached - position == window else _FIRST_WINDOW
-            if reached > position:
-                position = reached
-                continue
-        node, symbol = declared[position]
-        position += 1
+    for node, symbol in declared:
         if symbol is None:
             continue
         function = kinds[node.kind_id] == "function_declaration"

@@ -23,7 +23,6 @@ from .context import CORE_TABLE, DIALECT_ENABLES, ENABLE_DIALECTS, EXTENSIONS, C
 from . import constants as c
 from .expressions import VOID, ExpressionChecker, Typed, binary_result_type
 from .model import SYMBOL_DEFAULTS, Scope, SemanticModel, Symbol
-from .module_symbols import declared_together
 from .entry_points import EntryPointChecker, attributes
 from .carry import EDITED
 from .carried import (carried_checks, carried_checks_by_step, carried_checks_phase, carried_declaration,
@@ -445,9 +444,6 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         """[(node, self._declare(node, self.module_scope)) for node in declarations], in one frame, with what
         every declaration reads (the text, the module's scope, the model's tables) read once: every declaration
         of the module comes here at every version. A redeclaration goes through _declare, which reports it."""
-        together = declared_together(self, declarations, _DECLARATION_KINDS)  # (the usual case: module_symbols.py)
-        if together is not None:
-            return together
         ctx = self.ctx
         text = ctx.ascii_text
         scope = self.module_scope

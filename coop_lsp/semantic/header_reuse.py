@@ -85,9 +85,6 @@ class HeaderRecord:
     # Whether what it adds besides its fields is model types alone (a signature's type names): carried.py
     # applies those in its own loop, and leaves the rest to _apply.
     types_only: bool = False
-    # Whether it holds no struct and adds nothing but model types: carried.py then applies a run of such
-    # records together (carried_runs.py).
-    quiet: bool = False
 
 
 class HeaderReuse:
@@ -403,7 +400,6 @@ class HeaderReuse:
         others = bool(record.diagnostics or record.references or record.said is not None or record.dialects)
         record.adds = others or bool(record.types)
         record.types_only = not others and bool(record.types)
-        record.quiet = not others and not record.structs
         return record
 
 

@@ -76,9 +76,6 @@ class BodyRecord:
     # (most: builtins and predeclared types), which need only be still undeclared.
     declared: tuple = ()
     undeclared: tuple = ()
-    # Whether applying it adds no finding, says nothing once and uses no new dialect: carried.py then applies a
-    # run of such records together (carried_runs.py).
-    quiet: bool = False
 
 
 class _Recording:
@@ -399,7 +396,6 @@ class BodyReuse:
             checker.alias_facts.get(symbol))
         record.declared = tuple((name, signature) for name, signature in signatures.items() if signature is not None)
         record.undeclared = tuple(name for name, signature in signatures.items() if signature is None)
-        record.quiet = not record.diagnostics and not any(record.said) and not record.matrix_dialects
         return record
 
 
