@@ -22,7 +22,7 @@ from . import types as t
 from .context import CORE_TABLE, DIALECT_ENABLES, ENABLE_DIALECTS, EXTENSIONS, Context
 from . import constants as c
 from .expressions import VOID, ExpressionChecker, Typed, binary_result_type
-from .model import SYMBOL_DEFAULTS, Scope, SemanticModel, Symbol
+from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .carry import EDITED
 from .carried import (carried_checks, carried_checks_by_step, carried_checks_phase, carried_declaration,
@@ -451,7 +451,6 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         model = ctx.model
         written_symbols, written_references = model.written_symbols, model.written_references
         kinds, kind_of = KIND_NAMES, _DECLARATION_KINDS.get
-        new_symbol, defaults = object.__new__, SYMBOL_DEFAULTS  # (Symbol(...) without its __init__: see model.py)
         declared = []
         for node in declarations:
             name_node = node.child_by_field_id(FIELD_NAME)
@@ -463,10 +462,7 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             span = _new_span(Span)
             _set_span_start(span, start)
             _set_span_end(span, end)
-            symbol = new_symbol(Symbol)
-            symbol.__dict__ = state = {"name": name, "kind": kind_of(kinds[node.kind_id], "parameter"), "span": span,
-                                       "declaration": node}
-            state.update(defaults)
+            symbol = Symbol(name, kind_of(kinds[node.kind_id], "parameter"), span, node)
             if name in symbols:
                 declared.append((node, self._declare(node, scope, symbol)))
                 continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 import threading
 from collections.abc import Iterator
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field
 
 from ..core.text import Span
 from . import types as t
@@ -49,13 +49,6 @@ class Symbol:
     inputs: tuple[tuple[str | None, bool], ...] = ()
     io_builtin: str | None = None
     io_location: bool = False
-
-
-# Every field of a Symbol after the four a declaration gives (name, kind, span, declaration), at its default, in
-# the order __init__ sets them: the module's declarations are made anew at every version, and a copy of this
-# dict is one step of C where __init__ is one of Python per field (Checker._declare_module).
-SYMBOL_DEFAULTS = {f.name: f.default for f in fields(Symbol)[4:]}
-assert all(f.default is not MISSING for f in fields(Symbol)[4:])  # (no factory: the defaults may be shared)
 
 
 @dataclass(frozen=True)
