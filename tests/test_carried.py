@@ -25,9 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _step_by_step(monkeypatch) -> None:
-    """The checker as it was before carried.py: every step through Carry.step."""
+    """The checker as it was before carried.py: every step through Carry.step (AT_ONCE off: no phase in one
+    frame either)."""
+    monkeypatch.setattr(checker_module, "AT_ONCE", False)
     monkeypatch.setattr(checker_module, "carried_declaration", lambda *args: None)
-    monkeypatch.setattr(checker_module, "carried_checks", lambda *args: False)
+    monkeypatch.setattr(checker_module, "carried_checks_by_step", lambda *args: False)
 
 
 def _taken(monkeypatch) -> dict:
@@ -45,8 +47,16 @@ def _taken(monkeypatch) -> dict:
         counts["n"] += done
         return done
 
+    def counted_phase(checker, *args):
+        # (the checks after the bodies, every carried declaration's in one frame: the steps it carried)
+        before = checker.reuse.carry.carried
+        phase(checker, *args)
+        counts["n"] += checker.reuse.carry.carried - before
+
+    phase = checker_module.carried_checks_phase
     monkeypatch.setattr(checker_module, "carried_declaration", counted_declaration)
     monkeypatch.setattr(checker_module, "carried_checks", counted_checks)
+    monkeypatch.setattr(checker_module, "carried_checks_phase", counted_phase)
     return counts
 
 
@@ -133,3 +143,14 @@ def test_the_steps_taken_one_by_one_per_typed_character_do_not_grow_with_the_fun
     small, large = _steps_per_typed_character(6, monkeypatch), _steps_per_typed_character(24, monkeypatch)
     assert small == large, (small, large)
     assert large <= 4
+
+
+def test_an_unchanged_functions_records_are_applied_inside_the_phase_loops() -> None:
+    # Before: per unchanged function of a typed character, BodyReuse.apply_at and its model.add_replayed, one
+    # _apply_header for its signature and one carried_checks call for its checks after the bodies. The phase
+    # loops (carried_declarations, carried_checks_phase) now apply those records themselves.
+    from tests.test_carried_at_once import _calls_per_version
+    small, large = _calls_per_version(6), _calls_per_version(24)
+    per_function = {name: (large.get(name, 0) - small.get(name, 0)) / 18 for name in large.keys() | small.keys()}
+    for name in ("apply_at", "add_replayed", "_apply_header", "_apply", "carried_checks"):
+        assert per_function.get(name, 0) == 0, (name, per_function)

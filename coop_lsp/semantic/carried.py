@@ -23,8 +23,11 @@ records and entries for the next version.
 
 from __future__ import annotations
 
+from ..core.text import Span
 from . import types as t
 from .header_reuse import _shifted
+from .model import Replayed
+from .reuse import _replayed_locals, _ReplayedUses
 
 _ERROR = t.ERROR
 
@@ -69,18 +72,28 @@ def carried_declarations(checker, declared: list, kinds) -> None:
     only the resolution, in the same order as that loop takes them one by one.
 
     Besides the frames, what this saves is reading again per declaration what does not change during the
-    phase: the last version's entries, this version's list of them and its kept header records (a check
-    makes each once, in Carry.begin and KeptRecords.begin), the edit's places (set by Carry.begin), and each
-    node's places, each a call into tree-sitter. What changes (whether the carrying is on, the step number,
-    a symbol resolved on the way by another's step) is read at each declaration, as there."""
+    phase: the last version's entries, this version's list of them and its kept records, the edit's places
+    (set by Carry.begin), the model's and the checker's tables, and each node's places, each a call into
+    tree-sitter. What changes (whether the carrying is on, a symbol resolved on the way by another's step)
+    is read at each declaration, as there. The counts the steps keep (the step number, steps carried,
+    resolutions, records replayed) are kept here and handed over before any ordinary step, which reads
+    them, and at the end: an unchanged declaration's steps then cost no write to another object's count."""
     reuse = checker.reuse
     carry, headers = reuse.carry, reuse.headers
-    entries = carry.last.entries
-    count = len(entries)
-    noted = carry.current.entries
-    kept = headers._records.current
+    run = _Run(checker, True)
+    entries, count, noted = run.entries, run.count, run.noted
+    kept_headers, kept_bodies, used = run.kept_headers, reuse._records.current, reuse.used
     prefix, suffix_start, moved, edited_start = carry._prefix, carry._suffix_start, carry._delta, carry._edited_start
-    apply_body = reuse.apply_at
+    ctx = checker.ctx
+    diagnostics, model, root = ctx.diagnostics, ctx.model, ctx.root
+    starts, segments, written_symbols = model._starts, model.replayed, model.written_symbols
+    written_types = model.written_types
+    module = checker.module_scope.symbols
+    structs_now = reuse._structs_current
+    var_uses, calls, alias_facts, alias_deltas = checker.var_uses, checker.calls, checker.alias_facts, \
+        checker.alias_deltas
+    said_once = ctx.add_said_once
+    index = carry.index
     for node, symbol in declared:
         if symbol is None:
             continue
@@ -88,7 +101,6 @@ def carried_declarations(checker, declared: list, kinds) -> None:
         done = None
         if carry.active and not symbol.resolved:
             start = node.start_byte
-            index = carry.index
             entry = entries[index] if index < count and start != edited_start else None
             kind = "signature" if function else "declaration"
             if entry is not None and entry[0] == kind:
@@ -98,13 +110,26 @@ def carried_declarations(checker, declared: list, kinds) -> None:
                 record = entry[4]
                 if delta is not None and record is not None and entry[1] == start - delta and (
                         not record.structs or headers._same_structs(checker, record, symbol)):
-                    checker.resolutions += 1
-                    _apply_header(checker, headers, record, symbol, start)
+                    # (HeaderReuse._apply's, written out for a record that adds nothing or types alone)
+                    if record.adds and not record.types_only or symbol.kind == "struct":
+                        headers._apply(checker, record, symbol, start)
+                    else:
+                        fields = record.fields
+                        symbol.__dict__.update(fields)
+                        shift = start - record.start
+                        if record.types_only:
+                            if shift:
+                                for (s, e, type_kind), value in record.types.items():
+                                    written_types[(s + shift, e + shift, type_kind)] = value
+                            else:
+                                written_types.update(record.types)
+                        if shift and record.spanned:
+                            for name in record.spanned:
+                                setattr(symbol, name, _shifted(fields[name], shift))
                     if function:
                         symbol.type = _ERROR
                     symbol.resolved = True
-                    kept[entry[3]] = record
-                    headers.replayed += 1
+                    kept_headers[entry[3]] = record
                     noted.append(entry if not delta else (kind, start, entry[2] + delta, entry[3], record, True))
                     index += 1
                     done = True
@@ -115,17 +140,161 @@ def carried_declarations(checker, declared: list, kinds) -> None:
                             done = False
                         else:
                             key, record, was = body[3], body[4], body[5]
-                            apply_body(checker, record, symbol, start, end, key)
+                            # (BodyReuse.apply_at's, written out in the same order)
+                            shift = start - record.start
+                            if record.diagnostics:
+                                diagnostics.extend([d.shifted(shift) for d in record.diagnostics] if shift
+                                                   else record.diagnostics)
+                            if record.structs:
+                                for name, old in record.structs.items():
+                                    if structs_now.get(name) is not old:
+                                        reuse.restructure(record, symbol, module)
+                                        break
+                            segment = Replayed(start, end, shift, record.types, record.references,
+                                               record.builtin_calls, (_replayed_locals, record.locals, root),
+                                               module, len(written_symbols))
+                            if not starts or starts[-1] <= start:
+                                starts.append(start)
+                                segments.append(segment)
+                            else:
+                                model.add_replayed(segment)
+                            portability, enables, uses = record.said
+                            if portability or enables or uses:
+                                said_once(portability, enables,
+                                          {family: Span(s.start + shift, s.end + shift) for family, s in uses.items()})
+                            if record.matrix_dialects:
+                                model.matrix_dialects |= record.matrix_dialects
+                            if record.var_uses:
+                                if symbol in var_uses:
+                                    var_uses[symbol].extend(_ReplayedUses(record, shift, module))
+                                else:
+                                    var_uses[symbol] = _ReplayedUses(record, shift, module)
+                            if record.calls:
+                                calls.setdefault(symbol, []).extend(map(module.__getitem__, record.calls))
+                            if record.alias is not None:
+                                alias_facts[symbol] = record.alias
+                                alias_deltas[symbol] = shift
+                            kept_bodies[key] = record
+                            used[start] = record
                             after = was if was is True or not moved else False
                             noted.append(body if not delta and body[2] == end and after is was
                                          else ("body", start, end, key, record, after))
                             index += 1
-                    carry.carried += index - carry.index
-                    carry.index = index
         if done is None:
+            run.hand_over(index)
             checker.symbol_type(symbol)
+            index = run.take_back()
         if function and not done:
+            run.hand_over(index)
             checker._checked_body(symbol, node)
+            index = run.take_back()
+    run.hand_over(index)
+
+
+def carried_checks_phase(checker, declared: list, kinds, collisions) -> None:
+    """Checker.run's checks after the bodies while carrying, over `declared` as carried_declarations: per
+    declaration, what carried_checks applies, else the ordinary way's (Checker._checks_after_bodies); then
+    an entry point's findings (Checker._entry_point_checks), asked only where there may be some: with no
+    binding finding in the last version, `collisions` answers nothing for every entry point."""
+    reuse = checker.reuse
+    carry, headers = reuse.carry, reuse.headers
+    run = _Run(checker, False)
+    entries, count, noted, kept_headers = run.entries, run.count, run.noted, run.kept_headers
+    prefix, suffix_start, moved, edited_start = carry._prefix, carry._suffix_start, carry._delta, carry._edited_start
+    written_types = checker.ctx.model.written_types
+    quiet = collisions is not None and not carry.last.collisions
+    index = carry.index
+    for node, symbol in declared:
+        if symbol is None:
+            continue
+        function = kinds[node.kind_id] == "function_declaration"
+        # (read before the step, as the ordinary way reads it)
+        stage = symbol.stage if function else None
+        done = False
+        if carry.active and index < count:
+            start = node.start_byte
+            entry = entries[index]
+            if start != edited_start and entry is not None and entry[0] == "checks":
+                delta = 0 if node.end_byte <= prefix else moved if start >= suffix_start else None
+                record = entry[4]
+                if delta is not None and record is not None and entry[1] == start - delta and (
+                        not record.structs or headers._same_structs(checker, record, symbol)):
+                    if record.adds and not record.types_only or symbol.kind == "struct":
+                        headers._apply(checker, record, symbol, start)
+                    else:
+                        fields = record.fields
+                        symbol.__dict__.update(fields)
+                        shift = start - record.start
+                        if record.types_only:
+                            if shift:
+                                for (s, e, type_kind), value in record.types.items():
+                                    written_types[(s + shift, e + shift, type_kind)] = value
+                            else:
+                                written_types.update(record.types)
+                        if shift and record.spanned:
+                            for name in record.spanned:
+                                setattr(symbol, name, _shifted(fields[name], shift))
+                    kept_headers[entry[3]] = record
+                    noted.append(entry if not delta else ("checks", start, entry[2] + delta, entry[3], record, True))
+                    index += 1
+                    done = True
+        if not done:
+            run.hand_over(index)
+            checker._checks_after_bodies(node, symbol, function, stage)
+            index = run.take_back()
+        if stage is not None and not (quiet and stage not in _WITH_IO):
+            run.hand_over(index)
+            checker._entry_point_checks(node, symbol, stage, collisions)
+            index = run.take_back()
+    run.hand_over(index)
+
+
+_WITH_IO = frozenset({"vertex", "fragment"})  # the stages whose entry points Checker._entry_point_checks checks further
+
+
+class _Run:
+    """What a loop over the carried declarations reads once, and the counts its carried steps make, found when
+    handed over rather than kept step by step: every step the loop took itself since the last hand-over was
+    carried (the ordinary way's steps move the step number on their own), and each carried body added one
+    segment to the model."""
+
+    __slots__ = ("checker", "carry", "entries", "count", "noted", "kept_headers", "segments", "bodies", "mark",
+                 "segments_mark")
+
+    def __init__(self, checker, bodies: bool) -> None:
+        reuse = checker.reuse
+        carry = reuse.carry
+        self.checker, self.carry = checker, carry
+        self.entries = carry.last.entries
+        self.count = len(self.entries)
+        self.noted = carry.current.entries
+        self.kept_headers = reuse.headers._records.current
+        self.segments = checker.ctx.model.replayed
+        self.bodies = bodies  # whether the loop carries resolutions and bodies (else: checks after the bodies)
+        self.take_back()
+
+    def hand_over(self, index: int) -> None:
+        """Hands the step number `index`, and the counts of the steps carried since the last hand-over, to
+        the objects whose counts they are: an ordinary step reads and moves them."""
+        carry = self.carry
+        steps = index - self.mark
+        if steps:
+            carry.carried += steps
+            reuse = self.checker.reuse
+            if self.bodies:
+                bodies = len(self.segments) - self.segments_mark
+                self.checker.resolutions += steps - bodies  # (one per carried resolution, as symbol_type counts)
+                reuse.replayed += bodies
+                reuse.headers.replayed += steps - bodies
+            else:
+                reuse.headers.replayed += steps
+        carry.index = index
+
+    def take_back(self) -> int:
+        """The step number after an ordinary step, from which the loop counts again."""
+        self.mark = index = self.carry.index
+        self.segments_mark = len(self.segments)
+        return index
 
 
 def _apply_header(checker, headers, record, symbol, start: int) -> None:

@@ -76,6 +76,8 @@ tuple: the same values as a copy), and a carried header record that holds no str
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import operator
 
 from ..core.diagnostic import Diagnostic
@@ -84,6 +86,7 @@ from ..syntax.nodes import FIELD_BODY, KIND_NAMES
 
 _KIND_ID, _START, _END = operator.attrgetter("kind_id"), operator.attrgetter("start_byte"), operator.attrgetter("end_byte")
 _HAS_ERROR = operator.attrgetter("has_error")
+_KIND_OF, _START_OF, _END_OF = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(2)
 
 
 class _Steps:
@@ -153,20 +156,32 @@ class Carry:
         suffix = _common_suffix(old, data, min(len(old), len(data)) - prefix)
         delta = len(data) - len(old)
         suffix_start = len(data) - suffix  # where the unchanged end begins in this version
-        edited = None
-        for index, (shape, was) in enumerate(zip(shapes, last.children)):
-            kind, start, end = shape
-            if end <= prefix:
-                if shape != was:
-                    return
-            elif start >= suffix_start:
-                if (kind, start - delta, end - delta) != was:
-                    return
-            elif edited is None and kind == "function_declaration" and was[0] == kind and was[1] == start \
-                    and start < prefix and end >= suffix_start and was[2] >= len(old) - suffix:
-                edited = children[index]
-            else:
+        # The children lie in order: those before the edit (ending in the common prefix), then at most one
+        # holding it, then those after it (starting in the unchanged end), compared by slices in C rather than
+        # a step of Python per child: before it, the same as then; after it, then's moved by `delta`.
+        ends = list(map(_END_OF, shapes))
+        before = bisect.bisect_right(ends, prefix)
+        after = max(before, bisect.bisect_left(list(map(_START_OF, shapes)), suffix_start))
+        was = last.children
+        if shapes[:before] != was[:before]:
+            return
+        if delta:
+            moved_after = list(zip(map(_KIND_OF, was[after:]), map(operator.add, map(_START_OF, was[after:]),
+                                                                   itertools.repeat(delta)),
+                                   map(operator.add, map(_END_OF, was[after:]), itertools.repeat(delta))))
+            if shapes[after:] != moved_after:
                 return
+        elif shapes[after:] != was[after:]:
+            return
+        edited = None
+        if after - before > 1:
+            return
+        if after - before == 1:
+            (kind, start, end), then = shapes[before], was[before]
+            if not (kind == "function_declaration" and then[0] == kind and then[1] == start and start < prefix
+                    and end >= suffix_start and then[2] >= len(old) - suffix):
+                return
+            edited = children[before]
         if edited is None:
             if prefix != len(old) or delta:
                 return

@@ -25,7 +25,8 @@ from .expressions import VOID, ExpressionChecker, Typed, binary_result_type
 from .model import Scope, SemanticModel, Symbol
 from .entry_points import EntryPointChecker, attributes
 from .carry import EDITED
-from .carried import carried_checks, carried_checks_by_step, carried_declaration, carried_declarations
+from .carried import (carried_checks, carried_checks_by_step, carried_checks_phase, carried_declaration,
+                      carried_declarations)
 from .header_reuse import _NOT_IN_MODULE_TEXT
 from .reuse import BodyReuse, variables_in_first_use_order
 from .typenames import TypeResolver, is_type_name
@@ -201,47 +202,58 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             self.check_aliasing()
             if self.reuse is not None:
                 self.reuse.carry.note_aliasing(self.ctx.diagnostics[before:])
-        data = self.ctx.source.data
         # Each entry point's binding findings as the last carried-from version found them, where they are its.
         collisions = self.reuse.carry.collisions() if self.reuse is not None else None
+        if carrying and at_once:
+            carried_checks_phase(self, declared, kinds, collisions)  # (the loop below, in one frame: carried.py)
+            return
         checks = carried_checks if at_once else carried_checks_by_step
         for node, symbol in declared:
             if symbol is None:
                 continue
-            if kinds[node.kind_id] != "function_declaration":
-                if self.reuse is None:
-                    self._declaration_attributes(node, symbol)
-                elif carrying and checks(self, node, symbol):
-                    pass
-                elif data.find(b"@", node.start_byte, node.end_byte) >= 0:
-                    # (Without an '@' in its text, nor in a struct's members, every list of attributes
-                    # _declaration_attributes checks is empty: there is nothing to replay.)
-                    self.reuse.headers.run(self, "checks", symbol, node,
-                                           lambda: self._declaration_attributes(node, symbol), own=True)
-                continue
+            function = kinds[node.kind_id] == "function_declaration"
             # (every declared function's signature was resolved above, which set its stage from the header:
             # read, not found again among the declaration's children)
-            stage = symbol.stage
-            if self.reuse is None:
-                self._header_checks(node, symbol, stage)
-            elif carrying and checks(self, node, symbol):
-                pass
-            elif not _may_hold_attributes(node, data):
-                pass  # (nothing to check: see _may_hold_attributes)
-            else:
-                self.reuse.headers.run(self, "checks", symbol, node, lambda: self._header_checks(node, symbol, stage),
-                                       own=True)
+            stage = symbol.stage if function else None
+            if not (carrying and checks(self, node, symbol)):
+                self._checks_after_bodies(node, symbol, function, stage)
             if stage is not None:
-                if collisions is not None:
-                    self.ctx.diagnostics.extend(collisions(node.start_byte))
-                else:
-                    before = len(self.ctx.diagnostics)
-                    self.binding_collisions(symbol, self.var_uses, self.calls)
-                    if self.reuse is not None:
-                        self.reuse.carry.note_collisions(node.start_byte, self.ctx.diagnostics[before:])
-            if stage in ("vertex", "fragment"):
-                self.entry_point_io(node, stage, symbol)
-                self.stage_resources(symbol, stage, self.var_uses, self.calls)
+                self._entry_point_checks(node, symbol, stage, collisions)
+
+    def _checks_after_bodies(self, node: ts.Node, symbol: Symbol, function: bool, stage: str | None) -> None:
+        """The checks of a module-scope declaration after every body (its attributes; a function's shader IO),
+        checked or replayed from `reuse` (not carried: carried.py)."""
+        data = self.ctx.source.data
+        if not function:
+            if self.reuse is None:
+                self._declaration_attributes(node, symbol)
+            elif data.find(b"@", node.start_byte, node.end_byte) >= 0:
+                # (Without an '@' in its text, nor in a struct's members, every list of attributes
+                # _declaration_attributes checks is empty: there is nothing to replay.)
+                self.reuse.headers.run(self, "checks", symbol, node,
+                                       lambda: self._declaration_attributes(node, symbol), own=True)
+            return
+        if self.reuse is None:
+            self._header_checks(node, symbol, stage)
+        elif not _may_hold_attributes(node, data):
+            pass  # (nothing to check: see _may_hold_attributes)
+        else:
+            self.reuse.headers.run(self, "checks", symbol, node, lambda: self._header_checks(node, symbol, stage),
+                                   own=True)
+
+    def _entry_point_checks(self, node: ts.Node, symbol: Symbol, stage: str, collisions) -> None:
+        """An entry point's binding findings (`collisions`: those carried from the last version, where they
+        are this one's; else found) and, for a vertex or fragment stage, its IO and resources."""
+        if collisions is not None:
+            self.ctx.diagnostics.extend(collisions(node.start_byte))
+        else:
+            before = len(self.ctx.diagnostics)
+            self.binding_collisions(symbol, self.var_uses, self.calls)
+            if self.reuse is not None:
+                self.reuse.carry.note_collisions(node.start_byte, self.ctx.diagnostics[before:])
+        if stage in ("vertex", "fragment"):
+            self.entry_point_io(node, stage, symbol)
+            self.stage_resources(symbol, stage, self.var_uses, self.calls)
 
     def _header_checks(self, node: ts.Node, symbol: Symbol, stage: str | None) -> None:
         """What is checked of a function's header once every body is: its attributes and its shader IO."""

@@ -82,6 +82,9 @@ class HeaderRecord:
     # Whether applying it adds anything besides its fields (findings, model entries, said once, dialects):
     # most records add nothing, and a carried step then only sets the fields (carried.py).
     adds: bool = True
+    # Whether what it adds besides its fields is model types alone (a signature's type names): carried.py
+    # applies those in its own loop, and leaves the rest to _apply.
+    types_only: bool = False
 
 
 class HeaderReuse:
@@ -409,8 +412,9 @@ class HeaderReuse:
             tuple(n for n, v in fields.items() if _has_span(v)), structs,
             diagnostics, dict(new_types), recorded_references,
             said if any(said) else None, frozenset(model.matrix_dialects - dialects_before))
-        record.adds = bool(record.diagnostics or record.types or record.references or record.said is not None
-                           or record.dialects)
+        others = bool(record.diagnostics or record.references or record.said is not None or record.dialects)
+        record.adds = others or bool(record.types)
+        record.types_only = not others and bool(record.types)
         return record
 
 

@@ -213,10 +213,7 @@ class BodyReuse:
             # a frame less for each replayed body of every version.)
             for name, old in record.structs.items():
                 if structs.get(name) is not old:
-                    current = self._reached_structs([module.get(name) for name in record.lookups] + [symbol])
-                    if any(current.get(name, old) is not old for name, old in record.structs.items()):
-                        _rebase(record, current)
-                        self.remapped += 1
+                    self.restructure(record, symbol, module)
                     break
         # The record's tables themselves, never changed afterwards (_rebase makes new ones): the models of
         # this version and of later ones may share them.
@@ -243,6 +240,14 @@ class BodyReuse:
         self._records.current[text] = record
         self.used[start] = record
         self.replayed += 1
+
+    def restructure(self, record: BodyRecord, symbol: Symbol, module: dict) -> None:
+        """Maps `record` to the structs its lookups reach in this version, where one of them is not the object
+        it holds (apply_at, and carried.py's run of carried bodies, ask only then)."""
+        current = self._reached_structs([module.get(name) for name in record.lookups] + [symbol])
+        if any(current.get(name, old) is not old for name, old in record.structs.items()):
+            _rebase(record, current)
+            self.remapped += 1
 
     def _reached_structs(self, symbols) -> dict[str, t.Struct]:
         """_structs_of(symbols), from each resolved symbol's own part computed once per check."""
