@@ -121,25 +121,19 @@ else:
         for _ in range(repeat):
             for _ in range(3):  # (three rounds of three versions: the unit count below)
                 round_()
-    elif name == "later_helpers":
-        offset = len(text[:text.index("0u", text.rindex("\nfn "))].encode())
-        current = ["0u"]
-        def version(number):
-            document.replace(Span(offset, offset + len(current[0])), f"{number}u")
-            current[0] = f"{number}u"
-            Analysis.of_parsed(Parsed(document.source, document.tree.copy()), reuse=reuse)
-        for number in range(17, 20):
-            version(number)
-        for _ in range(repeat):
-            for number in range(20, 30):  # (ten: the unit count below)
-                version(number)
-    elif name.startswith("clean"):
-        from benchmarks.server_matrix import _toggle_site
-        line, column = _toggle_site(text)
-        site_line = text.split("\n")[line]
-        offset = len("".join(part + "\n" for part in text.split("\n")[:line]).encode()) \
-            + len(site_line[:site_line.index("16u", column)].encode())
-        current = ["16u"]
+    elif name.startswith("clean") or name == "later_helpers":
+        # A literal counted up inside one body: in the last function (later_helpers), or at the toggle site.
+        if name == "later_helpers":
+            literal = "0u"
+            offset = len(text[:text.index(literal, text.rindex("\nfn "))].encode())
+        else:
+            from benchmarks.server_matrix import _toggle_site
+            literal = "16u"
+            line, column = _toggle_site(text)
+            site_line = text.split("\n")[line]
+            offset = len("".join(part + "\n" for part in text.split("\n")[:line]).encode()) \
+                + len(site_line[:site_line.index(literal, column)].encode())
+        current = [literal]
         def version(number):
             document.replace(Span(offset, offset + len(current[0])), f"{number}u")
             current[0] = f"{number}u"
