@@ -250,13 +250,8 @@ def _valid(checker, segment: Segment) -> bool:
     for name in segment.unnamed:
         if name in module:
             return False
-    named = reuse._named
-    for name, recorded in segment.named:
-        current = named.get(name, _UNRESOLVED)
-        if current is _UNRESOLVED:
-            current = reuse.named_signature(module, name)
-        if current is not recorded and current != recorded:
-            return False
+    if not reuse.same_signatures(module, segment.named):
+        return False
     if segment.structs:
         current = reuse._reached_structs([module.get(name) for name in segment.lookups] + [checker.function])
         if any(current.get(name, old) is not old for name, old in segment.structs.items()):

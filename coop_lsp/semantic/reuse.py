@@ -306,14 +306,20 @@ class BodyReuse:
         for name in record.undeclared:
             if name in module:
                 return False
+        if not self.same_signatures(module, record.declared):
+            return False
+        return not record.first_uses or first_uses.valid(self, checker, record.first_uses)
+
+    def same_signatures(self, module: dict, recorded_signatures) -> bool:
+        """Whether each (name, signature) recorded is what the name declares at module scope now."""
         named = self._named
-        for name, recorded in record.declared:
+        for name, recorded in recorded_signatures:
             current = named.get(name, _UNRESOLVED)
             if current is _UNRESOLVED:
                 current = self.named_signature(module, name)
             if current is not recorded and current != recorded:  # (interned: mostly the same object)
                 return False
-        return not record.first_uses or first_uses.valid(self, checker, record.first_uses)
+        return True
 
     def named_signature(self, module: dict, name: str) -> object:
         """The signature of what `name` declares at module scope (None: nothing), once per name and check
