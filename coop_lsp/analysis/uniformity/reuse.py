@@ -180,6 +180,8 @@ class SummaryReuse:
         result holds from a callee's summary replaced by the new summary's (`spans`), its own places and
         those of the unchanged callees moved as usual. Recorded anew against the callees' new records, so
         that the next version finds the same records again."""
+        if not analysis.recording:  # (as record(): a recursive call was met, and nothing more is recorded)
+            return None
         functions, records, summaries = self.functions, analysis.records, analysis.summaries
         calls = [(name, functions[name].start_byte) for name, _, _ in record.calls]
         dependencies, reached = _dependencies(functions, records, summaries, calls)
