@@ -23,7 +23,16 @@ starts, when:
   function names nowhere changes nothing it reads;
 - the analysis level and matrix dialect are the same;
 - every function it calls got its summary from the same record, wherever it
-  now starts.
+  now starts; or, where a callee's record is new (its text was edited, or a
+  function it calls was), the callee's new summary says the same as the one
+  the caller read in every part a caller's analysis reads (the requirements
+  inherited at a call and on each argument and pointee, with their messages
+  and notes, what the returned value depends on, the writes through
+  pointers), its places aside. A caller's analysis only copies the places
+  of its callee's summary into its own results, never compares or orders
+  them, so its result is the recorded one with each such place replaced by
+  the one the new summary has at the same part (callee_reading.py). Such a
+  replay is recorded anew, against the callees' new records.
 
 A result names places inside its function and inside the functions it calls,
 directly or not (their requirements' spans and notes). Each of those moved
@@ -50,6 +59,7 @@ from ...semantic.model import SemanticModel
 from ...semantic.reuse import BodyReuse
 from ...syntax import nodes as sn
 from .analyzer import Failure, Note, Summary, UncalledSummary, _Pending
+from .callee_reading import read_alike
 
 
 @dataclass(eq=False)
@@ -61,7 +71,9 @@ class SummaryRecord:
     header: tuple
     named: dict  # the header's declarations by name (None: those without one), as _declarations makes them
     own: tuple  # what the analysis reads of the function's own symbol, as _own makes it
-    calls: list[tuple[str, object]]  # callee name, the record its summary came from
+    # Callee name, the record its summary came from, the summary as this result's analysis read it (where
+    # the callees were when this result was made).
+    calls: list[tuple[str, object, Summary]]
     # Every function called, directly or not, by name: (its start, its end) when this result was made.
     reached: dict[str, tuple[int, int]]
     summary: object
@@ -81,11 +93,12 @@ class SummaryReuse:
         self.replayed = 0
         self.analysed = 0
         self.moved = 0  # replayed summaries that a caller read, so that they had to be moved
+        self.relinked = 0  # replayed summaries whose callees' records were new but read alike
 
     def begin(self, root: ts.Node, data: bytes, model: SemanticModel, bodies: BodyReuse) -> None:
         self._records.begin()
         self.bodies = bodies
-        self.replayed = self.analysed = self.moved = 0
+        self.replayed = self.analysed = self.moved = self.relinked = 0
         header = tuple((n.type, data[n.start_byte:n.end_byte]) for n in root.named_children
                        if n.type != "function_declaration" and not n.is_extra)
         # The last version's object when equal: every record's comparison with it is then one of identity.
@@ -123,18 +136,27 @@ class SummaryReuse:
                 return None
         functions = self.functions
         moves = ()
+        spans = None  # where a callee's record is new: each place it read of the callee, now
         if record.calls:  # (most functions call none)
-            for name, callee_record in record.calls:
+            for name, _, _ in record.calls:
                 if name not in functions:
                     return None
             # The callees in the order the function first called them: an analysis computes them in that
             # order, so failures keep the order a fresh analysis gives them.
-            records = analysis.records
-            for name, callee_record in record.calls:
+            records, summaries = analysis.records, analysis.summaries
+            for name, callee_record, read in record.calls:
                 callee = functions[name]
                 analysis.summary(callee)
-                if records.get(callee.start_byte) is not callee_record:
-                    return None
+                now = records.get(callee.start_byte)
+                if now is not callee_record:
+                    if now is None:
+                        return None
+                    if spans is None:
+                        spans = {}
+                    if not read_alike(read, summaries[callee.start_byte], spans):
+                        return None
+            if spans is not None:
+                return self._relinked(analysis, function, key, record, spans)
             moves = [(start, end, functions[name].start_byte - start) for name, (start, end)
                      in record.reached.items() if functions[name].start_byte != start]
         delta = function.start_byte - record.start
@@ -152,26 +174,59 @@ class SummaryReuse:
         move = _Mover(record.start, record.end, delta, moves)
         return _MovedSummary(self, move, record.summary), [move.failure(f) for f in record.failures], record
 
+    def _relinked(self, analysis, function: ts.Node, key: tuple, record: SummaryRecord, spans: dict
+                  ) -> tuple[object, list, SummaryRecord] | None:
+        """The replay of a result whose callees read alike though some have new records: each place the
+        result holds from a callee's summary replaced by the new summary's (`spans`), its own places and
+        those of the unchanged callees moved as usual. Recorded anew against the callees' new records, so
+        that the next version finds the same records again."""
+        if not analysis.recording:  # (as record(): a recursive call was met, and nothing more is recorded)
+            return None
+        functions, records, summaries = self.functions, analysis.records, analysis.summaries
+        calls = [(name, functions[name].start_byte) for name, _, _ in record.calls]
+        dependencies, reached = _dependencies(functions, records, summaries, calls)
+        if dependencies is None:
+            return None
+        # Every other place moved by its function's delta; a function gone since has no delta, and each of
+        # its places must then be one the new summaries gave (as must those of the changed callees).
+        moves, unmoved = [], []
+        changed = {name for (name, old, _), (_, now, _) in zip(record.calls, dependencies) if now is not old}
+        for name, (start, end) in record.reached.items():
+            callee = functions.get(name)
+            if callee is None or name in changed:
+                unmoved.append((start, end))
+            elif callee.start_byte != start:
+                moves.append((start, end, callee.start_byte - start))
+        delta = function.start_byte - record.start
+        move = _Mover(record.start, record.end, delta, moves, spans, unmoved)
+        # What the unchanged callees' summaries said when read, moved as they moved. (This version's summaries
+        # of theirs were not read: one may still hold the version's whole analysis, _WholeSummary.)
+        unchanged = _Mover(record.start, record.end, delta, moves) if moves else None
+        for at, ((name, old, read), (_, now, _)) in enumerate(zip(record.calls, dependencies)):
+            if now is old:
+                dependencies[at] = (name, now, _MovedSummary(self, unchanged, read) if unchanged else read)
+        failures = [move.failure(f) for f in record.failures]
+        summary = record.summary if isinstance(record.summary, UncalledSummary) else move.summary(record.summary)
+        if move.lost:
+            return None
+        relinked = SummaryRecord(function.start_byte, function.end_byte, record.key, record.semantic, record.header,
+                                 record.named, record.own, dependencies, reached, summary, failures)
+        self._records.current[key] = relinked
+        self.replayed += 1
+        self.relinked += 1
+        if isinstance(summary, UncalledSummary):
+            return _WholeSummary(analysis, function), failures, relinked
+        return summary, failures, relinked
+
     def record(self, analysis, function: ts.Node, summary, failures: list, calls: list[tuple[str, int]]
                ) -> SummaryRecord | None:
         self.analysed += 1
         semantic = self.bodies.used.get(function.start_byte) if self.bodies is not None else None
         if semantic is None or not analysis.recording:
             return None
-        functions = self.functions
-        dependencies = []
-        reached: dict[str, tuple[int, int]] = {}
-        for name, start in calls:
-            callee_record = analysis.records.get(start)
-            callee = functions.get(name)
-            if callee_record is None or callee is None or callee.start_byte != start:
-                return None
-            dependencies.append((name, callee_record))
-            reached[name] = (start, start + callee_record.end - callee_record.start)
-            # The callee's own callees, where they are now (its record's were found by name, as here).
-            for inner, (inner_start, inner_end) in callee_record.reached.items():
-                now = functions[inner].start_byte
-                reached[inner] = (now, now + inner_end - inner_start)
+        dependencies, reached = _dependencies(self.functions, analysis.records, analysis.summaries, calls)
+        if dependencies is None:
+            return None
         record = SummaryRecord(function.start_byte, function.end_byte, (analysis.level, analysis.dialect),
                                semantic, self.header, self.named, self._own(function), dependencies, reached,
                                summary, list(failures))
@@ -201,6 +256,26 @@ _NAMED_DECLARATIONS = frozenset({"const_declaration", "override_declaration", "v
                                  "struct_declaration", "type_alias_declaration"})
 
 
+def _dependencies(functions: dict, records: dict, summaries: dict, calls: list[tuple[str, int]]
+                  ) -> tuple[list | None, dict]:
+    """What a result records of its callees (`calls`: name, start now): each one's record and summary as
+    read, and where every function called, directly or not, now is; None where a callee has no record."""
+    dependencies = []
+    reached: dict[str, tuple[int, int]] = {}
+    for name, start in calls:
+        callee_record = records.get(start)
+        callee = functions.get(name)
+        if callee_record is None or callee is None or callee.start_byte != start:
+            return None, reached
+        dependencies.append((name, callee_record, summaries[start]))
+        reached[name] = (start, start + callee_record.end - callee_record.start)
+        # The callee's own callees, where they are now (its record's were found by name, as here).
+        for inner, (inner_start, inner_end) in callee_record.reached.items():
+            now = functions[inner].start_byte
+            reached[inner] = (now, now + inner_end - inner_start)
+    return dependencies, reached
+
+
 def _declarations(root: ts.Node, data: bytes) -> dict:
     """The module's declarations but functions, as (kind, text) in order, by the name each declares; the
     others (directives, assertions) under None."""
@@ -217,11 +292,18 @@ def _declarations(root: ts.Node, data: bytes) -> dict:
 
 class _Mover:
     """Moves the spans inside [start, end] by `delta`, and those inside each other (start, end) of `moves`
-    by its own delta: the spans of callees (in notes of inherited requirements) that moved otherwise."""
+    by its own delta: the spans of callees (in notes of inherited requirements) that moved otherwise.
 
-    def __init__(self, start: int, end: int, delta: int, moves: list[tuple[int, int, int]] = ()) -> None:
+    Where callees' records are new, `spans` gives the new place of each span read from their summaries,
+    by its old offsets; a span inside one of `unmoved` (a changed or removed callee) that it does not
+    give sets `lost`: the result cannot be replayed."""
+
+    def __init__(self, start: int, end: int, delta: int, moves: list[tuple[int, int, int]] = (),
+                 spans: dict | None = None, unmoved: list[tuple[int, int]] = ()) -> None:
         self.start, self.end, self.delta = start, end, delta
         self.moves = moves
+        self.spans, self.unmoved = spans, unmoved
+        self.lost = False
         # A summary names the same few places many times (a call's requirements share its span, inherited
         # ones their callee's notes); spans are immutable, so each is moved once. Keyed by identity (a
         # Span hashes in Python code): the record being moved keeps every key alive meanwhile.
@@ -241,6 +323,14 @@ class _Mover:
         start, end = span.start, span.end
         if (self.start <= start and end <= self.end) if start < end else self.start < start < self.end:
             return Span(start + self.delta, end + self.delta) if self.delta else span
+        if self.spans is not None:
+            now = self.spans.get((start, end))
+            if now is not None:
+                return now
+            for low, high in self.unmoved:
+                if (low <= start and end <= high) if start < end else low < start < high:
+                    self.lost = True
+                    return span
         for low, high, delta in self.moves:
             if (low <= start and end <= high) if start < end else low < start < high:
                 return Span(start + delta, end + delta)
