@@ -406,17 +406,20 @@ def _moved(diagnostic: Diagnostic, prefix: int, suffix_start: int, delta: int) -
 
 
 def _common_prefix(a: bytes, b: bytes) -> int:
-    """The length of the bytes `a` and `b` start with alike: compared in blocks, by C, not byte by byte."""
+    """The length of the bytes `a` and `b` start with alike: compared in blocks, by C, not byte by byte. `b` is
+    read through a view, and each part of `a` compared where it lies (bytes.startswith at an offset): a slice of
+    bytes is a copy, and the search made several copies of the whole text at every version."""
     limit = min(len(a), len(b))
-    if a[:limit] == b[:limit]:
+    view = memoryview(b)
+    if a.startswith(view[:limit]):
         return limit
     low, block = 0, 65536
-    while low + block <= limit and a[low:low + block] == b[low:low + block]:
+    while low + block <= limit and a.startswith(view[low:low + block], low):
         low += block
     high = min(limit, low + block)  # the first difference lies in [low, high)
     while high - low > 1:
         middle = (low + high) // 2
-        if a[low:middle] == b[low:middle]:
+        if a.startswith(view[low:middle], low):
             low = middle
         else:
             high = middle
@@ -428,16 +431,17 @@ def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
     if limit <= 0:
         return 0
     end_a, end_b = len(a), len(b)
-    if a[end_a - limit:] == b[end_b - limit:]:
+    view = memoryview(b)
+    if a.startswith(view[end_b - limit:], end_a - limit):
         return limit
     low, block = 0, 65536  # `low` bytes at the end are alike
-    while low + block <= limit and a[end_a - low - block:end_a - low] == b[end_b - low - block:end_b - low]:
+    while low + block <= limit and a.startswith(view[end_b - low - block:end_b - low], end_a - low - block):
         low += block
     high = min(limit, low + block)  # the last difference lies within `high` bytes of the end
     while high - low > 1:
         middle = (low + high) // 2
-        if a[end_a - middle:end_a - low] == b[end_b - middle:end_b - low]:
+        if a.startswith(view[end_b - middle:end_b - low], end_a - middle):
             low = middle
         else:
             high = middle
-    return high if a[end_a - high:end_a - low] == b[end_b - high:end_b - low] else low
+    return high if a.startswith(view[end_b - high:end_b - low], end_a - high) else low
