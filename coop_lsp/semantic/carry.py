@@ -95,7 +95,8 @@ class _Steps:
     body); `after`: True for a neutral step, a body's state after it (Checker._checked_body), or False
     for unknown."""
 
-    __slots__ = ("data", "dialect", "children", "entries", "collisions", "errored", "uses", "aliasing", "edited_alias")
+    __slots__ = ("data", "dialect", "children", "entries", "collisions", "errored", "uses", "aliasing", "edited_alias",
+                 "names")
 
     def __init__(self, data: bytes, dialect, children: list, errored: int) -> None:
         self.data, self.dialect, self.children = data, dialect, children
@@ -107,6 +108,9 @@ class _Steps:
         # The edited function's start and its alias facts as that check read them (None: it has none), where
         # its body was checked as the edited one.
         self.edited_alias: tuple | None = None
+        # Per module-scope declaration, in order: (its name, the name's span, its symbol's kind), or None where it
+        # declared nothing (Checker._declare_module, which reads the last version's while carrying).
+        self.names: list = []
 
 
 EDITED = object()  # what `step` answers for the edited body
@@ -264,6 +268,24 @@ class Carry:
             record = self.last.entries[index][4]
             old = (tuple(record.calls), record.var_order) if record is not None else None
         self._same_outside = old == uses
+
+    def names_to_carry(self, count: int) -> tuple | None:
+        """While carrying, the last carried-from version's declared names (_Steps.names), when it declared
+        `count` (as this version: the same module-scope children) and where this version's names lie: those
+        that end by `unchanged_end` are where they were, those from `moved_from` (that version's places) moved by
+        `delta`; (names, unchanged_end, moved_from, delta). None where they must be read from the tree.
+
+        Every byte before the edit is the same, and so is every byte after it, moved: a declaration other than
+        the edited function has the same text, without errors, at its mapped place, and so the same name there.
+        The edited function's name is left to the tree (its header is the same text, but it is the one node
+        whose subtree holds the change)."""
+        if not self.active:
+            return None
+        names = self.last.names
+        if len(names) != count:
+            return None
+        edited = self._edited_start
+        return names, edited if edited >= 0 else self._prefix, self._suffix_start - self._delta, self._delta
 
     def moved(self) -> bool:
         """Whether the text after the edit moved against the last version's."""
