@@ -97,7 +97,9 @@ def carried_declarations(checker, declared: list, kinds) -> None:
     for node, symbol in declared:
         if symbol is None:
             continue
-        function = kinds[node.kind_id] == "function_declaration"
+        # (by the symbol's kind, which only a function_declaration's symbol has: the node's kind is a call into
+        # tree-sitter, for every declaration at every version)
+        function = symbol.kind == "function"
         done = None
         if carry.active and not symbol.resolved:
             start = node.start_byte
@@ -207,7 +209,7 @@ def carried_checks_phase(checker, declared: list, kinds, collisions) -> None:
     for node, symbol in declared:
         if symbol is None:
             continue
-        function = kinds[node.kind_id] == "function_declaration"
+        function = symbol.kind == "function"  # (as carried_declarations reads it)
         # (read before the step, as the ordinary way reads it)
         stage = symbol.stage if function else None
         done = False
@@ -219,7 +221,9 @@ def carried_checks_phase(checker, declared: list, kinds, collisions) -> None:
                 record = entry[4]
                 if delta is not None and record is not None and entry[1] == start - delta and (
                         not record.structs or headers._same_structs(checker, record, symbol)):
-                    if record.adds and not record.types_only or symbol.kind == "struct":
+                    if record.empty:
+                        pass  # (most declarations' checks: nothing to apply but the record kept and noted)
+                    elif record.adds and not record.types_only or symbol.kind == "struct":
                         headers._apply(checker, record, symbol, start)
                     else:
                         fields = record.fields

@@ -95,7 +95,8 @@ class _Steps:
     body); `after`: True for a neutral step, a body's state after it (Checker._checked_body), or False
     for unknown."""
 
-    __slots__ = ("data", "dialect", "children", "entries", "collisions", "errored", "uses", "aliasing", "edited_alias")
+    __slots__ = ("data", "dialect", "children", "entries", "collisions", "errored", "uses", "aliasing", "edited_alias",
+                 "names")
 
     def __init__(self, data: bytes, dialect, children: list, errored: int) -> None:
         self.data, self.dialect, self.children = data, dialect, children
@@ -107,6 +108,9 @@ class _Steps:
         # The edited function's start and its alias facts as that check read them (None: it has none), where
         # its body was checked as the edited one.
         self.edited_alias: tuple | None = None
+        # Per module-scope declaration, in order: (its name, the name's span, its symbol's kind), or None where it
+        # declared nothing (Checker._declare_module, which reads the last version's while carrying).
+        self.names: list = []
 
 
 EDITED = object()  # what `step` answers for the edited body
@@ -265,6 +269,24 @@ class Carry:
             old = (tuple(record.calls), record.var_order) if record is not None else None
         self._same_outside = old == uses
 
+    def names_to_carry(self, count: int) -> tuple | None:
+        """While carrying, the last carried-from version's declared names (_Steps.names), when it declared
+        `count` (as this version: the same module-scope children) and where this version's names lie: those
+        that end by `unchanged_end` are where they were, those from `moved_from` (that version's places) moved by
+        `delta`; (names, unchanged_end, moved_from, delta). None where they must be read from the tree.
+
+        Every byte before the edit is the same, and so is every byte after it, moved: a declaration other than
+        the edited function has the same text, without errors, at its mapped place, and so the same name there.
+        The edited function's name is left to the tree (its header is the same text, but it is the one node
+        whose subtree holds the change)."""
+        if not self.active:
+            return None
+        names = self.last.names
+        if len(names) != count:
+            return None
+        edited = self._edited_start
+        return names, edited if edited >= 0 else self._prefix, self._suffix_start - self._delta, self._delta
+
     def moved(self) -> bool:
         """Whether the text after the edit moved against the last version's."""
         return self._delta != 0
@@ -406,17 +428,20 @@ def _moved(diagnostic: Diagnostic, prefix: int, suffix_start: int, delta: int) -
 
 
 def _common_prefix(a: bytes, b: bytes) -> int:
-    """The length of the bytes `a` and `b` start with alike: compared in blocks, by C, not byte by byte."""
+    """The length of the bytes `a` and `b` start with alike: compared in blocks, by C, not byte by byte. `b` is
+    read through a view, and each part of `a` compared where it lies (bytes.startswith at an offset): a slice of
+    bytes is a copy, and the search made several copies of the whole text at every version."""
     limit = min(len(a), len(b))
-    if a[:limit] == b[:limit]:
+    view = memoryview(b)
+    if a.startswith(view[:limit]):
         return limit
     low, block = 0, 65536
-    while low + block <= limit and a[low:low + block] == b[low:low + block]:
+    while low + block <= limit and a.startswith(view[low:low + block], low):
         low += block
     high = min(limit, low + block)  # the first difference lies in [low, high)
     while high - low > 1:
         middle = (low + high) // 2
-        if a[low:middle] == b[low:middle]:
+        if a.startswith(view[low:middle], low):
             low = middle
         else:
             high = middle
@@ -428,16 +453,17 @@ def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
     if limit <= 0:
         return 0
     end_a, end_b = len(a), len(b)
-    if a[end_a - limit:] == b[end_b - limit:]:
+    view = memoryview(b)
+    if a.startswith(view[end_b - limit:], end_a - limit):
         return limit
     low, block = 0, 65536  # `low` bytes at the end are alike
-    while low + block <= limit and a[end_a - low - block:end_a - low] == b[end_b - low - block:end_b - low]:
+    while low + block <= limit and a.startswith(view[end_b - low - block:end_b - low], end_a - low - block):
         low += block
     high = min(limit, low + block)  # the last difference lies within `high` bytes of the end
     while high - low > 1:
         middle = (low + high) // 2
-        if a[end_a - middle:end_a - low] == b[end_b - middle:end_b - low]:
+        if a.startswith(view[end_b - middle:end_b - low], end_a - middle):
             low = middle
         else:
             high = middle
-    return high if a[end_a - high:end_a - low] == b[end_b - high:end_b - low] else low
+    return high if a.startswith(view[end_b - high:end_b - low], end_a - high) else low

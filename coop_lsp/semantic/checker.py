@@ -448,7 +448,11 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
     def _declare_module(self, declarations: list) -> list:
         """[(node, self._declare(node, self.module_scope)) for node in declarations], in one frame, with what
         every declaration reads (the text, the module's scope, the model's tables) read once: every declaration
-        of the module comes here at every version. A redeclaration goes through _declare, which reports it."""
+        of the module comes here at every version. A redeclaration goes through _declare, which reports it.
+
+        While carrying, each declaration's name, its place and its kind are the last version's (moved where they
+        lie after the edit: Carry.names_to_carry), not read from its node again; they are noted for the next
+        version either way."""
         ctx = self.ctx
         text = ctx.ascii_text
         scope = self.module_scope
@@ -457,24 +461,54 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
         written_symbols, written_references = model.written_symbols, model.written_references
         kinds, kind_of = KIND_NAMES, _DECLARATION_KINDS.get
         declared = []
-        for node in declarations:
-            name_node = node.child_by_field_id(FIELD_NAME)
-            if name_node is None or name_node.is_missing:
-                declared.append((node, None))
-                continue
-            start, end = name_node.start_byte, name_node.end_byte
-            name = text[start:end] if text is not None else ctx.text(name_node)
-            span = _new_span(Span)
-            _set_span_start(span, start)
-            _set_span_end(span, end)
-            symbol = Symbol(name, kind_of(kinds[node.kind_id], "parameter"), span, node)
+        carry = self.reuse.carry if self.reuse is not None else None
+        names = []
+        carried = carry.names_to_carry(len(declarations)) if carry is not None else None
+        if carried is not None:
+            was_names, unchanged_end, moved_from, delta = carried
+        else:
+            was_names, unchanged_end, moved_from, delta = None, -1, 0, 0
+        for index, node in enumerate(declarations):
+            was = was_names[index] if was_names is not None else None
+            if was is not None:
+                name, span, kind = was
+                start, end = span.start, span.end
+                if end <= unchanged_end:
+                    pass  # (where it was: the same span, and the same note for the next version)
+                elif start >= moved_from:
+                    start += delta
+                    end += delta
+                    span = _new_span(Span)
+                    _set_span_start(span, start)
+                    _set_span_end(span, end)
+                    was = (name, span, kind)
+                else:
+                    was = None
+            if was is None:
+                name_node = node.child_by_field_id(FIELD_NAME)
+                if name_node is None or name_node.is_missing:
+                    declared.append((node, None))
+                    names.append(None)
+                    continue
+                start, end = name_node.start_byte, name_node.end_byte
+                name = text[start:end] if text is not None else ctx.text(name_node)
+                span = _new_span(Span)
+                _set_span_start(span, start)
+                _set_span_end(span, end)
+                kind = kind_of(kinds[node.kind_id], "parameter")
+                was = (name, span, kind)
+            symbol = Symbol(name, kind, span, node)
             if name in symbols:
                 declared.append((node, self._declare(node, scope, symbol)))
+                names.append(None)
                 continue
             symbols[name] = symbol
             written_symbols.append(symbol)
             written_references[(start, end)] = symbol
             declared.append((node, symbol))
+            names.append(was)
+        if carry is not None and carry.current is not None:
+            carry.current.names = names
         return declared
 
     def lookup_symbol(self, name: str) -> Symbol | None:

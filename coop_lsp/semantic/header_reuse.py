@@ -85,6 +85,9 @@ class HeaderRecord:
     # Whether what it adds besides its fields is model types alone (a signature's type names): carried.py
     # applies those in its own loop, and leaves the rest to _apply.
     types_only: bool = False
+    # Whether applying it sets nothing and adds nothing, to a declaration other than a struct (whose type _apply
+    # keeps as the last version's object): most checks after the bodies, which carried.py then only keeps.
+    empty: bool = False
 
 
 class HeaderReuse:
@@ -415,6 +418,7 @@ class HeaderReuse:
         others = bool(record.diagnostics or record.references or record.said is not None or record.dialects)
         record.adds = others or bool(record.types)
         record.types_only = not others and bool(record.types)
+        record.empty = not record.adds and not fields and symbol.kind != "struct"
         return record
 
 

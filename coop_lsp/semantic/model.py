@@ -15,7 +15,7 @@ from ..core.text import Span
 from . import types as t
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, init=False)
 class Symbol:
     name: str
     kind: str  # var, let, const, override, parameter, function, struct, alias
@@ -49,6 +49,13 @@ class Symbol:
     inputs: tuple[tuple[str | None, bool], ...] = ()
     io_builtin: str | None = None
     io_location: bool = False
+
+    def __init__(self, name: str, kind: str, span: Span, declaration: object = None) -> None:
+        # Only what each symbol has of its own (and `resolved`, read of every declaration before a step sets it):
+        # every other field's default is the class's attribute (dataclass keeps it there), read from there until
+        # a step sets the field. Every module-scope declaration makes a new symbol at every version, as does each
+        # local of a checked body, and storing all twenty-four fields was most of what a declaration cost.
+        self.name, self.kind, self.span, self.declaration, self.resolved = name, kind, span, declaration, False
 
 
 @dataclass(frozen=True)

@@ -521,9 +521,13 @@ def _rebase(record: BodyRecord, structs: dict[str, t.Struct]) -> None:
     record.types = {key: _remap(value, structs, memo) for key, value in record.types.items()}
     locals_ = []
     for fields, span, locator in record.locals:
-        fields = dict(fields, type=_remap(fields["type"], structs, memo),
-                      return_type=_remap(fields["return_type"], structs, memo),
-                      parameters=tuple(_remap(p, structs, memo) for p in fields["parameters"]))
+        # (a symbol holds only the fields set on it: the others are Symbol's defaults, which hold no struct)
+        fields = dict(fields)
+        for name in ("type", "return_type"):
+            if name in fields:
+                fields[name] = _remap(fields[name], structs, memo)
+        if "parameters" in fields:
+            fields["parameters"] = tuple(_remap(p, structs, memo) for p in fields["parameters"])
         locals_.append((fields, span, locator))
     record.locals = locals_
     record.structs = {name: structs.get(name, old) for name, old in record.structs.items()}
