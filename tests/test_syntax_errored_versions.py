@@ -134,3 +134,48 @@ def test_a_typed_version_lists_its_module_scope_parts_once() -> None:
         assert len(made) == 1 and len(found) > 8
         versions += 1
     assert versions > 20
+
+
+def _checks_set_up(monkeypatch) -> list:
+    """A list that grows by one for every set of checks run over collected nodes (one per walk of a part or cell)."""
+    made: list = []
+    checked = syntax._checked
+
+    def counted(*args):
+        made.append(1)
+        return checked(*args)
+
+    monkeypatch.setattr(syntax, "_checked", counted)
+    return made
+
+
+def test_the_broken_parts_of_a_typed_version_are_walked_together(monkeypatch) -> None:
+    """While the statement is typed below the commented-out header, the broken function and the nine ERROR parts of
+    its rest were each walked alone, each walk setting up its buckets and its five checks for a few nodes (ten per
+    version); together, one walk, and one more for each new cell (the typed statement, its call, once they parse)."""
+    lints = _Lints()
+    made = _checks_set_up(monkeypatch)
+    per_version = []
+    for parsed in typed_versions(comment_at_once=True):
+        lints.reuse.begin()
+        syntax.syntax_diagnostics(parsed, reuse=lints.reuse, deferred=[])
+        lints.reuse.end()
+        broken = sum(part.has_error for part in parsed.root.children)
+        per_version.append((broken, len(made)))
+        made.clear()
+    assert all(broken >= 9 for broken, _ in per_version), per_version
+    walks = [walks for _, walks in per_version[1:]]
+    assert max(walks) <= 4 and walks.count(1) >= 12, per_version  # before: 10 to 12 on every version
+
+
+def test_broken_parts_with_more_operator_findings_together_than_are_kept_are_walked_alone() -> None:
+    """`_mixed_operators` keeps the first MAX_PER_CODE + 1 of the operators it is given: past that many in the broken
+    parts together, each part is walked alone, and the findings are still those of a lint that keeps nothing."""
+    text = "".join(f"fn f{i}() {{ let x = a + b << c }}\n" for i in range(60)) + "const d = e & f | g;\n"
+    text = text + text.replace("fn f", "fn g")
+    lints = _Lints()
+    document = Document(text)
+    for version in range(3):
+        lints.check(Parsed(document.source, document.tree.copy()))
+        document.replace_range(Position(version, 0), Position(version, 0), "x ")
+    assert lints.broken == 3

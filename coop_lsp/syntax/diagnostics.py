@@ -120,9 +120,10 @@ def _all_declaration_findings(parsed: Parsed, reuse: DeclarationReuse | None, re
     placed: dict = {}
     out: list[Diagnostic] = []
     after_edit = False
+    broken: list[ts.Node] = []
     for part in parts:
         if part.has_error:
-            out.extend(_declaration_findings(parsed, part, reuse))
+            broken.append(part)
             continue
         kind, (start, end) = part.kind_id, part.byte_range
         if end >= size:  # a part that ends the file may end in an unterminated comment: never placed
@@ -146,9 +147,31 @@ def _all_declaration_findings(parsed: Parsed, reuse: DeclarationReuse | None, re
                 None if kind in constructs else module_error
         placed[key] = found
         out.extend(found[1])
+    if broken:
+        out.extend(_broken_parts_findings(parsed, broken, reuse))
     if record:
         reuse.place(Placed(size, placed))
     return out
+
+
+def _broken_parts_findings(parsed: Parsed, broken: list[ts.Node], reuse: DeclarationReuse) -> list[Diagnostic]:
+    """`_declaration_findings` of each module-scope part with an error, walked together: while a statement is typed
+    into a function, its rest falls to module scope as about ten small ERROR parts, and each walk of its own cost more
+    in setting up its buckets and checks than in its few nodes. The findings are each part's, since every check's
+    finding belongs to one node (`_findings_by_cells`); only `_mixed_operators` keeps the first MAX_PER_CODE + 1 of
+    those it is given, so where the parts together may have more, each is walked alone. The order differs from the
+    parts' one after the other only between findings of different parts, whose ranges differ, and
+    `syntax_diagnostics` sorts by range."""
+    together: list[ts.Node] = []
+    alone: list[ts.Node] = []  # as `_declaration_findings` takes them: a leaf without watched nodes, or a large part
+    for part in broken:
+        fits = FINDINGS_BY_CELLS and (part.child_count or part.type in _WATCHED) \
+            and part.end_byte - part.start_byte <= QUERY_MAX_BYTES
+        (together if fits else alone).append(part)
+    found = _findings_by_cells(parsed, None, reuse, parts=together) if len(together) > 1 else None
+    if found is None:
+        return [d for part in broken for d in _declaration_findings(parsed, part, reuse)]
+    return found + [d for part in alone for d in _declaration_findings(parsed, part, reuse)]
 
 
 def _declaration_findings(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse | None) -> list[Diagnostic]:
@@ -222,8 +245,8 @@ def _cell_kinds() -> frozenset[int]:
 _MAX_CELL_DEPTH = 32  # cells found inside new cells, at most this deep (one Python call each)
 
 
-def _findings_by_cells(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse,
-                       depth: int = 0) -> list[Diagnostic] | None:
+def _findings_by_cells(parsed: Parsed, part: ts.Node | None, reuse: DeclarationReuse,
+                       depth: int = 0, parts: list[ts.Node] | None = None) -> list[Diagnostic] | None:
     """`_declaration_findings` of a new part, whose well-formed statements and declarations (cells) are not walked
     again while they stay: while a statement is typed into a function, the function is broken on every version, and all
     of it but the typed statement's surroundings is the same text.
@@ -245,7 +268,8 @@ def _findings_by_cells(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse,
     bucket_of = {kind: found[name] for kind, name in _watched_kinds().items()}.get
     cell_kinds = _cell_kinds()
     from_cells: list[Diagnostic] = []
-    stack = [part]
+    # `parts`: broken parts walked together in place of `part` (`_broken_parts_findings`); none is a cell.
+    stack = [part] if parts is None else parts[::-1]
     pop, push = stack.pop, stack.extend
     while stack:
         node = pop()
