@@ -183,9 +183,9 @@ def test_typing_a_statement_never_parses_the_window_after_the_broken_function_on
     searches: list[tuple[str, int]] = []
     first_repair = syntax._first_repair
 
-    def watched(parsed, window, text, node, searched=None):
+    def watched(parsed, window, text, node, searched=None, *known):
         before = len(counted)
-        answer = first_repair(parsed, window, text, node, searched)
+        answer = first_repair(parsed, window, text, node, searched, *known)
         previous = node.prev_sibling
         after = node.parent == parsed.root and previous is not None and \
             previous.type == "function_declaration" and previous.has_error

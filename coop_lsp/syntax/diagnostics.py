@@ -64,8 +64,11 @@ def syntax_diagnostics(parsed: Parsed, explain: bool = True, reuse: DeclarationR
             span=Span(0, 0),
             severity=Severity.ERROR,
         ))
-    diagnostics.extend(_parse_errors(parsed, explain, reuse, deferred))
-    diagnostics.extend(_all_declaration_findings(parsed, reuse, record=True))
+    # One list of the module-scope parts for both walks: each list makes a Node of every part (a tenth of the
+    # declarations' work on a typed version of 1,000 lines).
+    parts = parsed.root.children
+    diagnostics.extend(_parse_errors(parsed, explain, reuse, deferred, parts))
+    diagnostics.extend(_all_declaration_findings(parsed, reuse, record=True, parts=parts))
     diagnostics.sort(key=lambda d: d.sort_key)
     return diagnostics
 
@@ -76,11 +79,12 @@ def _finding_total(parsed: Parsed, reuse: DeclarationReuse | None = None) -> int
     wording them (finding the opener, the statement before, the field) and sorting were wasted. The
     declarations are checked as there, in the same order, so `reuse` sees the same calls."""
     count = 0 if parsed.source.decode_error is None else 1
-    for index, _ in enumerate(_error_nodes(parsed.root)):
+    parts = parsed.root.children
+    for index, _ in enumerate(_error_nodes(parsed.root, parts)):
         if index > MAX_SYNTAX_ERRORS:
             break
         count += 1
-    return count + len(_all_declaration_findings(parsed, reuse, record=False))
+    return count + len(_all_declaration_findings(parsed, reuse, record=False, parts=parts))
 
 
 # Whether a well-formed part that lies where the last version had it, in text the edit did not touch, takes that
@@ -95,12 +99,15 @@ def _construct_kinds() -> frozenset[int]:
     return frozenset(kind for kind, name in KIND_NAMES.items() if name.endswith(("_declaration", "_statement")))
 
 
-def _all_declaration_findings(parsed: Parsed, reuse: DeclarationReuse | None, record: bool) -> list[Diagnostic]:
+def _all_declaration_findings(parsed: Parsed, reuse: DeclarationReuse | None, record: bool,
+                              parts: list[ts.Node] | None = None) -> list[Diagnostic]:
     """`_declaration_findings` of every part of the module, in order. With `reuse`, a well-formed part whose kind and
     text the latest version linted had at its place, or as much further as the text grew, takes that part's findings
     (placed.py) without copying or hashing its text; `record`: this version's are kept by place for the next (never
-    for a text made to test a fix, which no later version continues)."""
-    parts = parsed.root.children
+    for a text made to test a fix, which no later version continues). `parts`: the root's children, where the
+    caller has them."""
+    if parts is None:
+        parts = parsed.root.children
     if reuse is None or not BY_PLACE:
         return [d for part in parts for d in _declaration_findings(parsed, part, reuse)]
     data = parsed.source.data
@@ -113,9 +120,10 @@ def _all_declaration_findings(parsed: Parsed, reuse: DeclarationReuse | None, re
     placed: dict = {}
     out: list[Diagnostic] = []
     after_edit = False
+    broken: list[ts.Node] = []
     for part in parts:
         if part.has_error:
-            out.extend(_declaration_findings(parsed, part, reuse))
+            broken.append(part)
             continue
         kind, (start, end) = part.kind_id, part.byte_range
         if end >= size:  # a part that ends the file may end in an unterminated comment: never placed
@@ -139,9 +147,31 @@ def _all_declaration_findings(parsed: Parsed, reuse: DeclarationReuse | None, re
                 None if kind in constructs else module_error
         placed[key] = found
         out.extend(found[1])
+    if broken:
+        out.extend(_broken_parts_findings(parsed, broken, reuse))
     if record:
         reuse.place(Placed(size, placed))
     return out
+
+
+def _broken_parts_findings(parsed: Parsed, broken: list[ts.Node], reuse: DeclarationReuse) -> list[Diagnostic]:
+    """`_declaration_findings` of each module-scope part with an error, walked together: while a statement is typed
+    into a function, its rest falls to module scope as about ten small ERROR parts, and each walk of its own cost more
+    in setting up its buckets and checks than in its few nodes. The findings are each part's, since every check's
+    finding belongs to one node (`_findings_by_cells`); only `_mixed_operators` keeps the first MAX_PER_CODE + 1 of
+    those it is given, so where the parts together may have more, each is walked alone. The order differs from the
+    parts' one after the other only between findings of different parts, whose ranges differ, and
+    `syntax_diagnostics` sorts by range."""
+    together: list[ts.Node] = []
+    alone: list[ts.Node] = []  # as `_declaration_findings` takes them: a leaf without watched nodes, or a large part
+    for part in broken:
+        fits = FINDINGS_BY_CELLS and (part.child_count or part.type in _WATCHED) \
+            and part.end_byte - part.start_byte <= QUERY_MAX_BYTES
+        (together if fits else alone).append(part)
+    found = _findings_by_cells(parsed, None, reuse, parts=together) if len(together) > 1 else None
+    if found is None:
+        return [d for part in broken for d in _declaration_findings(parsed, part, reuse)]
+    return found + [d for part in alone for d in _declaration_findings(parsed, part, reuse)]
 
 
 def _declaration_findings(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse | None) -> list[Diagnostic]:
@@ -215,8 +245,8 @@ def _cell_kinds() -> frozenset[int]:
 _MAX_CELL_DEPTH = 32  # cells found inside new cells, at most this deep (one Python call each)
 
 
-def _findings_by_cells(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse,
-                       depth: int = 0) -> list[Diagnostic] | None:
+def _findings_by_cells(parsed: Parsed, part: ts.Node | None, reuse: DeclarationReuse,
+                       depth: int = 0, parts: list[ts.Node] | None = None) -> list[Diagnostic] | None:
     """`_declaration_findings` of a new part, whose well-formed statements and declarations (cells) are not walked
     again while they stay: while a statement is typed into a function, the function is broken on every version, and all
     of it but the typed statement's surroundings is the same text.
@@ -238,7 +268,8 @@ def _findings_by_cells(parsed: Parsed, part: ts.Node, reuse: DeclarationReuse,
     bucket_of = {kind: found[name] for kind, name in _watched_kinds().items()}.get
     cell_kinds = _cell_kinds()
     from_cells: list[Diagnostic] = []
-    stack = [part]
+    # `parts`: broken parts walked together in place of `part` (`_broken_parts_findings`); none is a cell.
+    stack = [part] if parts is None else parts[::-1]
     pop, push = stack.pop, stack.extend
     while stack:
         node = pop()
@@ -367,13 +398,19 @@ def _walked_nodes(root: ts.Node) -> dict[str, list[ts.Node]]:
 
 
 # ------------------------------------------------------------------ errors
-def _error_nodes(root: ts.Node) -> Iterator[ts.Node]:
-    """ERROR nodes that are not inside another ERROR, and MISSING tokens, in order.
+def _error_nodes(root: ts.Node, parts: list[ts.Node] | None = None) -> Iterator[ts.Node]:
+    """ERROR nodes that are not inside another ERROR, and MISSING tokens, in order; `parts`: the root's children,
+    where the caller has them.
 
     Iterative: a file of 10,000 nested parentheses must not hit Python's
     recursion limit.
     """
-    stack = [root]
+    if root.is_error or root.is_missing:
+        yield root
+        return
+    if not root.has_error:
+        return
+    stack = list(reversed(root.children if parts is None else parts))
     while stack:
         node = stack.pop()
         if node.is_error or node.is_missing:
@@ -383,36 +420,74 @@ def _error_nodes(root: ts.Node) -> Iterator[ts.Node]:
             stack.extend(reversed(node.children))
 
 
+# One step down the tree towards an error: the node stepped from, its children (the list the walk made) and the
+# index of the child stepped to.
+Step = tuple[ts.Node, list[ts.Node], int]
+
+
+def _errors_on_their_way(root: ts.Node, parts: list[ts.Node] | None = None) \
+        -> Iterator[tuple[ts.Node, tuple[Step, ...]]]:
+    """`_error_nodes`' nodes, in the same order, each with the steps from the root down to it (none for the root).
+
+    In tree-sitter 0.26 a node's `parent` and its siblings are found by a search down from the root, and explaining
+    an error asked for several (the window's declarations, the token after the error, the scope, the field): the
+    walk has already made every list of children on the way, so those answers are read from them instead.
+    `parts`: the root's children, where the caller has them."""
+    if root.is_error or root.is_missing:
+        yield root, ()
+        return
+    if not root.has_error:
+        return
+    # Each level: [node, its children, the index of the next child to visit].
+    levels: list[list] = [[root, root.children if parts is None else parts, 0]]
+    while levels:
+        level = levels[-1]
+        node, children, index = level
+        if index == len(children):
+            levels.pop()
+            continue
+        level[2] = index + 1
+        child = children[index]
+        if child.is_error or child.is_missing:
+            yield child, tuple((above, below, at - 1) for above, below, at in levels)
+        elif child.has_error:
+            levels.append([child, child.children, 0])
+
+
 def _parse_errors(parsed: Parsed, explain: bool, reuse: DeclarationReuse | None,
-                  deferred: list[DeferredFix] | None = None) -> list[Diagnostic]:
+                  deferred: list[DeferredFix] | None = None, parts: list[ts.Node] | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     searched: list[Searched] = []  # the last repair search, whose probe may settle the next one (`_carried_cut`)
-    for index, node in enumerate(_error_nodes(parsed.root)):
+    for index, (node, way) in enumerate(_errors_on_their_way(parsed.root, parts)):
         if index > MAX_SYNTAX_ERRORS:
             break  # the lint layer caps each code and says that more were found
         if node.is_missing:
-            out.append(_missing_token(parsed, node, explain, reuse, deferred))
+            out.append(_missing_token(parsed, node, explain, reuse, deferred, way))
         else:
             out.append(_error_region(parsed, node, explain and index < MAX_REPAIRED_ERRORS, reuse, deferred,
-                                     searched))
+                                     searched, way))
     return out
 
 
 def _missing_token(parsed: Parsed, node: ts.Node, explain: bool, reuse: DeclarationReuse | None,
-                   deferred: list[DeferredFix] | None = None) -> Diagnostic:
+                   deferred: list[DeferredFix] | None = None, way: tuple[Step, ...] | None = None) -> Diagnostic:
     at = _after_previous_token(parsed, node.start_byte)
     if node.type == "identifier":
-        field = _field_of(node)
+        if way:
+            parent, _, index = way[-1]
+            field = parent.field_name_for_child(index)
+        else:
+            field = _field_of(node)
         what = "a name" if field == "name" else "an expression"
         return Diagnostic(rules.SYNTAX_ERROR.code, f"expected {what} here", Span(at, at))
-    return _expected_token(parsed, node.type, at, node, reuse if explain else _NO_FIX, deferred)
+    return _expected_token(parsed, node.type, at, node, reuse if explain else _NO_FIX, deferred, way)
 
 
 _NO_FIX = object()  # for _expected_token: offer no fix
 
 
 def _expected_token(parsed: Parsed, token: str, at: int, near: ts.Node, reuse,
-                    deferred: list[DeferredFix] | None = None) -> Diagnostic:
+                    deferred: list[DeferredFix] | None = None, way: tuple[Step, ...] | None = None) -> Diagnostic:
     message = f"expected '{token}'"
     related: tuple[Related, ...] = ()
     if token == ";":
@@ -420,7 +495,7 @@ def _expected_token(parsed: Parsed, token: str, at: int, near: ts.Node, reuse,
         if before is not None:
             message += f" after {describe_node(before)}"
     elif token in "})]>":
-        opener = _unclosed_opener(parsed, near, token)
+        opener = _unclosed_opener(parsed, near, token, way)
         if opener is not None:
             line = parsed.source.position(opener.start_byte).line + 1
             message += f" to close the '{opener.type}' on line {line}"
@@ -563,23 +638,30 @@ def _finding_count(parsed: Parsed, reuse: DeclarationReuse | None) -> int:
 
 
 def _error_region(parsed: Parsed, node: ts.Node, try_repairs: bool, reuse: DeclarationReuse | None,
-                  deferred: list[DeferredFix] | None = None, searched: list[Searched] | None = None) -> Diagnostic:
-    window = _repair_window(parsed, node) if try_repairs else None
+                  deferred: list[DeferredFix] | None = None, searched: list[Searched] | None = None,
+                  way: tuple[Step, ...] | None = None) -> Diagnostic:
+    """The finding of an ERROR node; `way`: the steps down to it (`_errors_on_their_way`), else they are searched."""
+    if try_repairs:
+        window = _repair_window(parsed, node) if way is None else _window_on_the_way(parsed, node, way)
+    else:
+        window = None
     if window is not None:
         text = parsed.source.data[window.start : window.end]  # one object: the repair cache's keys share it
-        repaired = _first_repair(parsed, window, text, node, searched)
+        next_token = _next_token_start(node, len(parsed.source.data)) if way is None else \
+            _next_token_on_the_way(node, way, len(parsed.source.data))
+        repaired = _first_repair(parsed, window, text, node, searched, next_token)
         if repaired is not None:
             position, token = repaired
             at = _after_previous_token(parsed, position)
             if token == "x":
                 return Diagnostic(rules.SYNTAX_ERROR.code, "expected an expression here", Span(at, at))
-            return _expected_token(parsed, token, at, node, reuse, deferred)
+            return _expected_token(parsed, token, at, node, reuse, deferred, way)
     first = _first_token(node)
     if first is None:
         at = node.start_byte
         return Diagnostic(rules.SYNTAX_ERROR.code, "unexpected text", Span(at, max(at, node.end_byte)))
     word = parsed.source.data[first.start_byte : first.end_byte]
-    if word in _DIRECTIVES and _at_module_scope(node):
+    if word in _DIRECTIVES and (_at_module_scope(node) if way is None else len(way) <= 1):
         return Diagnostic(
             rules.SYNTAX_ERROR.code,
             f"'{word.decode()}' is a directive: directives must come before every declaration in the module",
@@ -630,13 +712,27 @@ def _repair_window(parsed: Parsed, node: ts.Node) -> Span | None:
     return Span(first.start_byte, last.end_byte)
 
 
+def _window_on_the_way(parsed: Parsed, node: ts.Node, way: tuple[Step, ...]) -> Span | None:
+    """`_repair_window` read from the steps down to `node`: the first step names the module-scope part that holds
+    it, among the root's children, and so its neighbours."""
+    if not way:  # the parser could use nothing: the window is the file
+        size = len(parsed.source.data)
+        return Span(0, size) if size <= MAX_FILE_REPAIR_WINDOW else None
+    _, parts, index = way[0]
+    first = parts[index - 1] if index else parts[index]
+    last = parts[index + 1] if index + 1 < len(parts) else parts[index]
+    if last.end_byte - first.start_byte > MAX_REPAIR_WINDOW:
+        return None
+    return Span(first.start_byte, last.end_byte)
+
+
 # Whether the repairs of one error stop at a candidate that shows no later one can succeed (`_first_repair`);
 # off, every candidate is parsed, which the shortcut must always agree with (tests/test_syntax_repair_shortcut.py).
 REPAIR_SHORTCUT = True
 
 
 def _first_repair(parsed: Parsed, window: Span, text: bytes, node: ts.Node,
-                  searched: list[Searched] | None = None) -> tuple[int, str] | None:
+                  searched: list[Searched] | None = None, next_token: int | None = None) -> tuple[int, str] | None:
     """The first insertion, in the order tried, that repairs `node`: its position and token.
 
     Candidates are tried by position (never decreasing), then by token. After a candidate that fails, the rest
@@ -653,7 +749,8 @@ def _first_repair(parsed: Parsed, window: Span, text: bytes, node: ts.Node,
     candidate of this one repairs either; `searched` is then this search's."""
     base = window.start
     positions = tuple(position - base for position in _repair_positions(node))
-    next_token = _next_token_start(node, len(parsed.source.data)) - base
+    # `next_token`: where the token after the error starts in the file, where the caller knows it.
+    next_token = (_next_token_start(node, len(parsed.source.data)) if next_token is None else next_token) - base
     key = (text, positions + (next_token,), "", "first repair")
     known = _tried.get(key, _UNKNOWN)
     if known is _UNKNOWN:
@@ -873,6 +970,17 @@ def _next_token_start(node: ts.Node, end_of_file: int) -> int:
     return end_of_file
 
 
+def _next_token_on_the_way(node: ts.Node, way: tuple[Step, ...], end_of_file: int) -> int:
+    """`_next_token_start` read from the steps down to `node`: each step's list holds the siblings that the climb
+    would search for."""
+    for _, children, index in reversed(way):
+        for sibling in children[index + 1:]:
+            if not sibling.is_extra:
+                first = _first_token(sibling)
+                return first.start_byte if first is not None else sibling.start_byte
+    return end_of_file
+
+
 def _after_previous_token(parsed: Parsed, offset: int) -> int:
     """Moves an insertion point back over whitespace and comments, to right after the previous token."""
     data = parsed.source.data
@@ -918,20 +1026,31 @@ def _statement_ending_at(root: ts.Node, at: int) -> ts.Node | None:
 _OPENERS = {"}": "{", ")": "(", "]": "[", ">": "<"}
 
 
-def _unclosed_opener(parsed: Parsed, near: ts.Node, closer: str) -> ts.Node | None:
-    """The opening bracket, among the ancestors of `near`, whose closer is missing."""
+def _unclosed_opener(parsed: Parsed, near: ts.Node, closer: str,
+                     way: tuple[Step, ...] | None = None) -> ts.Node | None:
+    """The opening bracket, among the ancestors of `near`, whose closer is missing. With `way` (the steps down to
+    `near`), the ancestors and their children are read from it instead of searched for."""
+    if way is None:
+        levels: Iterator[tuple[ts.Node, list[ts.Node]]] = _climbed(near)
+    else:
+        # Innermost first, as the climb meets them; a MISSING token is a leaf, without children.
+        levels = iter(([(near, [])] if near.is_missing else []) + [(above, below) for above, below, _ in reversed(way)])
     opener = _OPENERS[closer]
-    node: ts.Node | None = near if near.is_missing else near.parent
-    while node is not None:
-        children = node.children
+    for _, children in levels:
         if children and any(c.type == opener for c in children):
             closers = [c for c in children if c.type == closer]
             if not closers or closers[-1].is_missing or near.is_missing:
                 for child in children:
                     if child.type == opener:
                         return child
-        node = node.parent
     return None
+
+
+def _climbed(near: ts.Node) -> Iterator[tuple[ts.Node, list[ts.Node]]]:
+    node: ts.Node | None = near if near.is_missing else near.parent
+    while node is not None:
+        yield node, node.children
+        node = node.parent
 
 
 # ------------------------------------------------------------ comments
