@@ -32,6 +32,9 @@ in the new tree), the names its statements leave declared in the block,
 pointer roots, uses of module variables, calls, aliasing facts, and whether
 the matrix-in-stage error was given. Blocks inside a `loop` body or a
 continuing block are left alone (their loop frames hold nodes and order).
+
+The statements after the edit, to each block's end, are replayed alike where
+what their check read is unchanged (trailing.py says what that is).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from ..syntax.nodes import FIELD_TYPE, FIELD_VALUE, KIND_NAMES
+from . import trailing
 from .reuse import _UNRESOLVED, _environment, _local_record, _replayed_symbol
 
 # Declarations whose check reads the node after them (checker._broken): a segment stops before one.
@@ -81,17 +85,25 @@ class _Memo:
     text: bytes  # the function's text in the version its segments hold for
     base: tuple  # (signature, environment, what was said once at the body's start)
     segments: dict  # block start -> Segment
+    # block start -> (trailing.Tail, how far its places moved from where it was recorded to this version's)
+    tails: dict
 
 
 class _Body:
     """The body being checked: where its edit is, the last version's segments that may be replayed, and the
     segments recorded for the next version."""
 
-    __slots__ = ("point", "previous", "previous_point", "memo", "own_lookups", "replayed")
+    __slots__ = ("point", "change_end", "previous", "previous_point", "previous_tail", "previous_shift", "memo",
+                 "own_lookups", "replayed")
 
-    def __init__(self, point: int, previous: _Memo | None, previous_point: int, memo: _Memo) -> None:
+    def __init__(self, point: int, change_end: int, previous: _Memo | None, previous_point: int,
+                 previous_tail: int, previous_shift: int, memo: _Memo) -> None:
         self.point = point  # the first byte that differs from the last version's text here
+        self.change_end = change_end  # where the text this version shares with the end of the last one starts
         self.previous, self.previous_point = previous, previous_point
+        # Where the text the previous memo's version ends with, as this one does, starts (its places), and how
+        # far that text moved.
+        self.previous_tail, self.previous_shift = previous_tail, previous_shift
         self.memo = memo
         self.own_lookups = False
         self.replayed = 0  # statements replayed (for tests: the work the check did not do)
@@ -130,13 +142,25 @@ class LeadingStatements:
         if signature is _UNRESOLVED:
             return None
         base = (signature, _environment(ctx), reuse.headers._said_once(ctx)[1])
+        prefix = _common_prefix(before, text)
+        suffix = trailing._common_suffix(before, text, min(len(before), len(text)) - prefix)
         previous, previous_point = self._memos.get(start), start
+        previous_tail = previous_shift = 0
         if previous is not None:
             if _same_base(previous.base, base):
-                previous_point = start + _common_prefix(previous.text, text)
+                if previous.text is before:
+                    previous_prefix, previous_suffix = prefix, suffix
+                else:
+                    previous_prefix = _common_prefix(previous.text, text)
+                    previous_suffix = trailing._common_suffix(previous.text, text,
+                                                              min(len(previous.text), len(text)) - previous_prefix)
+                previous_point = start + previous_prefix
+                previous_tail = start + len(previous.text) - previous_suffix
+                previous_shift = len(text) - len(previous.text)
             else:
                 previous = None
-        body = _Body(start + _common_prefix(before, text), previous, previous_point, _Memo(text, base, {}))
+        body = _Body(start + prefix, start + len(text) - suffix, previous, previous_point, previous_tail,
+                     previous_shift, _Memo(text, base, {}, {}))
         if checker.module_lookups is None:  # (not recorded as a whole: its segments need the names all the same)
             checker.module_lookups, body.own_lookups = {}, True
         return body
@@ -144,7 +168,7 @@ class LeadingStatements:
     def close(self, checker, body: _Body, node: ts.Node) -> None:
         if body.own_lookups:
             checker.module_lookups = None
-        if body.memo.segments:
+        if body.memo.segments or body.memo.tails:
             self._next[node.start_byte] = body.memo
         self.replayed += body.replayed
 
@@ -189,8 +213,50 @@ class LeadingStatements:
                 segment = recording.finish(checker, children[:count], point)
                 if segment is not None:
                     body.memo.segments[start] = segment
-        for child in children[first:] if first else children:
+        _last_statements(checker, body, block, children, first, on_path)
+
+
+def _last_statements(checker, body: _Body, block: ts.Node, children: list, first: int, on_path: bool) -> None:
+    """Checks a block's children from `first` on, the last ones replayed where the last version recorded them
+    (trailing.py), and records them for the next version where the block holds the edit."""
+    statement = checker.statement
+    start = block.start_byte
+    previous = body.previous
+    entry = previous.tails.get(start) if previous is not None else None
+    if entry is not None:
+        tail, offset = entry
+        shift = offset + body.previous_shift
+        count = len(tail.statements)
+        at = len(children) - count
+        if tail.statements[0][1] + offset >= body.previous_tail and at >= first \
+                and trailing.matches(tail, children, shift, block):
+            for child in children[first:at]:
+                statement(child)
+            first = at
+            if trailing.valid(checker, tail, children):
+                trailing.replay(checker, tail, shift)
+                body.memo.tails[start] = (tail, shift)
+                body.replayed += count
+                return
+    at = trailing.tail_start(children, body.change_end) if on_path else len(children)
+    if at < len(children):
+        at = max(at, first)
+        for child in children[first:at]:
             statement(child)
+        first = at
+        recording = trailing.Recording(checker, children[at:])
+        try:
+            for child in children[at:]:
+                statement(child)
+        except BaseException:
+            recording.cancel(checker)
+            raise
+        tail = recording.finish(checker, block)
+        if tail is not None:
+            body.memo.tails[start] = (tail, 0)
+        return
+    for child in children[first:] if first else children:
+        statement(child)
 
 
 def _leading_count(children: list, point: int) -> int:
