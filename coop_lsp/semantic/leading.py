@@ -217,46 +217,67 @@ class LeadingStatements:
 
 
 def _last_statements(checker, body: _Body, block: ts.Node, children: list, first: int, on_path: bool) -> None:
-    """Checks a block's children from `first` on, the last ones replayed where the last version recorded them
-    (trailing.py), and records them for the next version where the block holds the edit."""
+    """Checks a block's children from `first` on, the runs of them that the last version recorded after its edit
+    replayed where still valid (trailing.py), and records for the next version the runs checked here that lie
+    after this version's edit, where the block holds it: each run a tail, the block's tails in order."""
     statement = checker.statement
     start = block.start_byte
     previous = body.previous
-    entry = previous.tails.get(start) if previous is not None else None
-    if entry is not None:
-        tail, offset = entry
-        shift = offset + body.previous_shift
-        count = len(tail.statements)
-        at = len(children) - count
-        if tail.statements[0][1] + offset >= body.previous_tail and at >= first \
-                and trailing.matches(tail, children, shift, block):
-            for child in children[first:at]:
-                statement(child)
-            first = at
-            if trailing.valid(checker, tail, children):
-                trailing.replay(checker, tail, shift)
-                body.memo.tails[start] = (tail, shift)
-                body.replayed += count
-                return
-    at = trailing.tail_start(children, body.change_end) if on_path else len(children)
-    if at < len(children):
-        at = max(at, first)
-        for child in children[first:at]:
-            statement(child)
-        first = at
-        recording = trailing.Recording(checker, children[at:])
-        try:
-            for child in children[at:]:
-                statement(child)
-        except BaseException:
-            recording.cancel(checker)
-            raise
-        tail = recording.finish(checker, block)
-        if tail is not None:
-            body.memo.tails[start] = (tail, 0)
-        return
-    for child in children[first:] if first else children:
+    recorded = previous.tails.get(start) if previous is not None else None
+    usable = []  # (tail, shift, index of its first statement) of the last version's tails that may be replayed
+    if recorded:
+        indices = {child.start_byte: index for index, child in enumerate(children)}
+        for tail, offset in recorded:
+            shift = offset + body.previous_shift
+            at = indices.get(tail.statements[0][1] + shift, -1)
+            if at >= first and (not usable or at >= usable[-1][2] + len(usable[-1][0].statements)) \
+                    and tail.statements[0][1] + offset >= body.previous_tail \
+                    and trailing.matches(tail, children, at, shift, block):
+                usable.append((tail, shift, at))
+    tails = []
+    # Those before the first tail that may be replayed (all, without one): after the edit, a new tail.
+    end = usable[0][2] if usable else len(children)
+    at = trailing.tail_start(children, body.change_end, end) if on_path else end
+    at = max(at, first)
+    for child in children[first:at]:
         statement(child)
+    if at < end:
+        tail = _recorded(checker, block, children[at:end])
+        if tail is not None:
+            tails.append((tail, 0))
+    done = end
+    for tail, shift, at in usable:
+        for child in children[done:at]:
+            statement(child)
+        done = at + len(tail.statements)
+        if trailing.valid(checker, tail, children):
+            trailing.replay(checker, tail, shift)
+            tails.append((tail, shift))
+            body.replayed += len(tail.statements)
+            continue
+        if not on_path:  # (only a block around the edit records)
+            for child in children[at:done]:
+                statement(child)
+            continue
+        tail = _recorded(checker, block, children[at:done])
+        if tail is not None:
+            tails.append((tail, 0))
+    for child in children[done:]:
+        statement(child)
+    if tails:
+        body.memo.tails[start] = tails
+
+
+def _recorded(checker, block: ts.Node, statements: list):
+    """Checks `statements`, the block's children up to its end or a tail, and records their check as a tail."""
+    recording = trailing.Recording(checker, statements)
+    try:
+        for child in statements:
+            checker.statement(child)
+    except BaseException:
+        recording.cancel(checker)
+        raise
+    return recording.finish(checker, block)
 
 
 def _leading_count(children: list, point: int) -> int:

@@ -184,10 +184,10 @@ def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
     return low
 
 
-def tail_start(children: list, change_end: int) -> int:
-    """The index of the first of a block's last children that start at or after `change_end`, without syntax
-    errors: a tail's statements. len(children) where there are none."""
-    index = len(children)
+def tail_start(children: list, change_end: int, end: int) -> int:
+    """The index of the first of a block's children before index `end` that start at or after `change_end`,
+    without syntax errors up to there: a tail's statements. `end` where there are none."""
+    index = end
     while index > 0:
         child = children[index - 1]
         if child.start_byte < change_end or child.has_error or child.is_missing \
@@ -197,11 +197,10 @@ def tail_start(children: list, change_end: int) -> int:
     return index
 
 
-def matches(tail: Tail, children: list, shift: int, block: ts.Node) -> bool:
-    """Whether the block's last children are the tail's statements moved by `shift`."""
+def matches(tail: Tail, children: list, first: int, shift: int, block: ts.Node) -> bool:
+    """Whether the block's children from index `first` on are the tail's statements moved by `shift`."""
     statements = tail.statements
-    first = len(children) - len(statements)
-    if first < 0 or block.end_byte != tail.block_end + shift:
+    if first < 0 or first + len(statements) > len(children) or block.end_byte != tail.block_end + shift:
         return False
     for (kind, start, end), child in zip(statements, children[first:]):
         if child.kind_id != kind or child.start_byte != start + shift or child.end_byte != end + shift \
