@@ -33,6 +33,10 @@ pointer roots, uses of module variables, calls, aliasing facts, and whether
 the matrix-in-stage error was given. Blocks inside a `loop` body or a
 continuing block are left alone (their loop frames hold nodes and order).
 
+The header of a `for` statement whose body holds the edit (its initializer,
+condition and update, before the edit) is a segment of its own, keyed by the
+statement's start, replayed and recorded alike.
+
 The statements after the edit, to each block's end, are replayed alike where
 what their check read is unchanged (trailing.py says what that is).
 """
@@ -44,7 +48,8 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from ..syntax.nodes import FIELD_TYPE, FIELD_VALUE, KIND_NAMES
+from ..syntax.nodes import (FIELD_BODY, FIELD_CONDITION, FIELD_INITIALIZER, FIELD_TYPE, FIELD_UPDATE, FIELD_VALUE,
+                            KIND_NAMES)
 from . import trailing
 from .reuse import _UNRESOLVED, _environment, _local_record, _replayed_symbol
 
@@ -84,7 +89,7 @@ class Segment:
 class _Memo:
     text: bytes  # the function's text in the version its segments hold for
     base: tuple  # (signature, environment, what was said once at the body's start)
-    segments: dict  # block start -> Segment
+    segments: dict  # block start (a `for` header's: ("for", statement start)) -> Segment
     # block start -> (trailing.Tail, how far its places moved from where it was recorded to this version's)
     tails: dict
 
@@ -172,6 +177,39 @@ class LeadingStatements:
             self._next[node.start_byte] = body.memo
         self.replayed += body.replayed
 
+    # ------------------------------------------------------------ a `for` header
+    def for_header(self, checker, body: _Body, node: ts.Node) -> bool:
+        """Checks the header of a `for` statement around the edit (checker.for_header), or replays the last
+        version's check of it; False, doing nothing, where it is not around the edit."""
+        loops = checker.loops
+        if checker.continuing_blocks or (loops and loops[-1].body_scope is not None):
+            return False
+        point = body.point
+        parts = _for_header_parts(node, point)
+        if parts is None:
+            return False
+        key = ("for", node.start_byte)
+        previous = body.previous
+        if previous is not None:
+            segment = previous.segments.get(key)
+            if segment is not None and segment.end <= body.previous_point and _matches(segment.statements, parts) \
+                    and len(segment.statements) == len(parts) and segment.said == _said(checker) \
+                    and _valid(checker, segment):
+                _replay(checker, segment)
+                body.replayed += len(parts)
+                body.memo.segments[key] = segment
+                return True
+        recording = _Recording(checker)
+        try:
+            checker.for_header(node)
+        except BaseException:
+            recording.cancel(checker)
+            raise
+        segment = recording.finish(checker, parts, point)
+        if segment is not None:
+            body.memo.segments[key] = segment
+        return True
+
     # ------------------------------------------------------------ a block
     def statements(self, checker, body: _Body, block: ts.Node, children: list) -> None:
         """Checks a block's statements, the leading ones replayed where the last version recorded them."""
@@ -214,6 +252,24 @@ class LeadingStatements:
                 if segment is not None:
                     body.memo.segments[start] = segment
         _last_statements(checker, body, block, children, first, on_path)
+
+
+def _for_header_parts(node: ts.Node, point: int) -> list | None:
+    """The initializer, condition and update of a `for` statement whose body holds the edit, where each ends
+    before it, without syntax errors (and the initializer is no declaration whose check reads what follows it);
+    None otherwise."""
+    loop_body = node.child_by_field_id(FIELD_BODY)
+    if loop_body is None or not loop_body.start_byte < point <= loop_body.end_byte:
+        return None
+    initializer = node.child_by_field_id(FIELD_INITIALIZER)
+    parts = [part for part in (initializer, node.child_by_field_id(FIELD_CONDITION),
+                               node.child_by_field_id(FIELD_UPDATE)) if part is not None]
+    if not parts or any(part.has_error or part.end_byte > point for part in parts):
+        return None
+    if initializer is not None and KIND_NAMES[initializer.kind_id] in _DECLARATIONS \
+            and initializer.child_by_field_id(FIELD_TYPE) is None and initializer.child_by_field_id(FIELD_VALUE) is None:
+        return None
+    return parts
 
 
 def _last_statements(checker, body: _Body, block: ts.Node, children: list, first: int, on_path: bool) -> None:
