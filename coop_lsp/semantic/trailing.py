@@ -46,7 +46,8 @@ from ..core.text import Span
 from ..syntax.nodes import FIELD_NAME, KIND_NAMES
 from . import first_uses
 from .aliasing import CallFacts, PointerArgument
-from .reuse import _UNRESOLVED, _local_record, _replayed_symbol, _structs_of, _type_key
+from . import types as t
+from .reuse import _UNRESOLVED, _local_record, _replayed_symbol, _structs_of
 
 _DECLARATIONS = frozenset({"variable_declaration", "let_declaration", "const_declaration"})
 _OWN, _MODULE, _OUTER = 0, 1, 2  # what a recorded reference names: a local of the tail, a module name, another
@@ -139,8 +140,31 @@ def _fingerprint(checker, symbol) -> tuple:
     matters for a variable (a pointer into it is rooted there, aliasing.py); a finding that points at a
     declaration outside the tail keeps the tail from being recorded."""
     skipped = _NOT_COMPARED if symbol.kind == "var" else _NOT_COMPARED_NOR_PLACE
-    fields = tuple(sorted((key, _type_key(value)) for key, value in vars(symbol).items() if key not in skipped))
+    # (a dict: a replayed symbol holds its fields in another order; types compare by value, their structs by
+    # identity in valid)
+    fields = {key: value for key, value in vars(symbol).items() if key not in skipped}
     return fields, checker.pointer_roots.get(symbol, _NO_ROOT), checker.parameter_index.get(symbol)
+
+
+_FLAT = frozenset({t.Scalar, t.Vector, t.Matrix, type(t.ERROR)})
+
+
+def _structs_of_locals(checker, symbols) -> dict:
+    """_structs_of(symbols) for locals and parameters, by type object once per check (most are flat)."""
+    cache = checker.__dict__.get("_tail_type_structs")
+    if cache is None:
+        cache = checker._tail_type_structs = {}
+    found: dict = {}
+    for symbol in symbols:
+        kind = symbol.type
+        if type(kind) in _FLAT:
+            continue
+        entry = cache.get(id(kind))
+        if entry is None or entry[0] is not kind:
+            entry = cache[id(kind)] = (kind, _structs_of([symbol]))
+        for name, struct in entry[1].items():
+            found.setdefault(name, struct)
+    return found
 
 
 _NO_ROOT = ("none",)  # (a pointer 'let' whose root is unknown has None)
@@ -240,7 +264,7 @@ def valid(checker, tail: Tail, children: list) -> bool:
         return False
     if tail.structs:
         current = reuse._reached_structs([module.get(name) for name in tail.lookups] + [checker.function])
-        for name, struct in _structs_of(outers).items():
+        for name, struct in _structs_of_locals(checker, outers).items():
             current.setdefault(name, struct)
         if any(current.get(name, old) is not old for name, old in tail.structs.items()):
             return False
@@ -496,7 +520,7 @@ class Recording:
             else:
                 named.append((name, signature))
         structs = reuse._reached_structs(list(lookups.values()) + [function])
-        for name, struct in _structs_of(outer_symbols).items():
+        for name, struct in _structs_of_locals(checker, outer_symbols).items():
             structs.setdefault(name, struct)
         return Tail(
             tuple((child.kind_id, child.start_byte, child.end_byte) for child in statements), block.end_byte,
