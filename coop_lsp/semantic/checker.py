@@ -1243,13 +1243,9 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
 
     def _stmt_for_statement(self, node: ts.Node) -> None:
         mark = self._open_scope()
-        initializer = node.child_by_field_id(FIELD_INITIALIZER)
-        if initializer is not None:
-            self.statement(initializer)
-        self._condition(node.child_by_field_id(FIELD_CONDITION), "'for'")
-        update = node.child_by_field_id(FIELD_UPDATE)
-        if update is not None:
-            self.statement(update)
+        # (around the edit of a body checked afresh, the header's check may be the last version's: leading.py)
+        if self.leading is None or not self.reuse.leading.for_header(self, self.leading, node):
+            self.for_header(node)
         body = node.child_by_field_id(FIELD_BODY)
         if body is not None:
             self.loops.append(LoopFrame())
@@ -1258,6 +1254,16 @@ class Checker(TypeResolver, ExpressionChecker, EntryPointChecker, VariableChecke
             finally:
                 self.loops.pop()
         self._close_scope(mark)
+
+    def for_header(self, node: ts.Node) -> None:
+        """A `for` statement's initializer, condition and update, in the scope it opened."""
+        initializer = node.child_by_field_id(FIELD_INITIALIZER)
+        if initializer is not None:
+            self.statement(initializer)
+        self._condition(node.child_by_field_id(FIELD_CONDITION), "'for'")
+        update = node.child_by_field_id(FIELD_UPDATE)
+        if update is not None:
+            self.statement(update)
 
     def _stmt_switch_statement(self, node: ts.Node) -> None:
         selector_node = node.child_by_field_id(FIELD_VALUE)

@@ -32,6 +32,13 @@ in the new tree), the names its statements leave declared in the block,
 pointer roots, uses of module variables, calls, aliasing facts, and whether
 the matrix-in-stage error was given. Blocks inside a `loop` body or a
 continuing block are left alone (their loop frames hold nodes and order).
+
+The header of a `for` statement whose body holds the edit (its initializer,
+condition and update, before the edit) is a segment of its own, keyed by the
+statement's start, replayed and recorded alike.
+
+The statements after the edit, to each block's end, are replayed alike where
+what their check read is unchanged (trailing.py says what that is).
 """
 
 from __future__ import annotations
@@ -41,7 +48,9 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from ..syntax.nodes import FIELD_TYPE, FIELD_VALUE, KIND_NAMES
+from ..syntax.nodes import (FIELD_BODY, FIELD_CONDITION, FIELD_INITIALIZER, FIELD_TYPE, FIELD_UPDATE, FIELD_VALUE,
+                            KIND_NAMES)
+from . import trailing
 from .reuse import _UNRESOLVED, _environment, _local_record, _replayed_symbol
 
 # Declarations whose check reads the node after them (checker._broken): a segment stops before one.
@@ -80,18 +89,26 @@ class Segment:
 class _Memo:
     text: bytes  # the function's text in the version its segments hold for
     base: tuple  # (signature, environment, what was said once at the body's start)
-    segments: dict  # block start -> Segment
+    segments: dict  # block start (a `for` header's: ("for", statement start)) -> Segment
+    # block start -> (trailing.Tail, how far its places moved from where it was recorded to this version's)
+    tails: dict
 
 
 class _Body:
     """The body being checked: where its edit is, the last version's segments that may be replayed, and the
     segments recorded for the next version."""
 
-    __slots__ = ("point", "previous", "previous_point", "memo", "own_lookups", "replayed")
+    __slots__ = ("point", "change_end", "previous", "previous_point", "previous_tail", "previous_shift", "memo",
+                 "own_lookups", "replayed")
 
-    def __init__(self, point: int, previous: _Memo | None, previous_point: int, memo: _Memo) -> None:
+    def __init__(self, point: int, change_end: int, previous: _Memo | None, previous_point: int,
+                 previous_tail: int, previous_shift: int, memo: _Memo) -> None:
         self.point = point  # the first byte that differs from the last version's text here
+        self.change_end = change_end  # where the text this version shares with the end of the last one starts
         self.previous, self.previous_point = previous, previous_point
+        # Where the text the previous memo's version ends with, as this one does, starts (its places), and how
+        # far that text moved.
+        self.previous_tail, self.previous_shift = previous_tail, previous_shift
         self.memo = memo
         self.own_lookups = False
         self.replayed = 0  # statements replayed (for tests: the work the check did not do)
@@ -130,13 +147,25 @@ class LeadingStatements:
         if signature is _UNRESOLVED:
             return None
         base = (signature, _environment(ctx), reuse.headers._said_once(ctx)[1])
+        prefix = _common_prefix(before, text)
+        suffix = trailing._common_suffix(before, text, min(len(before), len(text)) - prefix)
         previous, previous_point = self._memos.get(start), start
+        previous_tail = previous_shift = 0
         if previous is not None:
             if _same_base(previous.base, base):
-                previous_point = start + _common_prefix(previous.text, text)
+                if previous.text is before:
+                    previous_prefix, previous_suffix = prefix, suffix
+                else:
+                    previous_prefix = _common_prefix(previous.text, text)
+                    previous_suffix = trailing._common_suffix(previous.text, text,
+                                                              min(len(previous.text), len(text)) - previous_prefix)
+                previous_point = start + previous_prefix
+                previous_tail = start + len(previous.text) - previous_suffix
+                previous_shift = len(text) - len(previous.text)
             else:
                 previous = None
-        body = _Body(start + _common_prefix(before, text), previous, previous_point, _Memo(text, base, {}))
+        body = _Body(start + prefix, start + len(text) - suffix, previous, previous_point, previous_tail,
+                     previous_shift, _Memo(text, base, {}, {}))
         if checker.module_lookups is None:  # (not recorded as a whole: its segments need the names all the same)
             checker.module_lookups, body.own_lookups = {}, True
         return body
@@ -144,9 +173,42 @@ class LeadingStatements:
     def close(self, checker, body: _Body, node: ts.Node) -> None:
         if body.own_lookups:
             checker.module_lookups = None
-        if body.memo.segments:
+        if body.memo.segments or body.memo.tails:
             self._next[node.start_byte] = body.memo
         self.replayed += body.replayed
+
+    # ------------------------------------------------------------ a `for` header
+    def for_header(self, checker, body: _Body, node: ts.Node) -> bool:
+        """Checks the header of a `for` statement around the edit (checker.for_header), or replays the last
+        version's check of it; False, doing nothing, where it is not around the edit."""
+        loops = checker.loops
+        if checker.continuing_blocks or (loops and loops[-1].body_scope is not None):
+            return False
+        point = body.point
+        parts = _for_header_parts(node, point)
+        if parts is None:
+            return False
+        key = ("for", node.start_byte)
+        previous = body.previous
+        if previous is not None:
+            segment = previous.segments.get(key)
+            if segment is not None and segment.end <= body.previous_point and _matches(segment.statements, parts) \
+                    and len(segment.statements) == len(parts) and segment.said == _said(checker) \
+                    and _valid(checker, segment):
+                _replay(checker, segment)
+                body.replayed += len(parts)
+                body.memo.segments[key] = segment
+                return True
+        recording = _Recording(checker)
+        try:
+            checker.for_header(node)
+        except BaseException:
+            recording.cancel(checker)
+            raise
+        segment = recording.finish(checker, parts, point)
+        if segment is not None:
+            body.memo.segments[key] = segment
+        return True
 
     # ------------------------------------------------------------ a block
     def statements(self, checker, body: _Body, block: ts.Node, children: list) -> None:
@@ -189,8 +251,89 @@ class LeadingStatements:
                 segment = recording.finish(checker, children[:count], point)
                 if segment is not None:
                     body.memo.segments[start] = segment
-        for child in children[first:] if first else children:
+        _last_statements(checker, body, block, children, first, on_path)
+
+
+def _for_header_parts(node: ts.Node, point: int) -> list | None:
+    """The initializer, condition and update of a `for` statement whose body holds the edit, where each ends
+    before it, without syntax errors (and the initializer is no declaration whose check reads what follows it);
+    None otherwise."""
+    loop_body = node.child_by_field_id(FIELD_BODY)
+    if loop_body is None or not loop_body.start_byte < point <= loop_body.end_byte:
+        return None
+    initializer = node.child_by_field_id(FIELD_INITIALIZER)
+    parts = [part for part in (initializer, node.child_by_field_id(FIELD_CONDITION),
+                               node.child_by_field_id(FIELD_UPDATE)) if part is not None]
+    if not parts or any(part.has_error or part.end_byte > point for part in parts):
+        return None
+    if initializer is not None and KIND_NAMES[initializer.kind_id] in _DECLARATIONS \
+            and initializer.child_by_field_id(FIELD_TYPE) is None and initializer.child_by_field_id(FIELD_VALUE) is None:
+        return None
+    return parts
+
+
+def _last_statements(checker, body: _Body, block: ts.Node, children: list, first: int, on_path: bool) -> None:
+    """Checks a block's children from `first` on, the runs of them that the last version recorded after its edit
+    replayed where still valid (trailing.py), and records for the next version the runs checked here that lie
+    after this version's edit, where the block holds it: each run a tail, the block's tails in order."""
+    statement = checker.statement
+    start = block.start_byte
+    previous = body.previous
+    recorded = previous.tails.get(start) if previous is not None else None
+    usable = []  # (tail, shift, index of its first statement) of the last version's tails that may be replayed
+    if recorded:
+        indices = {child.start_byte: index for index, child in enumerate(children)}
+        for tail, offset in recorded:
+            shift = offset + body.previous_shift
+            at = indices.get(tail.statements[0][1] + shift, -1)
+            if at >= first and (not usable or at >= usable[-1][2] + len(usable[-1][0].statements)) \
+                    and tail.statements[0][1] + offset >= body.previous_tail \
+                    and trailing.matches(tail, children, at, shift, block):
+                usable.append((tail, shift, at))
+    tails = []
+    # Those before the first tail that may be replayed (all, without one): after the edit, a new tail.
+    end = usable[0][2] if usable else len(children)
+    at = trailing.tail_start(children, body.change_end, end) if on_path else end
+    at = max(at, first)
+    for child in children[first:at]:
+        statement(child)
+    if at < end:
+        tail = _recorded(checker, block, children[at:end])
+        if tail is not None:
+            tails.append((tail, 0))
+    done = end
+    for tail, shift, at in usable:
+        for child in children[done:at]:
             statement(child)
+        done = at + len(tail.statements)
+        if trailing.valid(checker, tail, children):
+            trailing.replay(checker, tail, shift)
+            tails.append((tail, shift))
+            body.replayed += len(tail.statements)
+            continue
+        if not on_path:  # (only a block around the edit records)
+            for child in children[at:done]:
+                statement(child)
+            continue
+        tail = _recorded(checker, block, children[at:done])
+        if tail is not None:
+            tails.append((tail, 0))
+    for child in children[done:]:
+        statement(child)
+    if tails:
+        body.memo.tails[start] = tails
+
+
+def _recorded(checker, block: ts.Node, statements: list):
+    """Checks `statements`, the block's children up to its end or a tail, and records their check as a tail."""
+    recording = trailing.Recording(checker, statements)
+    try:
+        for child in statements:
+            checker.statement(child)
+    except BaseException:
+        recording.cancel(checker)
+        raise
+    return recording.finish(checker, block)
 
 
 def _leading_count(children: list, point: int) -> int:
