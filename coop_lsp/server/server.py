@@ -346,8 +346,8 @@ class CoopLanguageServer(LanguageServer):
         self.comment_shortcut_fresh_misses = 0
 
     def start_io(self, stdin=None, stdout=None) -> None:
-        """pygls's stdio loop (stdio.serve), reading through stdio.MessageReader (one thread hand-off per
-        message)."""
+        """pygls's stdio loop (stdio.serve), reading through stdio.MessageReader (stdin watched by the event
+        loop where it is a pipe or a socket, else read by a thread)."""
         self._stop_event = threading.Event()
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         try:
