@@ -81,12 +81,13 @@ def _plausible(params) -> bool:
 
 class Replay:
     """A binary stream that gives `first` again before the rest of `stream` (for the server's reader,
-    stdio.MessageReader, which reads in whatever pieces a stream gives)."""
+    stdio.MessageReader, which reads in whatever pieces a stream gives, or has the event loop watch
+    `stream` once it has taken `unread()`)."""
 
     def __init__(self, first: bytes, stream: BinaryIO) -> None:
         self._first = io.BytesIO(first)
         self._left = len(first)
-        self._stream = stream
+        self.stream = stream
 
     def read_some(self, size: int) -> bytes:
         """What is left of `first`, else one read of the stream (on a raw file: what it holds, at least a
@@ -95,7 +96,13 @@ class Replay:
             chunk = self._first.read(min(size, self._left))
             self._left -= len(chunk)
             return chunk
-        return self._stream.read(size)
+        return self.stream.read(size)
+
+    def unread(self) -> bytes:
+        """What is left of `first`, all of it: the stream's own bytes come next."""
+        chunk = self._first.read(self._left)
+        self._left = 0
+        return chunk
 
     def close(self) -> None:
-        self._stream.close()
+        self.stream.close()

@@ -5,6 +5,11 @@ made meanwhile waited for all of them. Here each task has a priority (FOREGROUND
 BACKGROUND for a document only opened), the thread always takes the most urgent one, and a background task
 can be promoted when someone starts working on its document. A task that is running is never interrupted
 (checking is plain Python on one thread); the wait for the foreground is at most the one task in progress.
+
+A short task can also run on the event loop's own thread (`submit_on_loop`) while the worker has nothing to
+do: handing it to the thread and its result back costs two thread wake-ups and two GIL hand-offs, which took
+about as long as a keystroke's whole incremental check. The thread waits meanwhile: whatever thread runs
+them, the tasks still run one at a time, in the queue's order.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ class PriorityWorker(concurrent.futures.Executor):
         self._order = itertools.count()
         self._ready = threading.Condition()
         self._closed = False
+        self._busy = False  # a task is running, on the worker's thread or lent to the loop's
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
@@ -56,6 +62,40 @@ class PriorityWorker(concurrent.futures.Executor):
             self._ready.notify()
         return future
 
+    def submit_on_loop(self, loop: asyncio.AbstractEventLoop, fn, /, *args) -> concurrent.futures.Future:
+        """From the loop's thread: runs `fn(*args)` as a FOREGROUND task, in a callback on the loop's next
+        turn if the worker is idle then (nothing running, nothing queued), else queued as `submit` queues
+        it. Its future reaches the loop through `on_loop` as a queued task's does, a turn later: a message
+        read meanwhile is handled before the result is (an edit that arrives during a check makes it stale,
+        as it does on the thread). Cancelled before it runs, it never runs; after `shutdown`, it never runs
+        (its future is cancelled)."""
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        loop.call_soon(self._run_lent, future, lambda: fn(*args))
+        return future
+
+    def _run_lent(self, future: concurrent.futures.Future, call) -> None:
+        with self._ready:
+            if self._closed:
+                future.cancel()
+                return
+            if self._busy or self._tasks:
+                task = _Task(FOREGROUND, next(self._order), call, future)
+                self._tasks[id(future)] = task
+                heapq.heappush(self._heap, task)
+                self._ready.notify()
+                return
+            self._busy = True
+        try:
+            if future.set_running_or_notify_cancel():
+                _settle(future, call)
+        finally:
+            with self._ready:
+                self._busy = False
+                if self._heap or self._closed:
+                    # Queued meanwhile (a task's follow-up), or shut down: the thread takes it, or ends, now.
+                    # Not otherwise: a wake-up of the idle thread would compete with the loop for the GIL.
+                    self._ready.notify()
+
     def promote(self, future: concurrent.futures.Future, priority: int = FOREGROUND) -> None:
         """Moves a queued task up (a task already running or done is left alone)."""
         with self._ready:
@@ -67,6 +107,11 @@ class PriorityWorker(concurrent.futures.Executor):
             self._tasks[id(future)] = moved
             heapq.heappush(self._heap, moved)
             self._ready.notify()
+
+    def idle(self) -> bool:
+        """Nothing running, nothing queued."""
+        with self._ready:
+            return not self._busy and not self._tasks
 
     def pending(self) -> int:
         with self._ready:
@@ -86,9 +131,14 @@ class PriorityWorker(concurrent.futures.Executor):
             self._thread.join()
 
     def _run(self) -> None:
+        ran = False
         while True:
             with self._ready:
-                while not self._heap and not self._closed:
+                if ran:  # cleared here, in the one lock taken between a task's end and the wait for the next
+                    self._busy = ran = False
+                while (not self._heap or self._busy) and not self._closed:
+                    self._ready.wait()
+                while self._busy:  # closed while a task was lent: it ends before the queue's last ones run
                     self._ready.wait()
                 if not self._heap:
                     return
@@ -97,14 +147,18 @@ class PriorityWorker(concurrent.futures.Executor):
                     continue
                 task.taken = True
                 self._tasks.pop(id(task.future), None)
-            if not task.future.set_running_or_notify_cancel():
-                continue
-            try:
-                result = task.call()
-            except BaseException as error:  # noqa: BLE001 - handed to whoever awaits the future
-                task.future.set_exception(error)
-            else:
-                task.future.set_result(result)
+                self._busy = ran = True
+            if task.future.set_running_or_notify_cancel():
+                _settle(task.future, task.call)
+
+
+def _settle(future: concurrent.futures.Future, call) -> None:
+    try:
+        result = call()
+    except BaseException as error:  # noqa: BLE001 - handed to whoever awaits the future
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 def on_loop(work: concurrent.futures.Future, loop: asyncio.AbstractEventLoop) -> asyncio.Future:
@@ -120,7 +174,9 @@ def on_loop(work: concurrent.futures.Future, loop: asyncio.AbstractEventLoop) ->
             work.cancel()
 
     def settle(work: concurrent.futures.Future) -> None:
-        if not loop.is_closed():
+        if asyncio._get_running_loop() is loop:
+            loop.call_soon(_copy_future_state, work, waiting)  # a task run on the loop's thread: no wake-up
+        elif not loop.is_closed():
             loop.call_soon_threadsafe(_copy_future_state, work, waiting)
 
     waiting.add_done_callback(cancel_work)
