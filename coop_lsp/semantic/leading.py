@@ -43,19 +43,18 @@ what their check read is unchanged (trailing.py says what that is).
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import tree_sitter as ts
 
 from ..syntax.nodes import (FIELD_BODY, FIELD_CONDITION, FIELD_INITIALIZER, FIELD_TYPE, FIELD_UPDATE, FIELD_VALUE,
                             KIND_NAMES)
-from . import trailing
+from . import run_state, trailing
 from .reuse import _UNRESOLVED, _environment, _local_record, _replayed_symbol
 
 # Declarations whose check reads the node after them (checker._broken): a segment stops before one.
 _DECLARATIONS = frozenset({"variable_declaration", "let_declaration", "const_declaration"})
-_OWN, _MODULE, _OUTER = 0, 1, 2  # what a recorded reference names: a local of the segment, a module name, another
+_OWN, _MODULE, _OUTER = run_state.OWN, run_state.MODULE, run_state.OUTER
 
 
 @dataclass(eq=False, slots=True)
@@ -509,46 +508,12 @@ class _Recording:
                    for s in local_symbols):
             return None
         index = {id(s): i for i, s in enumerate(local_symbols)}
-        module, visible = checker.module_scope.symbols, self.visible
-        recorded = {}
-        for key, target in references.items():
-            if not inside(*key):
-                return None
-            own = index.get(id(target))
-            if own is not None:
-                recorded[key] = (_OWN, own)
-            elif module.get(target.name) is target:
-                recorded[key] = (_MODULE, target.name)
-            elif visible.get(target.name) is target:
-                recorded[key] = (_OUTER, target.name)
-            else:
-                return None
-        declared = []
-        for symbol in itertools.islice(checker.scope.symbols.values(), self.scope, None):
-            own = index.get(id(symbol))
-            if own is None:
-                return None
-            declared.append(own)
-        roots = []
-        for symbol, root in itertools.islice(checker.pointer_roots.items(), self.roots, None):
-            own = index.get(id(symbol))
-            if own is None:
-                return None
-            roots.append((own, root))
-        var_uses = checker.var_uses.get(function, [])[self.var_uses:]
-        called = checker.calls.get(function, [])[self.calls:]
-        if not all(module.get(v.name) is v and inside(s.start, s.end) for v, s in var_uses) \
-                or not all(module.get(f.name) is f for f in called):
+        added = run_state.added_state(checker, self, references, index, self.visible, inside)
+        if added is None:
             return None
-        alias = None
-        facts = checker.alias_facts.get(function)
-        if facts is not None:
-            reads, writes, parameter_reads, parameter_writes, call_count = self.alias or (0, 0, frozenset(),
-                                                                                         frozenset(), 0)
-            alias = (dict(itertools.islice(facts.module_reads.items(), reads, None)),
-                     dict(itertools.islice(facts.module_writes.items(), writes, None)),
-                     frozenset(facts.param_reads) - parameter_reads, frozenset(facts.param_writes) - parameter_writes,
-                     facts.calls[call_count:], self.alias is None)
+        recorded, declared, roots, var_uses, called, alias = added
+        if alias is not None:
+            alias += (self.alias is None,)  # whether the function had no aliasing facts before the run: it made them
         lookups = checker.module_lookups or {}
         reuse = checker.reuse
         named, unnamed = [], []

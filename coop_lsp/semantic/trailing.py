@@ -44,13 +44,13 @@ import tree_sitter as ts
 
 from ..core.text import Span
 from ..syntax.nodes import FIELD_NAME, KIND_NAMES
-from . import first_uses
+from . import first_uses, run_state
 from .aliasing import CallFacts, PointerArgument
 from . import types as t
 from .reuse import _UNRESOLVED, _local_record, _replayed_symbol, _structs_of
 
 _DECLARATIONS = frozenset({"variable_declaration", "let_declaration", "const_declaration"})
-_OWN, _MODULE, _OUTER = 0, 1, 2  # what a recorded reference names: a local of the tail, a module name, another
+_OWN, _MODULE, _OUTER = run_state.OWN, run_state.MODULE, run_state.OUTER
 # A symbol's fields that say where its node is, not what it is: the place is in its span.
 _NOT_COMPARED = frozenset({"declaration", "_declaration", "_locator"})
 _NOT_COMPARED_NOR_PLACE = _NOT_COMPARED | {"span"}
@@ -443,20 +443,11 @@ class Recording:
                    and inside(s.span.start, s.span.end) for s in local_symbols):
             return None
         index = {id(s): i for i, s in enumerate(local_symbols)}
-        module, visible = checker.module_scope.symbols, self.visible
-        recorded = {}
-        for key, target in references.items():
-            if not inside(*key):
-                return None
-            own = index.get(id(target))
-            if own is not None:
-                recorded[key] = (_OWN, own)
-            elif module.get(target.name) is target:
-                recorded[key] = (_MODULE, target.name)
-            elif visible.get(target.name) is target:
-                recorded[key] = (_OUTER, target.name)
-            else:
-                return None
+        visible = self.visible
+        added = run_state.added_state(checker, self, references, index, visible, inside)
+        if added is None:
+            return None
+        recorded, declared, roots, var_uses, called, alias = added
         asked = dict(self.tracked.asked)
         for kind, name in recorded.values():
             if kind == _OUTER:
@@ -470,32 +461,7 @@ class Recording:
             else:
                 outer.append((name, _fingerprint(checker, symbol)))
                 outer_symbols.append(symbol)
-        declared = []
-        for symbol in itertools.islice(checker.scope.symbols.values(), self.scope, None):
-            own = index.get(id(symbol))
-            if own is None:
-                return None
-            declared.append(own)
-        roots = []
-        for symbol, root in itertools.islice(checker.pointer_roots.items(), self.roots, None):
-            own = index.get(id(symbol))
-            if own is None:
-                return None
-            roots.append((own, root))
-        var_uses = checker.var_uses.get(function, [])[self.var_uses:]
-        called = checker.calls.get(function, [])[self.calls:]
-        if not all(module.get(v.name) is v and inside(s.start, s.end) for v, s in var_uses) \
-                or not all(module.get(f.name) is f for f in called):
-            return None
-        alias = None
-        facts = checker.alias_facts.get(function)
-        if facts is not None:
-            reads, writes, parameter_reads, parameter_writes, call_count = self.alias or (0, 0, frozenset(),
-                                                                                         frozenset(), 0)
-            alias = (dict(itertools.islice(facts.module_reads.items(), reads, None)),
-                     dict(itertools.islice(facts.module_writes.items(), writes, None)),
-                     frozenset(facts.param_reads) - parameter_reads, frozenset(facts.param_writes) - parameter_writes,
-                     facts.calls[call_count:])
+        if alias is not None:
             if not all(inside(s.start, s.end) for s in itertools.chain(alias[0].values(), alias[1].values())):
                 return None
             if not all(inside(a.span.start, a.span.end) for call in alias[4] for a in call.arguments):
