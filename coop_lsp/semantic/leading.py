@@ -50,7 +50,7 @@ import tree_sitter as ts
 from ..syntax.nodes import (FIELD_BODY, FIELD_CONDITION, FIELD_INITIALIZER, FIELD_TYPE, FIELD_UPDATE, FIELD_VALUE,
                             KIND_NAMES)
 from . import run_state, trailing
-from .reuse import _UNRESOLVED, _environment, _local_record, _replayed_symbol
+from .reuse import _UNRESOLVED, _environment, _local_record
 
 # Declarations whose check reads the node after them (checker._broken): a segment stops before one.
 _DECLARATIONS = frozenset({"variable_declaration", "let_declaration", "const_declaration"})
@@ -402,49 +402,11 @@ def _valid(checker, segment: Segment) -> bool:
 
 
 def _replay(checker, segment: Segment) -> None:
-    ctx = checker.ctx
-    model = ctx.model
-    module = checker.module_scope.symbols
-    function = checker.function
     if segment.diagnostics:
-        ctx.diagnostics.extend(segment.diagnostics)
-    symbols = [_replayed_symbol(record, 0, ctx.root) for record in segment.locals]
-    model.written_symbols.extend(symbols)
-    model.written_types.update(segment.types)
-    if segment.calls:
-        model.written_calls.update(segment.calls)
-    visible = checker._visible  # (as at the segment's start: its own names are declared below)
-    references = model.written_references
-    for key, (kind, which) in segment.references.items():
-        references[key] = symbols[which] if kind == _OWN else module[which] if kind == _MODULE else visible[which]
-    scope, shadowed = checker.scope.symbols, checker._shadowed
-    for index in segment.declared:
-        symbol = symbols[index]
-        name = symbol.name
-        scope[name] = symbol
-        shadowed.append((name, visible.get(name)))
-        visible[name] = symbol
-    for index, root in segment.pointer_roots:
-        checker.pointer_roots[symbols[index]] = root
-    if segment.var_uses:
-        checker.var_uses.setdefault(function, []).extend((module[name], span) for name, span in segment.var_uses)
-    if segment.called:
-        checker.calls.setdefault(function, []).extend(module[name] for name in segment.called)
-    if segment.alias is not None:
-        reads, writes, parameter_reads, parameter_writes, calls, _ = segment.alias
-        facts = checker._facts()
-        facts.module_reads.update(reads)
-        facts.module_writes.update(writes)
-        facts.param_reads |= parameter_reads
-        facts.param_writes |= parameter_writes
-        facts.calls.extend(calls)
+        checker.ctx.diagnostics.extend(segment.diagnostics)
+    run_state.replay_added(checker, segment, segment.alias)
     if segment.stage_reported:
         checker.stage_reported = True
-    lookups = checker.module_lookups
-    if lookups is not None:
-        for name in segment.lookups:
-            if name not in lookups:
-                lookups[name] = module.get(name)
 
 
 class _Recording:

@@ -42,12 +42,10 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from ..core.text import Span
 from ..syntax.nodes import FIELD_NAME, KIND_NAMES
 from . import first_uses, run_state
-from .aliasing import CallFacts, PointerArgument
 from . import types as t
-from .reuse import _UNRESOLVED, _local_record, _replayed_symbol, _structs_of
+from .reuse import _UNRESOLVED, _local_record, _structs_of
 
 _DECLARATIONS = frozenset({"variable_declaration", "let_declaration", "const_declaration"})
 _OWN, _MODULE, _OUTER = run_state.OWN, run_state.MODULE, run_state.OUTER
@@ -273,73 +271,15 @@ def valid(checker, tail: Tail, children: list) -> bool:
 
 def replay(checker, tail: Tail, shift: int) -> None:
     """Adds what checking the tail added, moved by `shift` bytes."""
-    ctx = checker.ctx
-    model = ctx.model
     module = checker.module_scope.symbols
-    function = checker.function
-
-    def move(span: Span) -> Span:
-        return Span(span.start + shift, span.end + shift)
-
-    low = tail.statements[0][1]
     for step in tail.steps:
         # (before any of its findings, as recorded: where a fresh check's first use resolves it, findings apart)
         checker.symbol_type(module[step.name])
-
-    def moved_root(root):
-        # A pointer into one of the tail's own locals moves with it; one into a local before it stays.
-        if root is not None and root[0] == "local" and root[1] >= low:
-            return ("local", root[1] + shift)
-        return root
-
     if tail.diagnostics:
-        ctx.diagnostics.extend([d.shifted(shift) for d in tail.diagnostics])
-    symbols = [_replayed_symbol(record, shift, ctx.root) for record in tail.locals]
-    model.written_symbols.extend(symbols)
-    if shift:
-        model.written_types.update({(s + shift, e + shift, k): v for (s, e, k), v in tail.types.items()})
-        if tail.calls:
-            model.written_calls.update({(s + shift, e + shift): v for (s, e), v in tail.calls.items()})
-    else:
-        model.written_types.update(tail.types)
-        if tail.calls:
-            model.written_calls.update(tail.calls)
-    visible = checker._visible
-    references = model.written_references
-    for (s, e), (kind, which) in tail.references.items():
-        references[(s + shift, e + shift)] = symbols[which] if kind == _OWN else module[which] \
-            if kind == _MODULE else visible[which]
-    scope, shadowed = checker.scope.symbols, checker._shadowed
-    for index in tail.declared:
-        symbol = symbols[index]
-        name = symbol.name
-        scope[name] = symbol
-        shadowed.append((name, visible.get(name)))
-        visible[name] = symbol
-    for index, root in tail.pointer_roots:
-        checker.pointer_roots[symbols[index]] = moved_root(root)
-    if tail.var_uses:
-        checker.var_uses.setdefault(function, []).extend((module[name], move(span)) for name, span in tail.var_uses)
-    if tail.called:
-        checker.calls.setdefault(function, []).extend(module[name] for name in tail.called)
-    if tail.alias is not None:
-        reads, writes, parameter_reads, parameter_writes, calls = tail.alias
-        facts = checker._facts()
-        for name, span in reads.items():
-            facts.module_reads[name] = move(span)
-        for name, span in writes.items():
-            facts.module_writes[name] = move(span)
-        facts.param_reads |= parameter_reads
-        facts.param_writes |= parameter_writes
-        facts.calls.extend(CallFacts(call.callee, [PointerArgument(a.index, moved_root(a.root), move(a.span))
-                                                   for a in call.arguments]) for call in calls)
+        checker.ctx.diagnostics.extend([d.shifted(shift) for d in tail.diagnostics])
+    run_state.replay_added(checker, tail, tail.alias, shift, tail.statements[0][1])
     if tail.stage_set:
         checker.stage_reported = True
-    lookups = checker.module_lookups
-    if lookups is not None:
-        for name in tail.lookups:
-            if name not in lookups:
-                lookups[name] = module.get(name)
 
 
 class Recording:
